@@ -1,0 +1,49 @@
+"""Every TritonGPU encoding, one module per family, and the lowering entry point.
+
+    from checker.encodings import lower
+    L = lower(encoding, [64, 64])       # a LinearLayout (PaddedLayout for padded_shared)
+
+`lower` validates the encoding (Triton's verifier rules) and the shape, then
+calls the family's ``to_linear_layout``; results are cached per
+(encoding, shape) because encodings are immutable values.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from ..errors import EncodingError
+from .base import DistributedEncoding, Encoding, SharedEncoding
+from .blocked import BlockedEncoding
+
+ENCODING_CLASSES: dict[str, type[Encoding]] = {}
+
+
+def _register(*classes: type[Encoding]) -> None:
+    for cls in classes:
+        ENCODING_CLASSES[cls.kind] = cls
+
+
+_register(BlockedEncoding)
+
+
+def lower(encoding: Encoding, shape: Sequence[int]):
+    """The LinearLayout Triton builds for `encoding` at `shape` (validated)."""
+    if not isinstance(encoding, Encoding):
+        raise EncodingError(f"expected an encoding, got {type(encoding).__name__}")
+    try:
+        shape = tuple(int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise EncodingError(f"shape must be a list of integers, got {shape!r}", field="shape") from None
+    return _lower_cached(encoding, shape)
+
+
+@lru_cache(maxsize=4096)
+def _lower_cached(encoding: Encoding, shape: tuple[int, ...]):
+    encoding.validate()
+    encoding.check_shape(shape)
+    return encoding.to_linear_layout(shape)
+
+
+__all__ = ["lower", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding"]

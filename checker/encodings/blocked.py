@@ -1,0 +1,73 @@
+"""``#ttg.blocked``: each thread holds a sizePerThread tile, threads and warps tile it further.
+
+    cta = idND(register, sizePerThread, order)
+        * idND(lane, threadsPerWarp, order)
+        * idND(warp, warpsPerCTA, order)
+    L   = combine_cta_cga_with_shape(cta, CGA, shape)
+
+``order`` lists dims fastest first; idND builds identity bases along
+order[0] first. A shape larger than the CTA tile appends register bases
+(repetitions along order[0] first); a smaller one turns the lane/warp bases
+that fall outside into zeros (broadcast) and drops the register bases that
+fall outside (Triton 3.9: blocked layouts never carry zero register bases).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
+from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, require_permutation,
+                   require_power_of_two_entries, require_rank)
+from .cga import combine_cta_cga_with_shape, validate_cga
+
+
+@dataclass(frozen=True)
+class BlockedEncoding(DistributedEncoding):
+    kind = "blocked"
+
+    size_per_thread: tuple[int, ...]
+    threads_per_warp: tuple[int, ...]
+    warps_per_cta: tuple[int, ...]
+    order: tuple[int, ...]
+    cga_layout: Bases = ()
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def validate(self) -> None:
+        r = self.rank
+        for field in ("sizePerThread", "threadsPerWarp", "warpsPerCTA"):
+            require_rank(self, field, self._field(field), r)
+        for field in ("sizePerThread", "threadsPerWarp", "warpsPerCTA"):
+            require_power_of_two_entries(self, field, self._field(field))
+        require_permutation(self, "order", self.order, r)
+        validate_cga(self.cga_layout, r, self.kind)
+
+    def _field(self, name: str) -> tuple[int, ...]:
+        return {"sizePerThread": self.size_per_thread, "threadsPerWarp": self.threads_per_warp,
+                "warpsPerCTA": self.warps_per_cta}[name]
+
+    def cta_layout(self) -> LinearLayout:
+        return (identity_standard_nd(REGISTER, self.size_per_thread, self.order)
+                * identity_standard_nd(LANE, self.threads_per_warp, self.order)
+                * identity_standard_nd(WARP, self.warps_per_cta, self.order))
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        return combine_cta_cga_with_shape(self.cta_layout(), self.cga_layout, shape, broadcast_registers=False)
+
+    @property
+    def threads_per_warp_total(self) -> int:
+        n = 1
+        for t in self.threads_per_warp:
+            n *= t
+        return n
+
+    @property
+    def num_warps(self) -> int:
+        n = 1
+        for w in self.warps_per_cta:
+            n *= w
+        return n
