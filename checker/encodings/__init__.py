@@ -16,6 +16,10 @@ from typing import Sequence
 from ..errors import EncodingError
 from .base import DistributedEncoding, Encoding, SharedEncoding
 from .blocked import BlockedEncoding
+from .linear import LinearEncoding
+from .shared_linear import SharedLinearEncoding
+from .slice import SliceEncoding
+from .swizzled_shared import SwizzledSharedEncoding
 
 ENCODING_CLASSES: dict[str, type[Encoding]] = {}
 
@@ -26,6 +30,7 @@ def _register(*classes: type[Encoding]) -> None:
 
 
 _register(BlockedEncoding)
+_register(SliceEncoding, LinearEncoding, SwizzledSharedEncoding, SharedLinearEncoding)
 
 
 def lower(encoding: Encoding, shape: Sequence[int]):

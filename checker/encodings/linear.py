@@ -1,0 +1,95 @@
+"""``#ttg.linear``: a distributed layout given directly by its bases.
+
+The stored layout maps register, lane, warp, block -> dim0.. with out sizes
+inferred from the bases (it must be surjective). Triton requires it to be a
+permutation matrix once zero (broadcast) bases are removed. At a shape it is
+re-fitted, along the *rep order* (dims in order of first appearance in the
+register bases, then the rest from the last dim down):
+
+    L' = transposeOuts(L, repOrder)
+    L' = ensureLayoutNotSmallerThan(L', shape)    # append register repetitions
+    L' = ensureLayoutNotLargerThan(L', shape)     # clamp; out-of-shape register bases dropped
+    L  = transposeOuts(L', [dim0, dim1, ...])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .. import f2
+from ..errors import LayoutError
+from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
+                      standard_out_dims)
+from .base import BLOCK, LANE, REGISTER, WARP, Bases, DistributedEncoding, Encoding
+
+
+def order_by_first_appearance(bases: Bases, rank: int) -> list[int]:
+    """Dims in order of the first non-zero component of each basis, then [rank-1..0]."""
+    order: list[int] = []
+    for b in bases:
+        nz = next((k for k, c in enumerate(b) if c), None)
+        if nz is not None and nz not in order:
+            order.append(nz)
+    for d in range(rank - 1, -1, -1):
+        if d not in order:
+            order.append(d)
+    return order
+
+
+def check_permutation_matrix(enc: Encoding, layout: LinearLayout, what: str) -> None:
+    """After removing zero bases, every basis is one bit and they are independent and cover the outs."""
+    cols = [c for c in layout.columns if c]
+    if any(c & (c - 1) for c in cols) or f2.rank(cols) != len(cols) or len(cols) != layout.total_out_size_log2:
+        raise enc.fail("bases", f"{what} must be a permutation matrix after removing broadcast (zero) bases")
+
+
+@dataclass(frozen=True)
+class LinearEncoding(DistributedEncoding):
+    kind = "linear"
+
+    register: Bases
+    lane: Bases
+    warp: Bases
+    block: Bases = ()
+
+    @property
+    def rank(self) -> int:
+        for bs in (self.register, self.lane, self.warp, self.block):
+            if bs:
+                return len(bs[0])
+        return 1
+
+    def stored_layout(self) -> LinearLayout:
+        """The layout exactly as written, out sizes inferred from the bases."""
+        ins = [(REGISTER, self.register), (LANE, self.lane), (WARP, self.warp), (BLOCK, self.block)]
+        try:
+            return LinearLayout.from_bases(ins, standard_out_dims(self.rank))
+        except LayoutError as e:
+            raise self.fail("bases", e.message) from None
+
+    def validate(self) -> None:
+        for name, bs in (("register", self.register), ("lane", self.lane), ("warp", self.warp),
+                         ("block", self.block)):
+            if any(len(b) != self.rank for b in bs):
+                raise self.fail(name, f"every basis must have {self.rank} components (the rank)")
+            if any(c < 0 for b in bs for c in b):
+                raise self.fail(name, "basis components must be non-negative")
+        check_permutation_matrix(self, self.stored_layout(), "a linear layout")
+
+    @property
+    def cga_layout(self) -> Bases:
+        return self.block
+
+    def rep_order(self) -> list[int]:
+        return order_by_first_appearance(self.register, self.rank)
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        L = self.stored_layout()
+        names = standard_out_dims(self.rank)
+        permuted = [names[d] for d in self.rep_order()]
+        named_shape = {names[d]: shape[d] for d in range(self.rank)}
+        L = L.transpose_outs(permuted)
+        L = ensure_layout_not_smaller_than(L, named_shape)
+        L = ensure_layout_not_larger_than(L, named_shape, broadcast_registers=False)
+        return L.transpose_outs(names)

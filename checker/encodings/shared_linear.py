@@ -1,0 +1,68 @@
+"""``#ttg.shared_linear``: a shared layout given directly by its bases (offset, block -> dims).
+
+The stored layout is used as is: out sizes are inferred from the bases, and
+the tensor shape must equal them (no broadcasting). Triton requires it to be
+surjective, and invertible once zero bases are removed; `alignment` (bytes)
+must be a positive power of two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import EncodingError, LayoutError
+from ..layout import LinearLayout, is_power_of_two, standard_out_dims
+from .base import BLOCK, OFFSET, Bases, SharedEncoding
+
+
+@dataclass(frozen=True)
+class SharedLinearEncoding(SharedEncoding):
+    kind = "shared_linear"
+
+    offset_bases: Bases
+    block_bases: Bases = ()
+    alignment_bytes: int = 16
+
+    @property
+    def rank(self) -> int:
+        for bs in (self.offset_bases, self.block_bases):
+            if bs:
+                return len(bs[0])
+        return 1
+
+    def alignment(self) -> int:
+        return self.alignment_bytes
+
+    @property
+    def cga_layout(self) -> Bases:
+        return self.block_bases
+
+    def stored_layout(self) -> LinearLayout:
+        try:
+            return LinearLayout.from_bases([(OFFSET, self.offset_bases), (BLOCK, self.block_bases)],
+                                           standard_out_dims(self.rank))
+        except LayoutError as e:
+            raise self.fail("offset", e.message) from None
+
+    def validate(self) -> None:
+        if not is_power_of_two(self.alignment_bytes):
+            raise self.fail("alignment", f"must be a positive power of two, got {self.alignment_bytes}")
+        for name, bs in (("offset", self.offset_bases), ("block", self.block_bases)):
+            if any(len(b) != self.rank for b in bs):
+                raise self.fail(name, f"every basis must have {self.rank} components (the rank)")
+        L = self.stored_layout()
+        nonzero = L.remove_zero_bases_along_dim(OFFSET).remove_zero_bases_along_dim(BLOCK)
+        if not nonzero.is_invertible():
+            raise self.fail("offset", "the layout must be invertible after removing broadcast (zero) bases")
+
+    def check_shape(self, shape: Sequence[int]) -> None:
+        super().check_shape(shape)
+        sizes = [s for _, s in self.stored_layout().out_dim_sizes]
+        for d, (want, got) in enumerate(zip(sizes, shape)):
+            if want != got:
+                raise EncodingError(f"shared_linear: mismatch in expected shape for dimension {d}: the bases "
+                                    f"cover {want}, the shape asks for {got}", field="shape")
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        return self.stored_layout()

@@ -1,0 +1,53 @@
+"""``#ttg.slice``: the parent layout with one tensor dimension removed.
+
+    P = parent lowered at shape with a 1 inserted at `dim`
+        (so every basis component along `dim` is clamped to 0)
+    L = P without out-dim `dim` (the rest renamed dim0..), with its all-zero
+        register bases deleted (zero lane / warp bases stay: broadcast)
+
+Out sizes are re-inferred from the bases. Slices nest (a slice of a slice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..layout import LinearLayout, standard_out_dims
+from .base import REGISTER, DistributedEncoding
+
+
+@dataclass(frozen=True)
+class SliceEncoding(DistributedEncoding):
+    kind = "slice"
+
+    dim: int
+    parent: DistributedEncoding
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank - 1
+
+    def validate(self) -> None:
+        if not isinstance(self.parent, DistributedEncoding):
+            raise self.fail("parent", f"the parent must be a distributed encoding, got {self.parent.kind}")
+        self.parent.validate()
+        if self.parent.rank < 1:
+            raise self.fail("parent", "the parent must have rank >= 1")
+        if not 0 <= self.dim < self.parent.rank:
+            raise self.fail("dim", f"slice dim={self.dim} must be less than the parent rank={self.parent.rank}")
+
+    @property
+    def cga_layout(self):
+        """The parent's CGA bases without component `dim`."""
+        return tuple(b[:self.dim] + b[self.dim + 1:] for b in getattr(self.parent, "cga_layout", ()))
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        from . import lower
+        parent_shape = list(shape[:self.dim]) + [1] + list(shape[self.dim:])
+        P = lower(self.parent, parent_shape)
+        keep = [d for k, d in enumerate(P.out_dims) if k != self.dim]
+        sub = P.sublayout(P.in_dims, keep)
+        names = standard_out_dims(len(keep))
+        bases = [(n, [b for b in bs if any(b)] if n == REGISTER else bs) for n, bs in sub.bases.items()]
+        return LinearLayout.from_bases(bases, names)

@@ -1,0 +1,80 @@
+"""``#ttg.swizzled_shared``: rows of a shared tile XOR-swizzled in units of `vec` elements.
+
+On the per-CTA shape, with col = order[0] (fastest) and row = order[1]:
+
+    offset bit for column c = 1, 2, 4, ... < numCols  ->  (row 0, col c)
+    offset bit for row r    = 1, 2, 4, ... < numRows  ->  (row r, col (vec * ((r / perPhase) % maxPhase)) % numCols)
+
+then identity bases for the remaining dims in order[2:], and the CGA.
+Element (r, c) is stored at column c XOR (vec * phase(r)). Rank 1 is the
+identity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..layout import LinearLayout, standard_out_dims
+from .base import OFFSET, Bases, SharedEncoding, require_permutation
+from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
+
+
+def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[int, int]]:
+    """(row, col) bases: columns first, then one per row bit with row_basis(r) as its column."""
+    bases = []
+    c = 1
+    while c < num_cols:
+        bases.append((0, c))
+        c *= 2
+    r = 1
+    while r < num_rows:
+        bases.append((r, row_basis(r)))
+        r *= 2
+    return bases
+
+
+def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -> LinearLayout:
+    """The per-CTA offset layout shared by swizzled and AMD rotating encodings."""
+    rank = len(shape)
+    names = standard_out_dims(rank)
+    if rank == 1:
+        return LinearLayout.identity_1d(shape[0], OFFSET, names[0])
+    col, row = order[0], order[1]
+    bases = swizzled_row_bases(shape[row], shape[col], row_basis)
+    cta = LinearLayout.from_bases([(OFFSET, bases)], [names[row], names[col]])
+    for d in order[2:]:
+        cta = cta * LinearLayout.identity_1d(shape[d], OFFSET, names[d])
+    return cta
+
+
+@dataclass(frozen=True)
+class SwizzledSharedEncoding(SharedEncoding):
+    kind = "swizzled_shared"
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    order: tuple[int, ...]
+    cga_layout: Bases = ()
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def validate(self) -> None:
+        for field, v in (("vec", self.vec), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
+            if v < 1:
+                raise self.fail(field, f"must be a positive integer, got {v}")
+        require_permutation(self, "order", self.order, self.rank)
+        validate_cga(self.cga_layout, self.rank, self.kind)
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        per_cta = shape_per_cta(self.cga_layout, shape)
+        num_cols = per_cta[self.order[0]] if self.rank > 1 else 1
+
+        def row_basis(r: int) -> int:
+            return (self.vec * ((r // self.per_phase) % self.max_phase)) % num_cols
+
+        cta = swizzled_cta_layout(per_cta, self.order, row_basis)
+        return combine_cta_cga_with_shape(cta, self.cga_layout, shape)
