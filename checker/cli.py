@@ -1,0 +1,120 @@
+"""The `layoutcheck` command line: argument parsing and exit codes only.
+
+Exit codes (as linters use them): 0 success / every check met its
+expectation, 1 some check did not, 2 bad input (one line on stderr, no
+traceback, nothing written), 3 internal error (engine disagreement, a
+witness that does not replay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from .errors import CheckerError, InternalError
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def parse_shape(text: str) -> list[int]:
+    """'16x16' -> [16, 16]."""
+    try:
+        dims = [int(p) for p in text.lower().split("x")]
+    except ValueError:
+        raise CheckerError(f"shape '{text}' is not of the form 16x16", field="--shape") from None
+    if not dims or any(d <= 0 for d in dims):
+        raise CheckerError(f"shape '{text}' must list positive sizes, e.g. 16x16", field="--shape")
+    return dims
+
+
+def resolve_encoding(text: str | None, file: str | None, name: str | None):
+    """An encoding from attribute text, or from a YAML / MLIR file by name."""
+    from .syntax.mlir_attr import parse_alias_definitions, parse_attribute
+    if file:
+        if not name:
+            raise CheckerError("--file needs --name to pick an encoding", field="--name")
+        if file.endswith((".yaml", ".yml")):
+            from .syntax.yaml_decl import load_encodings
+            table = load_encodings(file)
+        else:
+            try:
+                with open(file) as f:
+                    table = parse_alias_definitions(f.read())
+            except OSError as e:
+                raise CheckerError(f"cannot read {file}: {e.strerror}") from None
+        key = name.lstrip("#")
+        if key not in table:
+            raise CheckerError(f"no encoding named '{name}' in {file} (it defines: {', '.join(sorted(table))})",
+                               field="--name")
+        enc = table[key]
+    elif text:
+        enc = parse_attribute(text)
+    else:
+        raise CheckerError("give an encoding as attribute text, or --file F --name N")
+    enc.validate()
+    return enc
+
+
+def cmd_lower(args) -> int:
+    from .encodings import lower
+    enc = resolve_encoding(args.encoding, args.file, args.name)
+    L = lower(enc, parse_shape(args.shape))
+    if args.json:
+        print(json.dumps(L.to_dict()))
+    else:
+        print(L)
+    return EXIT_OK
+
+
+def cmd_show(args) -> int:
+    from .encodings import lower
+    from .views import layout_view
+    enc = resolve_encoding(args.encoding, args.file, args.name)
+    L = lower(enc, parse_shape(args.shape))
+    linear = getattr(L, "linear", L)  # a padded layout is shown through its linear component
+    sys.stdout.write(layout_view(linear, hardware=args.hw))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="layoutcheck",
+                                description="Prove Triton GPU tensor layouts correct.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def encoding_args(sp):
+        sp.add_argument("encoding", nargs="?", help="Triton attribute text, e.g. '#ttg.blocked<{...}>'")
+        sp.add_argument("--file", help="a YAML declaration file (or an MLIR file with #alias definitions)")
+        sp.add_argument("--name", help="the encoding's name in --file")
+        sp.add_argument("--shape", required=True, help="tensor shape, e.g. 16x16")
+
+    sp = sub.add_parser("lower", help="print the LinearLayout Triton builds for an encoding at a shape")
+    encoding_args(sp)
+    sp.add_argument("--json", action="store_true", help="print {bases, out_dims} as JSON")
+    sp.set_defaults(run=cmd_lower)
+
+    sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
+    encoding_args(sp)
+    sp.add_argument("--hw", action="store_true", help="hardware view: what each register/lane or offset holds")
+    sp.set_defaults(run=cmd_show)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except CheckerError as e:
+        print(f"layoutcheck: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except InternalError as e:
+        print(f"layoutcheck: internal error: {e}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""Text views of a layout, in the format of Triton's layout printer (triton-tensor-layout).
+
+Distributed layouts:
+- tensor view: the tensor in row-major order with ``[ ]`` nesting; each
+  element lists every owner as ``T<lane + warp * lanes>:<register>`` (with a
+  ``B<block>:`` prefix when there are several CTAs), joined by ``|``;
+- hardware view: ``Warp<w>:`` then one line per register listing the
+  coordinate ``(c0,c1,...)`` each lane holds.
+
+Shared layouts:
+- tensor view: position k of the nesting shows the coordinate stored at
+  offset k as ``(r:c)``;
+- hardware view: ``Offset: k -> (r,c)`` per block.
+"""
+
+from __future__ import annotations
+
+from .layout import LinearLayout
+
+
+def _pad(value: int, limit: int) -> str:
+    return str(value).rjust(len(str(limit)))
+
+
+def _nest(cells: list[str], shape: list[int], sep: str) -> str:
+    """Row-major nesting with brackets, one innermost row per line (Triton's layout)."""
+    rank = len(shape)
+    total = len(cells)
+    out = []
+    new_line = True
+    for i, cell in enumerate(cells):
+        idx = _delinearize(i, shape)
+        opened = 0
+        for j in range(rank - 1, -1, -1):
+            if idx[j] != 0:
+                break
+            out.append("[")
+            opened += 1
+        if new_line:
+            out.append(" " * (rank - opened))
+            new_line = False
+        out.append(cell)
+        nxt = _delinearize((i + 1) % total, shape)
+        for j in range(rank - 1, -1, -1):
+            if nxt[j] != 0:
+                break
+            out.append("]")
+        if nxt[-1] == 0:
+            out.append("\n")
+            new_line = True
+        else:
+            out.append(sep)
+    return "".join(out)
+
+
+def _delinearize(i: int, shape: list[int]) -> list[int]:
+    idx = [0] * len(shape)
+    for j in range(len(shape) - 1, -1, -1):
+        idx[j] = i % shape[j]
+        i //= shape[j]
+    return idx
+
+
+def _linearize(coord, shape) -> int:
+    i = 0
+    for c, s in zip(coord, shape):
+        i = i * s + c
+    return i
+
+
+def distributed_view(L: LinearLayout, hardware: bool = False) -> str:
+    shape = [s for _, s in L.out_dim_sizes]
+    lanes, warps = L.in_dim_size("lane"), L.in_dim_size("warp")
+    blocks, regs = L.in_dim_size("block"), L.in_dim_size("register")
+    cells = [""] * L.total_out_size
+    coords = {}
+    for b in range(blocks):
+        for w in range(warps):
+            for t in range(lanes):
+                for r in range(regs):
+                    coord = tuple(L.apply({"register": r, "lane": t, "warp": w, "block": b}).values())
+                    coords[(b, w, t, r)] = coord
+                    thread = t + w * lanes
+                    pad = (len(str(blocks)) - len(str(b)) + len(str(warps * lanes)) - len(str(thread))
+                           + len(str(regs)) - len(str(r)))
+                    owner = " " * pad + (f"B{b}:" if blocks > 1 else "") + f"T{thread}:{r}"
+                    k = _linearize(coord, shape)
+                    cells[k] = owner if not cells[k] else cells[k] + "|" + owner
+    if not hardware:
+        return _nest(cells, shape, ", ")
+    lines = []
+    for b in range(blocks):
+        if blocks > 1:
+            lines.append(f"Block{b}:")
+        for w in range(warps):
+            lines.append(f"Warp{w}:")
+            for r in range(regs):
+                lines.append(", ".join(
+                    "(" + ",".join(_pad(c, s) for c, s in zip(coords[(b, w, t, r)], shape)) + ")"
+                    for t in range(lanes)))
+    return "\n".join(lines) + "\n"
+
+
+def shared_view(L: LinearLayout, hardware: bool = False) -> str:
+    shape = [s for _, s in L.out_dim_sizes]
+    blocks = L.in_dim_size("block")
+    per_block = L.total_out_size // blocks
+    tensor_cells, hw_lines = [], []
+    for b in range(blocks):
+        if hardware:
+            hw_lines.append(f"Block: {b}:")
+        for k in range(per_block):
+            coord = list(L.apply({"offset": k, "block": b}).values()) if k < L.in_dim_size("offset") else None
+            if coord is None:
+                break
+            tensor_cells.append("(" + ":".join(_pad(c, s) for c, s in zip(coord, shape)) + ")")
+            if hardware:
+                hw_lines.append(f"Offset: {k} -> (" + ",".join(_pad(c, s) for c, s in zip(coord, shape)) + ")")
+    if hardware:
+        return "\n".join(hw_lines) + "\n"
+    tensor_cells += [""] * (L.total_out_size - len(tensor_cells))
+    return _nest(tensor_cells, shape, ",")
+
+
+def layout_view(L: LinearLayout, hardware: bool = False) -> str:
+    if "offset" in L.in_dims:
+        return shared_view(L, hardware)
+    return distributed_view(L, hardware)
