@@ -20,6 +20,7 @@ from .linear import LinearEncoding
 from .shared_linear import SharedLinearEncoding
 from .slice import SliceEncoding
 from .swizzled_shared import SwizzledSharedEncoding
+from .tensor_memory import TensorMemoryEncoding, TensorMemoryScalesEncoding
 
 ENCODING_CLASSES: dict[str, type[Encoding]] = {}
 
@@ -31,6 +32,7 @@ def _register(*classes: type[Encoding]) -> None:
 
 _register(BlockedEncoding)
 _register(SliceEncoding, LinearEncoding, SwizzledSharedEncoding, SharedLinearEncoding)
+_register(TensorMemoryEncoding, TensorMemoryScalesEncoding)
 
 
 def lower(encoding: Encoding, shape: Sequence[int]):
