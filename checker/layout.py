@@ -601,6 +601,17 @@ class LinearLayout:
             outs = [tuple(x) for x in out_dims]
         return cls(list(bases.items()), outs)
 
+    @classmethod
+    def from_triton_json(cls, d: Mapping) -> "LinearLayout":
+        """The conformance data's format: {"in_dims", "in": {dim: bases}, "out_dims", "shape"}
+        (out_dims defaults to dim0..dim{r-1}; shape gives the out sizes)."""
+        try:
+            in_dims, bases, shape = d["in_dims"], d["in"], d["shape"]
+        except (KeyError, TypeError):
+            raise LayoutError("a Triton LinearLayout needs 'in_dims', 'in' and 'shape'") from None
+        out_dims = d.get("out_dims") or [f"dim{i}" for i in range(len(shape))]
+        return cls([(n, bases.get(n, [])) for n in in_dims], list(zip(out_dims, shape)))
+
     def __repr__(self) -> str:
         return f"LinearLayout({self.to_dict()!r})"
 

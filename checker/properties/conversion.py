@@ -1,0 +1,303 @@
+"""conversion(src, dst, via=S): converting a tensor from layout src to layout dst.
+
+Hardware indices are (register, lane, warp, block); a *thread* is
+(lane, warp, block). Write F_level for the components a level keeps fixed:
+
+    register: lane, warp, block    warp: warp, block    cta: block    cross_cta: none
+
+(a) containment: every element dst needs exists in src:
+    for all dst indices x, dst(x) is src(y) for some src index y.
+(b) locality at a level: every dst index x finds its element in src at an
+    index y that agrees with x on F_level (y_d = x_d for d in F_level; x_d
+    must be a valid src value). The *level* of the conversion is the first of
+    register, warp, cta, cross_cta that holds (cross_cta is (a) itself; each
+    level implies the next). With x_F embedded into src, the set of such y
+    images is src(x_F) + V_F, V_F = span(src bases of the other in-dims), so
+    the level holds iff dst(x) + src(x_F) lies in V_F for every x: a linear
+    condition, checked on each dst in-bit.
+(c) Triton's own answer beside ours, from `triton_conversion`:
+    ``details["triton_trivial"]`` (``is_convert_layout_trivial``) and
+    ``details["triton_class"]`` (register / warp_shuffle / shared_memory).
+(d) with ``via`` (a shared layout S: offset, block -> coordinates; padded
+    allowed): the round trip src -> S -> dst delivers to every dst index its
+    element: every element src writes has an offset (writes), every element
+    dst reads has an offset (reads; it was written since src holds it by (a)
+    and the writer of an element and its readers use the same offset), and no
+    two offsets holding different elements share a slot (slots; see
+    `memory`).
+
+The property holds when (a) and, with ``via``, (d) hold.
+
+Engines, per sub-claim (each decided and replayed on its own):
+F2: a dst in-bit e_j whose image (shifted by src(x_F)) falls outside the
+span is the witness, with a functional w (w ⊥ span, w·target = 1) as
+certificate. Z3: find x (and a src index y holding dst(x)) and w with
+w ⊥ the span and w·(dst(x) + src(x_F)) = 1, or x_F outside src's range.
+Replay: by `apply`: the element, the holder y, and the certificate.
+"""
+
+from __future__ import annotations
+
+from .. import f2, smt
+from ..errors import LayoutError
+from ..layout import LinearLayout
+from . import frame, triton_conversion
+from .memory import OFFSET, SharedMemory
+from .result import Counterexample, EngineVerdict, Result, decide, engines_for
+from .surjective import certifies_outside, separating_functional
+
+NAME = "conversion"
+HW = ("register", "lane", "warp", "block")
+LEVELS = ("register", "warp", "cta", "cross_cta")
+FIXED = {"register": ("lane", "warp", "block"), "warp": ("warp", "block"), "cta": ("block",), "cross_cta": ()}
+
+
+def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding: bool = False,
+               engine: str = "both", timeout_ms: int | None = None) -> Result:
+    for L, what in ((src, "src"), (dst, "dst")):
+        extra = [d for d in L.in_dims if d not in HW]
+        if extra:
+            raise LayoutError(f"conversion: {what} has in-dims {extra}; distributed layouts have {list(HW)}")
+    mem = None
+    if via is None:
+        src, dst = frame.align([src, dst])
+    else:
+        mem = SharedMemory.of(via)
+        src, dst, S = frame.align([src, dst, mem.linear])
+        mem = SharedMemory(S, mem.intervals, mem.paddings)
+    subs: dict[str, Result] = {}
+    subs["contains"] = _claim("contains", src, dst, (), engine, timeout_ms, holder_dims=None)
+    levels: dict[str, Result] = {}
+    if subs["contains"].holds:
+        for level in LEVELS[:-1]:
+            levels[level] = _claim(f"local_{level}", src, dst, FIXED[level], engine, timeout_ms, holder_dims=HW)
+        levels["cross_cta"] = subs["contains"]
+    level = None  # the first level that holds, unless one before it is undecided
+    for lv in LEVELS:
+        if lv not in levels or levels[lv].status == "unknown":
+            break
+        if levels[lv].holds:
+            level = lv
+            break
+    if mem is not None:
+        subs["writes"] = _claim("writes", mem.linear, src, (), engine, timeout_ms, holder_dims=None,
+                                roles=("shared", "src"))
+        subs["reads"] = _claim("reads", mem.linear, dst, (), engine, timeout_ms, holder_dims=None,
+                               roles=("shared", "dst"))
+        subs["slots"] = _slots(mem, engine, timeout_ms)
+    details = {"level": level, "levels": {lv: levels[lv].status for lv in levels},
+               "witnesses": {lv: levels[lv].counterexample.to_dict() for lv in levels if levels[lv].fails},
+               "claims": {k: r.status for k, r in subs.items()}}
+    details.update(triton_view(src, dst, same_encoding))
+    return _fold(subs, levels, engine, details)
+
+
+def triton_view(src: LinearLayout, dst: LinearLayout, same_encoding: bool) -> dict:
+    """details["triton_trivial"], ["triton_class"], and how Triton got there."""
+    if same_encoding:
+        return {"triton_trivial": True, "triton_class": "register", "triton_minimal_dims": []}
+    try:
+        comp = triton_conversion.minimal_conversion(src, dst)
+    except LayoutError as e:
+        return {"triton_trivial": None, "triton_class": None, "triton_error": str(e)}
+    cls, mixed = triton_conversion.classify(src, dst, comp)
+    out = {"triton_trivial": triton_conversion.is_trivial(comp), "triton_class": cls,
+           "triton_minimal_dims": list(comp.in_dims)}
+    if mixed is not None:
+        out["triton_mixed_transpositions"] = mixed
+    return out
+
+
+# ------------------------------------------------------------ one sub-claim
+
+
+def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engine, timeout_ms, holder_dims,
+           roles=("src", "dst")) -> Result:
+    """For every dst index x: dst(x) = src(y) for some src index y agreeing with x on `fixed`.
+    `roles` names the holder and the needer in witnesses ("src"/"dst", or "shared" for via)."""
+    fixed = tuple(d for d in fixed if d in dst.in_dims or d in src.in_dims)
+    return decide(f"{NAME}.{name}", engine,
+                  {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
+                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles)})
+
+
+def _bits(L: LinearLayout, d: str) -> int:
+    return L.in_dim_size_log2(d) if L.has_in_dim(d) else 0
+
+
+def not_held(src: LinearLayout, dst: LinearLayout, fixed, x: dict, y: dict | None, w: int,
+             roles=("src", "dst")) -> Counterexample:
+    """dst index x whose element src does not hold at any index agreeing with x on `fixed`
+    (kind not_local) or at all (kind missing_element); keys named by `roles`."""
+    holder, needer = roles
+    hk, nk = f"{holder}_index", f"{needer}_index"
+    x = {d: x.get(d, 0) for d in dst.in_dims}
+    elem = frame.image(dst, x)
+    data = {nk: x, "element": elem, "certificate": w}
+    if fixed:
+        data["kept"] = list(fixed)
+    if y is not None:
+        data[hk] = {d: y.get(d, 0) for d in src.in_dims}
+    others = [d for d in src.in_dims if d not in fixed]
+
+    def check(dd) -> bool:
+        xi = dd[nk]
+        e = frame.image(dst, xi)
+        if e is None or e != dd["element"]:
+            return False
+        if hk in dd and frame.image(src, dd[hk]) != e:
+            return False
+        if any(xi.get(d, 0) >> _bits(src, d) for d in fixed):
+            return True  # that thread/warp/CTA does not exist in src
+        base = frame.packed_image(src, {d: xi.get(d, 0) for d in fixed if src.has_in_dim(d)})
+        target = src.pack_out([e[n] for n in src.out_dims]) ^ base
+        return certifies_outside(src, target, dd["certificate"], others)
+
+    return Counterexample("not_local" if fixed else "missing_element", data, check)
+
+
+def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> EngineVerdict:
+    span_dims = [d for d in src.in_dims if d not in fixed]
+    span = [c for d in span_dims for c in frame.unit_images(src, [d])]
+    for d, size in dst.in_dim_sizes:
+        for i in range(size.bit_length() - 1):
+            x = {d: 1 << i}
+            col = frame.packed_image(dst, x)
+            if d in fixed and i >= _bits(src, d):
+                cx = not_held(src, dst, fixed, x, _holder(src, col, holder_dims), 0, roles)
+                return EngineVerdict("f2", "fails", counterexample=cx,
+                                     explanation=f"{roles[1]} {d}={1 << i} does not exist in {roles[0]} ({d} has "
+                                                 f"{1 << _bits(src, d)} values there)")
+            target = col ^ (frame.packed_image(src, x) if d in fixed else 0)
+            if not f2.in_span(target, span):
+                w = separating_functional(span, target, src.total_out_size_log2)
+                y = _holder(src, col, holder_dims)
+                cx = not_held(src, dst, fixed, x, y, w, roles)
+                return EngineVerdict("f2", "fails", counterexample=cx, explanation=_why(cx, fixed, roles))
+    what = f"at an index with the same {', '.join(fixed)}" if fixed else "somewhere"
+    return EngineVerdict("f2", "holds", explanation=f"every {roles[1]} basis is held in {roles[0]} {what}")
+
+
+def _holder(src: LinearLayout, packed: int, holder_dims) -> dict | None:
+    """A src index holding `packed` (pivot solution), when asked and one exists."""
+    if holder_dims is None:
+        return None
+    sol = f2.solve(src.columns, [packed])
+    return None if sol is None else frame.index(src, sol[0])
+
+
+def _why(cx: Counterexample, fixed, roles) -> str:
+    holder, needer = roles
+    d = cx.data
+    head = f"{needer} index {frame.show(d[needer + '_index'])} needs {frame.show(d['element'])}"
+    if not fixed:
+        return head + f", which {holder} holds nowhere"
+    where = f", held in {holder} at {frame.show(d[holder + '_index'])}" if holder + "_index" in d else ""
+    return head + f"{where}, but at no {holder} index with the same {', '.join(fixed)}"
+
+
+def obligation(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder: bool) -> smt.Obligation:
+    ob = smt.Obligation(f"{NAME}.{name}")
+    x = ob.index(dst, "x")
+    w = ob.packed(src, "certificate")
+    others = [d for d in src.in_dims if d not in fixed]
+    span = [c for d in others for c in frame.unit_images(src, [d])]
+    elem = ob.image(dst, x)
+    base = ob.image(src, {d: x[d] for d in fixed if d in x})
+    missing_thread = smt.any_of(*[smt.high_bits_set(x[d], _bits(src, d)) for d in fixed if d in x])
+    ob.require(smt.any_of(missing_thread,
+                          smt.all_of(smt.annihilates(w, span), smt.dot(w, elem ^ base) == 1)))
+    if holder:
+        y = ob.index(src, "y")
+        ob.require(ob.image(src, y) == elem)
+    return ob
+
+
+def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, timeout_ms, roles) -> EngineVerdict:
+    ans = obligation(name, src, dst, fixed, holder_dims is not None).solve(timeout_ms)
+    if ans.status == "unknown":
+        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+    if ans.status == "unsat":
+        return EngineVerdict("z3", "holds", explanation="no dst index lacks its element there (unsat)")
+    x = {d: ans.values.get(f"x.{d}", 0) for d in dst.in_dims}
+    y = {d: ans.values.get(f"y.{d}", 0) for d in src.in_dims} if holder_dims is not None else None
+    cx = not_held(src, dst, fixed, x, y, ans.values["certificate"], roles)
+    return EngineVerdict("z3", "fails", counterexample=cx, explanation="z3 model: " + _why(cx, fixed, roles))
+
+
+# ------------------------------------------------------------------ slots
+
+
+def slot_share(mem: SharedMemory, a: dict, b: dict) -> Counterexample:
+    S = mem.linear
+    data = {"indices": [a, b], "slot": mem.slot(a.get(OFFSET, 0)), "elements": [frame.image(S, a), frame.image(S, b)]}
+
+    def check(d) -> bool:
+        p, q = d["indices"]
+        ep, eq = frame.image(S, p), frame.image(S, q)
+        same_cta = {k: v for k, v in p.items() if k != OFFSET} == {k: v for k, v in q.items() if k != OFFSET}
+        return (ep is not None and eq is not None and ep != eq and same_cta
+                and mem.slot(p.get(OFFSET, 0)) == mem.slot(q.get(OFFSET, 0)) == d["slot"])
+
+    return Counterexample("shared_slot", data, check)
+
+
+def _slots(mem: SharedMemory, engine, timeout_ms) -> Result:
+    def f2_run() -> EngineVerdict:
+        return EngineVerdict("f2", "holds", explanation="phys is strictly increasing: one slot per offset")
+
+    def z3_run() -> EngineVerdict:
+        S = mem.linear
+        ob = smt.Obligation(f"{NAME}.slots")
+        p, q = ob.index(S, "p"), ob.index(S, "q")
+        ob.require(ob.image(S, p) != ob.image(S, q))
+        for d in p:
+            if d != OFFSET:
+                ob.require(p[d] == q[d])
+        if OFFSET in p:
+            ob.require(smt.padded_offset(p[OFFSET], mem.intervals, mem.paddings)
+                       == smt.padded_offset(q[OFFSET], mem.intervals, mem.paddings))
+        ans = ob.solve(timeout_ms)
+        if ans.status == "unknown":
+            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+        if ans.status == "unsat":
+            return EngineVerdict("z3", "holds", explanation="no two elements share a slot (unsat)")
+        a = {d: ans.values.get(f"p.{d}", 0) for d in S.in_dims}
+        b = {d: ans.values.get(f"q.{d}", 0) for d in S.in_dims}
+        cx = slot_share(mem, a, b)
+        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"elements share slot {cx.data['slot']}")
+
+    return decide(f"{NAME}.slots", engine, {"f2": f2_run, "z3": z3_run})
+
+
+# ------------------------------------------------------------------ folding
+
+
+def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, details: dict) -> Result:
+    """One Result: status from the sub-claims, per-engine verdicts summed over every check."""
+    order = [r for r in subs.values()] + [r for lv, r in levels.items() if lv != "cross_cta"]
+    verdicts = {}
+    for name in engines_for(engine):
+        vs = [r.verdicts[name] for r in subs.values()]
+        status = "fails" if any(v.status == "fails" for v in vs) else (
+            "unknown" if any(v.status == "unknown" for v in vs) else "holds")
+        cx = next((v.counterexample for v in vs if v.status == "fails"), None)
+        verdicts[name] = EngineVerdict(name, status, sum(r.verdicts[name].seconds for r in order), cx,
+                                       "; ".join(v.explanation for v in vs))
+    statuses = [r.status for r in subs.values()]
+    status = "fails" if "fails" in statuses else ("unknown" if "unknown" in statuses else "holds")
+    failing = next((r for r in subs.values() if r.status == "fails"), None)
+    if failing is not None:
+        explanation = f"{failing.property} fails: {failing.explanation}"
+    elif status == "unknown":
+        explanation = "; ".join(f"{r.property}: {r.explanation}" for r in subs.values() if r.status == "unknown")
+    elif details["level"] is None:
+        explanation = "every element dst needs is in src; the level is undecided (a solver gave up)"
+    else:
+        explanation = f"every element dst needs is in src; the conversion is local at level {details['level']}"
+        if details["level"] != "register":
+            lower = LEVELS[LEVELS.index(details["level"]) - 1]
+            explanation += f" (not {lower}: {levels[lower].explanation})"
+        if "writes" in subs:
+            explanation += "; the round trip through shared memory delivers every element"
+    return Result(NAME, status, verdicts, failing.counterexample if failing else None, explanation, details)

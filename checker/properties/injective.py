@@ -1,0 +1,117 @@
+"""injective(L): no two hardware indices hold the same coordinate.
+injective_up_to_broadcast(L): two indices hold the same coordinate only through broadcast bits.
+
+Definitions. injective: L(x) = L(y) implies x = y, i.e. ker L = {0}.
+A *broadcast bit* is an in-bit whose basis is zero (a thread, warp or
+register that repeats data). injective_up_to_broadcast: ker L is spanned by
+the broadcast bits, i.e. L(x) = L(y) implies x XOR y uses broadcast bits
+only. (If d is in ker L, so is d without its broadcast bits; so the
+condition is that L restricted to the non-broadcast bits is injective.)
+
+F2 engine. Scan the columns (in-dims in order, bit 0 first); the first
+column j that depends on the earlier ones gives the collision
+a = e_j, b = the earlier columns that sum to it: L(a) = L(b), a != b.
+For the broadcast variant zero columns are skipped, so a XOR b always has a
+non-broadcast bit.
+
+Z3 engine. Find x != y with L(x) = L(y) (broadcast variant: and some bit of
+x XOR y outside the broadcast mask).
+
+Replay. a != b, both are indices of L, L(a) = L(b) by `apply`; for the
+broadcast variant also some differing bit e_j has L(e_j) != 0 by `apply`.
+"""
+
+from __future__ import annotations
+
+from .. import f2, smt
+from ..layout import LinearLayout
+from . import frame
+from .result import Counterexample, EngineVerdict, Result, decide
+
+
+def injective(L: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
+    return _decide("injective", L, False, engine, timeout_ms)
+
+
+def injective_up_to_broadcast(L: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
+    return _decide("injective_up_to_broadcast", L, True, engine, timeout_ms)
+
+
+def _decide(name: str, L: LinearLayout, modulo_broadcast: bool, engine: str, timeout_ms) -> Result:
+    details = {"rank": L.rank(), "in_bits": L.total_in_size_log2,
+               "broadcast_bits": [n for n, c in zip(frame.bit_names(L), L.columns) if c == 0]}
+    return decide(name, engine, {"f2": lambda: f2_verdict(L, modulo_broadcast),
+                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast, timeout_ms)}, details=details)
+
+
+def broadcast_masks(L: LinearLayout) -> dict[str, int]:
+    """Per in-dim, the bits whose basis is zero."""
+    return {d: sum(1 << i for i, b in enumerate(L.in_bases(d)) if not any(b)) for d in L.in_dims}
+
+
+def collision(L: LinearLayout, a: dict[str, int], b: dict[str, int], modulo_broadcast: bool,
+              what: str = "coordinate") -> Counterexample:
+    """Indices a != b of L that hold the same coordinate."""
+    ca = frame.image(L, a)
+    data = {"indices": [a, b], what: ca}
+
+    def check(d) -> bool:
+        x, y = d["indices"]
+        ix, iy = frame.image(L, x), frame.image(L, y)
+        if ix is None or iy is None or ix != iy or ix != d[what]:
+            return False
+        if {k: x.get(k, 0) for k in L.in_dims} == {k: y.get(k, 0) for k in L.in_dims}:
+            return False
+        if not modulo_broadcast:
+            return True
+        return any(frame.image(L, {k: 1 << i}) != frame.image(L, {})
+                   for k in L.in_dims for i in range(L.in_dim_size_log2(k))
+                   if (x.get(k, 0) ^ y.get(k, 0)) >> i & 1)
+
+    return Counterexample("collision", data, check)
+
+
+def f2_verdict(L: LinearLayout, modulo_broadcast: bool) -> EngineVerdict:
+    cols = list(L.columns)
+    keep = [j for j, c in enumerate(cols) if c or not modulo_broadcast]
+    kernel = f2.nullspace([cols[j] for j in keep])
+    if not kernel:
+        what = "non-broadcast bases" if modulo_broadcast else "bases"
+        return EngineVerdict("f2", "holds", explanation=f"the {len(keep)} {what} are linearly independent")
+    k = kernel[0]
+    flat = sum(1 << keep[i] for i in range(len(keep)) if k >> i & 1)
+    j = flat.bit_length() - 1
+    a, b = 1 << j, flat ^ (1 << j)
+    cx = collision(L, frame.index(L, a), frame.index(L, b), modulo_broadcast)
+    c = frame.show(cx.data["coordinate"])
+    if b == 0:
+        why = f"{frame.describe(L, a)} has a zero basis (a broadcast): indices {frame.describe(L, a)} and 0 hold {c}"
+    else:
+        why = (f"basis {frame.describe(L, a)} equals {frame.describe(L, b)}: indices "
+               f"{frame.show(cx.data['indices'][0])} and {frame.show(cx.data['indices'][1])} both hold {c}")
+    return EngineVerdict("f2", "fails", counterexample=cx, explanation=why)
+
+
+def obligation(name: str, L: LinearLayout, modulo_broadcast: bool) -> smt.Obligation:
+    ob = smt.Obligation(name)
+    x, y = ob.index(L, "a"), ob.index(L, "b")
+    ob.require(smt.differ(x, y), ob.image(L, x) == ob.image(L, y))
+    if modulo_broadcast:
+        z = broadcast_masks(L)
+        diff = {d: x[d] ^ y[d] for d in x}
+        ob.require(smt.masked_nonzero(diff, {d: (L.in_dim_size(d) - 1) & ~z[d] for d in x}))
+    return ob
+
+
+def z3_verdict(name: str, L: LinearLayout, modulo_broadcast: bool, timeout_ms) -> EngineVerdict:
+    ans = obligation(name, L, modulo_broadcast).solve(timeout_ms)
+    if ans.status == "unknown":
+        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+    if ans.status == "unsat":
+        return EngineVerdict("z3", "holds", explanation="no two indices collide (unsat)")
+    a = {d: ans.values.get(f"a.{d}", 0) for d in L.in_dims}
+    b = {d: ans.values.get(f"b.{d}", 0) for d in L.in_dims}
+    cx = collision(L, a, b, modulo_broadcast)
+    return EngineVerdict("z3", "fails", counterexample=cx,
+                         explanation=f"z3 model: {frame.show(a)} and {frame.show(b)} both hold "
+                                     f"{frame.show(cx.data['coordinate'])}")

@@ -1,0 +1,159 @@
+"""What a property check returns, and how several engines' answers become one.
+
+A property is a claim about a layout ("every coordinate is held by some
+thread"). Each *engine* ("f2": GF(2) algebra, "z3": an SMT solver, or any
+other decision procedure) answers with an `EngineVerdict`: ``holds``,
+``fails`` (with a `Counterexample`) or ``unknown`` (it gave up, e.g. a solver
+timeout). `decide` runs the requested engines and folds their verdicts into
+one `Result`:
+
+* every counterexample, from any engine, is *replayed* first (plain integer
+  arithmetic on the concrete layout, no algebra and no solver); one that does
+  not replay is a bug and raises `InternalError`;
+* two engines that decide differently (one ``holds``, one ``fails``) are a bug
+  and raise `InternalError` naming both answers;
+* the result is ``unknown`` as soon as one requested engine is ``unknown``
+  (the other engine's answer is kept in the verdicts and the explanation), so
+  a timeout never turns into ``holds``.
+
+Everything in a `Result` is JSON-serializable through ``to_dict()``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from ..errors import CheckerError, InternalError
+
+STATUSES = ("holds", "fails", "unknown")
+ENGINES = ("f2", "z3", "both")
+
+
+@dataclass
+class Counterexample:
+    """A concrete witness that a property fails.
+
+    ``kind`` names the shape of the witness (``missing_coordinate``,
+    ``collision``, ``mismatch``, ``not_local``, ``out_of_bounds``, ...);
+    ``data`` holds its values, JSON-ready: hardware indices as dicts named by
+    component (``{"register": 3, "lane": 5, "warp": 0, "block": 0}``),
+    coordinates as ``{"dim0": 4, "dim1": 2}``, certificates as ints.
+    ``check`` recomputes the claim from ``data`` on the concrete layout and
+    returns True when the witness is genuine; ``replay()`` calls it.
+    """
+
+    kind: str
+    data: dict[str, Any]
+    check: Callable[[dict[str, Any]], bool] = field(repr=False, compare=False)
+
+    def replay(self) -> bool:
+        return bool(self.check(self.data))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}
+
+
+@dataclass
+class EngineVerdict:
+    """One engine's answer: status, seconds spent, witness, and why."""
+
+    engine: str
+    status: str
+    seconds: float = 0.0
+    counterexample: Counterexample | None = None
+    explanation: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise InternalError(f"engine {self.engine} answered unknown status {self.status!r}")
+        if (self.status == "fails") != (self.counterexample is not None):
+            raise InternalError(f"engine {self.engine}: a 'fails' verdict needs exactly one counterexample "
+                                f"(status {self.status!r})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"engine": self.engine, "status": self.status, "seconds": self.seconds,
+                "counterexample": self.counterexample.to_dict() if self.counterexample else None,
+                "explanation": self.explanation}
+
+
+@dataclass
+class Result:
+    """The verdict on one property of one layout (or pair of layouts)."""
+
+    property: str
+    status: str
+    verdicts: dict[str, EngineVerdict]
+    counterexample: Counterexample | None
+    explanation: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def holds(self) -> bool:
+        return self.status == "holds"
+
+    @property
+    def fails(self) -> bool:
+        return self.status == "fails"
+
+    @property
+    def seconds(self) -> dict[str, float]:
+        return {name: v.seconds for name, v in self.verdicts.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"property": self.property, "status": self.status,
+                "counterexample": self.counterexample.to_dict() if self.counterexample else None,
+                "explanation": self.explanation,
+                "verdicts": {n: v.to_dict() for n, v in self.verdicts.items()},
+                "details": self.details}
+
+
+Engine = Callable[[], EngineVerdict]
+
+
+def engines_for(engine: str) -> tuple[str, ...]:
+    """The engine names a request runs: "both" -> ("f2", "z3")."""
+    if engine not in ENGINES:
+        raise CheckerError(f"engine must be one of {list(ENGINES)}, got {engine!r}", field="engine")
+    return ("f2", "z3") if engine == "both" else (engine,)
+
+
+def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
+    """Run one engine and stamp its wall time on the verdict."""
+    start = time.perf_counter()
+    verdict = run()
+    verdict.seconds = time.perf_counter() - start
+    verdict.engine = name
+    return verdict
+
+
+def decide(prop: str, engine: str, runners: Mapping[str, Engine], *,
+           details: dict[str, Any] | None = None) -> Result:
+    """Run the engines `engine` asks for (from `runners`), replay every
+    witness, require agreement, and build the Result (module docstring)."""
+    verdicts: dict[str, EngineVerdict] = {}
+    for name in engines_for(engine):
+        if name not in runners:
+            raise CheckerError(f"property {prop!r} has no {name} engine", field="engine")
+        verdicts[name] = timed(name, runners[name])
+    for v in verdicts.values():
+        if v.counterexample is not None and not v.counterexample.replay():
+            raise InternalError(f"{prop}: the {v.engine} counterexample {v.counterexample.to_dict()} "
+                                f"does not replay on the concrete layout")
+    decided = {n: v for n, v in verdicts.items() if v.status != "unknown"}
+    if len({v.status for v in decided.values()}) > 1:
+        answers = "; ".join(f"{n}: {v.status} ({v.explanation})" for n, v in verdicts.items())
+        raise InternalError(f"{prop}: engines disagree: {answers}")
+    unknown = [v for v in verdicts.values() if v.status == "unknown"]
+    if unknown:
+        status = "unknown"
+        explanation = "; ".join(f"{v.engine}: {v.status}" + (f" ({v.explanation})" if v.explanation else "")
+                                for v in verdicts.values())
+        witness = None
+    else:
+        first = next(iter(verdicts.values()))  # f2 first: its explanation says why
+        status = first.status
+        explanation = first.explanation
+        witness = first.counterexample
+    return Result(prop, status, verdicts, witness, explanation, dict(details or {}))

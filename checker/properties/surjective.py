@@ -1,0 +1,113 @@
+"""surjective(L, shape): every coordinate inside the shape is held by some hardware index.
+
+Definition. For the box B = {c : c_d < shape_d for every out-dim d}
+(default shape: L's out sizes), for every c in B there is an index x with
+L(x) = c. Shapes are powers of two, so B is the span of the unit vectors
+e_k of its coordinate bits, and the image U = span(columns of L) is a
+subspace: the property is B ⊆ U.
+
+F2 engine. B ⊆ U iff every e_k of B lies in U; the witness is the first
+e_k outside U. Its certificate is a functional w in U^⊥ (w·L(e_j) = 0 for
+every in-bit j) with w·c = 1; one exists because c ∉ U = (U^⊥)^⊥.
+
+Z3 engine. Find c in B and w with w·L(e_j) = 0 for every in-bit j and
+w·c = 1 (quantifier-free).
+
+Replay. c is inside the shape; for every single-bit index e_j,
+parity(w & L(e_j)) = 0 by `LinearLayout.apply`; parity(w & c) = 1. Then
+w·L(x) = 0 ≠ w·c for every x: nobody holds c.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .. import f2, smt
+from ..errors import InternalError
+from ..layout import LinearLayout, log2
+from . import frame
+from .result import Counterexample, EngineVerdict, Result, decide
+
+NAME = "surjective"
+
+
+def surjective(L: LinearLayout, shape: Sequence[int] | Mapping[str, int] | None = None, *,
+               engine: str = "both", timeout_ms: int | None = None) -> Result:
+    box = frame.shape_map(L, shape)
+    (A,) = frame.align([L], box)
+    details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
+               "shape": box}
+    return decide(NAME, engine, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box, timeout_ms)},
+                  details=details)
+
+
+def missing_coordinate(L: LinearLayout, packed: int, w: int, box: Mapping[str, int],
+                       what: str = "the layout") -> Counterexample:
+    """Coordinate `packed` of L's frame, nobody holds it; w certifies that."""
+    data = {"coordinate": frame.coordinate(L, packed), "certificate": w}
+
+    def check(d) -> bool:
+        c = d["coordinate"]
+        if any(not 0 <= c[n] < box.get(n, s) for n, s in L.out_dim_sizes):
+            return False
+        return certifies_outside(L, L.pack_out([c[n] for n in L.out_dims]), d["certificate"])
+
+    return Counterexample("missing_coordinate", data, check)
+
+
+def certifies_outside(L: LinearLayout, packed: int, w: int, dims: Sequence[str] | None = None) -> bool:
+    """w proves `packed` is not L(x) for any x supported on `dims` (all in-dims by default):
+    w·L(e_j) = 0 for each single-bit index e_j there, and w·packed = 1 (plain arithmetic)."""
+    return (all(frame.parity(w & v) == 0 for v in frame.unit_images(L, dims))
+            and frame.parity(w & packed) == 1)
+
+
+def separating_functional(columns: Sequence[int], target: int, nbits: int) -> int:
+    """A w with w·col = 0 for every column and w·target = 1 (target outside their span)."""
+    rows = [sum(1 << j for j, c in enumerate(columns) if c >> i & 1) for i in range(nbits)]
+    for w in f2.nullspace(rows):
+        if frame.parity(w & target):
+            return w
+    raise InternalError(f"separating_functional: {target:#x} lies in the span of the columns")
+
+
+def _box_units(L: LinearLayout, box: Mapping[str, int]) -> list[int]:
+    units, shift = [], 0
+    for n, size in L.out_dim_sizes:
+        units.extend(1 << (shift + k) for k in range(log2(min(size, box[n]))))
+        shift += log2(size)
+    return units
+
+
+def f2_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
+    cols = L.columns
+    for e in _box_units(L, box):
+        if not f2.in_span(e, cols):
+            w = separating_functional(cols, e, L.total_out_size_log2)
+            c = frame.coordinate(L, e)
+            why = (f"coordinate {frame.show(c)} is held by no hardware index: the bases span only "
+                   f"{L.rank()} of the {len(_box_units(L, box))} coordinate bits of the shape "
+                   f"{frame.show(box)}")
+            return EngineVerdict("f2", "fails", counterexample=missing_coordinate(L, e, w, box), explanation=why)
+    return EngineVerdict("f2", "holds", explanation=f"the bases span all {len(_box_units(L, box))} coordinate "
+                                                    f"bits of the shape {frame.show(box)}")
+
+
+def obligation(L: LinearLayout, box: Mapping[str, int]) -> smt.Obligation:
+    ob = smt.Obligation(NAME)
+    c = ob.packed(L, "coordinate")
+    w = ob.packed(L, "certificate")
+    ob.require(smt.fields_below(L, c, box), smt.annihilates(w, L.columns), smt.dot(w, c) == 1)
+    return ob
+
+
+def z3_verdict(L: LinearLayout, box: Mapping[str, int], timeout_ms: int | None) -> EngineVerdict:
+    ans = obligation(L, box).solve(timeout_ms)
+    if ans.status == "unknown":
+        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+    if ans.status == "unsat":
+        return EngineVerdict("z3", "holds", explanation="no coordinate of the shape is outside the image (unsat)")
+    c = ans.values["coordinate"]
+    cx = missing_coordinate(L, c, ans.values["certificate"], box)
+    return EngineVerdict("z3", "fails", counterexample=cx,
+                         explanation=f"z3 model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")

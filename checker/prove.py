@@ -1,0 +1,95 @@
+"""The public API: prove a property of layouts given as LinearLayouts or encodings.
+
+    from checker import prove
+    r = prove.conversion(mma, dot_op, [64, 64])
+    r.status, r.details["level"], r.counterexample
+
+Every function accepts a `LinearLayout` (or, for shared memory, a padded
+layout with ``linear``, ``intervals`` and ``paddings``) or an encoding plus
+the tensor ``shape`` to lower it at, and the keywords ``engine`` ("both",
+the default: GF(2) algebra and Z3 must agree; or "f2" / "z3") and
+``timeout_ms`` (Z3's limit per obligation; a timeout gives "unknown").
+Each returns a `checker.properties.Result`; the definitions are in the
+docstrings of `checker.properties.*`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .errors import CheckerError
+from .layout import LinearLayout
+from .properties import conversion as _conversion
+from .properties import equivalent as _equivalent
+from .properties import fits as _fits
+from .properties import injective as _injective
+from .properties import injective_up_to_broadcast as _injective_up_to_broadcast
+from .properties import invertible as _invertible
+from .properties import surjective as _surjective
+from .properties.result import Result
+
+TIMEOUT_MS = 10_000
+Shape = Sequence[int] | None
+
+
+def lowered(layout, shape: Shape = None, what: str = "layout"):
+    """A LinearLayout (or padded shared layout) as given, or an encoding lowered at shape."""
+    if isinstance(layout, LinearLayout) or isinstance(getattr(layout, "linear", None), LinearLayout):
+        return layout
+    from .encodings import lower
+    from .encodings.base import Encoding
+    if not isinstance(layout, Encoding):
+        raise CheckerError(f"expected a LinearLayout or an encoding, got {type(layout).__name__}", field=what)
+    if shape is None:
+        raise CheckerError(f"a {layout.kind} encoding needs a tensor shape to be lowered", field="shape")
+    return lower(layout, shape)
+
+
+def _linear(layout, shape: Shape, what: str = "layout") -> LinearLayout:
+    L = lowered(layout, shape, what)
+    return getattr(L, "linear", L)
+
+
+def surjective(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    return _surjective(_linear(layout, shape), shape, engine=engine, timeout_ms=timeout_ms)
+
+
+def injective(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    return _injective(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
+
+
+def injective_up_to_broadcast(layout, shape: Shape = None, *, engine: str = "both",
+                              timeout_ms: int = TIMEOUT_MS) -> Result:
+    return _injective_up_to_broadcast(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
+
+
+def invertible(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    return _invertible(lowered(layout, shape), engine=engine, timeout_ms=timeout_ms)
+
+
+def equivalent(a, b, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    return _equivalent(_linear(a, shape, "a"), _linear(b, shape, "b"),
+                                   engine=engine, timeout_ms=timeout_ms)
+
+
+def conversion(src, dst, shape: Shape = None, *, via=None, engine: str = "both",
+               timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Identical encodings count as Triton's same-encoding case (trivial at once)."""
+    same = not isinstance(src, LinearLayout) and src == dst
+    return _conversion(_linear(src, shape, "src"), _linear(dst, shape, "dst"),
+                                  via=None if via is None else lowered(via, shape, "via"),
+                                  same_encoding=same, engine=engine, timeout_ms=timeout_ms)
+
+
+def fits(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
+         shape: Shape = None, base_bytes: int = 0, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """alignment_bytes defaults to the encoding's own (Triton's getAlignment) when given an encoding."""
+    if alignment_bytes is None and hasattr(layout, "alignment") and callable(layout.alignment):
+        alignment_bytes = layout.alignment()
+    return _fits(lowered(layout, shape), dtype_bits, capacity_bytes, alignment_bytes,
+                      base_bytes=base_bytes, engine=engine, timeout_ms=timeout_ms)
+
+
+# ---------------------------------------------------------------- bank conflicts
+# bank_conflict_free lives in checker.properties.bank_conflicts (owned by the
+# bank-conflict engineer); its import line goes here.

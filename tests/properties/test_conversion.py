@@ -1,0 +1,74 @@
+from checker.layout import LinearLayout
+from checker.properties import conversion
+from checker.properties.memory import SharedMemory
+
+# src: register 1, lanes 2 and 4, warp 8; dst swaps the register and warp bits.
+SRC = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(8,)]}, [("dim0", 16)])
+DST = LinearLayout({"register": [(8,)], "lane": [(2,), (4,)], "warp": [(1,)]}, [("dim0", 16)])
+OFFSETS = LinearLayout({"offset": [(1,), (2,), (4,), (8,)]}, [("dim0", 16)])
+
+
+def test_level_with_a_witness_per_failing_level():
+    r = conversion(SRC, DST)
+    assert r.holds and r.details["level"] == "cta"
+    assert r.details["levels"] == {"register": "fails", "warp": "fails", "cta": "holds", "cross_cta": "holds"}
+    w = r.details["witnesses"]["register"]
+    assert w == {"kind": "not_local", "dst_index": {"register": 1, "lane": 0, "warp": 0}, "element": {"dim0": 8},
+                 "certificate": 8, "kept": ["lane", "warp"], "src_index": {"register": 0, "lane": 0, "warp": 1}}
+    assert r.details["witnesses"]["warp"]["kept"] == ["warp"]
+    assert r.details["triton_trivial"] is False and r.details["triton_class"] == "shared_memory"
+    assert r.details["triton_minimal_dims"] == ["register", "lane", "warp"]
+    assert r.explanation.startswith("every element dst needs is in src; the conversion is local at level cta "
+                                    "(not warp: dst index (register=1, lane=0, warp=0) needs (dim0=8)")
+
+
+def test_register_permutation_is_register_level_and_trivial():
+    dst = LinearLayout({"register": [(1,)], "lane": [(4,), (2,)], "warp": [(8,)]}, [("dim0", 16)])
+    r = conversion(SRC, SRC)
+    assert r.details["level"] == "register" and r.details["triton_trivial"] is True
+    r = conversion(SRC, dst)
+    assert r.details["level"] == "warp" and r.details["triton_class"] == "warp_shuffle"
+    assert r.details["witnesses"]["register"]["dst_index"] == {"register": 0, "lane": 1, "warp": 0}
+
+
+def test_missing_element():
+    half = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(0,)]}, [("dim0", 16)])
+    r = conversion(half, SRC)
+    assert r.fails and r.details["level"] is None and r.details["levels"] == {}
+    assert r.counterexample.to_dict() == {"kind": "missing_element", "dst_index": {"register": 0, "lane": 0, "warp": 1},
+                                          "element": {"dim0": 8}, "certificate": 8}
+    assert r.explanation == ("conversion.contains fails: dst index (register=0, lane=0, warp=1) needs (dim0=8), "
+                             "which src holds nowhere")
+    assert r.details["triton_trivial"] is None and "triton_error" in r.details
+
+
+def test_more_warps_in_dst_than_src():
+    dst = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(8,), (0,)]}, [("dim0", 16)])
+    r = conversion(SRC, dst)
+    assert r.details["level"] == "cta"
+    assert r.details["witnesses"]["warp"]["dst_index"] == {"register": 0, "lane": 0, "warp": 2}
+
+
+def test_round_trip_through_shared_memory():
+    r = conversion(SRC, DST, via=OFFSETS)
+    assert r.holds and r.details["claims"] == {"contains": "holds", "writes": "holds", "reads": "holds",
+                                               "slots": "holds"}
+    padded = SharedMemory(OFFSETS, (4,), (1,))
+    assert conversion(SRC, DST, via=padded).holds
+
+
+def test_round_trip_through_a_buffer_missing_an_element():
+    holes = LinearLayout({"offset": [(1,), (2,), (4,), (4,)]}, [("dim0", 16)])
+    r = conversion(SRC, DST, via=holes)
+    assert r.fails and r.details["claims"]["writes"] == "fails" and r.details["claims"]["reads"] == "fails"
+    assert r.counterexample.to_dict() == {"kind": "missing_element", "src_index": {"register": 0, "lane": 0, "warp": 1},
+                                          "element": {"dim0": 8}, "certificate": 8}
+
+
+def test_solver_giving_up_leaves_everything_undecided(monkeypatch):
+    from checker import smt
+    monkeypatch.setattr(smt.Obligation, "solve", lambda self, timeout_ms: smt.Answer("unknown", reason="timeout"))
+    r = conversion(SRC, DST)
+    assert r.status == "unknown" and r.details["level"] is None and r.counterexample is None
+    assert r.verdicts["f2"].status == "holds" and r.verdicts["z3"].status == "unknown"
+    assert conversion(SRC, DST, engine="f2").details["level"] == "cta"

@@ -1,0 +1,87 @@
+"""Random small layouts: F2 and Z3 (engine="both" makes them agree or raise) match brute force."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from checker.layout import LinearLayout
+from checker.properties import (conversion, equivalent, fits, injective, injective_up_to_broadcast, invertible,
+                                surjective)
+from checker.properties.memory import SharedMemory
+
+from . import brute
+from .strategies import layouts, pairs
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _replays(r):
+    assert r.status in ("holds", "fails")
+    for v in r.verdicts.values():
+        assert v.status == r.status
+        if v.counterexample is not None:
+            assert v.counterexample.replay()
+
+
+@SETTINGS
+@given(layouts(), st.data())
+def test_single_layout_properties(L, data):
+    for prop, ref in ((surjective, brute.surjective), (injective, brute.injective),
+                      (injective_up_to_broadcast, brute.injective_up_to_broadcast)):
+        r = prop(L)
+        _replays(r)
+        assert r.holds == ref(L), (prop.__name__, str(L))
+    shape = {n: 1 << data.draw(st.integers(0, s.bit_length())) for n, s in L.out_dim_sizes}
+    r = surjective(L, shape)
+    _replays(r)
+    wide = LinearLayout([(d, L.in_bases(d)) for d in L.in_dims],
+                        [(n, max(s, shape[n])) for n, s in L.out_dim_sizes])
+    assert r.holds == brute.surjective(wide, shape)
+
+
+@SETTINGS
+@given(pairs())
+def test_equivalent(pair):
+    A, B = pair
+    r = equivalent(A, B)
+    _replays(r)
+    assert r.holds == brute.equivalent(A, B)
+
+
+@SETTINGS
+@given(pairs(same_sizes=False))
+def test_conversion_levels(pair):
+    src, dst = pair
+    r = conversion(src, dst)
+    _replays(r)
+    assert r.holds == brute.contains(src, dst)
+    assert r.details["level"] == brute.level(src, dst)
+    for lv, w in r.details["witnesses"].items():
+        assert w["kind"] == "not_local"
+
+
+@SETTINGS
+@given(layouts(("offset", "block")))
+def test_invertible(S):
+    r = invertible(S)
+    _replays(r)
+    assert r.holds == (brute.injective(S) and brute.surjective(S))
+
+
+@SETTINGS
+@given(layouts(("offset", "block")), st.integers(1, 32), st.integers(0, 200), st.data())
+def test_fits(S, bits, capacity, data):
+    n_pad = data.draw(st.integers(0, 2))
+    intervals = tuple(1 << data.draw(st.integers(0, 3)) for _ in range(n_pad))
+    paddings = tuple(1 << data.draw(st.integers(0, 2)) for _ in range(n_pad))
+    mem = SharedMemory(S, intervals, paddings)
+    align = 1 << data.draw(st.integers(0, 4))
+    base = data.draw(st.integers(0, 40))
+    r = fits(mem, bits, capacity, align, base_bytes=base)
+    _replays(r)
+    start = -(-base // align) * align
+    ends = [8 * start + (mem.slot(i) + 1) * bits for i in range(mem.offsets)]
+    assert r.holds == (max(ends) <= 8 * capacity)
+    slots = [mem.slot(i) for i in range(mem.offsets)]
+    assert len(set(slots)) == len(slots)
+    r = invertible(mem)
+    assert r.holds == (brute.injective(S) and brute.surjective(S))
