@@ -74,8 +74,38 @@ def cmd_show(args) -> int:
     enc = resolve_encoding(args.encoding, args.file, args.name)
     L = lower(enc, parse_shape(args.shape))
     linear = getattr(L, "linear", L)  # a padded layout is shown through its linear component
+    if args.svg:
+        from .reports.svg import layout_figure, write_atomic
+        write_atomic(args.svg, layout_figure(linear, title=f"{args.encoding or args.name} at {args.shape}"))
     sys.stdout.write(layout_view(linear, hardware=args.hw))
     return EXIT_OK
+
+
+def cmd_verify(args) -> int:
+    """Load every spec (all or nothing), run the selected checks, write the reports, print the summary."""
+    import time
+    from .reports.json_report import build_report, build_timings
+    from .reports.text import render_text
+    from .reports.writer import parse_formats, write_reports
+    from .runner import Progress, default_jobs, run
+    from .spec import load_paths, select
+    formats = parse_formats(args.format)
+    if args.jobs is not None and args.jobs < 1:
+        raise CheckerError(f"must be at least 1, got {args.jobs}", field="--jobs")
+    if args.timeout < 1:
+        raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
+    obligations = select(load_paths(args.paths), args.only, args.skip)
+    if not obligations:
+        raise CheckerError("no check is selected (see --only / --skip)")
+    jobs = args.jobs or default_jobs()
+    start = time.perf_counter()
+    outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout,
+                   progress=None if args.quiet else Progress(len(obligations)))
+    report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout)
+    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
+    write_reports(report, timings, formats, args.report_dir)
+    sys.stdout.write(render_text(report))
+    return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,7 +127,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
     encoding_args(sp)
     sp.add_argument("--hw", action="store_true", help="hardware view: what each register/lane or offset holds")
+    sp.add_argument("--svg", metavar="PATH", help="also write an SVG figure of the tensor grid to PATH")
     sp.set_defaults(run=cmd_show)
+
+    sp = sub.add_parser("verify", help="prove every check of spec files (docs/spec-format.md) and write reports")
+    sp.add_argument("paths", nargs="+", metavar="PATH", help="spec files, or folders searched for *.yaml")
+    sp.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    sp.add_argument("--format", default="text,json",
+                    help="reports to write, comma-separated: text,json,md,junit,html (default: text,json)")
+    sp.add_argument("--report-dir", default="reports", help="folder for the reports (default: reports)")
+    sp.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                    help="run only checks whose id matches this shell pattern (repeatable)")
+    sp.add_argument("--skip", action="append", default=[], metavar="PATTERN",
+                    help="skip checks whose id matches this shell pattern (repeatable)")
+    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
+                    help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default)")
+    sp.add_argument("--timeout", type=int, default=10_000, metavar="MS", help="Z3's limit per check (ms)")
+    sp.add_argument("--quiet", action="store_true", help="no progress output")
+    sp.set_defaults(run=cmd_verify)
     return p
 
 

@@ -91,5 +91,19 @@ def fits(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | No
 
 
 # ---------------------------------------------------------------- bank conflicts
-# bank_conflict_free lives in checker.properties.bank_conflicts (owned by the
-# bank-conflict engineer); its import line goes here.
+from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free  # noqa: E402
+
+
+def bank_conflict_free(R, S, shape: Shape = None, dtype_bits: int | None = None, *, direction: str = "store",
+                       access: str = "auto", model: str = "hardware", hardware="sm90", engine: str = "both",
+                       timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Storing R into S (or loading S into R) without bank conflicts; details carry
+    conflicts, wavefronts and min_wavefronts for the whole CTA. dtype_bits defaults to
+    the shared encoding's element width where it has one (nvmma_shared)."""
+    if dtype_bits is None:
+        dtype_bits = getattr(S, "element_bit_width", None)
+        if dtype_bits is None:
+            raise CheckerError("the element width in bits is needed", field="dtype_bits")
+    return _bank_conflict_free(_linear(R, shape, "R"), _linear(S, shape, "S"), dtype_bits, direction=direction,
+                               access=access, model=model, hardware=hardware, engine=engine,
+                               timeout_ms=timeout_ms)

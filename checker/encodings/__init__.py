@@ -15,8 +15,16 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from .base import DistributedEncoding, Encoding, SharedEncoding
+from .amd_mfma import AmdMfmaEncoding
+from .amd_rotating_shared import AmdRotatingSharedEncoding
+from .amd_wmma import AmdWmmaEncoding
 from .blocked import BlockedEncoding
+from .dot_operand import DotOperandEncoding
+from .nvidia_mma import NvidiaMmaEncoding
+from .nvmma_shared import NvmmaSharedEncoding
 from .linear import LinearEncoding
+from .padded_shared import PaddedLayout, PaddedSharedEncoding
+from .partitioned_shared import PartitionedSharedEncoding
 from .shared_linear import SharedLinearEncoding
 from .slice import SliceEncoding
 from .swizzled_shared import SwizzledSharedEncoding
@@ -33,6 +41,9 @@ def _register(*classes: type[Encoding]) -> None:
 _register(BlockedEncoding)
 _register(SliceEncoding, LinearEncoding, SwizzledSharedEncoding, SharedLinearEncoding)
 _register(TensorMemoryEncoding, TensorMemoryScalesEncoding)
+_register(AmdMfmaEncoding, AmdWmmaEncoding, AmdRotatingSharedEncoding)
+_register(PaddedSharedEncoding, PartitionedSharedEncoding)
+_register(NvidiaMmaEncoding, DotOperandEncoding, NvmmaSharedEncoding)
 
 
 def lower(encoding: Encoding, shape: Sequence[int]):
@@ -64,4 +75,5 @@ def _require_offset_bits(encoding: Encoding, result) -> None:
                             f"least two (Triton requires at least one offset basis)", field="shape")
 
 
-__all__ = ["lower", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding"]
+__all__ = ["lower", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding",
+           "PaddedLayout"]

@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
 from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, require_permutation,
                    require_power_of_two_entries, require_rank)
 from .cga import combine_cta_cga_with_shape, validate_cga
+from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
 
 
 @dataclass(frozen=True)
@@ -71,3 +73,25 @@ class BlockedEncoding(DistributedEncoding):
         for w in self.warps_per_cta:
             n *= w
         return n
+
+    # ------------------------------------------------------- FMA dot operands
+
+    def validate_dot_operand(self, op_idx: int, k_width: int) -> None:
+        if k_width != 0:
+            raise EncodingError(f"dot_op: kWidth is not supported when the parent is a blocked layout (it must "
+                                f"be 0), got {k_width}", field="kWidth")
+
+    def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        """The FMA operand: each thread holds the whole K extent; lanes and warps broadcast along K.
+
+            regs = idND(register, sizePerThread with [K] := shape[K], order)
+            L    = combine(regs * broadcast_along_k(lane, threadsPerWarp, order, K)
+                                * broadcast_along_k(warp, warpsPerCTA, order, K), K-zeroed CGA, shape)
+        """
+        k = dot_operand_k_dim(op_idx, self.rank)
+        per_thread = list(self.size_per_thread)
+        per_thread[k] = shape[k]
+        cta = (identity_standard_nd(REGISTER, per_thread, self.order)
+               * broadcast_along_k(LANE, self.threads_per_warp, self.order, k)
+               * broadcast_along_k(WARP, self.warps_per_cta, self.order, k))
+        return combine_cta_cga_with_shape(cta, dot_operand_cga(self.cga_layout, op_idx, self.rank), shape)

@@ -91,3 +91,230 @@ def _check_declared_shape(enc, shape) -> None:
     if list(shape) != sizes:
         raise EncodingError(f"{enc.kind}: the bases span the shape {sizes}, not the declared shape {list(shape)} "
                             f"(every basis must lie inside the shape and the layout must cover it)", field="shape")
+
+
+@gluon_class("NVMMADistributedLayout")
+def _nvmma_distributed(p: Mapping[str, Any]) -> Encoding:
+    from ..encodings.nvidia_mma import NvidiaMmaEncoding
+    version = as_ints(p["version"])
+    if len(version) != 2:
+        raise EncodingError(f"NVMMADistributedLayout: version is [major, minor], got {list(version)}",
+                            field="version")
+    return NvidiaMmaEncoding(version[0], version[1], as_ints(p["warps_per_cta"]), as_ints(p["instr_shape"]),
+                             as_bases(p.get("cga_layout")))
+
+
+@gluon_class("DotOperandLayout")
+def _dot_operand(p: Mapping[str, Any]) -> Encoding:
+    from ..encodings.dot_operand import DotOperandEncoding
+    return DotOperandEncoding(int(p["operand_index"]), from_gluon(p["parent"]), int(p["k_width"]))
+
+
+# ttgl dtype name -> primitive bit width (triton.language.core)
+GLUON_DTYPE_BITS = {
+    "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+    "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
+    "float8e5": 8, "float8e5b16": 8, "float8e4nv": 8, "float8e4b8": 8, "float8e4b15": 8,
+    "float16": 16, "bfloat16": 16, "float32": 32, "float64": 64,
+}
+
+
+@gluon_class("NVMMASharedLayout")
+def _nvmma_shared(p: Mapping[str, Any]) -> Encoding:
+    """The constructor's asserts, or ``get_default_for(block_shape, dtype, transposed, fp4_padded,
+    cga_layout)``: the widest swizzle (128, 64, 32 bytes) dividing the contiguous row of a CTA's
+    tile, in bytes; none when that row is under 32 bytes, the rank is 1 or fewer than 8 rows remain."""
+    from ..encodings.nvmma_shared import NvmmaSharedEncoding
+    if p.get("__ctor__") == "get_default_for":
+        p = _nvmma_default_params(p)
+    elif p.get("__ctor__"):
+        raise EncodingError(f"NVMMASharedLayout has no helper '{p['__ctor__']}'", field="ctor")
+    swizzle, bits = int(p["swizzle_byte_width"]), int(p["element_bitwidth"])
+    rank, fp4 = int(p.get("rank", 2)), bool(p.get("fp4_padded", False))
+    cga = as_bases(p.get("cga_layout"))
+    if cga and len(cga[0]) != rank:
+        raise EncodingError(f"NVMMASharedLayout: cga_layout bases have {len(cga[0])} entries but rank is {rank}",
+                            field="cga_layout")
+    if bits not in (8, 16, 32, 64):
+        raise EncodingError(f"NVMMASharedLayout: element_bitwidth must be 8, 16, 32 or 64, got {bits}",
+                            field="element_bitwidth")
+    if swizzle not in (0, 32, 64, 128):
+        raise EncodingError(f"NVMMASharedLayout: swizzle_byte_width must be 0, 32, 64 or 128, got {swizzle}",
+                            field="swizzle_byte_width")
+    if fp4 and swizzle != 128:
+        raise EncodingError("NVMMASharedLayout: fp4_padded only supports 128 byte swizzling", field="fp4_padded")
+    if fp4 and bits != 8:
+        raise EncodingError("NVMMASharedLayout: fp4_padded is only supported for element_bitwidth=8",
+                            field="fp4_padded")
+    return NvmmaSharedEncoding(swizzle, bool(p.get("transposed", False)), bits, fp4, rank, cga)
+
+
+def _nvmma_default_params(p: Mapping[str, Any]) -> dict:
+    dtype = p["dtype"]
+    if dtype not in GLUON_DTYPE_BITS:
+        raise EncodingError(f"NVMMASharedLayout.get_default_for: unknown dtype '{dtype}' "
+                            f"(known: {', '.join(GLUON_DTYPE_BITS)})", field="dtype")
+    bits = GLUON_DTYPE_BITS[dtype]
+    block = as_ints(p["block_shape"])
+    transposed, fp4 = bool(p.get("transposed", False)), bool(p.get("fp4_padded", False))
+    cga = p.get("cga_layout")
+    per_cta = list(block) if cga is None else _gluon_shape_per_cta(block, as_bases(cga))
+    if transposed:
+        per_cta = per_cta[1:] + per_cta[:1]
+    row_bytes = (per_cta[-1] if per_cta else 0) * (2 if fp4 else 1) * bits // 8
+    swizzle = next((w for w in (128, 64, 32) if row_bytes >= w and row_bytes % w == 0), 0)
+    outer = 1
+    for s in per_cta[:-1]:
+        outer *= s
+    if len(block) < 2 or outer < 8:
+        swizzle = 0
+    return {"swizzle_byte_width": swizzle, "element_bitwidth": bits, "rank": len(block),
+            "transposed": transposed, "fp4_padded": fp4, "cga_layout": cga or []}
+
+
+def _gluon_shape_per_cta(shape, cga) -> list[int]:
+    """Gluon's own split: per dim, shape / (2 * the largest basis component), or / 1 if it is 0."""
+    if not cga:
+        return list(shape)
+    if any(len(b) != len(shape) for b in cga):
+        raise EncodingError(f"NVMMASharedLayout.get_default_for: cga_layout bases need {len(shape)} entries, "
+                            f"got {[list(b) for b in cga]}", field="cga_layout")
+    out = []
+    for d, s in enumerate(shape):
+        largest = max(b[d] for b in cga)
+        split = 2 * largest if largest else 1
+        if s % split:
+            raise EncodingError(f"NVMMASharedLayout.get_default_for: shape {list(shape)} is not divisible by "
+                                f"the CGA layout {[list(b) for b in cga]}", field="block_shape")
+        out.append(s // split)
+    return out
+
+
+def _gluon_assert(cond: bool, cls: str, field: str, message: str) -> None:
+    """One of Gluon's Python-side asserts, raised as an EncodingError."""
+    if not cond:
+        raise EncodingError(f"{cls}: {message}", field=field)
+
+
+@gluon_class("AMDMFMALayout")
+def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
+    """Defaults: element_bitwidth 32, tiles_per_warp all ones (stored as ())."""
+    from ..encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
+    cls = "AMDMFMALayout"
+    version, instr, warps = int(p["version"]), as_ints(p["instr_shape"]), as_ints(p["warps_per_cta"])
+    bits = 32 if p.get("element_bitwidth") is None else int(p["element_bitwidth"])
+    tiles = as_ints(p.get("tiles_per_warp"))
+    cga = as_bases(p.get("cga_layout"))
+    _gluon_assert(1 <= version <= 4, cls, "version", f"version must be in the [1, 4] range, got {version}")
+    _gluon_assert(len(instr) == 3, cls, "instr_shape", f"instr_shape must follow the (M, N, K) format, got {list(instr)}")
+    _gluon_assert(tuple(instr[:2]) in MFMA_TILES, cls, "instr_shape", f"invalid intrinsic shape {list(instr)}")
+    _gluon_assert(bits in (32, 64), cls, "element_bitwidth", f"element bitwidth must be 32 or 64, got {bits}")
+    _gluon_assert(all(len(b) == len(warps) for b in cga), cls, "cga_layout", "cga_layout basis rank mismatch")
+    return AmdMfmaEncoding(version, warps, instr, bool(p["transposed"]),
+                           tiles_per_warp=() if all(t == 1 for t in tiles) else tiles,
+                           element_bit_width=bits, cga_layout=cga)
+
+
+@gluon_class("AMDWMMALayout")
+def _amd_wmma(p: Mapping[str, Any]) -> Encoding:
+    """Defaults: reg_bases [], instr_shape [16, 16, 16], rank 2."""
+    from ..encodings.amd_wmma import DEFAULT_INSTR_SHAPE, AmdWmmaEncoding
+    cls = "AMDWMMALayout"
+    version = int(p["version"])
+    warps, regs = as_bases(p["warp_bases"]), as_bases(p.get("reg_bases"))
+    instr = DEFAULT_INSTR_SHAPE if p.get("instr_shape") is None else as_ints(p["instr_shape"])
+    rank = 2 if p.get("rank") is None else int(p["rank"])
+    cga = as_bases(p.get("cga_layout"))
+    _gluon_assert(1 <= version <= 3, cls, "version", f"version must be in the [1, 3] range, got {version}")
+    _gluon_assert(not warps or len(warps[0]) == rank, cls, "warp_bases", "warp_bases basis rank mismatch")
+    _gluon_assert(all(len(b) == rank for b in cga), cls, "cga_layout", "cga_layout basis rank mismatch")
+    return AmdWmmaEncoding(version, bool(p["transposed"]), regs, warps, instr, cga, rank)
+
+
+@gluon_class("PaddedSharedLayout")
+def _padded_shared(p: Mapping[str, Any]) -> Encoding:
+    """The constructor ``(interval_padding_pairs, offset_bases, cga_layout, shape)`` or
+    ``with_identity_for(interval_padding_pairs, shape, order, cga_layout=[])``: identity offset bases
+    over the per-CTA shape, in `order`. Gluon's cga_layout is relative to one CTA's offsets; Triton's
+    linear component (what the encoding stores) has it scaled by their extent, as the product
+    LL(offset) * LL(block) does."""
+    from ..encodings.padded_shared import PaddedSharedEncoding
+    from ..layout import is_power_of_two
+    cls = "PaddedSharedLayout"
+    shape, cga = as_ints(p["shape"]), as_bases(p.get("cga_layout"))
+    if p.get("__ctor__") == "with_identity_for":
+        offsets = _identity_offsets_for(shape, as_ints(p["order"]), cga)
+    elif p.get("__ctor__"):
+        raise EncodingError(f"{cls} has no helper '{p['__ctor__']}'", field="ctor")
+    else:
+        offsets = as_bases(p["offset_bases"])
+    rank = len(shape)
+    _gluon_assert(all(len(b) == rank for b in offsets + cga), cls, "offset_bases",
+                  f"every offset and cga_layout basis must have {rank} entries (the rank of shape {list(shape)})")
+    pairs = [as_ints(pair) for pair in p["interval_padding_pairs"]]
+    _gluon_assert(len(pairs) > 0, cls, "interval_padding_pairs",
+                  "interval_padding_pairs must have at least one interval-padding pair")
+    _gluon_assert(all(len(pair) == 2 for pair in pairs), cls, "interval_padding_pairs",
+                  "every interval_padding_pairs entry must be [interval, padding]")
+    intervals, paddings = tuple(i for i, _ in pairs), tuple(q for _, q in pairs)
+    _gluon_assert(len(set(intervals)) == len(intervals), cls, "interval_padding_pairs",
+                  f"interval values cannot have duplicates, got {list(intervals)}")
+    _gluon_assert(all(is_power_of_two(i) for i in intervals), cls, "interval_padding_pairs",
+                  "interval values must all be power of two")
+    _gluon_assert(all(is_power_of_two(q) for q in paddings), cls, "interval_padding_pairs",
+                  "padding values must all be power of two")
+    _gluon_assert(rank > 0, cls, "shape", "order must not be empty")
+    sizes = [1] * rank
+    for b in offsets:
+        for d, c in enumerate(b):
+            sizes[d] = max(sizes[d], 1 << max(c, 0).bit_length())
+    blocks = tuple(tuple(c * s for c, s in zip(b, sizes)) for b in cga)
+    return PaddedSharedEncoding(intervals, paddings, offsets, blocks)
+
+
+def _identity_offsets_for(shape, order, cga) -> tuple:
+    """Identity offset bases over shape / the CGA split (Gluon: 2 * the largest basis component per dim)."""
+    from ..layout import is_power_of_two
+    cls = "PaddedSharedLayout.with_identity_for"
+    _gluon_assert(len(shape) == len(order), cls, "order", f"shape {list(shape)} and order {list(order)} differ in rank")
+    _gluon_assert(all(is_power_of_two(s) for s in shape), cls, "shape",
+                  f"every shape entry must be a power of two, got {list(shape)}")
+    _gluon_assert(sorted(order) == list(range(len(shape))), cls, "order",
+                  f"order must be a permutation of 0..{len(shape) - 1}, got {list(order)}")
+    _gluon_assert(all(len(b) == len(shape) for b in cga), cls, "cga_layout", "cga_layout basis rank mismatch")
+    per_cta = list(shape)
+    for d in range(len(shape)):
+        largest = max((b[d] for b in cga), default=0)
+        split = 2 * largest if largest else 1
+        _gluon_assert(per_cta[d] % split == 0, cls, "shape", f"shape {list(shape)} is not divisible by the CGA "
+                                                              f"layout {[list(b) for b in cga]}")
+        per_cta[d] //= split
+    return tuple(tuple((1 << i) if k == d else 0 for k in range(len(shape)))
+                 for d in order for i in range(per_cta[d].bit_length() - 1))
+
+
+@gluon_class("PartitionedSharedLayout")
+def _partitioned_shared(p: Mapping[str, Any]) -> Encoding:
+    from ..encodings.base import SharedEncoding
+    from ..encodings.partitioned_shared import PartitionedSharedEncoding
+    from ..layout import is_power_of_two
+    cls = "PartitionedSharedLayout"
+    parts, groups, dim = int(p["num_partitions"]), int(p["num_groups"]), int(p["partition_dim"])
+    _gluon_assert(is_power_of_two(parts), cls, "num_partitions",
+                  f"num_partitions must be a power of two, got {parts}")
+    _gluon_assert(is_power_of_two(groups), cls, "num_groups",
+                  f"num_groups must be a power of two, got {groups}")
+    _gluon_assert(dim >= 0, cls, "partition_dim", f"partition_dim must be non-negative, "
+                                                  f"got {dim}")
+    inner = from_gluon(p["partition_layout"])
+    _gluon_assert(isinstance(inner, SharedEncoding), cls, "partition_layout",
+                  f"partition_layout must be a SharedLayout, got {inner.kind}")
+    return PartitionedSharedEncoding(parts, groups, dim, inner)
+
+
+@gluon_class("AMDRotatingShared(text)")
+def _amd_rotating_shared(p: Mapping[str, Any]) -> Encoding:
+    """Not a Gluon class: the conformance data's stand-in for ``#ttg.amd_rotating_shared<{...}>`` text."""
+    from ..encodings.amd_rotating_shared import AmdRotatingSharedEncoding
+    return AmdRotatingSharedEncoding(int(p["vec"]), int(p["per_phase"]), int(p["max_phase"]), as_ints(p["order"]),
+                                     as_bases(p.get("cga_layout")))

@@ -21,13 +21,16 @@ CASES = load_jsonl("lowering.jsonl")
 NO_TRITON_LL = {"padded_shared", "amd_rotating_shared"}
 
 
+def _spec_supported(spec):
+    """The class and every nested layout (parent, partition_layout) have a Gluon converter."""
+    if spec["class"] not in GLUON_CLASSES:
+        return False
+    params = spec.get("params", {})
+    return all(_spec_supported(params[k]) for k in ("parent", "partition_layout") if k in params)
+
+
 def _supported(case):
-    cls = case["layout"]["class"]
-    if cls == "PartitionedSharedLayout":
-        return cls in GLUON_CLASSES and case["layout"]["params"]["partition_layout"]["class"] in GLUON_CLASSES
-    if cls == "SliceLayout" or cls == "DotOperandLayout":
-        return cls in GLUON_CLASSES and case["layout"]["params"]["parent"]["class"] in GLUON_CLASSES
-    return cls in GLUON_CLASSES
+    return _spec_supported(case["layout"])
 
 
 def _ids(cases):

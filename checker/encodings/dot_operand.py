@@ -1,0 +1,86 @@
+"""``#ttg.dot_op``: operand A (opIdx 0) or B (opIdx 1) of a dot, held in registers as its parent wants.
+
+K is the last dim for A ([.., M, K]) and dim r-2 for B ([.., K, N]). The
+lowering belongs to the parent:
+
+    L = parent.dot_operand_layout(opIdx, kWidth, shape)
+
+(NVIDIA MMA in nvidia_mma.py, blocked/FMA in blocked.py, AMD in amd_*.py).
+Pieces the parents share:
+
+- the operand's CGA is the parent's with every K component set to 0 (so K has
+  size 1): the CTAs the parent spreads along K hold the same operand slice;
+- broadcast_along_k(in, sizes, order, K) = prod over d in order (minor first) of
+  zeros1D(sizes[d], in, d) if d == K else identity1D(sizes[d], in, d): the
+  lanes or warps the parent spreads along K hold the same operand elements.
+
+Verifier: opIdx in {0, 1}; the parent is a distributed encoding with a K dim
+(rank >= 1 for A, >= 2 for B) that accepts (opIdx, kWidth) through its
+``validate_dot_operand`` hook (slice and linear parents never do).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..layout import LinearLayout, standard_out_dims
+from .base import Bases, DistributedEncoding
+
+
+def dot_operand_k_dim(op_idx: int, rank: int) -> int:
+    return rank - 1 if op_idx == 0 else rank - 2
+
+
+def dot_operand_cga(parent_cga: Bases, op_idx: int, rank: int) -> Bases:
+    """The parent's CGA bases with the K component zeroed."""
+    k = dot_operand_k_dim(op_idx, rank)
+    return tuple(tuple(0 if d == k else c for d, c in enumerate(b)) for b in parent_cga)
+
+
+def broadcast_along_k(in_dim: str, sizes: Sequence[int], order: Sequence[int], k_dim: int) -> LinearLayout:
+    """Identity along every dim but K, zeros along K, built in `order` (minor first)."""
+    names = standard_out_dims(len(sizes))
+    L = LinearLayout.empty()
+    for d in order:
+        piece = LinearLayout.zeros_1d if d == k_dim else LinearLayout.identity_1d
+        L = L * piece(sizes[d], in_dim, names[d])
+    return L
+
+
+@dataclass(frozen=True)
+class DotOperandEncoding(DistributedEncoding):
+    kind = "dot_op"
+
+    op_idx: int
+    parent: DistributedEncoding
+    k_width: int = 0
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank
+
+    @property
+    def k_dim(self) -> int:
+        return dot_operand_k_dim(self.op_idx, self.rank)
+
+    @property
+    def cga_layout(self) -> Bases:
+        return dot_operand_cga(getattr(self.parent, "cga_layout", ()), self.op_idx, self.rank)
+
+    def validate(self) -> None:
+        if not isinstance(self.parent, DistributedEncoding):
+            kind = getattr(self.parent, "kind", type(self.parent).__name__)
+            raise self.fail("parent", f"the parent must be a distributed encoding, got {kind}")
+        self.parent.validate()
+        if self.op_idx not in (0, 1):
+            raise self.fail("opIdx", f"opIdx can be 0 or 1, got {self.op_idx}")
+        if self.k_width < 0:
+            raise self.fail("kWidth", f"kWidth must be non-negative, got {self.k_width}")
+        if self.k_dim < 0:
+            raise self.fail("parent", f"operand {'AB'[self.op_idx]} has K at dim rank - {self.op_idx + 1}, "
+                                      f"which a parent of rank {self.parent.rank} does not have")
+        self.parent.validate_dot_operand(self.op_idx, self.k_width)
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        return self.parent.dot_operand_layout(self.op_idx, self.k_width, shape)

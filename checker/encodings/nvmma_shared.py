@@ -1,0 +1,196 @@
+"""``#ttg.nvmma_shared``: the shared-memory tiles that TMA writes and wgmma / tcgen05 read (NVIDIA).
+
+With s = swizzlingByteWidth and b = elementBitWidth: vec = 128/b,
+perPhase = 128/s, maxPhase = s/16 (all 1 when s = 0).
+
+TMA block shape, from shapePerCTA, with contig = dim 0 if transposed else
+the last dim: contig doubles if fp4Padded; every dim is clamped to 256; if
+s > 0, contig must be at least 8s/b (else "block shape along the contiguous
+dimension ... too small") and becomes 8s/b; for lowering, fp4Padded halves
+contig again (the packed size).
+
+s = 0: identity over the box (the TMA block, rotated left by one when
+transposed) with the last dim fastest, its components kept in the order
+[r-1, ..., 0]. A transposed tile then has those components permuted
+*positionally* by [r-1, 0, 1, ..., r-2], as Triton 3.9 does: for rank 2 this
+makes dim0 the fastest; for rank >= 3 the box's extents land on other dims,
+and clamping to the shape leaves zero offset bases. The tile is grown (in
+its component order) to shapePerCTA, then combined with the CGA.
+
+s > 0: a core matrix of 8 rows x C = 8 * max(16, s) / b columns,
+
+    column bases (0, c) for c = 1, 2, 4, ... < C
+    row bases    (r, vec * ((r / perPhase) % maxPhase)) for r = 1, 2, 4
+
+where fp4Padded stores each column value v at 8 * (v / 16) + v % 8 (the 8
+padding offsets of every 16 alias the real ones, so one offset basis is 0).
+The TMA block is collapsed to [product of all dims but the last, the last]
+(swapped when transposed; smaller than the core matrix is "Illegal shared
+layout"); the core matrix
+is grown to it (rows first), reshaped to the TMA block (rotated left by one
+when transposed, and then its components permuted to [r-1, 0, 1, ..., r-2]),
+grown to shapePerCTA (dim0 first) and combined with the CGA.
+
+The buffer alignment is 128 * maxPhase bytes (128, 256, 512, 1024).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import EncodingError
+from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, standard_out_dims,
+                      transpose_components)
+from .base import OFFSET, Bases, SharedEncoding
+from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
+
+SWIZZLE_WIDTHS = (0, 32, 64, 128)
+TMA_MAX_BOX = 256
+CORE_ROWS = 8
+
+
+@dataclass(frozen=True)
+class NvmmaSharedEncoding(SharedEncoding):
+    kind = "nvmma_shared"
+
+    swizzling_byte_width: int
+    transposed: bool
+    element_bit_width: int
+    fp4_padded: bool = False
+    rank: int = 2
+    cga_layout: Bases = ()
+
+    # ---------------------------------------------------------------- params
+
+    @property
+    def vec(self) -> int:
+        return 128 // self.element_bit_width if self.swizzling_byte_width else 1
+
+    @property
+    def per_phase(self) -> int:
+        return 128 // self.swizzling_byte_width if self.swizzling_byte_width else 1
+
+    @property
+    def max_phase(self) -> int:
+        return self.swizzling_byte_width // 16 if self.swizzling_byte_width else 1
+
+    def alignment(self) -> int:
+        return 128 * self.max_phase
+
+    def validate(self) -> None:
+        if self.element_bit_width <= 0:
+            raise self.fail("elementBitWidth", f"elementBitWidth must be non-zero, got {self.element_bit_width}")
+        if self.swizzling_byte_width not in SWIZZLE_WIDTHS:
+            raise self.fail("swizzlingByteWidth", f"swizzlingByteWidth must be 0, 32, 64, or 128, "
+                                                  f"got {self.swizzling_byte_width}")
+        s, b = self.swizzling_byte_width, self.element_bit_width
+        if s and (not is_power_of_two(b) or b > 8 * s):
+            raise self.fail("elementBitWidth", f"a {s}-byte swizzle needs a power-of-two elementBitWidth of at "
+                                               f"most {8 * s} (Triton aborts otherwise), got {b}")
+        if self.rank < 1:
+            raise self.fail("rank", f"rank must be at least 1, got {self.rank}")
+        validate_cga(self.cga_layout, self.rank, self.kind)
+
+    # ----------------------------------------------------------------- shapes
+
+    def check_shape(self, shape: Sequence[int]) -> None:
+        n = len(shape)
+        if self.rank not in (n, n - 1):
+            raise EncodingError(f"{self.kind}: rank must be equal to or one less than the shape size. "
+                                f"Got {self.rank} and {n}", field="shape")
+        if self.rank != n:
+            raise EncodingError(f"{self.kind}: a shape of rank {n} is a buffer of {shape[0]} tiles of rank "
+                                f"{self.rank}; Triton lowers only one tile: give the shape {list(shape[1:])}",
+                                field="shape")
+        super().check_shape(shape)
+        if self.swizzling_byte_width and n < 2:
+            raise EncodingError(f"{self.kind}: a swizzled layout needs rank >= 2, got the shape {list(shape)}",
+                                field="shape")
+        per_cta = shape_per_cta(self.cga_layout, shape)
+        self.tma_block_shape(per_cta, packed=False)
+        if self.swizzling_byte_width:
+            self._check_core_matrix_fits(self.tma_block_shape(per_cta, packed=True))
+
+    def tma_block_shape(self, per_cta: Sequence[int], packed: bool) -> list[int]:
+        """The TMA box for a CTA's tile (see the module docstring); packed halves fp4Padded contig."""
+        block = list(per_cta)
+        contig = 0 if self.transposed else len(block) - 1
+        if self.fp4_padded:
+            block[contig] *= 2
+        block = [min(s, TMA_MAX_BOX) for s in block]
+        s = self.swizzling_byte_width
+        if s:
+            need = 8 * s // self.element_bit_width
+            if block[contig] < need:
+                raise EncodingError(f"{self.kind}: block shape along the contiguous dimension {contig} is too small "
+                                    f"for the swizzle byte size {s} in an NVMMASharedLayout, got {block[contig]} "
+                                    f"but expected at least {need}", field="shape")
+            block[contig] = need
+        if self.fp4_padded and packed:
+            block[contig] //= 2
+        return block
+
+    def _collapsed(self, tma: Sequence[int]) -> list[int]:
+        rows = 1
+        for s in tma[:-1]:
+            rows *= s
+        return [tma[-1], rows] if self.transposed else [rows, tma[-1]]
+
+    def _check_core_matrix_fits(self, tma: Sequence[int]) -> None:
+        rows, cols = self._collapsed(tma)
+        core_cols = self.core_matrix().out_dim_size("dim1")
+        packing = 2 if self.fp4_padded else 1
+        if cols * packing < core_cols or rows < CORE_ROWS:
+            raise EncodingError(f"{self.kind}: Illegal shared layout: the TMA block collapsed to 2-D is "
+                                f"[{rows}, {cols}], smaller than one core matrix "
+                                f"[{CORE_ROWS}, {core_cols // packing}]", field="shape")
+
+    # --------------------------------------------------------------- lowering
+
+    def core_matrix(self) -> LinearLayout:
+        """The 8-row core matrix: offset -> (row, col)."""
+        cols = 8 * max(16, self.swizzling_byte_width) // self.element_bit_width
+
+        def stored(v: int) -> int:
+            return (v // 16) * 8 + v % 8 if self.fp4_padded else v
+
+        bases = [(0, stored(c)) for c in _powers_below(cols)]
+        bases += [(r, stored(self.vec * ((r // self.per_phase) % self.max_phase))) for r in _powers_below(CORE_ROWS)]
+        return LinearLayout.from_bases([(OFFSET, bases)], standard_out_dims(2))
+
+    def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        rank = len(shape)
+        names = standard_out_dims(rank)
+        per_cta = shape_per_cta(self.cga_layout, shape)
+        tma = self.tma_block_shape(per_cta, packed=True)
+        box = tma[1:] + tma[:1] if self.transposed else list(tma)
+        if not self.swizzling_byte_width:
+            # out-dims stay in the order [r-1, ..., 0]: the permutation below is positional
+            tile = LinearLayout.empty()
+            for d in reversed(range(rank)):
+                tile = tile * LinearLayout.identity_1d(box[d], OFFSET, names[d])
+        else:
+            rows, cols = self._collapsed(tma)
+            flat = ensure_layout_not_smaller_than(self.core_matrix(), {"dim0": rows, "dim1": cols})
+            tile = _reshape(flat, box)
+        if self.transposed:
+            tile = transpose_components(tile, [rank - 1] + list(range(rank - 1)))
+        tile = ensure_layout_not_smaller_than(tile, dict(zip(names, per_cta)))
+        return combine_cta_cga_with_shape(tile, self.cga_layout, shape)
+
+
+def _powers_below(n: int) -> list[int]:
+    out, i = [], 1
+    while i < n:
+        out.append(i)
+        i *= 2
+    return out
+
+
+def _reshape(L: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+    """Re-split L's out space (last dim fastest on both sides) into `shape` (Triton's reshapeLayout)."""
+    names = standard_out_dims(len(shape))
+    flipped = L.transpose_outs(list(reversed(L.out_dims)))
+    reshaped = flipped.reshape_outs(list(reversed(list(zip(names, shape)))))
+    return reshaped.transpose_outs(names)

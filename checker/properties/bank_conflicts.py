@@ -1,0 +1,695 @@
+"""bank_conflict_free(R, S, dtype_bits): moving a register tile through shared memory wastes no wavefront.
+
+Setting. R is a register layout (register, lane, warp[, block]) -> tensor,
+S a shared layout (offset[, block]) -> tensor, elements of ``dtype_bits``.
+A store writes R's registers into S (``local_store``), a load reads S into
+R (``local_load``). Register bases that are zero only repeat data and are
+never re-accessed, so they are dropped first; then
+
+    cvt = R.invert_and_compose(S): (register, lane, warp) -> offset
+
+says where each register element lives (per CTA). Everything below is a
+function of cvt, which is F2-linear.
+
+Instruction (``access="auto"`` picks what Triton emits). Triton tries
+``stmatrix``/``ldmatrix`` first, then the transposed forms, and otherwise
+``st.shared``/``ld.shared``:
+
+* matrix, not transposed (elements <= 32 bits): after a register
+  permutation, the first log2(32/bits) register bits and lanes 0, 1 must map
+  to consecutive offsets (one 16-byte row of an 8x8 b16 matrix) and every
+  other basis must keep clear of those offset bits (Triton's ``divideLeft``);
+* matrix, transposed (16-bit; 8-bit where the target has ``b8``): lanes 2,
+  3, 4 must map to offsets 1, 2, 4 (8-bit: plus a register to 8) and every
+  other basis must keep clear of them;
+* ``.xN``: N = min(128/bits, registers) / registers per matrix;
+* otherwise ``st/ld.shared`` with the largest v (elements, at most 16 bytes)
+  such that v registers, after a permutation, map to offsets 0..v-1 and
+  the rest keeps clear (Triton's ``largestVectorisation``).
+
+Hardware model (default). Registers split into *phase* bits (vary inside one
+phase: the vector, or the rows of one matrix), *select* bits (pick the
+matrix inside one ``.xN`` instruction) and *instruction* bits; lanes split
+into the hardware's lane groups for the access width (`Hardware.groups`,
+cosets of a subspace V; all 32 lanes for matrix instructions). A phase is
+then a coset of P = span(phase register bits, V) in the hardware index
+space. Word addresses are ``(offset * bytes + sub) // bank_bytes``: linear
+in the index bits (a shift, plus ``sub`` bits when an element spans several
+words). With W the word map restricted to P and b the bank projection
+(the low log2(banks) word bits), a phase touches an affine set of words
+c + W(P), and each bank receives exactly 2^dim(W(P) ∩ ker b) of them, so
+
+    cost of every phase = 2^(rank W - rank b∘W),
+    wavefronts = cost * phases,  min_wavefronts = phases,
+    conflicts (Triton's unit) = cost - 1.
+
+The property holds iff cost = 1.
+
+Triton's model (``model="triton"``, Triton's ``bank_conflicts``): vec from
+``largestVectorisation`` on cvt (with the block dim); S's in-bits reshaped
+into vector (vec), bank (min(1024/(vec*bits), total)) and segment; the
+lanes of one wavefront are R's lane bases minus the top
+max(0, log2(max(1, vec*bits/32)) + lane bits - 5); conflicts =
+2^dim(span(segment) ∩ span(wavefront lanes)) - 1, where Triton takes the
+dimension as a plain set intersection when every basis is a power of two
+(a repeated segment basis then counts twice) and through null spaces
+otherwise. Triton aborts on AMD targets and when a split size is not a
+power of two; those raise CheckerError.
+
+Engines. F2: the ranks above (and Triton's intersection). Z3: an exists-
+query over bit-vectors, x and y in one phase (same warp, same instruction
+and select bits, register bits differing only in phase bits, lanes in one
+group), W(x) != W(y) with equal bank bits; unsat proves the property.
+Triton's model: some nonzero tensor vector is both a segment combination
+and a wavefront-lane combination.
+
+Witness. Two accesses of one phase: register index (R's numbering), lane,
+warp, element offset, byte address, 4-byte word; same bank, different words.
+Replay recomputes R(index) = S(offset), the byte and word arithmetic, the
+bank, and that both lie in the phase's lanes and registers, on integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .. import f2
+from ..errors import CheckerError, InternalError, LayoutError
+from ..hardware import Hardware, coset_basis, resolve
+from ..layout import LinearLayout, divide_left, is_power_of_two, log2
+from . import frame
+from .result import Counterexample, EngineVerdict, Result, decide
+
+REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
+ACCESSES = ("auto", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "stmatrix.trans", "ldmatrix.trans")
+MODELS = ("hardware", "triton")
+DIRECTIONS = ("store", "load")
+TRITON_BANK_BITS = 32 * 32  # Triton's model: 32 banks of 32 bits
+
+
+def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, direction: str = "store",
+                       access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
+                       engine: str = "both", timeout_ms: int | None = None) -> Result:
+    """Does storing R into S (direction="store") or loading S into R ("load") cost
+    only the conflict-free number of wavefronts? See the module docstring."""
+    if direction not in DIRECTIONS:
+        raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
+    if access not in ACCESSES:
+        raise CheckerError(f"must be one of {list(ACCESSES)}, got {access!r}", field="access")
+    if model not in MODELS:
+        raise CheckerError(f"must be one of {list(MODELS)}, got {model!r}", field="model")
+    hw = resolve(hardware)
+    R, S = normalize(R, S)
+    bits = _dtype_bits(dtype_bits)
+    if access != "auto" and not access.startswith("st" if direction == "store" else "ld"):
+        raise CheckerError(f"{access} cannot {direction}", field="access")
+    if model == "triton":
+        if access not in ("auto", "st.shared", "ld.shared"):
+            raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
+        return _decide_triton(R, S, bits, direction, hw, engine, timeout_ms)
+    return _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms)
+
+
+# ------------------------------------------------------------------- inputs
+
+
+def normalize(R: LinearLayout, S: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """R over (register, lane, warp, block), S over (offset, block), same out-dims and sizes."""
+    for name, L, need, allowed in (("R", R, (REG, LANE), (REG, LANE, WARP, BLOCK)),
+                                   ("S", S, (OFFSET,), (OFFSET, BLOCK))):
+        if not isinstance(L, LinearLayout):
+            raise CheckerError(f"expected a LinearLayout, got {type(L).__name__}", field=name)
+        missing = [d for d in need if not L.has_in_dim(d)]
+        extra = [d for d in L.in_dims if d not in allowed]
+        if missing or extra:
+            raise CheckerError(f"in-dims must include {list(need)} and lie within {list(allowed)}, "
+                               f"got {list(L.in_dims)}", field=name)
+    try:
+        R, S = frame.align([R, S])
+    except LayoutError as e:
+        raise CheckerError(e.message, field="S") from None
+
+    def full(L: LinearLayout, dims) -> LinearLayout:
+        return LinearLayout([(d, L.in_bases(d) if L.has_in_dim(d) else ()) for d in dims], L.out_dim_sizes)
+
+    return full(R, (REG, LANE, WARP, BLOCK)), full(S, (OFFSET, BLOCK))
+
+
+def _dtype_bits(bits: Any) -> int:
+    if isinstance(bits, bool) or not isinstance(bits, int) or not is_power_of_two(bits) or bits > 128:
+        raise CheckerError(f"must be a power of two up to 128, got {bits!r}", field="dtype_bits")
+    return bits
+
+
+def drop_broadcast_registers(R: LinearLayout) -> tuple[LinearLayout, list[int]]:
+    """R without zero register bases, and R's register bit behind each remaining one."""
+    regs = R.in_bases(REG)
+    keep = [i for i, b in enumerate(regs) if any(b)]
+    return LinearLayout([(d, [regs[i] for i in keep] if d == REG else R.in_bases(d)) for d in R.in_dims],
+                        R.out_dim_sizes), keep
+
+
+def permute_registers(L: LinearLayout, perm) -> LinearLayout:
+    """Register bit i of the result is register bit perm[i] of L (Triton's ColumnAction)."""
+    regs = L.in_bases(REG)
+    return LinearLayout([(d, [regs[p] for p in perm] if d == REG else L.in_bases(d)) for d in L.in_dims],
+                        L.out_dim_sizes)
+
+
+def _permute_lanes(L: LinearLayout, perm) -> LinearLayout:
+    lanes = L.in_bases(LANE)
+    return LinearLayout([(d, [lanes[p] for p in perm] if d == LANE else L.in_bases(d)) for d in L.in_dims],
+                        L.out_dim_sizes)
+
+
+def _register_perm_for(cvt: LinearLayout, tile: LinearLayout) -> list[int] | None:
+    """Triton's regPermForDivide (left): bring registers equal to tile's register bases to the front."""
+    regs = cvt.in_bases(REG)
+    k = cvt.out_dim_index(OFFSET)
+    used = [False] * len(regs)
+    front = []
+    for (t,) in tile.in_bases(REG):
+        want = tuple(t if i == k else 0 for i in range(cvt.num_out_dims))
+        j = next((j for j, b in enumerate(regs) if not used[j] and b == want), None)
+        if j is None:
+            return None
+        used[j] = True
+        front.append(j)
+    return front + [j for j in range(len(regs)) if not used[j]]
+
+
+def largest_vectorisation(cvt: LinearLayout, max_elems: int) -> tuple[int, list[int]]:
+    """Triton's largestVectorisation: the largest v <= max_elems (halving) whose
+    identity tile (v registers -> offsets 0..v-1) divides cvt on the left after
+    a register permutation; returns v and the permutation."""
+    v = max_elems
+    while v >= 1:
+        tile = LinearLayout.identity_1d(v, REG, OFFSET)
+        perm = _register_perm_for(cvt, tile)
+        if perm is not None and divide_left(permute_registers(cvt, perm), tile) is not None:
+            return v, perm
+        v //= 2
+    raise InternalError("largest_vectorisation: a tile of one register always divides")
+
+
+# ------------------------------------------------------------ Triton's model
+
+
+@dataclass(frozen=True)
+class TritonCount:
+    """Triton's bank_conflicts, with the pieces it is computed from."""
+
+    conflicts: int
+    vec: int
+    bank: int
+    segment: int
+    segment_bases: tuple[int, ...]      # packed tensor coordinates of S's segment bits
+    lane_bases: tuple[int, ...]         # packed tensor coordinates of one wavefront's lanes
+    instructions_per_warp: int
+    warps: int
+    phases: int                         # Triton's wavefronts per instruction when conflict-free
+    bits: int
+
+    @property
+    def min_wavefronts(self) -> int:
+        return self.warps * self.instructions_per_warp * self.phases
+
+
+def triton_count(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> TritonCount:
+    """Triton 3.9's bank_conflicts(R, S, bits) on `hw` (R, S normalized)."""
+    if hw.vendor == "amd":
+        raise CheckerError(f"Triton 3.9's bank_conflicts aborts on AMD targets ({hw.triton_target or hw.name}: "
+                           f"assertion 'inDim not found in layout')", field="hardware")
+    Rn, _ = drop_broadcast_registers(R)
+    cvt = _within_image(Rn, S).invert_and_compose(S)
+    vec, _ = largest_vectorisation(cvt, 128 // bits)
+    total = S.total_in_size
+    bank = min(TRITON_BANK_BITS // (vec * bits), total)
+    segment = total // (bank * vec) if bank else 0
+    for name, n in (("vector", vec), ("bank", bank), ("segment", segment)):
+        if not is_power_of_two(n):
+            raise CheckerError(f"Triton's bank_conflicts aborts here: its {name} split of the {total} shared "
+                               f"offsets is {n}, not a power of two (vector {vec} x bank "
+                               f"{TRITON_BANK_BITS // (vec * bits)} elements of {bits} bits; Triton's "
+                               f"reshapeIns assertion)", field="shape")
+    cols = S.columns
+    k = log2(vec) + log2(bank)
+    lane_cols = _dim_columns(R, LANE)
+    drop = max(0, log2(max(1, vec * bits // 32)) + len(lane_cols) - 5)
+    if drop > len(lane_cols):
+        raise CheckerError(f"Triton's bank_conflicts aborts here: it drops {drop} of {len(lane_cols)} lane bits",
+                           field="R")
+    seg, lanes = tuple(cols[k:]), tuple(lane_cols[:len(lane_cols) - drop])
+    return TritonCount((1 << _triton_intersection_dim(seg, lanes)) - 1, vec, bank, segment, seg, lanes,
+                       Rn.in_dim_size(REG) // vec, R.in_dim_size(WARP), max(1, vec * bits // 32), bits)
+
+
+def _within_image(R: LinearLayout, S: LinearLayout) -> LinearLayout:
+    """R with each basis replaced by the part Triton's lstsq solves for.
+
+    Triton row-reduces [S | R] (S's columns first; a block dim equal in both
+    maps as the identity and stays out) and reads each R column off the rows
+    of S's pivots. An R column is thereby written over S's pivot columns plus
+    the earlier R columns that leave S's image; only its S part is solved
+    for, and a column that leaves the image anew solves to 0.
+    """
+    same_block = R.sublayout([BLOCK], R.out_dims) == S.sublayout([BLOCK], S.out_dims)
+    r_dims = [d for d in R.in_dims if not (d == BLOCK and same_block)]
+    s_cols = [c for d in S.in_dims if not (d == BLOCK and same_block) for c in _dim_columns(S, d)]
+    outside: list[int] = []
+    parts = {}
+    for d in r_dims:
+        parts[d] = []
+        for c in _dim_columns(R, d):
+            sol = f2.solve(s_cols + outside, [c])
+            if sol is None:
+                outside.append(c)
+                parts[d].append(0)
+            else:
+                parts[d].append(f2.combine(s_cols, sol[0] & ((1 << len(s_cols)) - 1)))
+    if not outside:
+        return R
+    return LinearLayout([(d, [R.unpack_out(c) for c in parts[d]] if d in parts else R.in_bases(d))
+                         for d in R.in_dims], R.out_dim_sizes)
+
+
+def _triton_intersection_dim(b1, b2) -> int:
+    if all(is_power_of_two(b) for b in (*b1, *b2)):
+        wanted = set(b2)
+        return sum(1 for b in b1 if b in wanted)
+    return len(f2.span_intersection(b1, b2))
+
+
+def _dim_columns(L: LinearLayout, d: str) -> list[int]:
+    start = 0
+    for name, size in L.in_dim_sizes:
+        if name == d:
+            return list(L.columns[start:start + log2(size)])
+        start += log2(size)
+    return []
+
+
+def _triton_witness(R: LinearLayout, S: LinearLayout, t: TritonCount, seg_mask: int, lane: int) -> Counterexample:
+    """Lane 0 and lane `lane` (register 0, warp 0) hit offsets 0 and o: same Triton bank, different segment."""
+    k = log2(t.vec) + log2(t.bank)
+    flat = sum(1 << (k + j) for j in range(len(t.segment_bases)) if seg_mask >> j & 1)
+    o = S.split_in(flat)
+    zero = {d: 0 for d in R.in_dims}
+    data = {"model": "triton", "lanes": [0, lane], "register": 0, "warp": 0,
+            "offsets": [{d: 0 for d in S.in_dims}, o],
+            "coordinates": [R.apply(zero), R.apply({**zero, LANE: lane})],
+            "bank": 0, "segments": [0, flat >> k], "vector": t.vec, "wavefront_lanes": 1 << len(t.lane_bases)}
+
+    def check(d) -> bool:
+        a, b = d["lanes"]
+        if a != 0 or not 0 < b < d["wavefront_lanes"] or d["wavefront_lanes"] > R.in_dim_size(LANE):
+            return False
+        off = d["offsets"][1]
+        j = S.join_in(off)
+        if j == 0 or j & ((1 << k) - 1) or j >> k != d["segments"][1]:
+            return False
+        return (R.apply({**zero, LANE: b}) == S.apply(off) == d["coordinates"][1]
+                and R.apply(zero) == S.apply(d["offsets"][0]) == d["coordinates"][0])
+
+    return Counterexample("bank_conflict", data, check)
+
+
+def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
+    t = triton_count(R, S, bits, hw)
+    vb = t.vec * bits // 8
+    details = {"model": "triton", "hardware": hw.name, "direction": direction,
+               "instruction": "st.shared" if direction == "store" else "ld.shared", "vector_bytes": vb,
+               "conflicts": t.conflicts, "wavefronts": t.min_wavefronts * (t.conflicts + 1),
+               "min_wavefronts": t.min_wavefronts, "vec": t.vec, "bank": t.bank, "segment": t.segment,
+               "wavefront_lanes": 1 << len(t.lane_bases)}
+
+    def f2_engine() -> EngineVerdict:
+        common = f2.span_intersection(t.segment_bases, t.lane_bases)
+        if not common:
+            return EngineVerdict("f2", "holds", explanation=(
+                f"Triton's model: no tensor vector is both a segment basis combination of S and a lane "
+                f"combination of one {1 << len(t.lane_bases)}-lane wavefront (vector {t.vec} x {bits} bits)"))
+        v = common[0]
+        seg = f2.solve(t.segment_bases, [v])[0]
+        lane = f2.solve(t.lane_bases, [v])[0]
+        cx = _triton_witness(R, S, t, seg, lane)
+        return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
+            f"Triton's model: {t.conflicts} conflicts per wavefront; lane {lane} holds "
+            f"{frame.show(cx.data['coordinates'][1])} at offset {frame.show(cx.data['offsets'][1])}, "
+            f"the same bank as lane 0's offset 0 in another segment"))
+
+    def z3_engine() -> EngineVerdict:
+        from .. import smt
+        ob = smt.Obligation("bank_conflicts.triton")
+        outs = S.out_dim_sizes
+        seg = LinearLayout([("segment", [S.unpack_out(c) for c in t.segment_bases])], outs)
+        lanes = LinearLayout([(LANE, [S.unpack_out(c) for c in t.lane_bases])], outs)
+        a, b = ob.index(seg, "a"), ob.index(lanes, "b")
+        va, vb_ = ob.image(seg, a), ob.image(lanes, b)
+        ob.require(va == vb_, va != 0)
+        ans = ob.solve(timeout_ms)
+        if ans.status == "unknown":
+            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+        if ans.status == "unsat":
+            return EngineVerdict("z3", "holds", explanation="no segment/lane vector in common (unsat)")
+        cx = _triton_witness(R, S, t, ans.values.get("a.segment", 0), ans.values.get("b.lane", 0))
+        return EngineVerdict("z3", "fails", counterexample=cx,
+                             explanation=f"z3 model: lane {cx.data['lanes'][1]} shares lane 0's bank")
+
+    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+# ------------------------------------------------------------ the hardware model
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one side is issued: the instruction and the split of the hardware index bits.
+
+    ``cvt`` maps (register, lane, warp) to offsets with its registers in issue
+    order; ``origin[j]`` is R's register bit behind cvt's register bit j.
+    ``phase_regs`` vary inside a phase, ``select_regs`` pick the phase (the
+    matrix) inside an instruction, every other register bit picks the
+    instruction; ``groups`` are the lane groups of one instruction.
+    """
+
+    instruction: str
+    direction: str
+    bits: int
+    vector_bytes: int
+    matrices: int
+    cvt: LinearLayout
+    origin: tuple[int, ...]
+    phase_regs: tuple[int, ...]
+    select_regs: tuple[int, ...]
+    groups: tuple[tuple[int, ...], ...]
+
+    @property
+    def instr_regs(self) -> tuple[int, ...]:
+        fixed = set(self.phase_regs) | set(self.select_regs)
+        return tuple(j for j in range(self.cvt.in_dim_size_log2(REG)) if j not in fixed)
+
+    @property
+    def phases_per_instruction(self) -> int:
+        return len(self.groups) << len(self.select_regs)
+
+    @property
+    def instructions_per_warp(self) -> int:
+        return 1 << len(self.instr_regs)
+
+    def register(self, r: int) -> int:
+        """R's register index for a register index of cvt."""
+        return sum(1 << self.origin[j] for j in range(len(self.origin)) if r >> j & 1)
+
+    def registers(self, r: int, free: tuple[int, ...]) -> list[int]:
+        """R's register indices of every cvt register that differs from r only in bits `free`."""
+        base = r & ~sum(1 << j for j in free)
+        out = []
+        for m in range(1 << len(free)):
+            out.append(self.register(base | sum(1 << j for i, j in enumerate(free) if m >> i & 1)))
+        return sorted(out)
+
+    def mnemonic(self, hw: Hardware) -> str:
+        store = self.direction == "store"
+        if self.matrices:
+            trans = self.instruction.endswith(".trans")
+            kind = ("STSM" if store else "LDSM") + (".8" if trans and self.bits == 8 else ".16")
+            shape = "MT88" if trans else "M88"
+            return f"{kind}.{shape}" + (f".{self.matrices}" if self.matrices > 1 else "")
+        vb = self.vector_bytes
+        if hw.vendor == "amd":
+            return (f"ds_write_b{vb * 8}" if store else
+                    f"ds_read_{'u' if vb < 4 else 'b'}{vb * 8}")
+        suffix = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}[vb]
+        return ("STS" if store else "LDS") + suffix
+
+
+def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
+    """The instruction that moves R to/from S (R, S normalized) and its phase structure."""
+    if bits < 8 or bits // 8 > hw.max_vector_bytes:
+        raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
+                           f"got {bits}", field="dtype_bits")
+    if R.in_dim_size(LANE) != hw.warp_size:
+        raise CheckerError(f"R has {R.in_dim_size(LANE)} lanes; {hw.name} has warps of {hw.warp_size}", field="R")
+    Rn, origin = drop_broadcast_registers(R)
+    try:
+        cvt = Rn.invert_and_compose(S)
+    except LayoutError as e:
+        raise CheckerError(f"R's elements are not all in S: {e.message}", field="S") from None
+    local = cvt.quotient([BLOCK])
+    if local is None:
+        raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
+                           field="S")
+    matrix = "stmatrix" if direction == "store" else "ldmatrix"
+    if access in (matrix, matrix + ".trans"):
+        p = _matrix_plan(local, origin, bits, direction, access.endswith(".trans"), hw)
+        if isinstance(p, str):
+            raise CheckerError(f"{access} cannot move this layout pair: {p}", field="access")
+        return p
+    if access == "auto":
+        for trans in (False, True):
+            p = _matrix_plan(local, origin, bits, direction, trans, hw)
+            if not isinstance(p, str):
+                return p
+    return _vector_plan(local, origin, bits, direction, hw)
+
+
+def _vector_plan(cvt, origin, bits, direction, hw) -> Plan:
+    v, perm = largest_vectorisation(cvt, max(1, min(128, hw.max_vector_bytes * 8) // bits))
+    vb = v * bits // 8
+    name = "st.shared" if direction == "store" else "ld.shared"
+    return Plan(name, direction, bits, vb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
+                tuple(range(log2(v))), (), hw.groups(direction, vb))
+
+
+def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
+    """Triton's lowerLdStMatrix decision, or why it declines."""
+    feature = "stmatrix" if direction == "store" else "ldmatrix"
+    name = feature + (".trans" if trans else "")
+    if not hw.has(feature):
+        return f"{hw.name} has no {feature}"
+    if cvt.in_dim_size(LANE) != 32:
+        return "matrix instructions need 32 lanes"
+    n = cvt.in_dim_size_log2(REG)
+    if not trans:
+        if bits > 32:
+            return "elements wider than 32 bits"
+        t = log2(32 // bits)
+        tile = LinearLayout([(REG, [(1 << i,) for i in range(t)]), (LANE, [(1 << t,), (2 << t,)])],
+                            [(OFFSET, 4 << t)])
+        per_tile, perm_reg, work = t, list(range(n)), cvt
+    else:
+        if not (bits == 16 or (bits == 8 and hw.has("b8"))):
+            return "transposed forms move 16-bit elements" + (" (8-bit needs b8 support)" if bits == 8 else "")
+        c = log2((16 if direction == "store" and bits == 8 else 32) // bits)
+        o = log2(16 // bits)
+        per_tile = c + o
+        if n < per_tile:
+            return f"needs at least {1 << per_tile} registers per lane, the layout has {1 << n}"
+        perm_reg = [c + i for i in range(o)] + [i for i in range(n) if not c <= i < c + o]
+        work = _permute_lanes(permute_registers(cvt, perm_reg), [2, 3, 4, 0, 1])
+        tile = LinearLayout([(REG, [(8 << i,) for i in range(o)]), (LANE, [(1,), (2,), (4,)])],
+                            [(OFFSET, 8 << o)])
+    perm_div = _register_perm_for(work, tile)
+    if perm_div is None or divide_left(permute_registers(work, perm_div), tile) is None:
+        if trans:
+            return "lanes 2, 3, 4 do not address consecutive elements of one 16-byte row"
+        return (f"the first {1 << per_tile} register(s) and lanes 0, 1 do not fill one 16-byte row "
+                f"that no other basis touches")
+    order = [perm_reg[p] for p in perm_div]
+    inverse = [0] * n
+    for i, p in enumerate(perm_reg):
+        inverse[p] = i
+    order = [order[inverse[i]] for i in range(n)]
+    matrices = min(128 // bits, 1 << n) >> per_tile
+    phase_regs = tuple(range(per_tile))
+    select = tuple(range(per_tile, per_tile + log2(matrices)))
+    groups = (tuple(range(32)),)
+    if per_tile + 5 + log2(bits // 8) > 7:  # 8-bit transposed load: 16x16 bytes, two 128-byte phases
+        groups = (tuple(x for x in range(32) if not x & 2), tuple(x for x in range(32) if x & 2))
+    return Plan(name, direction, bits, (1 << per_tile) * bits // 8 * matrices, matrices,
+                permute_registers(cvt, order), tuple(origin[p] for p in order), phase_regs, select, groups)
+
+
+@dataclass(frozen=True)
+class WordMap:
+    """Word addresses of a plan as a LinearLayout (register, lane, warp, sub) -> word."""
+
+    layout: LinearLayout
+    up: int     # log2(element bytes / bank bytes) when elements span several words
+    down: int   # log2(bank bytes / element bytes) when several elements share a word
+
+
+def word_map(p: Plan, hw: Hardware) -> WordMap:
+    eb = p.bits // 8
+    up = log2(eb // hw.bank_bytes) if eb > hw.bank_bytes else 0
+    down = log2(hw.bank_bytes // eb) if eb < hw.bank_bytes else 0
+    width = max(0, p.cvt.out_dim_size_log2(OFFSET) + up - down)
+
+    def word(c: tuple[int, ...]) -> tuple[int]:
+        return ((c[0] << up) >> down,)
+
+    L = LinearLayout([(REG, [word(b) for b in p.cvt.in_bases(REG)]), (LANE, [word(b) for b in p.cvt.in_bases(LANE)]),
+                      (WARP, [word(b) for b in p.cvt.in_bases(WARP)]), (SUB, [(1 << i,) for i in range(up)])],
+                     [("word", 1 << max(width, up))])
+    return WordMap(L, up, down)
+
+
+def _free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
+    """The phase's free directions: (in-dim, value of that in-dim, word column)."""
+    L = wm.layout
+    out = [(REG, 1 << j, L.in_bases(REG)[j][0]) for j in p.phase_regs]
+    lane_cols = [b[0] for b in L.in_bases(LANE)]
+    for v in coset_basis(p.groups):
+        out.append((LANE, v, f2.combine(lane_cols, v)))
+    out += [(SUB, 1 << i, 1 << i) for i in range(wm.up)]
+    return out
+
+
+def _access(p: Plan, hw: Hardware, wm: WordMap, r: int, lane: int, warp: int, sub: int) -> dict[str, int]:
+    off = p.cvt.apply({REG: r, LANE: lane, WARP: warp})[OFFSET]
+    byte = off * (p.bits // 8) + sub * hw.bank_bytes
+    word = byte // hw.bank_bytes
+    return {"register": p.register(r), "lane": lane, "warp": warp, "offset": off, "byte_address": byte,
+            "word": word, "bank": word % hw.banks}
+
+
+def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: dict[str, int]) -> Counterexample:
+    a = _access(p, hw, wm, x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0), x.get(SUB, 0))
+    b = _access(p, hw, wm, y.get(REG, 0), y.get(LANE, 0), y.get(WARP, 0), y.get(SUB, 0))
+    r = x.get(REG, 0)
+    group = next(g for g in p.groups if a["lane"] in g)
+    data = {"model": "hardware", "hardware": hw.name, "instruction": p.instruction, "mnemonic": p.mnemonic(hw),
+            "warp": a["warp"],
+            "instruction_registers": p.registers(r, p.phase_regs + p.select_regs),
+            "phase": {"lanes": list(group), "registers": p.registers(r, p.phase_regs)},
+            "accesses": [{k: v for k, v in acc.items() if k != "bank"} for acc in (a, b)], "bank": a["bank"]}
+    eb, W = p.bits // 8, hw.bank_bytes
+
+    def check(d) -> bool:
+        ph = d["phase"]
+        if not set(ph["registers"]) <= set(d["instruction_registers"]):
+            return False
+        for acc in d["accesses"]:
+            idx = {REG: acc["register"], LANE: acc["lane"], WARP: acc["warp"], BLOCK: 0}
+            if R.apply({k: idx[k] for k in R.in_dims}) != S.apply({OFFSET: acc["offset"], BLOCK: 0}):
+                return False
+            start = acc["offset"] * eb
+            if not start <= acc["byte_address"] < start + max(eb, 1) or acc["byte_address"] // W != acc["word"]:
+                return False
+            if acc["word"] % hw.banks != d["bank"] or acc["warp"] != d["warp"]:
+                return False
+            if acc["lane"] not in ph["lanes"] or acc["register"] not in ph["registers"]:
+                return False
+        return d["accesses"][0]["word"] != d["accesses"][1]["word"]
+
+    return Counterexample("bank_conflict", data, check)
+
+
+def _describe(cx: Counterexample) -> str:
+    d = cx.data
+    a, b = d["accesses"]
+    verb = "writes" if d["instruction"].startswith("st") else "reads"
+    return (f"{d['mnemonic']} of warp {d['warp']} (registers {d['instruction_registers']}), phase of lanes "
+            f"{_ranges(d['phase']['lanes'])}: lane {a['lane']} register {a['register']} {verb} byte "
+            f"{a['byte_address']} (word {a['word']}) and lane {b['lane']} register {b['register']} {verb} byte "
+            f"{b['byte_address']} (word {b['word']}), both in bank {d['bank']}")
+
+
+def _ranges(xs) -> str:
+    xs = sorted(xs)
+    out, start = [], xs[0]
+    for prev, cur in zip(xs, xs[1:] + [None]):
+        if cur != prev + 1:
+            out.append(f"{start}-{prev}" if prev > start else f"{start}")
+            start = cur
+    return ",".join(out)
+
+
+def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> Result:
+    p = plan(R, S, bits, direction, access, hw)
+    wm = word_map(p, hw)
+    free = _free_bits(p, wm)
+    words = [c for _, _, c in free]
+    mask = hw.banks - 1
+    log_cost = f2.rank(words) - f2.rank([w & mask for w in words])
+    cost = 1 << log_cost
+    phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
+    details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
+               "mnemonic": p.mnemonic(hw), "vector_bytes": p.vector_bytes, "matrices": p.matrices,
+               "instructions_per_warp": p.instructions_per_warp,
+               "phases_per_instruction": p.phases_per_instruction, "cost_per_phase": cost,
+               "conflicts": cost - 1, "wavefronts": cost * phases, "min_wavefronts": phases}
+    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane), "
+               f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
+               f"{cost * phases} wavefronts for {phases} phases")
+    note = _triton_note(R, S, bits, hw, p, cost - 1, details)
+
+    def f2_engine() -> EngineVerdict:
+        if cost == 1:
+            return EngineVerdict("f2", "holds", explanation=(
+                f"{summary}; every phase touches at most one word per bank{note}"))
+        kernel = f2.nullspace([w & mask for w in words])
+        k = next(v for v in kernel if f2.combine(words, v))
+        y: dict[str, int] = {}
+        for i, (d, val, _) in enumerate(free):
+            if k >> i & 1:
+                y[d] = y.get(d, 0) ^ val
+        cx = _hw_witness(R, S, p, hw, wm, {}, y)
+        return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
+            f"{summary}: each phase touches up to {cost} distinct words in one bank "
+            f"(conflicts {cost - 1}); e.g. {_describe(cx)}{note}"))
+
+    def z3_engine() -> EngineVerdict:
+        from .. import smt
+        L = wm.layout
+        ob = smt.Obligation("bank_conflicts.hardware")
+        x, y = ob.index(L, "a"), ob.index(L, "b")
+        fixed = (1 << L.in_dim_size_log2(REG)) - 1 - sum(1 << j for j in p.phase_regs)
+        if REG in x and fixed:
+            ob.require((x[REG] ^ y[REG]) & fixed == 0)
+        if LANE in x:
+            ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
+        if WARP in x:
+            ob.require(x[WARP] == y[WARP])
+        wa, wb = ob.image(L, x), ob.image(L, y)
+        ob.require(wa != wb, (wa ^ wb) & mask == 0)
+        ans = ob.solve(timeout_ms)
+        if ans.status == "unknown":
+            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+        if ans.status == "unsat":
+            return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank (unsat)")
+        xa = {d: ans.values.get(f"a.{d}", 0) for d in L.in_dims}
+        yb = {d: ans.values.get(f"b.{d}", 0) for d in L.in_dims}
+        cx = _hw_witness(R, S, p, hw, wm, xa, yb)
+        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
+
+    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+def _group_of_zero(p: Plan) -> tuple[int, ...]:
+    return next(g for g in p.groups if 0 in g)
+
+
+def _triton_note(R, S, bits, hw, p: Plan, conflicts: int, details: dict) -> str:
+    """Triton's own number for this side, and why it differs from the hardware's."""
+    try:
+        t = triton_count(R, S, bits, hw)
+    except CheckerError as e:
+        details["triton_conflicts"] = None
+        return f" (Triton's bank_conflicts cannot score this: {e.message})" if hw.vendor == "nvidia" else ""
+    details["triton_conflicts"] = t.conflicts
+    if t.conflicts == conflicts:
+        return ""
+    if p.instruction.endswith(".trans"):
+        why = f"it scores {p.instruction} as a plain {'load' if p.direction == 'load' else 'store'}"
+    elif p.matrices:
+        why = f"it scores {p.instruction} as {'ld' if p.direction == 'load' else 'st'}.shared"
+    elif bits < 32 and p.vector_bytes < hw.bank_bytes:
+        why = (f"it counts one bank per {bits}-bit element, while the banks are {hw.bank_bytes} bytes wide "
+               f"and two words in one bank conflict even when the elements differ")
+    else:
+        why = "its wavefront and bank split differ from the hardware's here"
+    return (f"; the models differ: Triton's bank_conflicts says {t.conflicts}, the hardware {conflicts} "
+            f"({why})")

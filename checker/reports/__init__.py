@@ -1,0 +1,1 @@
+"""Reports of check results: JSON, Markdown, JUnit, text, HTML and SVG figures."""

@@ -1,0 +1,46 @@
+"""report.json and timings.json: the machine-readable results of a verify run.
+
+``report.json`` is ``{"schema_version": 1, "summary": {...}, "checks": [...]}``
+with one record per check in run order (`checker.runner.record`; fields in
+docs/report-schema.md, checked by ``checker/schemas/report.schema.json``).
+It holds no wall times, so the same specs give the same bytes whatever
+``--jobs``. Times go to ``timings.json``:
+``{"schema_version": 1, "jobs", "wall_seconds", "checks": {id: {"total", "engines"}}}``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+SCHEMA_VERSION = 1
+VERDICTS = ("holds", "fails", "unknown")
+
+
+def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int) -> dict[str, Any]:
+    """The report of a run from its outcomes (`checker.runner.Outcome`), in run order."""
+    checks = [o.record for o in outcomes]
+    passed = sum(c["passed"] for c in checks)
+    properties: dict[str, dict[str, int]] = {}
+    for c in checks:
+        row = properties.setdefault(c["property"], {"checks": 0, "passed": 0, "failed": 0})
+        row["checks"] += 1
+        row["passed" if c["passed"] else "failed"] += 1
+    files = list(dict.fromkeys(c["source"]["file"] for c in checks))
+    summary = {"checks": len(checks), "passed": passed, "failed": len(checks) - passed,
+               "verdicts": {v: sum(c["verdict"] == v for c in checks) for v in VERDICTS},
+               "properties": dict(sorted(properties.items())), "files": files,
+               "engine": engine, "timeout_ms": timeout_ms}
+    return {"schema_version": SCHEMA_VERSION, "summary": summary, "checks": checks}
+
+
+def build_timings(outcomes: Sequence, *, jobs: int, wall_seconds: float) -> dict[str, Any]:
+    """Wall times of a run (not deterministic; kept out of report.json)."""
+    return {"schema_version": SCHEMA_VERSION, "jobs": jobs, "wall_seconds": round(wall_seconds, 6),
+            "checks": {o.record["id"]: {"total": round(o.seconds["total"], 6),
+                                        "engines": {k: round(v, 6) for k, v in o.seconds["engines"].items()}}
+                       for o in outcomes}}
+
+
+def render_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

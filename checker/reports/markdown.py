@@ -1,0 +1,42 @@
+"""The Markdown report, short enough for a pull-request comment: totals first, then only the failed
+checks, each with its witness in one line (at most `MAX_ROWS` rows; report.json has the rest)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .text import source_text, witness_line
+
+MAX_ROWS = 50
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    s = report["summary"]
+    if s["failed"]:
+        title = f"### layoutcheck verify: {s['failed']} of {s['checks']} checks failed"
+    else:
+        title = f"### layoutcheck verify: all {s['checks']} checks passed"
+    v = s["verdicts"]
+    lines = [title, "",
+             "| checks | passed | failed | holds | fails | unknown | engine |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+             f"| {s['checks']} | {s['passed']} | {s['failed']} | {v['holds']} | {v['fails']} | {v['unknown']} "
+             f"| {s['engine']} |"]
+    failed = [c for c in report["checks"] if not c["passed"]]
+    if failed:
+        lines += ["", "| check | source | expected | got | witness |", "| --- | --- | --- | --- | --- |"]
+        for c in failed[:MAX_ROWS]:
+            got = c["verdict"]
+            reason = c.get("failure") or ""
+            if reason and not reason.startswith("expected " + c["expect"] + ","):
+                got += f" ({reason})"
+            witness = witness_line(c)
+            lines.append(f"| `{_cell(c['id'])}` | `{_cell(source_text(c))}` | {c['expect']} | {_cell(got)} | "
+                         + (f"`{_cell(witness)}`" if witness else "-") + " |")
+        if len(failed) > MAX_ROWS:
+            lines.append(f"\n... and {len(failed) - MAX_ROWS} more failed checks (see report.json).")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,63 @@
+"""Which files a verify run writes, and writing them: every report is rendered first, then each is
+written atomically (a temporary file in the same folder, then a rename), so a failed render
+leaves nothing behind and a reader never sees half a file.
+
+    text -> report.txt    json -> report.json + timings.json    md -> report.md
+    junit -> junit.xml    html -> report.html (checker.reports.html, when installed)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any, Mapping, Sequence
+
+from ..errors import CheckerError
+from .json_report import render_json
+from .junit import render_junit
+from .markdown import render_markdown
+from .svg import write_atomic
+from .text import render_text
+
+FORMATS = ("text", "json", "md", "junit", "html")
+FILES = {"text": "report.txt", "json": "report.json", "md": "report.md", "junit": "junit.xml",
+         "html": "report.html"}
+RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "junit": render_junit}
+
+
+def parse_formats(text: str) -> list[str]:
+    """'text,json,md' -> ['text', 'json', 'md'] (validated; html only where its module exists)."""
+    formats = [f.strip() for f in text.split(",") if f.strip()]
+    for f in formats:
+        if f not in FORMATS:
+            raise CheckerError(f"unknown report format '{f}' (formats: {', '.join(FORMATS)})", field="--format")
+    if "html" in formats and importlib.util.find_spec("checker.reports.html") is None:
+        raise CheckerError("the html report is unavailable (checker.reports.html is not installed)",
+                           field="--format")
+    return list(dict.fromkeys(formats))
+
+
+def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any], formats: Sequence[str],
+                  report_dir: str) -> list[str]:
+    """Write the requested reports into report_dir; returns the paths written, in format order."""
+    texts: dict[str, str] = {}
+    for f in formats:
+        if f in RENDER:
+            texts[FILES[f]] = RENDER[f](report)
+        if f == "json":
+            texts["timings.json"] = render_json(dict(timings))
+    try:
+        os.makedirs(report_dir, exist_ok=True)
+    except OSError as e:
+        raise CheckerError(f"cannot create {report_dir}: {e.strerror}", field="--report-dir") from None
+    written = []
+    for name, text in texts.items():
+        path = os.path.join(report_dir, name)
+        write_atomic(path, text)
+        written.append(path)
+    if "html" in formats:
+        from .html import write_html
+        path = os.path.join(report_dir, FILES["html"])
+        write_html(report, path)
+        written.append(path)
+    return written

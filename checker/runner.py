@@ -1,0 +1,184 @@
+"""Running obligations: each one proved, judged against its expectation, and turned into a report record.
+
+    outcomes = run(obligations, jobs=8, engine="both", timeout_ms=10_000)
+
+A check *passes* when its verdict is the expected one (``holds`` or
+``fails``; ``unknown`` passes nothing) and, where given, the conflict count
+(``details["conflicts"]``) and the conversion level (``details["level"]``)
+are the expected ones.
+
+Determinism. Obligations run in worker processes (``jobs``; default: one
+per core) in chunks, and come back in obligation order. A record holds only
+what the obligation and the proof determine (no times, no process ids), so
+the records, and the JSON report built from them, are byte-identical for
+every ``jobs``. Wall times travel beside the record (`Outcome.seconds`).
+
+Errors. A `CheckerError` raised while proving (input the spec could not
+rule out, e.g. a property's own precondition) is bad input; an
+`InternalError` (engines disagree, a witness does not replay) or any other
+exception is a bug. Either stops the run after the pool drains, and the
+first one in obligation order is raised, located at the check's file and
+line, so the same run always fails the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence, TextIO
+
+from .errors import CheckerError, InternalError
+from .properties.result import Result
+from .prove import TIMEOUT_MS
+from .spec import Obligation
+
+
+@dataclass
+class Outcome:
+    """One obligation's report record and its wall times ({"total": s, "engines": {name: s}})."""
+
+    record: dict[str, Any]
+    seconds: dict[str, Any]
+
+    @property
+    def passed(self) -> bool:
+        return self.record["passed"]
+
+
+def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Prove the obligation's property with the proof API (`checker.prove`)."""
+    from . import prove
+    from .encodings import lower
+    kw = {"engine": engine, "timeout_ms": timeout_ms}
+    p = ob.param
+    layouts = {role: lower(enc, ob.layout_shape) if ob.layout_shape else enc for role, enc in ob.operands}
+    op = layouts.get
+    if ob.property in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
+        return getattr(prove, ob.property)(op("layout"), ob.shape, **kw)
+    if ob.property == "equivalent":
+        return prove.equivalent(op("src"), op("dst"), ob.shape, **kw)
+    if ob.property == "conversion":
+        return prove.conversion(op("src"), op("dst"), ob.shape, via=op("via"), **kw)
+    if ob.property == "fits":
+        return prove.fits(op("layout"), ob.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
+                          shape=ob.shape, base_bytes=p("base_bytes"), **kw)
+    if ob.property == "bank_conflict_free":
+        return prove.bank_conflict_free(op("reg"), op("shared"), ob.shape, ob.dtype_bits, direction=p("direction"),
+                                        access=p("access"), model=p("model"), hardware=ob.hardware, **kw)
+    raise InternalError(f"no runner for property {ob.property!r}")
+
+
+def judge(ob: Obligation, r: Result) -> str | None:
+    """None when the result meets the obligation's expectation, else why not (one line)."""
+    if r.status != ob.expect:
+        return f"expected {ob.expect}, got {r.status}"
+    if ob.expect_conflicts is not None and r.details.get("conflicts") != ob.expect_conflicts:
+        return f"expected {ob.expect_conflicts} conflicts, got {r.details.get('conflicts')}"
+    if ob.expect_level is not None and r.details.get("level") != ob.expect_level:
+        return f"expected level {ob.expect_level}, got {r.details.get('level')}"
+    return None
+
+
+def record(ob: Obligation, r: Result) -> dict[str, Any]:
+    """The report record of one check (docs/report-schema.md), as plain JSON data."""
+    from .syntax.mlir_attr import print_attribute
+    failure = judge(ob, r)
+    rec = {"id": ob.id, "property": ob.property,
+           "operands": {role: print_attribute(enc) for role, enc in ob.operands},
+           "shape": list(ob.shape), "layout_shape": list(ob.layout_shape) if ob.layout_shape else None,
+           "dtype": ob.dtype, "element_bit_width": ob.dtype_bits,
+           "hardware": ob.hardware.name if ob.hardware else None, "parameters": dict(ob.params),
+           "expect": ob.expect, "expect_conflicts": ob.expect_conflicts, "expect_level": ob.expect_level,
+           "verdict": r.status, "passed": failure is None, "failure": failure,
+           "engines": {name: v.status for name, v in r.verdicts.items()},
+           "counterexample": r.counterexample.to_dict() if r.counterexample else None,
+           "explanation": r.explanation, "details": r.details,
+           "source": {"file": ob.file, "line": ob.line}}
+    if ob.op is not None:
+        rec["op"] = ob.op
+    try:
+        return json.loads(json.dumps(rec))
+    except (TypeError, ValueError) as e:
+        raise InternalError(f"the result of check '{ob.id}' is not JSON data: {e}") from None
+
+
+def _work(task: tuple[Obligation, str, int]) -> tuple:
+    """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
+    ob, engine, timeout_ms = task
+    start = time.perf_counter()
+    try:
+        r = evaluate(ob, engine, timeout_ms)
+        rec = record(ob, r)
+    except CheckerError as e:
+        return ("bad", f"check '{ob.id}': {e}", ob.file, ob.line)
+    except InternalError as e:
+        return ("bug", f"check '{ob.id}': {e}", ob.file, ob.line)
+    except Exception as e:  # a bug: report it as one, never as a traceback from a worker
+        return ("bug", f"check '{ob.id}': {type(e).__name__}: {e}", ob.file, ob.line)
+    return ("ok", rec, {"total": time.perf_counter() - start, "engines": r.seconds})
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def run(obligations: Sequence[Obligation], *, jobs: int | None = None, engine: str = "both",
+        timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Every obligation's Outcome, in obligation order (module docstring)."""
+    jobs = max(1, min(jobs or default_jobs(), len(obligations)))
+    tasks = [(ob, engine, timeout_ms) for ob in obligations]
+    answers = []
+
+    def take(answer):
+        answers.append(answer)
+        if answer[0] == "ok" and progress is not None:
+            progress(Outcome(answer[1], answer[2]))
+
+    if jobs == 1:
+        for task in tasks:
+            take(_work(task))
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        chunk = max(1, len(tasks) // (jobs * 8))
+        with ctx.Pool(jobs) as pool:
+            for answer in pool.imap(_work, tasks, chunksize=chunk):
+                take(answer)
+    for answer in answers:
+        if answer[0] != "ok":
+            kind, message, file, line = answer
+            if kind == "bad":
+                raise CheckerError(message, file=file, line=line)
+            raise InternalError(f"{file}:{line}: {message}")
+    return [Outcome(rec, seconds) for _, rec, seconds in answers]
+
+
+class Progress:
+    """Reports each finished check: a bar redrawn in place on a terminal, else one plain line per check."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr, tty: bool | None = None):
+        self.total, self.stream, self.done, self.failed = total, stream, 0, 0
+        self.tty = stream.isatty() if tty is None else tty
+        self._drawn = 0.0
+
+    def __call__(self, outcome: Outcome) -> None:
+        self.done += 1
+        self.failed += not outcome.passed
+        if not self.tty:
+            mark = "ok  " if outcome.passed else "FAIL"
+            width = len(str(self.total))
+            self.stream.write(f"[{self.done:>{width}}/{self.total}] {mark} {outcome.record['id']}\n")
+            return
+        now = time.monotonic()
+        if self.done == self.total or now - self._drawn > 0.1:
+            self._drawn = now
+            filled = 30 * self.done // max(1, self.total)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} checks, "
+                              f"{self.failed} failed")
+            if self.done == self.total:
+                self.stream.write("\n")
+        self.stream.flush()

@@ -1,0 +1,471 @@
+"""Spec files: what `layoutcheck verify` proves, read into a flat list of obligations.
+
+A spec (docs/spec-format.md) names a hardware target, encodings (included
+from ``encodings/*.yaml``, declared inline in YAML, or written as Triton
+attribute text) and a list of checks. Each check asks for one property of
+its operands at one shape and states the expected verdict; a ``sweep``
+turns one check into the product of its value lists:
+
+    check  x  sweep {k1: [a, b], k2: [c, d]}  ->  [k1=a,k2=c], [k1=a,k2=d], [k1=b,k2=c], [k1=b,k2=d]
+
+(the first key varies slowest; the id is ``<id>[<label>=<value>,...]``).
+
+Loading is all-or-nothing: the YAML is read with the line of every key,
+checked against ``checker/schemas/spec.schema.json``, every name resolved,
+every encoding validated and lowered at every shape it is checked at, before
+anything is proved. Any problem raises `CheckerError` with ``file:line`` and
+the field, so a bad spec verifies nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import itertools
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from .encodings import lower
+from .encodings.base import Encoding
+from .errors import CheckerError
+from .hardware import Hardware, resolve
+from .schema import path_field
+from .syntax.yaml_decl import YamlDocument, check_schema, encoding_from_mapping, load_encodings, read_yaml
+
+SCHEMA = "spec.schema.json"
+EXPECTATIONS = ("holds", "fails")
+LEVELS = ("register", "warp", "cta", "cross_cta")
+LEVEL_ALIASES = {"shared_memory": "cta"}
+
+# Element types by name -> bits (an integer number of bits is accepted too).
+DTYPES = {"f64": 64, "i64": 64, "u64": 64,
+          "f32": 32, "tf32": 32, "i32": 32, "u32": 32,
+          "f16": 16, "bf16": 16, "i16": 16, "u16": 16,
+          "f8": 8, "f8e4m3": 8, "f8e5m2": 8, "i8": 8, "u8": 8,
+          "f4": 4, "i4": 4}
+
+
+@dataclass(frozen=True)
+class PropertyRule:
+    """What a `prove:` property takes: operand roles (each 'distributed', 'shared' or 'any'),
+    whether it needs an element type, and the extra check keys it reads (with defaults)."""
+
+    required: tuple[tuple[str, str], ...]
+    optional: tuple[tuple[str, str], ...] = ()
+    needs_dtype: bool = False
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def roles(self) -> tuple[tuple[str, str], ...]:
+        return self.required + self.optional
+
+
+PROPERTIES: dict[str, PropertyRule] = {
+    "surjective": PropertyRule((("layout", "any"),)),
+    "injective": PropertyRule((("layout", "any"),)),
+    "injective_up_to_broadcast": PropertyRule((("layout", "any"),)),
+    "invertible": PropertyRule((("layout", "shared"),)),
+    "equivalent": PropertyRule((("src", "any"), ("dst", "any"))),
+    "conversion": PropertyRule((("src", "distributed"), ("dst", "distributed")), (("via", "shared"),)),
+    "fits": PropertyRule((("layout", "shared"),), needs_dtype=True,
+                         params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
+    "bank_conflict_free": PropertyRule((("reg", "distributed"), ("shared", "shared")), needs_dtype=True,
+                                       params=(("direction", "store"), ("access", "auto"), ("model", "hardware"))),
+}
+ROLES = ("layout", "src", "dst", "via", "reg", "shared")
+LAYOUT_SHAPE_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent")
+CHECK_PARAMS = ("direction", "access", "model", "capacity_bytes", "base_bytes", "alignment_bytes")
+SWEEP_LABELS = {"num_warps": "warps"}
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One check, fully resolved: everything the runner needs and the report shows.
+
+    ``operands`` are (role, encoding) in the property's role order, lowered at
+    ``layout_shape`` when given (a layout built for another shape) else at ``shape``;
+    ``params`` the property's extra arguments as (name, value);
+    ``op`` names the IR operation a check was derived from (None for specs).
+    """
+
+    id: str
+    property: str
+    operands: tuple[tuple[str, Encoding], ...]
+    shape: tuple[int, ...]
+    layout_shape: tuple[int, ...] | None
+    dtype: str | None
+    dtype_bits: int | None
+    hardware: Hardware | None
+    params: tuple[tuple[str, Any], ...]
+    expect: str
+    expect_conflicts: int | None
+    expect_level: str | None
+    file: str
+    line: int
+    op: str | None = None
+
+    def operand(self, role: str) -> Encoding | None:
+        return dict(self.operands).get(role)
+
+    def param(self, name: str) -> Any:
+        return dict(self.params).get(name)
+
+
+class _Where:
+    """Raises errors located in one spec document (lines from `yaml_decl.YamlDocument`)."""
+
+    def __init__(self, doc: YamlDocument):
+        self.file, self.doc = doc.file, doc
+
+    def line(self, path: Sequence[Any]) -> int | None:
+        return self.doc.line_at(tuple(path))
+
+    def error(self, path: Sequence[Any], message: str) -> CheckerError:
+        return CheckerError(message, file=self.file, line=self.line(path), field=path_field(tuple(path)))
+
+    def locate(self, e: CheckerError, path: Sequence[Any]) -> CheckerError:
+        """Place an error raised by encoding code at `path` (kept as is when it is already placed)."""
+        if e.file is None:
+            where = path_field(tuple(path))
+            e.file, e.line = self.file, self.line(path)
+            e.field = f"{where}.{e.field}" if e.field and where else (e.field or where)
+        return e
+
+
+# ---------------------------------------------------------------- loading
+
+
+def find_specs(paths: Iterable[str]) -> list[str]:
+    """The spec files named by paths: files as given, folders searched (recursively, sorted) for *.yaml / *.yml."""
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                found += [os.path.join(root, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
+            if not found:
+                raise CheckerError(f"no spec files (*.yaml) under {path}", file=path)
+            out += found
+        elif os.path.isfile(path):
+            out.append(path)
+        else:
+            raise CheckerError("no such file or folder", file=path)
+    seen: set[str] = set()
+    return [p for p in out if not (os.path.realpath(p) in seen or seen.add(os.path.realpath(p)))]
+
+
+def load_paths(paths: Iterable[str]) -> list[Obligation]:
+    """Every obligation of every spec under paths, in file order then check order; ids unique."""
+    obligations: list[Obligation] = []
+    where: dict[str, Obligation] = {}
+    for file in find_specs(paths):
+        for ob in load_spec(file):
+            if ob.id in where:
+                first = where[ob.id]
+                raise CheckerError(f"check id '{ob.id}' is already used at {first.file}:{first.line}",
+                                   file=ob.file, line=ob.line, field="id")
+            where[ob.id] = ob
+            obligations.append(ob)
+    return obligations
+
+
+def load_spec(file: str) -> list[Obligation]:
+    """The obligations of one spec file (see the module docstring)."""
+    doc = read_yaml(file)
+    if not isinstance(doc.data, Mapping):
+        raise CheckerError("a spec is a mapping with version, hardware, encodings and checks", file=file, line=1)
+    check_schema(doc, doc.data, schema=SCHEMA)
+    w = _Where(doc)
+    data = doc.data
+    hardware = _hardware(w, data.get("hardware"), ("hardware",))
+    table = _encodings(w, data)
+    out: list[Obligation] = []
+    for i, check in enumerate(data["checks"]):
+        out += _expand(w, ("checks", i), check, table, hardware)
+    return out
+
+
+def select(obligations: Sequence[Obligation], only: Sequence[str] = (), skip: Sequence[str] = ()) -> list[Obligation]:
+    """Obligations whose id matches some --only pattern (all when none) and no --skip pattern (shell globs)."""
+    def hit(patterns, ob):
+        return any(fnmatch.fnmatchcase(ob.id, p) for p in patterns)
+    return [ob for ob in obligations if (not only or hit(only, ob)) and not hit(skip, ob)]
+
+
+def _hardware(w: _Where, value: Any, path: tuple) -> Hardware | None:
+    if value is None:
+        return None
+    try:
+        return resolve(value)
+    except CheckerError as e:
+        sub = tuple(e.field.split(".")[1:]) if e.field and e.field.startswith("hardware.") else ()
+        raise w.error(path + sub, e.message) from None
+
+
+def _encodings(w: _Where, data: Mapping) -> dict[str, Encoding]:
+    """Included encodings, then the spec's own, each of which may name any encoding above it; no name twice."""
+    table: dict[str, Encoding] = {}
+    origin: dict[str, str] = {}
+    for i, inc in enumerate(data.get("include") or ()):
+        path = os.path.normpath(os.path.join(os.path.dirname(w.file), inc))
+        if not os.path.isfile(path):
+            raise w.error(("include", i), f"cannot read the included file {path}")
+        for name, enc in load_encodings(path).items():
+            if name in table and table[name] != enc:
+                raise w.error(("include", i), f"the name '{name}' is declared both in {origin[name]} and in {path}")
+            table[name], origin[name] = enc, path
+    for name, decl in (data.get("encodings") or {}).items():
+        path = ("encodings", name)
+        if name in table:
+            raise w.error(path, f"the name '{name}' is already declared in {origin[name]}")
+        table[name] = encoding_from_mapping(decl, names=table, source=w.doc)
+        origin[name] = f"{w.file}:{w.line(path)}"
+    return table
+
+
+def _operand(w: _Where, path: tuple, value: Any, table: Mapping[str, Encoding]) -> Encoding:
+    """A check operand: an encoding's name, attribute text ('#ttg.blocked<...>', '#name') or a declaration."""
+    if isinstance(value, Mapping):
+        return encoding_from_mapping(value, names=table, source=w.doc)
+    if value.startswith("#"):
+        return _attribute(w, path, value, table)
+    if value not in table:
+        known = ", ".join(sorted(table)) or "none"
+        raise w.error(path, f"no encoding named '{value}' (declared: {known})")
+    return table[value]
+
+
+def _attribute(w: _Where, path: tuple, text: str, table: Mapping[str, Encoding]) -> Encoding:
+    from .syntax.mlir_attr import parse_attribute
+    try:
+        enc = parse_attribute(text, table)
+        enc.validate()
+    except CheckerError as e:
+        raise w.locate(e, path)
+    return enc
+
+
+def _shape(w: _Where, path: tuple, value: Any) -> tuple[int, ...]:
+    """[128, 64] or '128x64' -> (128, 64)."""
+    if isinstance(value, str):
+        try:
+            value = [int(p) for p in value.lower().split("x")]
+        except ValueError:
+            raise w.error(path, f"shape '{value}' is not of the form 128x64 or [128, 64]") from None
+    if (not isinstance(value, list) or not value
+            or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in value)):
+        raise w.error(path, f"shape must list positive sizes, e.g. [128, 64], got {value!r}")
+    return tuple(value)
+
+
+def _dtype(w: _Where, path: tuple, value: Any) -> tuple[str, int]:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return f"b{value}", value
+    if isinstance(value, str) and value.lower() in DTYPES:
+        return value.lower(), DTYPES[value.lower()]
+    raise w.error(path, f"unknown dtype {value!r} (known: {', '.join(DTYPES)}, or a number of bits)")
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+def _sweep_value_text(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return "x".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def _as_field_value(value: Any) -> Any:
+    """YAML lists become the tuples encoding fields hold (nested for bases)."""
+    if isinstance(value, list):
+        return tuple(_as_field_value(v) for v in value)
+    return value
+
+
+def _override(enc: Encoding, name: str, value: Any) -> Encoding | None:
+    """enc with field `name` set (on enc, else on its parent, recursively); None when neither has it."""
+    names = {f.name for f in dataclasses.fields(enc)}
+    if name in names:
+        return dataclasses.replace(enc, **{name: value})
+    parent = getattr(enc, "parent", None)
+    if isinstance(parent, Encoding):
+        new = _override(parent, name, value)
+        return None if new is None else dataclasses.replace(enc, parent=new)
+    return None
+
+
+def _with_num_warps(enc: Encoding, n: int) -> Encoding | None:
+    """warps_per_cta with product n: dimension 0 absorbs the change, the other dimensions keep theirs."""
+    names = {f.name for f in dataclasses.fields(enc)}
+    if "warps_per_cta" in names:
+        rest = 1
+        for x in enc.warps_per_cta[1:]:
+            rest *= x
+        if n % rest:
+            raise CheckerError(f"num_warps {n} is not a multiple of {rest} (warps_per_cta "
+                               f"{list(enc.warps_per_cta)} beyond dimension 0)")
+        return dataclasses.replace(enc, warps_per_cta=(n // rest,) + tuple(enc.warps_per_cta[1:]))
+    parent = getattr(enc, "parent", None)
+    if isinstance(parent, Encoding):
+        new = _with_num_warps(parent, n)
+        return None if new is None else dataclasses.replace(enc, parent=new)
+    return None
+
+
+def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding],
+            hardware: Hardware | None) -> list[Obligation]:
+    """The obligations of one check: one, or one per point of its sweep."""
+    prop = check["prove"]
+    rule = PROPERTIES[prop]
+    roles = dict(rule.roles)
+    for role in ROLES:
+        if role in check and role not in roles:
+            raise w.error(path + (role,), f"prove: {prop} takes no operand '{role}' "
+                                          f"(it takes {', '.join(roles)})")
+    for role, _ in rule.required:
+        if role not in check:
+            raise CheckerError(f"check '{check['id']}': prove: {prop} needs operand '{role}'", file=w.file,
+                               line=w.line(path), field=role)
+    param_names = dict(rule.params)
+    for key in CHECK_PARAMS:
+        if key in check and key not in param_names:
+            raise w.error(path + (key,), f"does not apply to prove: {prop}")
+    if "expect_conflicts" in check and prop != "bank_conflict_free":
+        raise w.error(path + ("expect_conflicts",), "applies to prove: bank_conflict_free only")
+    if "expect_level" in check and prop != "conversion":
+        raise w.error(path + ("expect_level",), "applies to prove: conversion only")
+    if "dtype" in check and not rule.needs_dtype:
+        raise w.error(path + ("dtype",), f"does not apply to prove: {prop}")
+    if "layout_shape" in check and prop not in LAYOUT_SHAPE_PROPERTIES:
+        raise w.error(path + ("layout_shape",), f"applies to prove: {', '.join(LAYOUT_SHAPE_PROPERTIES)} only")
+    operands = {role: _operand(w, path + (role,), check[role], table) for role in roles if role in check}
+
+    sweep = check.get("sweep") or {}
+    keys = list(sweep)
+    for key in keys:
+        _check_sweep_key(w, path + ("sweep", key), key, prop, rule, operands)
+    points = itertools.product(*(sweep[k] for k in keys)) if keys else [()]
+    out = []
+    for point in points:
+        values = dict(zip(keys, point))
+        label = ",".join(f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}" for k, v in values.items())
+        ob_id = f"{check['id']}[{label}]" if label else check["id"]
+        try:
+            out.append(_obligation(w, path, check, ob_id, rule, operands, values, hardware))
+        except CheckerError as e:
+            if e.file is None:
+                e = w.locate(e, path)
+            if keys and f"[{label}]" not in e.message:
+                e.message = f"check '{ob_id}': {e.message}"
+            raise e
+    return out
+
+
+def _check_sweep_key(w: _Where, path: tuple, key: str, prop: str, rule: PropertyRule,
+                     operands: Mapping[str, Encoding]) -> None:
+    if key in ("shape", "hardware"):
+        return
+    if key == "layout_shape":
+        if prop not in LAYOUT_SHAPE_PROPERTIES:
+            raise w.error(path, f"applies to prove: {', '.join(LAYOUT_SHAPE_PROPERTIES)} only")
+        return
+    if key == "dtype":
+        if not rule.needs_dtype:
+            raise w.error(path, f"does not apply to prove: {prop}")
+        return
+    if key in CHECK_PARAMS:
+        if key not in dict(rule.params):
+            raise w.error(path, f"does not apply to prove: {prop}")
+        return
+    role, dot, name = key.rpartition(".")
+    if dot and role not in operands:
+        raise w.error(path, f"'{role}' is not an operand of this check (operands: {', '.join(operands)})")
+    targets = [operands[role]] if dot else list(operands.values())
+    field = "warps_per_cta" if name == "num_warps" else name
+    if not any(_probe_field(e, field) for e in targets):
+        raise w.error(path, f"no operand of this check has a field '{name}' (sweep keys: shape, dtype, "
+                            f"num_warps, a parameter, or an encoding field such as warps_per_cta)")
+
+
+def _probe_field(enc: Encoding, name: str) -> bool:
+    if name in {f.name for f in dataclasses.fields(enc)}:
+        return True
+    parent = getattr(enc, "parent", None)
+    return isinstance(parent, Encoding) and _probe_field(parent, name)
+
+
+def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: PropertyRule,
+                operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None) -> Obligation:
+    """One point of a check: apply the sweep's values, resolve everything, lower every operand once."""
+    def value(key):
+        return values[key] if key in values else check.get(key)
+
+    def where(key):
+        return path + (("sweep", key) if key in values else (key,))
+
+    ops = dict(operands)
+    for key, v in values.items():
+        role, dot, name = key.rpartition(".")
+        if name in ("shape", "layout_shape", "dtype", "hardware") or name in CHECK_PARAMS:
+            continue
+        for r in ([role] if dot else list(ops)):
+            new = _with_num_warps(ops[r], v) if name == "num_warps" else _override(ops[r], name, _as_field_value(v))
+            if new is not None:
+                try:
+                    new.validate()
+                except CheckerError as e:
+                    raise w.error(where(key), e.message) from None
+                ops[r] = new
+    if value("shape") is None:
+        raise w.error(path, f"check '{ob_id}' needs a shape")
+    shape = _shape(w, where("shape"), value("shape"))
+    layout_shape = None if value("layout_shape") is None else _shape(w, where("layout_shape"), value("layout_shape"))
+    if layout_shape is not None and len(layout_shape) != len(shape):
+        raise w.error(where("layout_shape"), f"layout_shape {list(layout_shape)} and shape {list(shape)} "
+                                             f"differ in rank")
+    dtype, bits = (None, None)
+    if rule.needs_dtype:
+        if value("dtype") is None:
+            raise w.error(path, f"check '{ob_id}': prove: {check['prove']} needs a dtype")
+        dtype, bits = _dtype(w, where("dtype"), value("dtype"))
+    hw = _hardware(w, value("hardware"), where("hardware")) if value("hardware") is not None else hardware
+    if check["prove"] in ("bank_conflict_free", "fits") and hw is None:
+        raise w.error(path, f"check '{ob_id}': prove: {check['prove']} needs a hardware target "
+                            f"(hardware: sm90 at the top of the spec, or in the check)")
+    params = []
+    for key, default in rule.params:
+        v = value(key)
+        if key == "capacity_bytes" and v is None:
+            v = hw.smem_bytes_per_block
+        params.append((key, default if v is None else v))
+    for role, kind in rule.roles:
+        if role not in ops:
+            continue
+        enc = ops[role]
+        if kind != "any" and enc.is_shared != (kind == "shared"):
+            raise w.error(path + (role,), f"operand '{role}' must be a {kind} encoding, "
+                                          f"got {enc.kind}")
+        if len(shape) != enc.rank:
+            raise w.error(where("shape"), f"shape {list(shape)} has rank {len(shape)} but operand '{role}' "
+                                          f"({enc.kind}) has rank {enc.rank}")
+        try:
+            lower(enc, layout_shape or shape)
+        except CheckerError as e:
+            raise w.locate(e, path + (role,))
+    expect_conflicts = check.get("expect_conflicts")
+    expect = check.get("expect") or ("fails" if expect_conflicts else "holds")
+    if expect_conflicts is not None and (expect == "holds") != (expect_conflicts == 0):
+        raise w.error(path + ("expect",), f"expect: {expect} contradicts expect_conflicts: {expect_conflicts}")
+    level = check.get("expect_level")
+    return Obligation(id=ob_id, property=check["prove"],
+                      operands=tuple((r, ops[r]) for r, _ in rule.roles if r in ops),
+                      shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw, params=tuple(params),
+                      expect=expect, expect_conflicts=expect_conflicts,
+                      expect_level=LEVEL_ALIASES.get(level, level), file=w.file, line=w.line(path))

@@ -1,0 +1,395 @@
+"""Encoding declarations in YAML: the ``encodings/*.yaml`` library format (docs/encodings.md).
+
+    version: 1
+    include: [common.yaml]                 # other files' names become usable here
+    encodings:
+      mma:                                 # snake_case keys = Triton's parameter names
+        kind: nvidia_mma
+        version_major: 2
+        version_minor: 0
+        warps_per_cta: [2, 2]
+        instr_shape: [16, 8]
+      a_operand: {kind: dot_op, op_idx: 0, parent: mma, k_width: 2}
+      b_operand: {attr: "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"}
+
+A file is checked against ``checker/schemas/encoding.schema.json`` (types,
+keys, kinds), then each declaration is built into the dataclass of its kind
+(``checker.encodings.ENCODING_CLASSES``) field by field: lists become tuples,
+a ``parent``/``partition_layout`` given as a name, attribute text or inline
+mapping becomes an encoding, a key left out takes the schema's ``default``
+or else the dataclass default. Conversions that are not one-to-one:
+
+- ``ctas_per_cga, cta_split_num, cta_order`` (legacy) -> ``cga_layout``;
+- ``rank`` left out -> the length of the first basis given, else the default;
+- padded_shared ``order, shape`` -> identity ``offset_bases`` over ``shape``;
+- amd_mfma ``tiles_per_warp`` of all ones -> ``()``, as Triton stores it;
+- shared_linear ``alignment`` -> the field ``alignment_bytes``.
+
+Last, ``validate()`` applies Triton's verifier rules. Every error is one
+line naming the file, the line and the YAML key:
+``encodings/ampere.yaml:12: field 'threads_per_warp': blocked: every entry must be a power of two, got [6, 4]``.
+Lines come from a SafeLoader that records where each key and list item starts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field as dc_field, fields
+from typing import Any, Mapping
+
+import yaml
+
+from ..encodings import ENCODING_CLASSES
+from ..encodings.base import OFFSET, Encoding
+from ..encodings.cga import cga_bases_from_split_params
+from ..errors import CheckerError, EncodingError, InternalError, ParseError
+from ..layout import identity_standard_nd, is_power_of_two, standard_out_dims
+from ..schema import Schema, path_field, show
+
+SCHEMA = "encoding.schema.json"
+LEGACY_CGA = ("ctas_per_cga", "cta_split_num", "cta_order")
+_RENAMED_FIELDS = {"alignment": "alignment_bytes"}            # YAML key -> dataclass field
+# Triton parameter names (as validate() reports them) whose snake_case is not mechanical.
+_TRITON_KEYS = {"warpsPerCTA": "warps_per_cta", "CGALayout": "cga_layout", "CTAsPerCGA": "ctas_per_cga",
+                "CTASplitNum": "cta_split_num", "CTAOrder": "cta_order", "twoCTAs": "two_ctas",
+                "isTranspose": "is_transposed", "offset": "offset_bases", "block": "block_bases"}
+_ALIAS_REF = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_.$])")
+
+
+# ---------------------------------------------------------------- YAML with lines
+
+@dataclass
+class YamlDocument:
+    """Loaded YAML data plus the line (1-based) where each mapping key and list item starts."""
+
+    file: str | None
+    data: Any
+    key_lines: dict[int, dict[Any, int]] = dc_field(default_factory=dict)    # id(mapping) -> key -> line
+    item_lines: dict[int, list[int]] = dc_field(default_factory=dict)        # id(list) -> lines
+    node_lines: dict[int, int] = dc_field(default_factory=dict)              # id(mapping or list) -> line
+
+    def line_at(self, path: tuple, root: Any = None) -> int | None:
+        """The line of the deepest key or item along `path` from `root` (default: the document)."""
+        node = self.data if root is None else root
+        line = self.node_lines.get(id(node), 1 if node is self.data else None)
+        for step in path:
+            if isinstance(node, Mapping) and step in node:
+                line = self.key_lines.get(id(node), {}).get(step, line)
+            elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+                line = self.item_lines.get(id(node), [line] * len(node))[step]
+            else:
+                break
+            node = node[step]
+        return line
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A SafeLoader that records lines in side tables and rejects duplicate keys."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.doc = YamlDocument(None, None)
+
+    def _mapping(self, node):
+        data: dict = {}
+        self.doc.node_lines[id(data)] = node.start_mark.line + 1
+        yield data
+        own = {id(k) for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"}
+        self.flatten_mapping(node)      # merged (<<) entries first; the mapping's own keys override them
+        lines, seen = {}, set()
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
+                                                        key_node.start_mark) from None
+            if id(key_node) in own:
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"duplicate key {show(key)}",
+                                                            key_node.start_mark)
+                seen.add(key)
+            data[key] = self.construct_object(value_node, deep=True)
+            lines[key] = key_node.start_mark.line + 1
+        self.doc.key_lines[id(data)] = lines
+
+    def _sequence(self, node):
+        data: list = []
+        self.doc.node_lines[id(data)] = node.start_mark.line + 1
+        yield data
+        data.extend(self.construct_object(item, deep=True) for item in node.value)
+        self.doc.item_lines[id(data)] = [item.start_mark.line + 1 for item in node.value]
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _LineLoader._mapping)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _LineLoader._sequence)
+
+
+def parse_yaml(text: str, file: str | None = None) -> YamlDocument:
+    """YAML text -> YamlDocument; malformed YAML is a ParseError at the line where it breaks."""
+    loader = _LineLoader(text)
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = e.problem or e.context or "cannot be read"
+        context = ""
+        if e.context and e.problem:
+            started = e.context_mark.line + 1 if e.context_mark else None
+            context = f" ({e.context} started at line {started})" if started and mark and started != mark.line + 1 \
+                else f" ({e.context})"
+        raise ParseError(f"invalid YAML: {what}{context}", file=file,
+                         line=mark.line + 1 if mark else None) from None
+    except yaml.YAMLError as e:
+        raise ParseError(f"invalid YAML: {e}", file=file) from None
+    finally:
+        loader.dispose()
+    loader.doc.file, loader.doc.data = file, data
+    return loader.doc
+
+
+def read_yaml(path: str | os.PathLike) -> YamlDocument:
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ParseError(f"cannot read the file: {e.strerror}", file=path) from None
+    return parse_yaml(text, path)
+
+
+def check_schema(doc: YamlDocument | None, data: Any, pointer: str = "#", *, file: str | None = None,
+                 schema: str = SCHEMA) -> None:
+    """Raise the first schema violation of `data` (the earliest in the file) as a located ParseError."""
+    violations = Schema.load(schema).validate(data, pointer)
+    if not violations:
+        return
+    if doc is not None:
+        first = min(violations, key=lambda v: doc.line_at(v.path, data) or 0)
+        line = doc.line_at(first.path, data)
+    else:
+        first, line = violations[0], None
+    raise ParseError(first.message, file=file or (doc.file if doc else None), line=line, field=first.field)
+
+
+# ---------------------------------------------------------------- names
+
+class _Names:
+    """Encodings a declaration may refer to by name: fixed ones, plus (for a file) its own, built lazily."""
+
+    def __init__(self, known: Mapping[str, Encoding] | None = None, doc: YamlDocument | None = None,
+                 declarations: Mapping[str, Any] | None = None):
+        self.known = dict(known or {})
+        self.doc = doc
+        self.declarations = declarations or {}
+        self.building: list[str] = []
+
+    def defines(self, name: str) -> bool:
+        return name in self.known or name in self.declarations
+
+    def get(self, name: str, where: "_Builder", path: tuple) -> Encoding:
+        if name in self.known:
+            return self.known[name]
+        if name not in self.declarations:
+            close = difflib.get_close_matches(name, [*self.known, *self.declarations], n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else " (none is declared or included)"
+            raise where.error(f"no encoding named '{name}'{hint}", path)
+        if name in self.building:
+            cycle = " -> ".join(self.building[self.building.index(name):] + [name])
+            raise where.error(f"the encodings refer to each other in a cycle: {cycle}", path)
+        self.building.append(name)
+        try:
+            enc = _Builder(self, self.doc, self.doc.file if self.doc else None, self.doc.data if self.doc else None) \
+                .build(self.declarations[name], ("encodings", name))
+        finally:
+            self.building.pop()
+        self.known[name] = enc
+        return enc
+
+
+# ---------------------------------------------------------------- building
+
+class _Builder:
+    """Builds declarations found under `root` of `doc` (paths are relative to `root`)."""
+
+    def __init__(self, names: _Names, doc: YamlDocument | None, file: str | None, root: Any):
+        self.names, self.doc, self.file, self.root = names, doc, file, root
+
+    def line(self, path: tuple) -> int | None:
+        return self.doc.line_at(path, self.root) if self.doc is not None else None
+
+    def error(self, message: str, path: tuple, field: str | None = None, cls=ParseError) -> CheckerError:
+        return cls(message, file=self.file, line=self.line(path), field=field or path_field(path))
+
+    def locate(self, e: CheckerError, path: tuple, field: str | None) -> CheckerError:
+        """Place an error raised by encoding code at `path` (kept as is if already placed)."""
+        if e.file is None and e.line is None:
+            e.field = field
+            e.located(file=self.file, line=self.line(path))
+        return e
+
+    def build(self, decl: Mapping[str, Any], path: tuple) -> Encoding:
+        if "attr" in decl:
+            return self._attribute(decl["attr"], path + ("attr",))
+        kind = decl["kind"]
+        cls = ENCODING_CLASSES.get(kind)
+        if cls is None:
+            raise self.error(f"the encoding kind '{kind}' is not available in this layoutcheck "
+                             f"(available: {', '.join(sorted(ENCODING_CLASSES))})", path + ("kind",))
+        params = Schema.load(SCHEMA).document["$defs"][kind]["properties"]
+        names = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in decl.items():
+            if key == "kind" or key in LEGACY_CGA or (kind == "padded_shared" and key in ("order", "shape")):
+                continue
+            values[_RENAMED_FIELDS.get(key, key)] = self._value(value, path + (key,))
+        if any(k in decl for k in LEGACY_CGA):
+            values["cga_layout"] = self._legacy_cga(decl, path)
+        if kind == "padded_shared" and "order" in decl:
+            values["offset_bases"] = self._identity_offsets(decl, path)
+        for key, spec in params.items():
+            target = _RENAMED_FIELDS.get(key, key)
+            if target in names and target not in values and "default" in _resolved(spec):
+                values[target] = self._value(_resolved(spec)["default"], path)
+        if "rank" in names and "rank" not in values and _implied_rank(values, decl):
+            values["rank"] = _implied_rank(values, decl)
+        if kind == "amd_mfma" and all(t == 1 for t in values.get("tiles_per_warp", ())):
+            values["tiles_per_warp"] = ()
+        if set(values) - names:
+            raise InternalError(f"{SCHEMA} and {cls.__name__} disagree on the fields of '{kind}': "
+                                f"{sorted(set(values) - names)}")
+        try:
+            enc = cls(**values)
+        except TypeError as e:
+            raise InternalError(f"{SCHEMA} and {cls.__name__} disagree on the fields of '{kind}': {e}") from None
+        try:
+            enc.validate()
+        except EncodingError as e:
+            key = _yaml_key(e.field, decl)
+            raise self.locate(e, path + (key,) if key else path, key) from None
+        return enc
+
+    def _value(self, value: Any, path: tuple) -> Any:
+        if isinstance(value, Mapping):
+            return self.build(value, path)
+        if isinstance(value, str):
+            return self._attribute(value, path) if value.startswith("#") else self.names.get(value, self, path)
+        if isinstance(value, list):
+            return tuple(self._value(v, path + (i,)) if isinstance(v, list) else v for i, v in enumerate(value))
+        return value
+
+    def _attribute(self, text: str, path: tuple) -> Encoding:
+        """Triton attribute text; ``#name`` refers to a declared or included encoding."""
+        from .mlir_attr import parse_attribute
+        aliases = {n: self.names.get(n, self, path) for n in _ALIAS_REF.findall(text) if self.names.defines(n)}
+        try:
+            enc = parse_attribute(text, aliases)
+            enc.validate()
+        except CheckerError as e:
+            where = path_field(path)
+            raise self.locate(e, path, f"{where}.{e.field}" if e.field else where) from None
+        return enc
+
+    def _legacy_cga(self, decl: Mapping[str, Any], path: tuple) -> tuple:
+        try:
+            return cga_bases_from_split_params(decl["ctas_per_cga"], decl["cta_split_num"], decl["cta_order"],
+                                               decl["kind"])
+        except EncodingError as e:
+            key = _yaml_key(e.field, decl)
+            raise self.locate(e, path + (key,), key) from None
+
+    def _identity_offsets(self, decl: Mapping[str, Any], path: tuple) -> tuple:
+        """padded_shared ``order, shape``: offsets enumerate ``shape`` along order[0] first."""
+        order, shape = decl["order"], decl["shape"]
+        if len(order) != len(shape) or sorted(order) != list(range(len(shape))):
+            raise self.error(f"must be a permutation of 0..{len(shape) - 1} (one entry per dim of 'shape'), "
+                             f"got {show(order)}", path + ("order",))
+        if not all(is_power_of_two(s) for s in shape):
+            raise self.error(f"every entry must be a power of two, got {show(shape)}", path + ("shape",))
+        layout = identity_standard_nd(OFFSET, shape, order).transpose_outs(standard_out_dims(len(shape)))
+        return layout.in_bases(OFFSET)
+
+
+def _resolved(spec: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A property schema with its local ``$ref`` target's keywords underneath its own."""
+    if "$ref" not in spec:
+        return spec
+    _, target = Schema.load(SCHEMA).resolve(spec["$ref"])
+    return {**_resolved(target), **spec}
+
+
+def _implied_rank(values: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
+    """A left-out ``rank``: the legacy cta_order's length, else the length of the first basis given."""
+    if "cta_order" in decl:
+        return len(decl["cta_order"])
+    return next((len(v[0]) for v in values.values() if isinstance(v, tuple) and v and isinstance(v[0], tuple)),
+                None)
+
+
+def _yaml_key(triton_field: str | None, decl: Mapping[str, Any]) -> str | None:
+    """The YAML key of a Triton parameter name (warpsPerCTA -> warps_per_cta)."""
+    if triton_field is None or triton_field in decl:
+        return triton_field
+    return _TRITON_KEYS.get(triton_field) or re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", triton_field).lower()
+
+
+# ---------------------------------------------------------------- entry points
+
+def encoding_from_mapping(mapping: Mapping[str, Any], *, names: Mapping[str, Encoding] | None = None,
+                          source: YamlDocument | str | None = None) -> Encoding:
+    """One declaration (``{kind: ..., ...}`` or ``{attr: ...}``), checked, built and validated.
+
+    `names` are the encodings a ``parent`` may name. `source` is the YamlDocument
+    the mapping was loaded from (errors then carry its file and lines) or a
+    file name for the messages.
+    """
+    doc = source if isinstance(source, YamlDocument) else None
+    file = source if isinstance(source, str) else (doc.file if doc else None)
+    check_schema(doc, mapping, "#/$defs/declaration", file=file)
+    return _Builder(_Names(names), doc, file, mapping).build(mapping, ())
+
+
+def load_encodings(path: str | os.PathLike) -> dict[str, Encoding]:
+    """Every encoding a file declares or includes, by name (included files' names first)."""
+    return {name: enc for name, (enc, _) in _load(os.fspath(path), (), {}).items()}
+
+
+def _load(file: str, chain: tuple[tuple[str, str], ...], done: dict) -> dict[str, tuple[Encoding, str]]:
+    """name -> (encoding, 'file:line' of its declaration); `chain` is the includes being loaded."""
+    real = os.path.realpath(file)
+    if real in done:
+        return done[real]
+    doc = read_yaml(file)
+    check_schema(doc, doc.data)
+    chain = chain + ((real, file),)
+    imported: dict[str, tuple[Encoding, str]] = {}
+    for i, entry in enumerate(doc.data.get("include") or ()):
+        target = os.path.normpath(os.path.join(os.path.dirname(file), entry))
+        here = {"file": file, "line": doc.line_at(("include", i)), "field": "include"}
+        if os.path.realpath(target) in (r for r, _ in chain):
+            cycle = [label for r, label in chain][[r for r, _ in chain].index(os.path.realpath(target)):]
+            raise ParseError(f"include cycle: {' -> '.join(cycle + [target])}", **here)
+        if not os.path.isfile(target):
+            raise ParseError(f"cannot read the included file {target}", **here)
+        for name, (enc, origin) in _load(target, chain, done).items():
+            if name in imported and imported[name][1] != origin:
+                raise ParseError(f"the name '{name}' is declared twice: at {imported[name][1]} and at {origin}",
+                                 **here)
+            imported[name] = (enc, origin)
+    declarations = doc.data.get("encodings") or {}
+    for name in declarations:
+        if name in imported:
+            raise ParseError(f"the name '{name}' is already declared at {imported[name][1]}", file=file,
+                             line=doc.line_at(("encodings", name)), field=name)
+    names = _Names({n: e for n, (e, _) in imported.items()}, doc, declarations)
+    result = dict(imported)
+    for name in declarations:
+        result[name] = (names.get(name, _Builder(names, doc, file, doc.data), ("encodings", name)),
+                        f"{file}:{doc.line_at(('encodings', name))}")
+    done[real] = result
+    return result
+
+
+__all__ = ["load_encodings", "encoding_from_mapping", "parse_yaml", "read_yaml", "check_schema", "YamlDocument"]
