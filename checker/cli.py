@@ -108,6 +108,82 @@ def cmd_verify(args) -> int:
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
 
+PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent", "conversion",
+              "bank_conflict_free", "fits")
+SMT_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "equivalent")
+
+
+def _operands(args) -> list:
+    """The encodings named on the command line (attribute text, or NAME from --file)."""
+    if not args.layouts:
+        raise CheckerError("give the layouts to prove, as attribute text or names from --file", field="layouts")
+    if args.file:
+        return [resolve_encoding(None, args.file, name) for name in args.layouts]
+    return [resolve_encoding(text, None, None) for text in args.layouts]
+
+
+def _need(ops: list, n: int, prop: str) -> None:
+    if len(ops) != n:
+        raise CheckerError(f"{prop} takes {n} layout(s), got {len(ops)}", field="layouts")
+
+
+def cmd_prove(args) -> int:
+    from . import prove
+    ops = _operands(args)
+    shape = parse_shape(args.shape)
+    common = {"engine": args.engine, "timeout_ms": args.timeout}
+    p = args.property
+    if p in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
+        _need(ops, 1, p)
+        result = getattr(prove, p)(ops[0], shape, **common)
+    elif p in ("equivalent", "conversion"):
+        _need(ops, 2, p)
+        result = getattr(prove, p)(ops[0], ops[1], shape, **common)
+    elif p == "bank_conflict_free":
+        _need(ops, 2, p)
+        result = prove.bank_conflict_free(ops[0], ops[1], shape, args.dtype_bits, direction=args.direction,
+                                          access=args.access, model=args.model, hardware=args.hardware, **common)
+    else:
+        _need(ops, 1, p)
+        if args.dtype_bits is None:
+            raise CheckerError("fits needs --dtype-bits", field="--dtype-bits")
+        from .hardware import resolve
+        capacity = resolve(args.hardware).smem_bytes_per_block
+        result = prove.fits(ops[0], args.dtype_bits, capacity, shape=shape, **common)
+    if args.json:
+        print(json.dumps(result.to_dict(), sort_keys=True))
+    else:
+        print(f"{p}: {result.status}")
+        if result.explanation:
+            print(result.explanation)
+    return EXIT_OK if result.status == "holds" else EXIT_FAILED
+
+
+def cmd_smt(args) -> int:
+    from . import smt
+    from .prove import lowered
+    import importlib
+    equivalence, frame, injective, surjective = (importlib.import_module(f"checker.properties.{m}")
+                                                 for m in ("equivalence", "frame", "injective", "surjective"))
+    ops = _operands(args)
+    shape = parse_shape(args.shape)
+    layouts = [getattr(lowered(op, shape), "linear", lowered(op, shape)) for op in ops]
+    p = args.property
+    if p == "surjective":
+        _need(ops, 1, p)
+        box = frame.shape_map(layouts[0], shape)
+        (L,) = frame.align(layouts, box)
+        ob = surjective.obligation(L, box)
+    elif p in ("injective", "injective_up_to_broadcast"):
+        _need(ops, 1, p)
+        ob = injective.obligation(p, layouts[0], p == "injective_up_to_broadcast")
+    else:
+        _need(ops, 2, p)
+        ob = equivalence.obligation(layouts[0], layouts[1])
+    sys.stdout.write(smt.to_smtlib(ob))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="layoutcheck",
                                 description="Prove Triton GPU tensor layouts correct.")
@@ -123,6 +199,28 @@ def build_parser() -> argparse.ArgumentParser:
     encoding_args(sp)
     sp.add_argument("--json", action="store_true", help="print {bases, out_dims} as JSON")
     sp.set_defaults(run=cmd_lower)
+
+    sp = sub.add_parser("prove", help="prove one property from the command line")
+    sp.add_argument("property", choices=PROPERTIES)
+    sp.add_argument("layouts", nargs="*", help="attribute texts (or names in --file): one or two layouts")
+    sp.add_argument("--file", help="a YAML declaration file (or an MLIR file with #alias definitions)")
+    sp.add_argument("--shape", required=True, help="tensor shape, e.g. 64x64")
+    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both")
+    sp.add_argument("--timeout", type=int, default=10_000, help="Z3 limit per obligation, ms (timeout: unknown)")
+    sp.add_argument("--dtype-bits", type=int, help="element width in bits (bank_conflict_free, fits)")
+    sp.add_argument("--direction", choices=("store", "load"), default="store")
+    sp.add_argument("--access", default="auto")
+    sp.add_argument("--model", choices=("hardware", "triton"), default="hardware")
+    sp.add_argument("--hardware", default="sm90")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(run=cmd_prove)
+
+    sp = sub.add_parser("smt", help="write the SMT-LIB2 text of an obligation (a model means the property fails)")
+    sp.add_argument("property", choices=SMT_PROPERTIES)
+    sp.add_argument("layouts", nargs="*")
+    sp.add_argument("--file")
+    sp.add_argument("--shape", required=True)
+    sp.set_defaults(run=cmd_smt)
 
     sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
     encoding_args(sp)
