@@ -102,7 +102,8 @@ class Hardware:
             ints[k] = v
         cap = m["smem_bytes_per_block"]
         if isinstance(cap, bool) or not isinstance(cap, int) or cap <= 0:
-            raise CheckerError(f"must be a positive number of bytes, got {cap!r}", field="hardware.smem_bytes_per_block")
+            raise CheckerError(f"must be a positive number of bytes, got {cap!r}",
+                               field="hardware.smem_bytes_per_block")
         matrix = m.get("matrix", ())
         if isinstance(matrix, str) or not all(f in MATRIX_FEATURES for f in matrix):
             raise CheckerError(f"must list features among {list(MATRIX_FEATURES)}, got {matrix!r}",

@@ -12,6 +12,11 @@ per core) in chunks, and come back in obligation order. A record holds only
 what the obligation and the proof determine (no times, no process ids), so
 the records, and the JSON report built from them, are byte-identical for
 every ``jobs``. Wall times travel beside the record (`Outcome.seconds`).
+With ``engine="both"`` the record's witness and explanation are the GF(2)
+engine's and Z3 contributes its verdict only; with ``engine="z3"`` each
+obligation gets a fresh Z3 context, so Z3's model does not depend on what
+ran before it. (A Z3 timeout, ``unknown``, depends on the machine's load and
+is the one thing that can differ between runs.)
 
 Errors. A `CheckerError` raised while proving (input the spec could not
 rule out, e.g. a property's own precondition) is bad input; an
@@ -106,9 +111,19 @@ def record(ob: Obligation, r: Result) -> dict[str, Any]:
         raise InternalError(f"the result of check '{ob.id}' is not JSON data: {e}") from None
 
 
+def _fresh_z3_context() -> None:
+    """Start Z3 over from a new global context. A Z3 model depends on the terms the context
+    has seen before (their internal ids), so without this a z3-only witness would depend on
+    which obligations ran earlier in the same worker, i.e. on --jobs."""
+    import z3
+    z3.z3._main_ctx = None
+
+
 def _work(task: tuple[Obligation, str, int]) -> tuple:
     """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
     ob, engine, timeout_ms = task
+    if engine == "z3":
+        _fresh_z3_context()
     start = time.perf_counter()
     try:
         r = evaluate(ob, engine, timeout_ms)
@@ -142,8 +157,8 @@ def run(obligations: Sequence[Obligation], *, jobs: int | None = None, engine: s
         for task in tasks:
             take(_work(task))
     else:
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
+        ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         chunk = max(1, len(tasks) // (jobs * 8))
         with ctx.Pool(jobs) as pool:
             for answer in pool.imap(_work, tasks, chunksize=chunk):

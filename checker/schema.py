@@ -81,8 +81,8 @@ def _is_type(value: Any, name: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if name == "number":
         return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return {"object": Mapping, "array": list, "string": str, "boolean": bool,
-            "null": type(None)}[name].__instancecheck__(value)
+    return isinstance(value, {"object": Mapping, "array": list, "string": str, "boolean": bool,
+                              "null": type(None)}[name])
 
 
 class Schema:

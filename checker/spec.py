@@ -153,8 +153,10 @@ def find_specs(paths: Iterable[str]) -> list[str]:
             out.append(path)
         else:
             raise CheckerError("no such file or folder", file=path)
-    seen: set[str] = set()
-    return [p for p in out if not (os.path.realpath(p) in seen or seen.add(os.path.realpath(p)))]
+    unique: dict[str, str] = {}
+    for p in out:                       # a file named twice (or through a link) is read once
+        unique.setdefault(os.path.realpath(p), p)
+    return list(unique.values())
 
 
 def load_paths(paths: Iterable[str]) -> list[Obligation]:
@@ -345,6 +347,9 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
         raise w.error(path + ("dtype",), f"does not apply to prove: {prop}")
     if "layout_shape" in check and prop not in LAYOUT_SHAPE_PROPERTIES:
         raise w.error(path + ("layout_shape",), f"applies to prove: {', '.join(LAYOUT_SHAPE_PROPERTIES)} only")
+    conflicts = check.get("expect_conflicts")
+    if conflicts is not None and (_expectation(check) == "holds") != (conflicts == 0):
+        raise w.error(path + ("expect",), f"expect: {_expectation(check)} contradicts expect_conflicts: {conflicts}")
     operands = {role: _operand(w, path + (role,), check[role], table) for role in roles if role in check}
 
     sweep = check.get("sweep") or {}
@@ -416,29 +421,32 @@ def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Proper
         if name in ("shape", "layout_shape", "dtype", "hardware") or name in CHECK_PARAMS:
             continue
         for r in ([role] if dot else list(ops)):
-            new = _with_num_warps(ops[r], v) if name == "num_warps" else _override(ops[r], name, _as_field_value(v))
-            if new is not None:
-                try:
+            try:
+                new = (_with_num_warps(ops[r], v) if name == "num_warps"
+                       else _override(ops[r], name, _as_field_value(v)))
+                if new is not None:
                     new.validate()
-                except CheckerError as e:
-                    raise w.error(where(key), e.message) from None
-                ops[r] = new
+                    ops[r] = new
+            except CheckerError as e:
+                raise w.error(where(key), e.message) from None
     if value("shape") is None:
-        raise w.error(path, f"check '{ob_id}' needs a shape")
+        raise CheckerError(f"check '{ob_id}' needs a shape", file=w.file, line=w.line(path), field="shape")
     shape = _shape(w, where("shape"), value("shape"))
-    layout_shape = None if value("layout_shape") is None else _shape(w, where("layout_shape"), value("layout_shape"))
+    layout_shape = value("layout_shape") and _shape(w, where("layout_shape"), value("layout_shape"))
     if layout_shape is not None and len(layout_shape) != len(shape):
         raise w.error(where("layout_shape"), f"layout_shape {list(layout_shape)} and shape {list(shape)} "
                                              f"differ in rank")
     dtype, bits = (None, None)
     if rule.needs_dtype:
         if value("dtype") is None:
-            raise w.error(path, f"check '{ob_id}': prove: {check['prove']} needs a dtype")
+            raise CheckerError(f"check '{ob_id}': prove: {check['prove']} needs a dtype (f16, bf16, f32, "
+                               f"i8, ... or a number of bits)", file=w.file, line=w.line(path), field="dtype")
         dtype, bits = _dtype(w, where("dtype"), value("dtype"))
     hw = _hardware(w, value("hardware"), where("hardware")) if value("hardware") is not None else hardware
     if check["prove"] in ("bank_conflict_free", "fits") and hw is None:
-        raise w.error(path, f"check '{ob_id}': prove: {check['prove']} needs a hardware target "
-                            f"(hardware: sm90 at the top of the spec, or in the check)")
+        raise CheckerError(f"check '{ob_id}': prove: {check['prove']} needs a hardware target (hardware: sm90 "
+                           f"at the top of the spec, or in the check)", file=w.file, line=w.line(path),
+                           field="hardware")
     params = []
     for key, default in rule.params:
         v = value(key)
@@ -460,12 +468,14 @@ def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Proper
         except CheckerError as e:
             raise w.locate(e, path + (role,))
     expect_conflicts = check.get("expect_conflicts")
-    expect = check.get("expect") or ("fails" if expect_conflicts else "holds")
-    if expect_conflicts is not None and (expect == "holds") != (expect_conflicts == 0):
-        raise w.error(path + ("expect",), f"expect: {expect} contradicts expect_conflicts: {expect_conflicts}")
     level = check.get("expect_level")
     return Obligation(id=ob_id, property=check["prove"],
                       operands=tuple((r, ops[r]) for r, _ in rule.roles if r in ops),
-                      shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw, params=tuple(params),
-                      expect=expect, expect_conflicts=expect_conflicts,
+                      shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw,
+                      params=tuple(params), expect=_expectation(check), expect_conflicts=expect_conflicts,
                       expect_level=LEVEL_ALIASES.get(level, level), file=w.file, line=w.line(path))
+
+
+def _expectation(check: Mapping) -> str:
+    """`expect`, defaulting to fails when a positive conflict count is expected, else holds."""
+    return check.get("expect") or ("fails" if check.get("expect_conflicts") else "holds")

@@ -72,7 +72,7 @@ bank, and that both lie in the phase's lanes and registers, on integers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .. import f2
 from ..errors import CheckerError, InternalError, LayoutError
@@ -219,7 +219,7 @@ class TritonCount:
 def triton_count(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> TritonCount:
     """Triton 3.9's bank_conflicts(R, S, bits) on `hw` (R, S normalized)."""
     if hw.vendor == "amd":
-        raise CheckerError(f"Triton 3.9's bank_conflicts aborts on AMD targets ({hw.triton_target or hw.name}: "
+        raise CheckerError(f"Triton's bank_conflicts aborts on AMD targets (3.9 on {hw.triton_target or hw.name}: "
                            f"assertion 'inDim not found in layout')", field="hardware")
     Rn, _ = drop_broadcast_registers(R)
     cvt = _within_image(Rn, S).invert_and_compose(S)

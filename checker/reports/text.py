@@ -18,18 +18,32 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-WITNESS_CHARS = 240
+WITNESS_CHARS = 320
 
 
 def show(value: Any) -> str:
-    """Compact plain text: {dim0: 4, dim1: 2} -> (dim0=4, dim1=2), lists in brackets."""
+    """Compact plain text: {dim0: 4, dim1: 2} -> (dim0=4, dim1=2), lists in brackets, runs of
+    three or more consecutive integers as ranges ([0, 1, 2, 3, 8] -> [0-3, 8])."""
     if isinstance(value, Mapping):
         return "(" + ", ".join(f"{k}={show(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return "[" + ", ".join(_runs(value)) + "]"
     if isinstance(value, list):
         return "[" + ", ".join(show(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     return "null" if value is None else str(value)
+
+
+def _runs(xs: list[int]) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for i in range(1, len(xs) + 1):
+        if i == len(xs) or xs[i] != xs[i - 1] + 1:
+            run = xs[start:i]
+            out += [f"{run[0]}-{run[-1]}"] if len(run) >= 3 else [str(x) for x in run]
+            start = i
+    return out
 
 
 def witness_line(check: Mapping[str, Any], limit: int = WITNESS_CHARS) -> str:

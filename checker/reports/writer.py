@@ -16,13 +16,27 @@ from ..errors import CheckerError
 from .json_report import render_json
 from .junit import render_junit
 from .markdown import render_markdown
-from .svg import write_atomic
 from .text import render_text
 
 FORMATS = ("text", "json", "md", "junit", "html")
 FILES = {"text": "report.txt", "json": "report.json", "md": "report.md", "junit": "junit.xml",
          "html": "report.html"}
 RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "junit": render_junit}
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file beside it and os.replace. The file gets the
+    usual permissions (0666 less the umask, like open()); an OS error becomes a CheckerError."""
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise CheckerError(f"cannot write {path}: {e.strerror}", field="--report-dir") from None
 
 
 def parse_formats(text: str) -> list[str]:

@@ -20,7 +20,7 @@ mapping becomes an encoding, a key left out takes the schema's ``default``
 or else the dataclass default. Conversions that are not one-to-one:
 
 - ``ctas_per_cga, cta_split_num, cta_order`` (legacy) -> ``cga_layout``;
-- ``rank`` left out -> the length of the first basis given, else the default;
+- ``rank`` left out -> the length of ``cta_order`` or of the first basis given, else the default;
 - padded_shared ``order, shape`` -> identity ``offset_bases`` over ``shape``;
 - amd_mfma ``tiles_per_warp`` of all ones -> ``()``, as Triton stores it;
 - shared_linear ``alignment`` -> the field ``alignment_bytes``.
@@ -201,8 +201,8 @@ class _Names:
             raise where.error(f"the encodings refer to each other in a cycle: {cycle}", path)
         self.building.append(name)
         try:
-            enc = _Builder(self, self.doc, self.doc.file if self.doc else None, self.doc.data if self.doc else None) \
-                .build(self.declarations[name], ("encodings", name))
+            enc = _Builder(self, self.doc, self.doc.file, self.doc.data).build(self.declarations[name],
+                                                                               ("encodings", name))
         finally:
             self.building.pop()
         self.known[name] = enc
@@ -220,8 +220,8 @@ class _Builder:
     def line(self, path: tuple) -> int | None:
         return self.doc.line_at(path, self.root) if self.doc is not None else None
 
-    def error(self, message: str, path: tuple, field: str | None = None, cls=ParseError) -> CheckerError:
-        return cls(message, file=self.file, line=self.line(path), field=field or path_field(path))
+    def error(self, message: str, path: tuple) -> ParseError:
+        return ParseError(message, file=self.file, line=self.line(path), field=path_field(path))
 
     def locate(self, e: CheckerError, path: tuple, field: str | None) -> CheckerError:
         """Place an error raised by encoding code at `path` (kept as is if already placed)."""
@@ -238,28 +238,7 @@ class _Builder:
         if cls is None:
             raise self.error(f"the encoding kind '{kind}' is not available in this layoutcheck "
                              f"(available: {', '.join(sorted(ENCODING_CLASSES))})", path + ("kind",))
-        params = Schema.load(SCHEMA).document["$defs"][kind]["properties"]
-        names = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in decl.items():
-            if key == "kind" or key in LEGACY_CGA or (kind == "padded_shared" and key in ("order", "shape")):
-                continue
-            values[_RENAMED_FIELDS.get(key, key)] = self._value(value, path + (key,))
-        if any(k in decl for k in LEGACY_CGA):
-            values["cga_layout"] = self._legacy_cga(decl, path)
-        if kind == "padded_shared" and "order" in decl:
-            values["offset_bases"] = self._identity_offsets(decl, path)
-        for key, spec in params.items():
-            target = _RENAMED_FIELDS.get(key, key)
-            if target in names and target not in values and "default" in _resolved(spec):
-                values[target] = self._value(_resolved(spec)["default"], path)
-        if "rank" in names and "rank" not in values and _implied_rank(values, decl):
-            values["rank"] = _implied_rank(values, decl)
-        if kind == "amd_mfma" and all(t == 1 for t in values.get("tiles_per_warp", ())):
-            values["tiles_per_warp"] = ()
-        if set(values) - names:
-            raise InternalError(f"{SCHEMA} and {cls.__name__} disagree on the fields of '{kind}': "
-                                f"{sorted(set(values) - names)}")
+        values = self._field_values(decl, {f.name for f in fields(cls)}, path)
         try:
             enc = cls(**values)
         except TypeError as e:
@@ -270,6 +249,27 @@ class _Builder:
             key = _yaml_key(e.field, decl)
             raise self.locate(e, path + (key,) if key else path, key) from None
         return enc
+
+    def _field_values(self, decl: Mapping[str, Any], names: set[str], path: tuple) -> dict[str, Any]:
+        """Dataclass field -> value: the keys given (converted), the conversions, then the defaults."""
+        kind = decl["kind"]
+        values: dict[str, Any] = {}
+        for key, value in decl.items():
+            if key != "kind" and key not in LEGACY_CGA and not (kind == "padded_shared" and key in ("order", "shape")):
+                values[_RENAMED_FIELDS.get(key, key)] = self._value(value, path + (key,))
+        if any(k in decl for k in LEGACY_CGA):
+            values["cga_layout"] = self._legacy_cga(decl, path)
+        if kind == "padded_shared" and "order" in decl:
+            values["offset_bases"] = self._identity_offsets(decl, path)
+        for key, spec in Schema.load(SCHEMA).document["$defs"][kind]["properties"].items():
+            target, spec = _RENAMED_FIELDS.get(key, key), _resolved(spec)
+            if target in names and target not in values and "default" in spec:
+                values[target] = self._value(spec["default"], path)
+        if "rank" in names and "rank" not in values and _implied_rank(values, decl):
+            values["rank"] = _implied_rank(values, decl)
+        if kind == "amd_mfma" and all(t == 1 for t in values.get("tiles_per_warp", ())):
+            values["tiles_per_warp"] = ()
+        return values
 
     def _value(self, value: Any, path: tuple) -> Any:
         if isinstance(value, Mapping):

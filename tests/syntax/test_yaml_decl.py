@@ -18,6 +18,7 @@ from checker.encodings.nvmma_shared import NvmmaSharedEncoding
 from checker.encodings.shared_linear import SharedLinearEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
+from checker.encodings.tensor_memory import TensorMemoryEncoding
 from checker.errors import CheckerError, EncodingError, ParseError
 from checker.schema import Schema
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
@@ -246,6 +247,9 @@ def test_declarations_equal_hand_built(tmp_path, monkeypatch):
     ({"kind": "shared_linear", "offset_bases": [[1]]}, SharedLinearEncoding(((1,),))),
     ({"attr": "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"},
      SwizzledSharedEncoding(8, 1, 8, (1, 0))),
+    ({"kind": "tensor_memory_encoding", "block_m": 128, "block_n": 256}, TensorMemoryEncoding(128, 256)),
+    ({"kind": "tensor_memory_encoding", "block_m": 128, "block_n": 64, "col_stride": 2, "two_ctas": True,
+      "cga_layout": [[1, 0]]}, TensorMemoryEncoding(128, 64, 2, ((1, 0),), True)),
 ])
 def test_single_declarations(decl, expected):
     assert encoding_from_mapping(decl) == expected
