@@ -1,0 +1,160 @@
+"""AMD WMMA accumulators and operands: the TritonGPUAttrDefs.td pictures as exact tables, the verifier,
+and the operand rules (every conformance case runs in tests/conformance/test_lowering.py)."""
+
+import pytest
+
+from checker.encodings import lower
+from checker.encodings.amd_wmma import AmdWmmaEncoding
+from checker.encodings.dot_operand import DotOperandEncoding
+from checker.errors import EncodingError
+from checker.syntax.gluon import from_gluon
+
+from ..tables import thread_grid
+
+WARPS_2X2 = ((0, 1), (1, 0))  # legacy warpsPerCTA [2, 2]: warp bit 0 along dim1, bit 1 along dim0
+
+
+def wmma(version=2, transposed=False, regs=(), warps=WARPS_2X2, instr=(16, 16, 16), **kw):
+    return AmdWmmaEncoding(version, transposed, regs, warps, instr, **kw)
+
+
+def regs_of(L, lane, warp=0):
+    return [tuple(L.apply({"register": r, "lane": lane, "warp": warp, "block": 0}).values())
+            for r in range(L.in_dim_size("register"))]
+
+
+def tile_rows(rows):
+    """The thread grid of warps [2, 2] over [32, 32]: rows (r, c) -> lane within one 16x16 tile."""
+    return [[rows[r % 16][c % 16] + 32 * ((c // 16) + 2 * (r // 16)) for c in range(32)] for r in range(32)]
+
+
+# ------------------------------------------------------- the td's pictures
+
+
+def test_v1_picture():
+    """version 1: lanes 0-15 along a row, lane 16 one row down; rows alternate between the two halves."""
+    L = lower(wmma(version=1), [32, 64])
+    lanes = [[t % 32 for t in row] for row in thread_grid(L)]
+    assert lanes == [[c % 16 + 16 * (r % 2) for c in range(64)] for r in range(32)]
+    assert regs_of(L, 0) == [(0, 0), (2, 0), (4, 0), (6, 0), (8, 0), (10, 0), (12, 0), (14, 0),
+                             (0, 32), (2, 32), (4, 32), (6, 32), (8, 32), (10, 32), (12, 32), (14, 32)]
+    assert regs_of(L, 16)[:8] == [(1, 0), (3, 0), (5, 0), (7, 0), (9, 0), (11, 0), (13, 0), (15, 0)]
+
+
+def test_v2_picture():
+    """version 2, not transposed: lanes 0-15 hold rows 0-7 of their column, lanes 16-31 rows 8-15."""
+    L = lower(wmma(), [32, 32])
+    assert thread_grid(L) == tile_rows([[c + 16 * (r // 8) for c in range(16)] for r in range(16)])
+    assert regs_of(L, 0) == [(r, 0) for r in range(8)]
+    assert regs_of(L, 16) == [(r, 0) for r in range(8, 16)]
+    assert regs_of(L, 31, warp=3) == [(r + 16, 31) for r in range(8, 16)]
+
+
+def test_v2_transposed_picture():
+    """version 2, transposed: lane r holds columns 0-7 of row r, lane r + 16 columns 8-15."""
+    L = lower(wmma(transposed=True), [32, 32])
+    assert thread_grid(L) == tile_rows([[r + 16 * (c // 8) for c in range(16)] for r in range(16)])
+    assert regs_of(L, 0) == [(0, c) for c in range(8)]
+    assert regs_of(L, 16) == [(0, c) for c in range(8, 16)]
+    assert regs_of(L, 1, warp=2) == [(17, c) for c in range(8)]
+
+
+# ------------------------------------------------------ variants and rules
+
+
+def test_register_bases_place_tiles():
+    L = lower(wmma(version=3, regs=((0, 1),), warps=((1, 0),), instr=(16, 16, 32)), [32, 32])
+    assert L.to_dict()["bases"]["register"] == [[1, 0], [2, 0], [4, 0], [0, 16]]
+    assert L.to_dict()["bases"]["warp"] == [[16, 0]]
+
+
+def test_rank3():
+    enc = wmma(version=3, regs=((1, 0, 0),), warps=((0, 0, 1), (0, 1, 0)), instr=(16, 16, 32), rank=3)
+    L = lower(enc, [2, 32, 32])
+    assert L.to_dict()["bases"]["register"] == [[0, 1, 0], [0, 2, 0], [0, 4, 0], [1, 0, 0]]
+    assert L.to_dict()["bases"]["warp"] == [[0, 0, 16], [0, 16, 0]]
+
+
+def test_duplicated_tiles_rejected_unless_the_shape_hides_them():
+    """A register and a warp basis on the same tile: Triton aborts (not a permutation), but at a shape of
+    one tile both are broadcast (zero) and the layout is accepted."""
+    enc = wmma(version=1, transposed=True, regs=((1, 0),))
+    with pytest.raises(EncodingError, match="permutation matrix") as info:
+        lower(enc, [32, 32])
+    assert info.value.field == "bases"
+    assert lower(enc, [16, 16]).to_dict()["bases"]["warp"] == [[0, 0], [0, 0]]
+
+
+def test_cta_layout_must_be_surjective():
+    with pytest.raises(EncodingError, match="cover every element") as info:
+        lower(wmma(warps=((0, 2),)), [16, 64])
+    assert info.value.field == "ctaLayout"
+
+
+@pytest.mark.parametrize("enc, field, message", [
+    (wmma(version=4), "version", r"\[1, 3\]"),
+    (wmma(version=1, instr=(16, 16, 32)), "instrShape", "invalid WMMA v1 instruction shape"),
+    (wmma(version=3), "instrShape", "invalid WMMA v3 instruction shape"),
+    (wmma(regs=((0, 1, 0),)), "ctaLayout", "2 components"),
+    (wmma(rank=4, warps=()), "rank", "rank 2 or 3"),
+])
+def test_verifier(enc, field, message):
+    with pytest.raises(EncodingError, match=message) as info:
+        lower(enc, [32] * enc.rank)
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize("version, instr, k_width, ok", [
+    (1, (16, 16, 16), 4, False), (1, (16, 16, 16), 8, True), (1, (16, 16, 16), 16, True),
+    (2, (16, 16, 16), 2, False), (2, (16, 16, 16), 4, True), (2, (16, 16, 32), 16, True),
+    (3, (16, 16, 32), 0, False), (3, (16, 16, 32), 6, False), (3, (16, 16, 32), 2, True),
+])
+def test_operand_k_width(version, instr, k_width, ok):
+    dot = DotOperandEncoding(0, wmma(version=version, instr=instr), k_width)
+    if ok:
+        assert lower(dot, [32, 32]).in_dims == ("register", "lane", "warp", "block")
+    else:
+        with pytest.raises(EncodingError) as info:
+            lower(dot, [32, 32])
+        assert info.value.field == "kWidth"
+
+
+def test_v1_operand_duplicates_lanes_along_k():
+    A = lower(DotOperandEncoding(0, wmma(version=1), 16), [16, 16])
+    assert A.to_dict()["bases"]["lane"] == [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]]
+    assert A.to_dict()["bases"]["register"] == [[0, 1], [0, 2], [0, 4], [0, 8]]
+
+
+def test_operand_k_repeats_after_the_cta_registers():
+    """Triton 3.9 (conformance case low-dot_op-54ff0456f591): the tile repeats along K only up to
+    instrShape[2]; a longer K is reached by the shape, after the ctaLayout's register bases."""
+    parent = wmma(version=3, regs=((1, 0), (0, 2)), warps=((0, 1), (2, 0)), instr=(16, 16, 4))
+    A = lower(DotOperandEncoding(0, parent, 8), [64, 32])
+    assert A.to_dict()["bases"] == {"register": [[0, 1], [0, 2], [0, 4], [16, 0], [0, 16]],
+                                    "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [0, 8]],
+                                    "warp": [[0, 0], [32, 0]], "block": []}
+
+
+def test_operand_cga_drops_k():
+    parent = wmma(version=3, instr=(16, 16, 32), cga_layout=((1, 0),))
+    B = lower(DotOperandEncoding(1, parent, 8), [32, 64])
+    assert B.to_dict()["bases"]["block"] == [[0, 0]]
+
+
+@pytest.mark.parametrize("params, field, message", [
+    ({"version": 0}, "version", r"\[1, 3\]"),
+    ({"warp_bases": [[0, 1, 0]]}, "warp_bases", "rank mismatch"),
+    ({"cga_layout": [[1]]}, "cga_layout", "rank mismatch"),
+])
+def test_gluon_asserts(params, field, message):
+    spec = {"class": "AMDWMMALayout", "params": {"version": 2, "transposed": False, "warp_bases": [[0, 1]],
+                                                 **params}}
+    with pytest.raises(EncodingError, match=message) as info:
+        from_gluon(spec)
+    assert info.value.field == field
+
+
+def test_gluon_defaults():
+    enc = from_gluon({"class": "AMDWMMALayout", "params": {"version": 1, "transposed": True,
+                                                           "warp_bases": [[0, 1], [1, 0]]}})
+    assert enc == AmdWmmaEncoding(1, True, (), WARPS_2X2, (16, 16, 16), (), 2)
