@@ -67,8 +67,8 @@ class AmdMfmaEncoding(DistributedEncoding):
 
     @property
     def tiles(self) -> tuple[int, ...]:
-        """tilesPerWarp, with () read as all ones."""
-        return self.tiles_per_warp or (1,) * self.rank
+        """tilesPerWarp, all ones when empty or all ones (of any length, as Triton's parser may give)."""
+        return self.tiles_per_warp if any(t != 1 for t in self.tiles_per_warp) else (1,) * self.rank
 
     def validate(self) -> None:
         """Triton's verifier (version, tile, element width), plus what its lowering aborts on:

@@ -206,7 +206,8 @@ def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
     tiles = as_ints(p.get("tiles_per_warp"))
     cga = as_bases(p.get("cga_layout"))
     _gluon_assert(1 <= version <= 4, cls, "version", f"version must be in the [1, 4] range, got {version}")
-    _gluon_assert(len(instr) == 3, cls, "instr_shape", f"instr_shape must follow the (M, N, K) format, got {list(instr)}")
+    _gluon_assert(len(instr) == 3, cls, "instr_shape",
+                  f"instr_shape must follow the (M, N, K) format, got {list(instr)}")
     _gluon_assert(tuple(instr[:2]) in MFMA_TILES, cls, "instr_shape", f"invalid intrinsic shape {list(instr)}")
     _gluon_assert(bits in (32, 64), cls, "element_bitwidth", f"element bitwidth must be 32 or 64, got {bits}")
     _gluon_assert(all(len(b) == len(warps) for b in cga), cls, "cga_layout", "cga_layout basis rank mismatch")

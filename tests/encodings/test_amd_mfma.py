@@ -143,6 +143,7 @@ def test_verifier(enc, field, message):
 def test_all_ones_tiles_of_any_length_are_accepted():
     """Triton's parser gives a rank-2 MFMA tilesPerWarp = [1, 1, 1] (the instrShape length)."""
     assert lower(mfma(tiles_per_warp=(1, 1, 1)), [32, 64]) == lower(mfma(), [32, 64])
+    assert lower(mfma(tiles_per_warp=(1,)), [32, 64]) == lower(mfma(), [32, 64])
 
 
 @pytest.mark.parametrize("k_width, message", [(0, "mandatory"), (3, "power of two")])
