@@ -82,30 +82,101 @@ def cmd_show(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    """Load every spec (all or nothing), run the selected checks, write the reports, print the summary."""
+    """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked),
+    run the selected checks, write the reports, print the summary and the IR findings."""
+    import dataclasses
     import time
+    from .hardware import resolve
     from .reports.json_report import build_report, build_timings
     from .reports.text import render_text
     from .reports.writer import parse_formats, write_reports
     from .runner import Progress, default_jobs, run
-    from .spec import load_paths, select
+    from .spec import find_inputs, is_ir, load_paths, select
+    from .ttgir_checks import read_ir_file
     formats = parse_formats(args.format)
     if args.jobs is not None and args.jobs < 1:
         raise CheckerError(f"must be at least 1, got {args.jobs}", field="--jobs")
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
-    obligations = select(load_paths(args.paths), args.only, args.skip)
-    if not obligations:
+    hardware = resolve(args.hardware) if args.hardware else None
+    files = find_inputs(args.paths)
+    specs = [f for f in files if not is_ir(f)]
+    obligations = load_paths(specs) if specs else []
+    kernels = [read_ir_file(f, hardware) for f in files if is_ir(f)]
+    for k in kernels:
+        obligations += k.obligations
+    if args.werror:
+        obligations = [dataclasses.replace(ob, severity="error") for ob in obligations]
+    if args.explain is not None:
+        return explain(kernels, args.explain, engine=args.engine, timeout_ms=args.timeout)
+    obligations = select(obligations, args.only, args.skip)
+    problems = [(k.file, line, msg) for k in kernels for line, msg in k.problems]
+    if not obligations and not problems:
         raise CheckerError("no check is selected (see --only / --skip)")
     jobs = args.jobs or default_jobs()
     start = time.perf_counter()
     outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout,
-                   progress=None if args.quiet else Progress(len(obligations)))
-    report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout)
+                   progress=None if args.quiet or not obligations else Progress(len(obligations)))
+    report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout,
+                          ttgir=[k.summary() for k in kernels])
     timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
     write_reports(report, timings, formats, args.report_dir)
     sys.stdout.write(render_text(report))
+    if problems:
+        print(f"layoutcheck: error: {len(problems)} problem(s) in the TTGIR input; first: "
+              f"{problems[0][0]}:{problems[0][1]}: {problems[0][2]}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
+
+
+def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
+    """--explain [FILE:]LINE: the layouts of the operation at that line (show views) and every proof about it."""
+    from .encodings import lower
+    from .runner import evaluate
+    from .reports.text import show
+    from .syntax.mlir_attr import print_attribute
+    from .views import layout_view
+    file, _, line_text = where.rpartition(":")
+    if not line_text.isdigit():
+        raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
+    line = int(line_text)
+    chosen = [k for k in kernels if not file or k.file == file]
+    if len(chosen) != 1:
+        raise CheckerError("--explain needs exactly one TTGIR input" + (f" named {file}" if file else ""),
+                           field="--explain")
+    k = chosen[0]
+    type_checks = ("well_formed", "surjective", "injective_up_to_broadcast", "invertible")
+    obs = sorted((ob for ob in k.obligations if ob.line == line), key=lambda ob: ob.property in type_checks)
+    problems = [msg for ln, msg in k.problems if ln == line]
+    if not obs and not problems:
+        raise CheckerError(f"no check is derived from line {line}", file=k.file, line=line, field="--explain")
+    out = []
+    for msg in problems:
+        out.append(f"{k.file}:{line}: error: {msg}")
+    shown = set()
+    for ob in obs:
+        for role, enc in ob.operands:
+            shape = ob.shape if role not in ("a", "b") else ob.param(f"{role}_shape")
+            key = (enc, tuple(shape))
+            if key in shown:
+                continue
+            shown.add(key)
+            out.append(f"== {role}: {print_attribute(enc)} at {'x'.join(map(str, shape))}")
+            try:
+                L = lower(enc, shape)
+                out.append(layout_view(getattr(L, "linear", L)).rstrip())
+            except CheckerError as e:
+                out.append(f"(does not lower: {e.message})")
+    for ob in obs:
+        r = evaluate(ob, engine, timeout_ms)
+        out.append(f"== {ob.op} {ob.property}: {r.status}" + (f" ({ob.severity})" if r.status == "fails" else ""))
+        out.append(f"   {r.explanation}")
+        if r.counterexample:
+            out.append("   witness: " + show(r.counterexample.to_dict()))
+        if r.details:
+            out.append("   details: " + show(r.details))
+    sys.stdout.write("\n".join(out) + "\n")
+    return EXIT_OK
 
 
 PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent", "conversion",
@@ -229,7 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(run=cmd_show)
 
     sp = sub.add_parser("verify", help="prove every check of spec files (docs/spec-format.md) and write reports")
-    sp.add_argument("paths", nargs="+", metavar="PATH", help="spec files, or folders searched for *.yaml")
+    sp.add_argument("paths", nargs="+", metavar="PATH",
+                    help="spec files (*.yaml), TTGIR files (*.ttgir, *.mlir; - for stdin), or folders searched "
+                         "for both")
     sp.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
     sp.add_argument("--format", default="text,json",
                     help="reports to write, comma-separated: text,json,md,junit,html (default: text,json)")
@@ -242,6 +315,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS", help="Z3's limit per check (ms)")
     sp.add_argument("--quiet", action="store_true", help="no progress output")
+    sp.add_argument("--hardware", metavar="NAME",
+                    help="hardware preset for TTGIR input (default: from the module's ttg.target)")
+    sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")
+    sp.add_argument("--explain", metavar="[FILE:]LINE",
+                    help="print the layouts and proofs of the TTGIR operation at LINE, then stop")
     sp.set_defaults(run=cmd_verify)
     return p
 

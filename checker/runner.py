@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
 from .properties.result import Result
+from .properties.well_formed import dot_operands, well_formed
 from .prove import TIMEOUT_MS
 from .spec import Obligation
 
@@ -54,14 +55,19 @@ class Outcome:
         return self.record["passed"]
 
 
+STATIC_PROPERTIES = ("well_formed", "dot_operands")
+
+
 def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """Prove the obligation's property with the proof API (`checker.prove`)."""
     from . import prove
     from .encodings import lower
     kw = {"engine": engine, "timeout_ms": timeout_ms}
     p = ob.param
-    layouts = {role: lower(enc, ob.layout_shape) if ob.layout_shape else enc for role, enc in ob.operands}
-    op = layouts.get
+    if ob.property in STATIC_PROPERTIES:
+        op = ob.operand
+    else:
+        op = {role: lower(enc, ob.layout_shape) if ob.layout_shape else enc for role, enc in ob.operands}.get
     if ob.property in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
         return getattr(prove, ob.property)(op("layout"), ob.shape, **kw)
     if ob.property == "equivalent":
@@ -71,6 +77,11 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
     if ob.property == "fits":
         return prove.fits(op("layout"), ob.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
                           shape=ob.shape, base_bytes=p("base_bytes"), **kw)
+    if ob.property == "well_formed":
+        return well_formed(op("layout"), ob.shape, lanes=p("threads_per_warp"), warps=p("warps") or (),
+                           ctas=p("num_ctas"))
+    if ob.property == "dot_operands":
+        return dot_operands(op("a"), op("b"), op("acc"), p("a_shape"), p("b_shape"), ob.shape)
     if ob.property == "bank_conflict_free":
         return prove.bank_conflict_free(op("reg"), op("shared"), ob.shape, ob.dtype_bits, direction=p("direction"),
                                         access=p("access"), model=p("model"), hardware=ob.hardware, **kw)
@@ -102,9 +113,9 @@ def record(ob: Obligation, r: Result) -> dict[str, Any]:
            "engines": {name: v.status for name, v in r.verdicts.items()},
            "counterexample": r.counterexample.to_dict() if r.counterexample else None,
            "explanation": r.explanation, "details": r.details,
-           "source": {"file": ob.file, "line": ob.line}}
+           "severity": ob.severity, "source": {"file": ob.file, "line": ob.line}}
     if ob.op is not None:
-        rec["op"] = ob.op
+        rec["source"]["op"] = ob.op
     try:
         return json.loads(json.dumps(rec))
     except (TypeError, ValueError) as e:

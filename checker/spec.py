@@ -87,7 +87,9 @@ class Obligation:
     ``operands`` are (role, encoding) in the property's role order, lowered at
     ``layout_shape`` when given (a layout built for another shape) else at ``shape``;
     ``params`` the property's extra arguments as (name, value);
-    ``op`` names the IR operation a check was derived from (None for specs).
+    ``op`` names the IR operation a check was derived from (None for specs);
+    ``severity`` is what a failure means: ``error`` (fails the run) or
+    ``warning`` (reported; fails the run only under ``--werror``).
     """
 
     id: str
@@ -105,6 +107,7 @@ class Obligation:
     file: str
     line: int
     op: str | None = None
+    severity: str = "error"
 
     def operand(self, role: str) -> Encoding | None:
         return dict(self.operands).get(role)
@@ -137,17 +140,26 @@ class _Where:
 # ---------------------------------------------------------------- loading
 
 
-def find_specs(paths: Iterable[str]) -> list[str]:
-    """The spec files named by paths: files as given, folders searched (recursively, sorted) for *.yaml / *.yml."""
+SPEC_SUFFIXES = (".yaml", ".yml")
+IR_SUFFIXES = (".ttgir", ".mlir")
+STDIN = "-"
+
+
+def find_inputs(paths: Iterable[str], suffixes: tuple[str, ...] = SPEC_SUFFIXES + IR_SUFFIXES) -> list[str]:
+    """The input files named by paths: files as given (``-`` is stdin), folders searched
+    (recursively, sorted) for files with one of `suffixes`."""
     out: list[str] = []
     for path in paths:
-        if os.path.isdir(path):
+        if path == STDIN:
+            out.append(path)
+        elif os.path.isdir(path):
             found = []
             for root, dirs, files in os.walk(path):
                 dirs.sort()
-                found += [os.path.join(root, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
+                found += [os.path.join(root, f) for f in sorted(files) if f.endswith(suffixes)]
             if not found:
-                raise CheckerError(f"no spec files (*.yaml) under {path}", file=path)
+                raise CheckerError(f"no input files ({', '.join('*' + x for x in suffixes)}) under {path}",
+                                   file=path)
             out += found
         elif os.path.isfile(path):
             out.append(path)
@@ -155,15 +167,20 @@ def find_specs(paths: Iterable[str]) -> list[str]:
             raise CheckerError("no such file or folder", file=path)
     unique: dict[str, str] = {}
     for p in out:                       # a file named twice (or through a link) is read once
-        unique.setdefault(os.path.realpath(p), p)
+        unique.setdefault(p if p == STDIN else os.path.realpath(p), p)
     return list(unique.values())
+
+
+def is_ir(path: str) -> bool:
+    """TTGIR input (read by `checker.ttgir_checks`) rather than a YAML spec."""
+    return path == STDIN or path.endswith(IR_SUFFIXES)
 
 
 def load_paths(paths: Iterable[str]) -> list[Obligation]:
     """Every obligation of every spec under paths, in file order then check order; ids unique."""
     obligations: list[Obligation] = []
     where: dict[str, Obligation] = {}
-    for file in find_specs(paths):
+    for file in find_inputs(paths, SPEC_SUFFIXES):
         for ob in load_spec(file):
             if ob.id in where:
                 first = where[ob.id]

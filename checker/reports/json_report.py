@@ -17,20 +17,25 @@ SCHEMA_VERSION = 1
 VERDICTS = ("holds", "fails", "unknown")
 
 
-def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int) -> dict[str, Any]:
-    """The report of a run from its outcomes (`checker.runner.Outcome`), in run order."""
+def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int,
+                 ttgir: Sequence[dict] | None = None) -> dict[str, Any]:
+    """The report of a run from its outcomes (`checker.runner.Outcome`), in run order; `ttgir`
+    holds one `KernelChecks.summary()` per IR file read."""
     checks = [o.record for o in outcomes]
     passed = sum(c["passed"] for c in checks)
+    warnings = sum(not c["passed"] and c["severity"] == "warning" for c in checks)
     properties: dict[str, dict[str, int]] = {}
     for c in checks:
-        row = properties.setdefault(c["property"], {"checks": 0, "passed": 0, "failed": 0})
+        row = properties.setdefault(c["property"], {"checks": 0, "passed": 0, "failed": 0, "warnings": 0})
         row["checks"] += 1
-        row["passed" if c["passed"] else "failed"] += 1
+        row["passed" if c["passed"] else "warnings" if c["severity"] == "warning" else "failed"] += 1
     files = list(dict.fromkeys(c["source"]["file"] for c in checks))
-    summary = {"checks": len(checks), "passed": passed, "failed": len(checks) - passed,
-               "verdicts": {v: sum(c["verdict"] == v for c in checks) for v in VERDICTS},
+    summary = {"checks": len(checks), "passed": passed, "failed": len(checks) - passed - warnings,
+               "warnings": warnings, "verdicts": {v: sum(c["verdict"] == v for c in checks) for v in VERDICTS},
                "properties": dict(sorted(properties.items())), "files": files,
                "engine": engine, "timeout_ms": timeout_ms}
+    if ttgir:
+        summary["ttgir"] = list(ttgir)
     return {"schema_version": SCHEMA_VERSION, "summary": summary, "checks": checks}
 
 

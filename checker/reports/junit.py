@@ -30,7 +30,9 @@ def render_junit(report: Mapping[str, Any]) -> str:
         counts[file][0] += 1
         case = ET.SubElement(suites[file], "testcase", classname=_classname(file), name=c["id"], file=file,
                              line=str(c["source"]["line"]))
-        if not c["passed"]:
+        if not c["passed"] and c.get("severity") == "warning":
+            ET.SubElement(case, "system-out").text = f"warning: {failure_line(c)}"
+        elif not c["passed"]:
             counts[file][1] += 1
             failure = ET.SubElement(case, "failure", message=failure_line(c), type=c["verdict"])
             failure.text = c.get("explanation") or ""

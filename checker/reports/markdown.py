@@ -18,6 +18,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     s = report["summary"]
     if s["failed"]:
         title = f"### layoutcheck verify: {s['failed']} of {s['checks']} checks failed"
+    elif s.get("warnings"):
+        title = f"### layoutcheck verify: no check failed, {s['warnings']} of {s['checks']} warned"
     else:
         title = f"### layoutcheck verify: all {s['checks']} checks passed"
     v = s["verdicts"]
@@ -30,7 +32,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     if failed:
         lines += ["", "| check | source | expected | got | witness |", "| --- | --- | --- | --- | --- |"]
         for c in failed[:MAX_ROWS]:
-            got = c["verdict"]
+            got = c["verdict"] + (" (warning)" if c.get("severity") == "warning" else "")
             reason = c.get("failure") or ""
             if reason and not reason.startswith("expected " + c["expect"] + ","):
                 got += f" ({reason})"

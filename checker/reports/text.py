@@ -69,34 +69,124 @@ def source_text(check: Mapping[str, Any]) -> str:
 
 def headline(report: Mapping[str, Any]) -> str:
     s = report["summary"]
-    return (f"layoutcheck verify: {s['checks']} checks, {s['passed']} passed, {s['failed']} failed "
+    warnings = f", {s['warnings']} warnings" if s.get("warnings") else ""
+    return (f"layoutcheck verify: {s['checks']} checks, {s['passed']} passed, {s['failed']} failed{warnings} "
             f"(engine {s['engine']})")
 
 
 def render_text(report: Mapping[str, Any]) -> str:
     checks = report["checks"]
+    warned = any(c.get("severity") == "warning" for c in checks)
     groups: dict[tuple[str, str], list[int]] = {}
     for c in checks:
-        row = groups.setdefault((c["source"]["file"], c["property"]), [0, 0])
+        row = groups.setdefault((c["source"]["file"], c["property"]), [0, 0, 0])
         row[0] += 1
         row[1] += c["passed"]
-    rows = [("spec", "property", "checks", "passed", "failed")]
+        row[2] += not c["passed"] and c.get("severity") == "warning"
+    head = ("file", "property", "checks", "passed", "failed") + (("warnings",) if warned else ())
+    rows = [head]
     last_file = None
-    for (file, prop), (n, ok) in sorted(groups.items(), key=lambda kv: kv[0]):
-        rows.append((file if file != last_file else "", prop, str(n), str(ok), str(n - ok)))
+    for (file, prop), (n, ok, warn) in sorted(groups.items(), key=lambda kv: kv[0]):
+        rows.append((file if file != last_file else "", prop, str(n), str(ok), str(n - ok - warn))
+                    + ((str(warn),) if warned else ()))
         last_file = file
     s = report["summary"]
-    rows.append(("total", "", str(s["checks"]), str(s["passed"]), str(s["failed"])))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    rows.append(("total", "", str(s["checks"]), str(s["passed"]), str(s["failed"]))
+                + ((str(s.get("warnings", 0)),) if warned else ()))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = [headline(report), ""]
     for r in rows:
-        lines.append("  ".join(r[i].ljust(widths[i]) if i < 2 else r[i].rjust(widths[i]) for i in range(5)).rstrip())
-    failed = [c for c in checks if not c["passed"]]
-    if failed:
+        lines.append("  ".join(r[i].ljust(widths[i]) if i < 2 else r[i].rjust(widths[i])
+                               for i in range(len(head))).rstrip())
+    failed = [c for c in checks if not c["passed"] and not (c.get("source") or {}).get("op")]
+    diagnostics = ir_diagnostics(report)
+    if failed or diagnostics:
         lines.append("")
     for c in failed:
         reason = c.get("failure") or ""
         lines.append(f"FAIL {c['id']}  {source_text(c)}  {reason}")
         if witness_line(c):
             lines.append(f"     witness: {witness_line(c)}")
+    lines += diagnostics
+    problems = [f"{k['file']}:{p['line']}: error: {p['message']}"
+                for k in s.get("ttgir", ()) for p in k["problems"]]
+    if problems:
+        lines += ["", f"{len(problems)} problem(s) in the TTGIR input (the rest was checked):"] + problems
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- TTGIR findings, as compiler diagnostics
+
+LEVEL_MEANING = {"register": "every thread already holds what it needs (register moves only)",
+                 "warp": "data moves between lanes of a warp (shuffles)",
+                 "cta": "data moves between warps (through shared memory)",
+                 "cross_cta": "data moves between CTAs (distributed shared memory)"}
+TRITON_CLASS_LEVEL = {"register": "register", "warp_shuffle": "warp", "shared_memory": "cta"}
+
+
+def ir_diagnostics(report: Mapping[str, Any]) -> list[str]:
+    """One line per finding of a check derived from TTGIR, in file and line order:
+
+        kernel.ttgir:142: ttg.local_load: warning: 4-way bank conflict (LDS.32): lanes 0 and 8 hit bank 0 (...)
+        kernel.ttgir:88: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between warps
+
+    errors and warnings are failed checks; every conversion also gets a note with its level."""
+    found = []
+    for c in report["checks"]:
+        src = c.get("source") or {}
+        if not src.get("op"):
+            continue
+        if not c["passed"]:
+            found.append((src["file"], src.get("line") or 0, src["op"], c.get("severity", "error"), finding(c)))
+        elif c["property"] == "conversion" and c["verdict"] == "holds":
+            found.append((src["file"], src.get("line") or 0, src["op"], "note", conversion_note(c)))
+    order = {"error": 0, "warning": 1, "note": 2}
+    found.sort(key=lambda f: (f[0], f[1], order[f[3]]))
+    return [f"{file}:{line}: {op}: {severity}: {message}" for file, line, op, severity, message in found]
+
+
+def finding(check: Mapping[str, Any]) -> str:
+    """A failed IR check in one line."""
+    prop, d = check["property"], check.get("details") or {}
+    cx = check.get("counterexample") or {}
+    label = _label(check["id"])
+    if check["verdict"] == "unknown":
+        return f"{prop} {label}: unknown ({check.get('explanation', '')})"
+    if prop == "bank_conflict_free":
+        return bank_conflict_message(d, cx)
+    if prop in ("well_formed", "dot_operands"):
+        return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
+    witness = witness_line(check)
+    return f"{prop} fails {label}" + (f"; witness: {witness}" if witness else f": {check.get('explanation', '')}")
+
+
+def bank_conflict_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> str:
+    """'4-way bank conflict (LDS.32): lanes 0 and 8 hit bank 0 (addresses 0x0, 0x400)'."""
+    ways = (details.get("conflicts") or 0) + 1
+    text = f"{ways}-way bank conflict ({details.get('mnemonic', details.get('instruction', '?'))})"
+    accesses = cx.get("accesses") or []
+    if len(accesses) >= 2:
+        a, b = accesses[0], accesses[1]
+        if a.get("lane") != b.get("lane"):
+            who = f"lanes {a.get('lane')} and {b.get('lane')}"
+        else:
+            who = f"lane {a.get('lane')} registers {a.get('register')} and {b.get('register')}"
+        text += (f": {who} hit bank {cx.get('bank')} (addresses {hex(a.get('byte_address', 0))}, "
+                 f"{hex(b.get('byte_address', 0))})")
+    return text + f"; {details.get('wavefronts')} wavefronts where {details.get('min_wavefronts')} would do"
+
+
+def conversion_note(check: Mapping[str, Any]) -> str:
+    d = check.get("details") or {}
+    level = d.get("level", "?")
+    text = f"{level}-level conversion {_label(check['id'])}: {LEVEL_MEANING.get(level, '')}"
+    triton = TRITON_CLASS_LEVEL.get(d.get("triton_class"))
+    if triton and triton != level:
+        text += f" (Triton lowers it as {d.get('triton_class')})"
+    return text
+
+
+def _label(check_id: str) -> str:
+    """The [what] part of an IR check id (the layouts involved), or ''."""
+    i = check_id.find("[")
+    return check_id[i + 1:-1] if i >= 0 and check_id.endswith("]") else ""

@@ -14,7 +14,7 @@ from checker.runner import Outcome, Progress
 def record(id, file="specs/a.yaml", prop="surjective", passed=True, witness=None):
     return {"id": id, "property": prop, "verdict": "holds" if passed else "fails", "expect": "holds",
             "passed": passed, "failure": None if passed else "expected holds, got fails",
-            "counterexample": witness, "explanation": "why", "source": {"file": file, "line": 3}}
+            "counterexample": witness, "explanation": "why", "severity": "error", "source": {"file": file, "line": 3}}
 
 
 def report(*records):
@@ -29,7 +29,7 @@ def test_text_table_groups_by_file_then_property():
     assert render_text(rep) == (
         "layoutcheck verify: 4 checks, 3 passed, 1 failed (engine both)\n"
         "\n"
-        "spec          property    checks  passed  failed\n"
+        "file          property    checks  passed  failed\n"
         "specs/a.yaml  injective        1       0       1\n"
         "              surjective       2       2       0\n"
         "specs/b.yaml  surjective       1       1       0\n"
@@ -37,8 +37,8 @@ def test_text_table_groups_by_file_then_property():
         "\n"
         "FAIL a2  specs/a.yaml:3  expected holds, got fails\n"
         "     witness: collision: lanes=[0-3, 8]\n")
-    assert rep["summary"]["properties"] == {"injective": {"checks": 1, "passed": 0, "failed": 1},
-                                            "surjective": {"checks": 3, "passed": 3, "failed": 0}}
+    assert rep["summary"]["properties"] == {"injective": {"checks": 1, "passed": 0, "failed": 1, "warnings": 0},
+                                            "surjective": {"checks": 3, "passed": 3, "failed": 0, "warnings": 0}}
     assert rep["summary"]["files"] == ["specs/a.yaml", "specs/b.yaml"]
 
 

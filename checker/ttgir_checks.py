@@ -1,0 +1,273 @@
+"""Checks derived from TritonGPU IR: what `layoutcheck verify kernel.ttgir` proves.
+
+A module read by `checker.syntax.ttgir.read_ttgir` turns into obligations,
+each tied to the source line and operation it comes from:
+
+- every distinct (encoding, shape) of a ``tensor`` type, at its first use:
+  ``well_formed`` (verifier rules, lowering, the module's threads-per-warp,
+  warps and CTAs), ``surjective`` onto the shape and
+  ``injective_up_to_broadcast`` (no accidental duplication);
+- every distinct shared ``!ttg.memdesc`` (encoding, allocation shape):
+  ``well_formed`` and ``invertible`` (each element has exactly one offset);
+- ``ttg.convert_layout``: ``conversion`` (its level: register, warp, cta,
+  cross_cta, and a witness of the data that moves);
+- ``ttg.local_alloc`` with a value, ``ttg.local_store``,
+  ``ttg.async_copy_global_to_local``: ``bank_conflict_free`` of the store;
+  ``ttg.local_load``: of the load (a warning, not an error: conflicts cost
+  time, not correctness); ``ttg.local_alloc``: ``fits`` in the target's
+  shared memory (an allocation of B buffers fits when one buffer fits in
+  capacity // B);
+- ``tt.dot`` / ``ttng.warp_group_dot``: ``dot_operands``.
+
+A shared encoding whose rank is below its memdesc's (multi-buffering:
+``3x128x64`` with a rank-2 ``#shared``) is checked on the trailing dims; a
+view whose shape differs from its allocation's trailing dims (a subslice)
+gets its layout checks at the allocation shape and no bank check. The
+hardware comes from ``ttg.target`` (``cuda:80`` -> sm80, ``hip:gfx942`` ->
+gfx942, ...), or from ``--hardware``; with neither, bank and fits checks are
+skipped and counted. Every other operation is counted by name, its types
+still checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .encodings import lower
+from .encodings.base import Encoding
+from .errors import CheckerError
+from .hardware import PRESETS, Hardware
+from .spec import Obligation
+from .syntax.ttgir import Module, Operation, TypeRef
+
+STORES = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local")
+LOADS = ("ttg.local_load",)
+DOTS = ("tt.dot", "ttng.warp_group_dot")
+CHECKED_OPS = STORES + LOADS + DOTS + ("ttg.convert_layout",)
+TMEM_SPACE = "tensor_memory"
+
+
+def hardware_for_target(target: str | None) -> Hardware | None:
+    """The preset for a module's ``ttg.target``: cuda:8x -> sm80, cuda:90 -> sm90, cuda:10x -> sm100,
+    hip:gfx942 / gfx950 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
+    if not target:
+        return None
+    m = re.fullmatch(r"cuda:(\d+)a?", target)
+    if m:
+        cc = int(m.group(1))
+        name = "sm80" if 80 <= cc < 90 else "sm90" if cc == 90 else "sm100" if 100 <= cc < 110 else None
+        return PRESETS.get(name) if name else None
+    m = re.fullmatch(r"hip:(gfx\w+)", target)
+    if m:
+        arch = m.group(1)
+        if arch in PRESETS:
+            return PRESETS[arch]
+        for family in ("gfx11", "gfx12"):
+            if arch.startswith(family):
+                return PRESETS[family]
+    return None
+
+
+@dataclass
+class KernelChecks:
+    """The obligations of one IR file, the reader's problems, and what was not checked (by reason)."""
+
+    file: str
+    obligations: list[Obligation] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+    skipped: Counter = field(default_factory=Counter)
+    ops: Counter = field(default_factory=Counter)
+    modules: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        checked = sum(n for name, n in self.ops.items() if name in CHECKED_OPS)
+        return {"file": self.file, "modules": self.modules, "operations": sum(self.ops.values()),
+                "checked_operations": checked,
+                "skipped_operations": dict(sorted((k, v) for k, v in self.ops.items() if k not in CHECKED_OPS)),
+                "skipped_checks": dict(sorted(self.skipped.items())),
+                "problems": [{"line": line, "message": msg} for line, msg in self.problems]}
+
+
+def kernel_checks(modules: list[Module], file: str, hardware: Hardware | None = None) -> KernelChecks:
+    """Every obligation of every module of one file (module docstring), in source order."""
+    out = KernelChecks(file)
+    for module in modules:
+        _Builder(module, file, hardware, out).build()
+    return out
+
+
+class _Builder:
+    def __init__(self, module: Module, file: str, hardware: Hardware | None, out: KernelChecks):
+        self.m, self.file, self.out = module, file, out
+        self.hw = hardware or hardware_for_target(module.target)
+        self.seen: set[tuple] = set()
+        self.ids: Counter = Counter()
+        self.warps = tuple(sorted({module.num_warps or 4} | set(_partition_warps(module))))
+
+    def build(self) -> None:
+        m = self.m
+        self.out.modules.append({"line": m.line, "target": m.target, "num_warps": m.num_warps,
+                                 "threads_per_warp": m.threads_per_warp, "num_ctas": m.num_ctas,
+                                 "hardware": self.hw.name if self.hw else None})
+        self.out.problems += [(p.line, p.message) for p in m.problems]
+        for op in m.operations:
+            self.out.ops[op.name] += 1
+            for ref in op.types:
+                self.type_checks(op, ref)
+            if op.name == "ttg.convert_layout":
+                self.convert(op)
+            elif op.name in STORES or op.name in LOADS:
+                self.shared_access(op)
+            elif op.name in DOTS:
+                self.dot(op)
+
+    # ------------------------------------------------------------ helpers
+
+    def add(self, op: Operation, prop: str, what: str, operands, shape, *, severity: str = "error",
+            dtype: str | None = None, bits: int | None = None, params=()) -> None:
+        base = f"{self.file}:{op.line}:{op.name}:{prop}" + (f"[{what}]" if what else "")
+        self.ids[base] += 1
+        ob_id = base if self.ids[base] == 1 else f"{base}#{self.ids[base]}"
+        self.out.obligations.append(Obligation(
+            id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
+            dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
+            expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
+            severity=severity))
+
+    def lowers(self, enc: Encoding, shape) -> bool:
+        try:
+            lower(enc, shape)
+            return True
+        except CheckerError:
+            return False
+
+    # ------------------------------------------------------------ per type
+
+    def type_checks(self, op: Operation, ref: TypeRef) -> None:
+        enc = ref.encoding
+        if enc is None or (ref.memory_space or "").endswith(TMEM_SPACE):
+            return
+        shape = _layout_shape(ref)
+        key = (ref.kind, enc, tuple(shape))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
+        params = (("threads_per_warp", self.m.threads_per_warp), ("warps", self.warps),
+                  ("num_ctas", self.m.num_ctas))
+        self.add(op, "well_formed", what, [("layout", enc)], shape, params=params)
+        if not self.lowers(enc, shape):
+            return
+        if enc.is_shared:
+            self.add(op, "invertible", what, [("layout", enc)], shape)
+        elif ref.kind == "tensor":
+            self.add(op, "surjective", what, [("layout", enc)], shape)
+            self.add(op, "injective_up_to_broadcast", what, [("layout", enc)], shape)
+
+    # ------------------------------------------------------------ per op
+
+    def convert(self, op: Operation) -> None:
+        tensors = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+        if len(tensors) != 2:
+            self.out.skipped["ttg.convert_layout without two typed tensors"] += 1
+            return
+        src, dst = tensors
+        if not (self.lowers(src.encoding, src.shape) and self.lowers(dst.encoding, dst.shape)):
+            return
+        what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
+        self.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape)
+
+    def shared_access(self, op: Operation) -> None:
+        mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
+        regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+        if len(mems) != 1:
+            self.out.skipped[f"{op.name} without a shared memdesc type"] += 1
+            return
+        mem = mems[0]
+        bits = mem.element_bits
+        dtype = mem.element_type
+        if self.hw is None:
+            self.out.skipped["no hardware target (give --hardware)"] += 1
+            return
+        if op.name == "ttg.local_alloc":
+            self.fits(op, mem, bits, dtype)
+        if not regs:
+            return
+        reg = regs[0]
+        shape = _layout_shape(mem)
+        if list(reg.shape) != list(shape) or list(mem.shape[-len(shape):]) != list(shape):
+            self.out.skipped[f"{op.name} on a view whose shape differs from its allocation"] += 1
+            return
+        if not (self.lowers(reg.encoding, shape) and self.lowers(mem.encoding, shape)):
+            return
+        direction = "load" if op.name in LOADS else "store"
+        access = "st.shared" if op.name == "ttg.async_copy_global_to_local" else "auto"
+        pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
+        what = " -> ".join(pair if direction == "store" else pair[::-1])
+        self.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+                 severity="warning", dtype=dtype, bits=bits,
+                 params=(("direction", direction), ("access", access), ("model", "hardware")))
+
+    def fits(self, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
+        shape = _layout_shape(mem)
+        if not self.lowers(mem.encoding, shape):
+            return
+        full = mem.alloc_shape or mem.shape
+        buffers = 1
+        for n in full[:len(full) - len(shape)]:
+            buffers *= n
+        capacity = self.hw.smem_bytes_per_block // buffers
+        what = f"{_compact(mem.encoding_text)} {'x'.join(map(str, full))}"
+        self.add(op, "fits", what, [("layout", mem.encoding)], shape, dtype=dtype, bits=bits,
+                 params=(("capacity_bytes", capacity), ("base_bytes", 0), ("alignment_bytes", None),
+                         ("buffers", buffers)))
+
+    def dot(self, op: Operation) -> None:
+        types = op.types
+        if len(types) < 3 or any(t.encoding is None for t in types[:2] + types[-1:]):
+            self.out.skipped[f"{op.name} without typed operands"] += 1
+            return
+        a, b, acc = types[0], types[1], types[-1]
+        self.add(op, "dot_operands", "", [("a", a.encoding), ("b", b.encoding), ("acc", acc.encoding)],
+                 acc.shape, params=(("a_shape", list(a.shape)), ("b_shape", list(b.shape))))
+
+
+def _compact(text: str) -> str:
+    """Attribute text without blanks, for check ids: '#ttg.dot_op<{opIdx=0,parent=#mma,kWidth=2}>'."""
+    return re.sub(r"\s+", "", text)
+
+
+def _layout_shape(ref: TypeRef) -> list[int]:
+    """The shape an encoding is lowered at: a tensor's shape; a memdesc's allocation shape
+    (its own shape when it has none), trailing dims when the encoding has fewer."""
+    shape = list(ref.alloc_shape or ref.shape) if ref.kind == "memdesc" else list(ref.shape)
+    rank = ref.encoding.rank if ref.encoding is not None else len(shape)
+    return shape[len(shape) - rank:] if rank < len(shape) else shape
+
+
+def _partition_warps(module: Module) -> list[int]:
+    """Warp counts of ttg.warp_specialize partitions (``partitionNumWarps = array<i32: 4, 2>``)."""
+    out: list[int] = []
+    for op in module.operations:
+        m = re.search(r"partitionNumWarps\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+        if m:
+            out += [int(x) for x in m.group(1).split(",") if x.strip()]
+    return out
+
+
+def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:
+    """Read one TTGIR file (``-``: stdin, named ``<stdin>``) and derive its checks."""
+    import sys
+    from .syntax.ttgir import read_ttgir
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CheckerError(f"cannot read: {e}", file=name) from None
+    return kernel_checks(read_ttgir(text, name), name, hardware)

@@ -1,0 +1,175 @@
+"""`layoutcheck verify kernel.ttgir`: checks derived from TTGIR, their findings, exit codes and --explain."""
+
+import io
+import json
+
+import pytest
+
+from checker import cli
+from checker.hardware import PRESETS
+from checker.schema import Schema
+from checker.syntax.ttgir import read_ttgir
+from checker.ttgir_checks import hardware_for_target, kernel_checks
+
+from .conftest import ROOT
+
+TILE = "tests/verify/ttgir/ampere_tile.ttgir"
+BROKEN = "tests/verify/ttgir/broken.ttgir"
+MISMATCHED = "tests/verify/ttgir/mismatched.ttgir"
+
+
+def checks_of(path):
+    text = (ROOT / path).read_text()
+    return kernel_checks(read_ttgir(text, path), path)
+
+
+def by_id(report):
+    return {c["id"]: c for c in report["checks"]}
+
+
+@pytest.mark.parametrize("target, preset", [
+    ("cuda:80", "sm80"), ("cuda:86", "sm80"), ("cuda:89", "sm80"), ("cuda:90", "sm90"), ("cuda:90a", "sm90"),
+    ("cuda:100", "sm100"), ("hip:gfx942", "gfx942"), ("hip:gfx950", "gfx950"), ("hip:gfx1100", "gfx11"),
+    ("hip:gfx1201", "gfx12"), ("cuda:75", None), ("hip:gfx90a", None), (None, None)])
+def test_target_picks_the_hardware_preset(target, preset):
+    hw = hardware_for_target(target)
+    assert (hw.name if hw else None) == preset
+
+
+def test_obligations_of_a_hand_written_ampere_tile():
+    k = checks_of(TILE)
+    ids = [ob.id for ob in k.obligations]
+    assert len(ids) == len(set(ids)) == 29
+    # every distinct tensor type once, at its first use
+    assert [i for i in ids if ":surjective[" in i] == [
+        f"{TILE}:11:arith.constant:surjective[#mma 64x64]",
+        f"{TILE}:12:tt.splat:surjective[#blocked 64x64]",
+        f"{TILE}:15:ttg.local_load:surjective[#ttg.dot_op<{{opIdx=0,parent=#mma,kWidth=2}}> 64x64]",
+        f"{TILE}:16:ttg.local_load:surjective[#ttg.dot_op<{{opIdx=1,parent=#mma,kWidth=2}}> 64x64]",
+        f"{TILE}:23:ttg.convert_layout:surjective[#blocked1 64x64]"]
+    # shared memdescs: the multi-buffered allocation is checked on its trailing 64x64, the view at 64x64
+    assert [i for i in ids if ":invertible[" in i] == [
+        f"{TILE}:14:ttg.local_alloc:invertible[#shared 64x64]", f"{TILE}:17:ttg.local_alloc:invertible[#swizzled 64x64]"]
+    fits = {ob.line: dict(ob.params) for ob in k.obligations if ob.property == "fits"}
+    assert fits[14]["buffers"] == 1 and fits[14]["capacity_bytes"] == 163 * 1024
+    assert fits[17]["buffers"] == 2 and fits[17]["capacity_bytes"] == 163 * 1024 // 2
+    banks = [(ob.line, ob.op, ob.param("direction"), ob.severity) for ob in k.obligations
+             if ob.property == "bank_conflict_free"]
+    assert banks == [(14, "ttg.local_alloc", "store", "warning"), (15, "ttg.local_load", "load", "warning"),
+                     (16, "ttg.local_load", "load", "warning"), (20, "ttg.local_store", "store", "warning"),
+                     (21, "ttg.local_load", "load", "warning")]
+    assert [(ob.line, ob.property) for ob in k.obligations if ob.property in ("conversion", "dot_operands")] == [
+        (22, "dot_operands"), (23, "conversion"), (24, "conversion")]
+    assert all(ob.hardware is PRESETS["sm80"] for ob in k.obligations)
+    s = k.summary()
+    assert s["checked_operations"] == 9 and s["problems"] == []
+    assert s["skipped_operations"] == {"arith.constant": 2, "tt.func": 1, "tt.load": 1, "tt.return": 1,
+                                       "tt.splat": 1, "ttg.memdesc_index": 1}
+    assert s["modules"] == [{"line": 9, "target": "cuda:80", "num_warps": 4, "threads_per_warp": 32, "num_ctas": 1,
+                             "hardware": "sm80"}]
+
+
+def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
+    rc, out, err, reports = verify(TILE)
+    assert rc == 0, out + err                       # bank conflicts are warnings
+    assert out.splitlines()[0] == "layoutcheck verify: 29 checks, 27 passed, 0 failed, 2 warnings (engine both)"
+    assert out.splitlines()[-4:] == [
+        f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
+        f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
+        f"{TILE}:16: ttg.local_load: warning: 8-way bank conflict (LDSM.16.MT88.4): lane 0 registers 0 and 1 hit "
+        f"bank 0 (addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
+        f"{TILE}:23: ttg.convert_layout: note: cta-level conversion #mma -> #blocked1: data moves between warps "
+        f"(through shared memory)",
+        f"{TILE}:24: ttg.convert_layout: note: register-level conversion #blocked1 -> #blocked1: every thread "
+        f"already holds what it needs (register moves only)"]
+    report = json.loads((reports / "report.json").read_text())
+    assert Schema.load("report.schema.json").validate(report) == []
+    checks = by_id(report)
+    swizzled_load = checks[f"{TILE}:21:ttg.local_load:bank_conflict_free[#swizzled -> "
+                           f"#ttg.dot_op<{{opIdx=1,parent=#mma,kWidth=2}}>]"]
+    assert (swizzled_load["verdict"], swizzled_load["details"]["conflicts"]) == ("holds", 0)
+    assert swizzled_load["source"] == {"file": TILE, "line": 21, "op": "ttg.local_load"}
+    conflict = checks[f"{TILE}:15:ttg.local_load:bank_conflict_free[#shared -> "
+                      f"#ttg.dot_op<{{opIdx=0,parent=#mma,kWidth=2}}>]"]
+    assert (conflict["severity"], conflict["passed"], conflict["details"]["conflicts"]) == ("warning", False, 7)
+    assert conflict["counterexample"]["accesses"][1]["lane"] == 4
+    convert = checks[f"{TILE}:23:ttg.convert_layout:conversion[#mma -> #blocked1]"]
+    assert (convert["details"]["level"], convert["details"]["triton_class"]) == ("cta", "shared_memory")
+    s = report["summary"]
+    assert (s["failed"], s["warnings"], s["properties"]["bank_conflict_free"]) == (
+        0, 2, {"checks": 5, "passed": 3, "failed": 0, "warnings": 2})
+    assert s["ttgir"][0]["file"] == TILE and s["ttgir"][0]["checked_operations"] == 9
+    junit = (reports / "junit.xml").read_text()
+    assert 'failures="0"' in junit and "warning: expected holds, got fails" in junit
+
+
+def test_werror_turns_bank_conflicts_into_failures(verify):
+    rc, out, err, _ = verify(TILE, "--werror")
+    assert rc == 1
+    assert out.splitlines()[0] == "layoutcheck verify: 29 checks, 27 passed, 2 failed (engine both)"
+    assert f"{TILE}:15: ttg.local_load: error: 8-way bank conflict" in out
+
+
+def test_mismatched_dot_and_warp_count_are_errors(verify):
+    rc, out, err, reports = verify(MISMATCHED)
+    assert rc == 1
+    assert out.splitlines()[-2:] == [
+        f"{MISMATCHED}:11: tt.dot: error: dot_operands: B's parent is not the accumulator's encoding; kWidth "
+        f"differs between A (2) and B (4)",
+        f"{MISMATCHED}:12: arith.constant: error: well_formed #blocked8 64x64: the layout spans 8 warps but the "
+        f"module has ttg.num-warps = 4"]
+    checks = by_id(json.loads((reports / "report.json").read_text()))
+    dot = checks[f"{MISMATCHED}:11:tt.dot:dot_operands"]
+    assert dot["operands"]["b"].startswith("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2")
+    assert dot["parameters"] == {"a_shape": [64, 32], "b_shape": [32, 64]}
+
+
+def test_bad_ttgir_reports_each_problem_with_its_line_and_checks_the_rest(verify):
+    rc, out, err, reports = verify(BROKEN)
+    assert rc == 2
+    assert out.splitlines()[-4:] == [
+        "3 problem(s) in the TTGIR input (the rest was checked):",
+        f"{BROKEN}:3: error: alias #bad: mismatched brackets",
+        f"{BROKEN}:8: error: tt.load: unknown alias '#nowhere' (at column 1)",
+        f"{BROKEN}:11: error: ttg.convert_layout: unbalanced brackets in type starting 'tensor<32x32xf32, "
+        f"#ttg.blocked<{{sizePerT'"]
+    assert err.strip() == (f"layoutcheck: error: 3 problem(s) in the TTGIR input; first: {BROKEN}:3: "
+                           f"alias #bad: mismatched brackets")
+    report = json.loads((reports / "report.json").read_text())
+    assert [c["source"]["line"] for c in report["checks"]] == [7, 7, 7, 9, 9, 9, 10]
+    assert report["summary"]["ttgir"][0]["problems"][1] == {"line": 8, "message": "tt.load: unknown alias "
+                                                                                  "'#nowhere' (at column 1)"}
+
+
+def test_stdin_is_read_with_a_dash(verify, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO((ROOT / MISMATCHED).read_text()))
+    rc, out, err, reports = verify("-")
+    assert rc == 1
+    assert "<stdin>:11: tt.dot: error: dot_operands:" in out
+
+
+def test_hardware_option_overrides_the_target(verify):
+    rc, out, err, reports = verify(TILE, "--hardware", "sm90")
+    report = json.loads((reports / "report.json").read_text())
+    assert {c["hardware"] for c in report["checks"]} == {"sm90"}
+    assert by_id(report)[f"{TILE}:14:ttg.local_alloc:fits[#shared 64x64]"]["parameters"]["capacity_bytes"] == \
+        227 * 1024
+
+
+def test_explain_prints_the_layouts_and_the_proof(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    rc = cli.main(["verify", TILE, "--explain", "15"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "== reg: #ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2" in out
+    assert "== shared: #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}> at 64x64" in out
+    assert "== ttg.local_load bank_conflict_free: fails (warning)" in out
+    assert "   witness: (kind=bank_conflict, model=hardware, hardware=sm80, instruction=ldmatrix" in out
+    assert "== ttg.local_load surjective: holds" in out
+
+
+def test_explain_on_a_line_without_checks_is_bad_input(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert cli.main(["verify", TILE, "--explain", "1"]) == 2
+    assert capsys.readouterr().err.strip() == (f"layoutcheck: error: {TILE}:1: field '--explain': no check is "
+                                                f"derived from line 1")
