@@ -39,6 +39,7 @@ from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import PRESETS, Hardware
+from .layout import LinearLayout
 from .spec import Obligation
 from .syntax.ttgir import Module, Operation, TypeRef
 
@@ -201,6 +202,9 @@ class _Builder:
             self.out.skipped[f"{op.name} on a view whose shape differs from its allocation"] += 1
             return
         if not (self.lowers(reg.encoding, shape) and self.lowers(mem.encoding, shape)):
+            return
+        if not isinstance(lower(mem.encoding, shape), LinearLayout):
+            self.out.skipped["bank conflicts of padded_shared (not modelled)"] += 1
             return
         direction = "load" if op.name in LOADS else "store"
         access = "st.shared" if op.name == "ttg.async_copy_global_to_local" else "auto"

@@ -173,3 +173,34 @@ def test_explain_on_a_line_without_checks_is_bad_input(monkeypatch, capsys):
     assert cli.main(["verify", TILE, "--explain", "1"]) == 2
     assert capsys.readouterr().err.strip() == (f"layoutcheck: error: {TILE}:1: field '--explain': no check is "
                                                 f"derived from line 1")
+
+
+PADDED = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#padded = #ttg.padded_shared<[64:+8] {order = [1, 0], shape = [64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @k(%v: tensor<64x64xf16, #blocked>) {
+    %0 = ttg.local_alloc %v : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #padded, #smem>
+    tt.return
+  }
+}
+"""
+
+
+def test_padded_shared_gets_layout_and_fits_checks_but_no_bank_check():
+    k = kernel_checks(read_ttgir(PADDED, "p.ttgir"), "p.ttgir")
+    assert [(ob.line, ob.property) for ob in k.obligations if ob.operands[0][1].kind == "padded_shared"] == [
+        (6, "well_formed"), (6, "invertible"), (6, "fits")]
+    assert k.summary()["skipped_checks"] == {"bank conflicts of padded_shared (not modelled)": 1}
+    assert all(ob.hardware is PRESETS["gfx942"] for ob in k.obligations)
+
+
+def test_bank_conflicts_refuse_padded_shared_rather_than_ignore_the_padding():
+    from checker import parse_encoding, prove
+    from checker.errors import CheckerError
+    R = parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], "
+                       "order = [1, 0]}>")
+    S = parse_encoding("#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [64, 64]}>")
+    with pytest.raises(CheckerError, match="a padded_shared layout moves addresses by integer addition"):
+        prove.bank_conflict_free(R, S, [64, 64], 16, hardware="gfx942")
