@@ -17,7 +17,8 @@ agree with the accumulator, as Triton's dot verifier requires:
     a: [.., M, K],  b: [.., K, N],  acc: [.., M, N]
 
 where a (and b) may instead be a shared memory descriptor (``warp_group_dot``
-reads A or B from shared memory; the accumulator is then NVIDIA MMA v3).
+reads A or B from shared memory: the accumulator is then NVIDIA MMA v3 and the
+shared layout an NVMMA one, nvmma_shared or its shared_linear form).
 
 Both return a `Result` with no engine verdicts; a failure's explanation names
 the rule that is broken.
@@ -33,6 +34,9 @@ from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
 from ..errors import CheckerError
 from .result import Result
+
+
+WGMMA_SHARED = ("nvmma_shared", "shared_linear")
 
 
 def _static(prop: str, problems: list[str], ok: str, details: dict) -> Result:
@@ -73,6 +77,9 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
             if not (isinstance(acc, NvidiaMmaEncoding) and acc.version_major == 3):
                 problems.append(f"{name} is read from shared memory, which only an NVIDIA MMA v3 "
                                 f"(warp_group_dot) accumulator can do; the accumulator is {acc.kind}")
+            elif op.kind not in WGMMA_SHARED:
+                problems.append(f"{name} is read by wgmma from shared memory, which needs an nvmma_shared "
+                                f"layout; got {op.kind}")
             continue
         if not isinstance(op, DotOperandEncoding):
             problems.append(f"{name} must be a dot_op encoding, got {op.kind}")
