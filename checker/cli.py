@@ -75,8 +75,9 @@ def cmd_show(args) -> int:
     L = lower(enc, parse_shape(args.shape))
     linear = getattr(L, "linear", L)  # a padded layout is shown through its linear component
     if args.svg:
-        from .reports.svg import layout_figure, write_atomic
-        write_atomic(args.svg, layout_figure(linear, title=f"{args.encoding or args.name} at {args.shape}"))
+        from .reports.svg import layout_figure
+        from .reports.writer import write_atomic
+        write_atomic(args.svg, layout_figure(linear, title=f"{args.encoding or args.name} at {args.shape}"), "--svg")
     sys.stdout.write(layout_view(linear, hardware=args.hw))
     return EXIT_OK
 

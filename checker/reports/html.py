@@ -41,7 +41,8 @@ figure { margin: 1em 0; overflow-x: auto; }
 
 def write_html(report: Mapping[str, Any], path: str) -> None:
     """Write the page for `report` to `path` atomically (temporary file, then os.replace)."""
-    svg.write_atomic(path, render_html(report))
+    from .writer import write_atomic
+    write_atomic(path, render_html(report))
 
 
 def render_html(report: Mapping[str, Any]) -> str:

@@ -2,7 +2,7 @@
 
 ``layout_figure(L)`` returns SVG text: pure, no dependencies, and the same
 input always gives the same bytes (integer geometry, fixed palette, no
-dates or random ids). The only I/O here is ``write_atomic``.
+dates or random ids). There is no I/O here.
 
 What a figure shows. The grid is the last two tensor dims (rows x columns);
 rank 1 is drawn as 1 x N and rank > 2 as one 2-D slice, the one through the
@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import colorsys
 import os
-import tempfile
 from html import escape
 from typing import Any, Mapping
 
@@ -80,26 +79,6 @@ def bank_colour(bank: int, banks: int) -> str:
     """Bank k of n: hue k/n of a light colour wheel."""
     r, g, b = colorsys.hls_to_rgb(bank / banks, 0.82, 0.65)
     return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write text to path through a temporary file in the same folder and os.replace
-    (readers never see a half-written file); an OS error becomes a CheckerError."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    except OSError as e:
-        raise CheckerError(f"cannot write {path}: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        os.unlink(tmp)
-        raise CheckerError(f"cannot write {path}: {e.strerror}") from None
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 # ------------------------------------------------------------------ owners

@@ -24,9 +24,10 @@ FILES = {"text": "report.txt", "json": "report.json", "md": "report.md", "junit"
 RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "junit": render_junit}
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str, field: str = "--report-dir") -> None:
     """Write text to path through a temporary file beside it and os.replace. The file gets the
-    usual permissions (0666 less the umask, like open()); an OS error becomes a CheckerError."""
+    usual permissions (0666 less the umask, like open()); an OS error becomes a CheckerError
+    naming `field` (the option that chose the path)."""
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -36,7 +37,7 @@ def write_atomic(path: str, text: str) -> None:
     except OSError as e:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise CheckerError(f"cannot write {path}: {e.strerror}", field="--report-dir") from None
+        raise CheckerError(f"cannot write {path}: {e.strerror}", field=field) from None
 
 
 def parse_formats(text: str) -> list[str]:

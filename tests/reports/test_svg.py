@@ -236,11 +236,18 @@ def test_same_input_same_bytes_across_processes():
 
 
 def test_write_atomic(tmp_path):
+    from checker.reports.writer import write_atomic
     path = tmp_path / "f.svg"
-    svg.write_atomic(str(path), "<svg/>")
+    old = os.umask(0o022)
+    try:
+        write_atomic(str(path), "<svg/>", "--svg")
+    finally:
+        os.umask(old)
     assert path.read_text() == "<svg/>" and os.listdir(tmp_path) == ["f.svg"]
-    with pytest.raises(CheckerError, match="cannot write"):
-        svg.write_atomic(str(tmp_path / "no" / "f.svg"), "<svg/>")
+    assert path.stat().st_mode & 0o777 == 0o644
+    with pytest.raises(CheckerError, match="cannot write") as e:
+        write_atomic(str(tmp_path / "no" / "f.svg"), "<svg/>", "--svg")
+    assert e.value.field == "--svg"
 
 
 def test_show_writes_svg(tmp_path, capsys):
