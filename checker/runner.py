@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
+from .layout import LinearLayout
 from .properties.result import Result
 from .properties.well_formed import dot_operands, well_formed
 from .prove import TIMEOUT_MS
@@ -82,6 +83,11 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
                            ctas=p("num_ctas"))
     if ob.property == "dot_operands":
         return dot_operands(op("a"), op("b"), op("acc"), p("a_shape"), p("b_shape"), ob.shape)
+    if ob.property == "bank_conflict_free" and p("view_of"):
+        R, S = lower(op("reg"), ob.shape), lower(op("shared"), p("view_of"))
+        R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(S.out_dims, p("view_of"))))
+        return prove.bank_conflict_free(R, S, None, ob.dtype_bits, direction=p("direction"), access=p("access"),
+                                        model=p("model"), hardware=ob.hardware, **kw)
     if ob.property == "bank_conflict_free":
         return prove.bank_conflict_free(op("reg"), op("shared"), ob.shape, ob.dtype_bits, direction=p("direction"),
                                         access=p("access"), model=p("model"), hardware=ob.hardware, **kw)

@@ -20,9 +20,12 @@ each tied to the source line and operation it comes from:
 - ``tt.dot`` / ``ttng.warp_group_dot``: ``dot_operands``.
 
 A shared encoding whose rank is below its memdesc's (multi-buffering:
-``3x128x64`` with a rank-2 ``#shared``) is checked on the trailing dims; a
-view whose shape differs from its allocation's trailing dims (a subslice)
-gets its layout checks at the allocation shape and no bank check. The
+``3x128x64`` with a rank-2 ``#shared``) is checked on the trailing dims. An
+access through a subslice view (``!ttg.memdesc<128x16xf16, #shared, #smem,
+mutable, 128x32>``) is checked against the allocation's layout (parameter
+``view_of``): the view starts at a multiple of its own shape, so its offsets
+are the allocation's offsets of the view's coordinates XOR one constant, and a
+constant XOR keeps which accesses share a word and which share a bank. The
 hardware comes from ``ttg.target`` (``cuda:80`` -> sm80, ``hip:gfx942`` ->
 gfx942, ...), or from ``--hardware``; with neither, bank and fits checks are
 skipped and counted. Every other operation is counted by name, its types
@@ -197,13 +200,15 @@ class _Builder:
         if not regs:
             return
         reg = regs[0]
-        shape = _layout_shape(mem)
-        if list(reg.shape) != list(shape) or list(mem.shape[-len(shape):]) != list(shape):
-            self.out.skipped[f"{op.name} on a view whose shape differs from its allocation"] += 1
+        alloc = _layout_shape(mem)
+        shape = list(mem.shape[len(mem.shape) - len(alloc):])
+        if list(reg.shape) != shape or any(v > a for v, a in zip(shape, alloc)):
+            self.out.skipped[f"{op.name} whose register and memory shapes differ"] += 1
             return
-        if not (self.lowers(reg.encoding, shape) and self.lowers(mem.encoding, shape)):
+        if not (self.lowers(reg.encoding, shape) and self.lowers(mem.encoding, alloc)):
             return
-        if not isinstance(lower(mem.encoding, shape), LinearLayout):
+        view = (("view_of", alloc),) if shape != alloc else ()
+        if not isinstance(lower(mem.encoding, alloc), LinearLayout):
             self.out.skipped["bank conflicts of padded_shared (not modelled)"] += 1
             return
         direction = "load" if op.name in LOADS else "store"
@@ -212,7 +217,7 @@ class _Builder:
         what = " -> ".join(pair if direction == "store" else pair[::-1])
         self.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
                  severity="warning", dtype=dtype, bits=bits,
-                 params=(("direction", direction), ("access", access), ("model", "hardware")))
+                 params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
 
     def fits(self, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
         shape = _layout_shape(mem)

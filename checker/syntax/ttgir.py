@@ -144,7 +144,7 @@ def _split_top(text: str, sep: str = ",") -> list[str]:
 
 def parse_type(text: str, aliases: dict, parse_attr: AttributeParser) -> TypeRef:
     """`tensor<...>` or `!ttg.memdesc<...>` (the whole type text)."""
-    kind = "memdesc" if text.startswith("!ttg.memdesc") else "tensor"
+    kind = "memdesc" if text.startswith(("!ttg.memdesc", "<")) else "tensor"
     body = text[text.index("<") + 1:-1]
     parts = _split_top(body)
     dims = parts[0].split("x")
@@ -177,9 +177,10 @@ def _is_memory_space(text: str) -> bool:
 
 
 def _find_types(signature: str) -> list[tuple[int, str]]:
-    """(position, text) of every tensor<...> / !ttg.memdesc<...> in a type signature."""
+    """(position, text) of every tensor<...> / !ttg.memdesc<...> in a type signature; a bare
+    <...> result (`-> <128x32xf16, #shared, #smem, mutable>`, as async copies print it) is a memdesc."""
     out = []
-    for m in re.finditer(r"!ttg\.memdesc<|(?<![\w!.])tensor<", signature):
+    for m in re.finditer(r"!ttg\.memdesc<|(?<![\w!.])tensor<|(?<=->\s)<", signature):
         start = m.start()
         end = balanced_end(signature, m.end() - 1)
         if end < 0:
