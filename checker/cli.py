@@ -102,10 +102,16 @@ def cmd_verify(args) -> int:
     hardware = resolve(args.hardware) if args.hardware else None
     files = find_inputs(args.paths)
     specs = [f for f in files if not is_ir(f)]
-    obligations = load_paths(specs) if specs else []
-    kernels = [read_ir_file(f, hardware) for f in files if is_ir(f)]
-    for k in kernels:
-        obligations += k.obligations
+    by_spec: dict[str, list] = {}
+    for ob in (load_paths(specs) if specs else []):
+        by_spec.setdefault(ob.file, []).append(ob)
+    kernels, obligations = [], []
+    for f in files:                     # checks in input order: a spec's, or a TTGIR file's
+        if is_ir(f):
+            kernels.append(read_ir_file(f, hardware))
+            obligations += kernels[-1].obligations
+        else:
+            obligations += by_spec.get(f, [])
     if args.werror:
         obligations = [dataclasses.replace(ob, severity="error") for ob in obligations]
     if args.explain is not None:
