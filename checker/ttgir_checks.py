@@ -153,7 +153,7 @@ class _Builder:
         enc = ref.encoding
         if enc is None or (ref.memory_space or "").endswith(TMEM_SPACE):
             return
-        shape = _layout_shape(ref)
+        shape = layout_shape(ref)
         key = (ref.kind, enc, tuple(shape))
         if key in self.seen:
             return
@@ -200,7 +200,7 @@ class _Builder:
         if not regs:
             return
         reg = regs[0]
-        alloc = _layout_shape(mem)
+        alloc = layout_shape(mem)
         shape = list(mem.shape[len(mem.shape) - len(alloc):])
         if list(reg.shape) != shape or any(v > a for v, a in zip(shape, alloc)):
             self.out.skipped[f"{op.name} whose register and memory shapes differ"] += 1
@@ -220,7 +220,7 @@ class _Builder:
                  params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
 
     def fits(self, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
-        shape = _layout_shape(mem)
+        shape = layout_shape(mem)
         if not self.lowers(mem.encoding, shape):
             return
         full = mem.alloc_shape or mem.shape
@@ -248,7 +248,7 @@ def _compact(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _layout_shape(ref: TypeRef) -> list[int]:
+def layout_shape(ref: TypeRef) -> list[int]:
     """The shape an encoding is lowered at: a tensor's shape; a memdesc's allocation shape
     (its own shape when it has none), trailing dims when the encoding has fewer."""
     shape = list(ref.alloc_shape or ref.shape) if ref.kind == "memdesc" else list(ref.shape)

@@ -61,18 +61,7 @@ def lower(encoding: Encoding, shape: Sequence[int]):
 def _lower_cached(encoding: Encoding, shape: tuple[int, ...]):
     encoding.validate()
     encoding.check_shape(shape)
-    result = encoding.to_linear_layout(shape)
-    if encoding.is_shared:
-        _require_offset_bits(encoding, result)
-    return result
-
-
-def _require_offset_bits(encoding: Encoding, result) -> None:
-    """A shared buffer of one element per CTA has no offset bits; Triton (Gluon) rejects it."""
-    linear = getattr(result, "linear", result)
-    if linear.in_dim_size_log2("offset") == 0:
-        raise EncodingError(f"{encoding.kind}: the shape gives one element per CTA; a shared layout needs at "
-                            f"least two (Triton requires at least one offset basis)", field="shape")
+    return encoding.to_linear_layout(shape)
 
 
 __all__ = ["lower", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding",

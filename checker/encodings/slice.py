@@ -32,8 +32,8 @@ class SliceEncoding(DistributedEncoding):
         if not isinstance(self.parent, DistributedEncoding):
             raise self.fail("parent", f"the parent must be a distributed encoding, got {self.parent.kind}")
         self.parent.validate()
-        if self.parent.rank < 1:
-            raise self.fail("parent", "the parent must have rank >= 1")
+        if self.parent.rank < 2:
+            raise self.fail("parent", f"the parent layout must have rank >= 2, got {self.parent.rank}")
         if not 0 <= self.dim < self.parent.rank:
             raise self.fail("dim", f"slice dim={self.dim} must be less than the parent rank={self.parent.rank}")
 

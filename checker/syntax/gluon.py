@@ -26,6 +26,18 @@ def gluon_class(name: str):
     return deco
 
 
+def lower_gluon(encoding: Encoding, shape):
+    """`lower` plus Gluon's Python-side rule: a shared buffer of one element per CTA (no offset
+    bits) is rejected. Triton's C++ lowering accepts it (TTGIR allocates mbarriers as
+    ``!ttg.memdesc<1xi64, #shared>``), so this rule belongs to Gluon input only."""
+    from ..encodings import lower
+    result = lower(encoding, shape)
+    if encoding.is_shared and getattr(result, "linear", result).in_dim_size_log2("offset") == 0:
+        raise EncodingError(f"{encoding.kind}: the shape gives one element per CTA; Gluon requires a shared "
+                            f"layout to have at least one offset basis", field="shape")
+    return result
+
+
 def from_gluon(spec: Mapping[str, Any]) -> Encoding:
     """Build the encoding a Gluon layout spec ``{"class", "params"[, "ctor"]}`` describes."""
     if not isinstance(spec, Mapping) or "class" not in spec:

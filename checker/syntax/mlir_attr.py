@@ -503,7 +503,7 @@ def _parse_nvidia_mma(p: _Parser, mnemonic: str) -> Encoding:
     from ..encodings.nvidia_mma import NvidiaMmaEncoding
     f = _body(p, mnemonic)
     warps = f.integers("warpsPerCTA")
-    enc = NvidiaMmaEncoding(f.integer("versionMajor"), f.integer("versionMinor"), warps, f.integers("instrShape"),
+    enc = NvidiaMmaEncoding(f.integer("versionMajor"), f.integer("versionMinor", 0), warps, f.integers("instrShape"),
                             f.cga(len(warps)))
     f.finish()
     return enc

@@ -91,8 +91,14 @@ AttributeParser = Callable[[str, dict], Encoding]
 
 
 def _default_parser() -> AttributeParser:
+    """Parse and verify (Triton verifies every attribute as it parses it)."""
     from .mlir_attr import parse_attribute
-    return lambda text, aliases: parse_attribute(text, aliases)
+
+    def parse(text: str, aliases: dict) -> Encoding:
+        enc = parse_attribute(text, aliases)
+        enc.validate()
+        return enc
+    return parse
 
 
 def balanced_end(text: str, start: int, open_ch: str = "<", close_ch: str = ">") -> int:
@@ -241,7 +247,7 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
         line_no = i + 1
         stripped = _strip_comment(raw).strip()
         if raw.strip().startswith("// -----"):
-            if current.operations or current.problems or current.num_warps is not None:
+            if _has_content(current):
                 modules.append(current)
             shared_aliases = {}
             current = new_module(line_no + 1)
@@ -294,7 +300,7 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
         om = _OP_NAME.match(stmt)
         if om:
             op = Operation(om.group(1), line_no, stmt)
-            sig = _signature(stmt)
+            sig = _signature(stmt) if op.name != "tt.func" else _arguments(stmt)
             if sig is not None:
                 try:
                     arrow = _top_level_arrow(sig)
@@ -306,9 +312,21 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
             current.operations.append(op)
             current.op_counts[op.name] += 1
         i = j + 1
-    if current.operations or current.problems or current.num_warps is not None or not modules:
+    if _has_content(current) or not modules:
         modules.append(current)
     return modules
+
+
+def _arguments(func_text: str) -> str | None:
+    """A tt.func's argument list (its types are the function's tensor arguments), or None."""
+    start = func_text.find("(")
+    end = balanced_end(func_text, start, "(", ")") if start >= 0 else -1
+    return func_text[start + 1:end - 1] if end > 0 else None
+
+
+def _has_content(m: Module) -> bool:
+    """Anything read into a module: operations, problems, module attributes or its own aliases."""
+    return bool(m.operations or m.problems or m.num_warps is not None or m.alias_lines)
 
 
 def _open_brackets(text: str) -> int:

@@ -7,7 +7,7 @@ apply (Triton's bases exactly, or a clean rejection where Triton raised or abort
 
 import pytest
 
-from checker.encodings import lower
+from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import from_gluon
 

@@ -7,7 +7,7 @@ with an EncodingError / CheckerError, never a crash.
 
 import pytest
 
-from checker.encodings import lower
+from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
 

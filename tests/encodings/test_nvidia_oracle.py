@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from checker.encodings import lower
+from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import from_gluon
 
