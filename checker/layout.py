@@ -58,6 +58,17 @@ class LinearLayout:
         self._hash = None
         self._check_invariants(require_surjective)
 
+    @classmethod
+    def _of(cls, ins, outs) -> "LinearLayout":
+        """A layout from parts an operation of this class built and knows to be valid
+        (bases tuples of ints within their out-dims): no conversion, no re-check.
+        Every public way in goes through __init__, which checks."""
+        L = object.__new__(cls)
+        L._ins = tuple((n, tuple(bs)) for n, bs in ins)
+        L._outs = tuple(outs)
+        L._columns = L._rank = L._hash = None
+        return L
+
     # ----------------------------------------------------------------- building
 
     @classmethod
@@ -86,7 +97,7 @@ class LinearLayout:
         if not is_power_of_two(size):
             raise LayoutError(f"strided_1d size must be a power of two, got {size}")
         bases = [(i * stride,) for i in _powers_below(size)]
-        return cls([(in_dim, bases)], [(out_dim, stride * size)], require_surjective=(stride == 1))
+        return cls._of([(in_dim, bases)], [(out_dim, stride * size)])
 
     @classmethod
     def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> "LinearLayout":
@@ -100,8 +111,9 @@ class LinearLayout:
             return cls.empty()
         if not is_power_of_two(size):
             raise LayoutError(f"zeros_1d size must be a power of two, got {size}")
-        return cls([(in_dim, [(0,)] * log2(size))], [(out_dim, out_size)],
-                   require_surjective=(out_size == 1))
+        if not is_power_of_two(out_size):
+            raise LayoutError(f"zeros_1d out size must be a power of two, got {out_size}")
+        return cls._of([(in_dim, [(0,)] * log2(size))], [(out_dim, out_size)])
 
     def _check_invariants(self, require_surjective: bool) -> None:
         names = [n for n, _ in self._ins]
@@ -311,7 +323,7 @@ class LinearLayout:
         _require_same_dims(new_order, self.out_dims, "out")
         perm = [self.out_dim_index(d) for d in new_order]
         ins = [(n, [tuple(b[p] for p in perm) for b in bs]) for n, bs in self._ins]
-        return LinearLayout(ins, [self._outs[p] for p in perm])
+        return LinearLayout._of(ins, [self._outs[p] for p in perm])
 
     def reshape_ins(self, new_ins: Sequence[tuple[str, int]]) -> "LinearLayout":
         """Concatenate all bases in in-dim order and re-split them by new sizes."""
@@ -446,18 +458,20 @@ class LinearLayout:
         inner_out = {n: k for k, (n, _) in enumerate(inner._outs)}
         outer_out = {n: k for k, (n, _) in enumerate(outer._outs)}
         inner_shift = {n: log2(s) for n, s in inner._outs}
-        ins = []
-        for d in in_names:
-            rows = []
-            ib = inner_b.get(d, ())
-            ob = outer_b.get(d, ())
-            for b in ib:
-                rows.append(tuple(b[inner_out[o]] if o in inner_out else 0 for o in out_names))
-            for b in ob:
-                rows.append(tuple((b[outer_out[o]] << inner_shift.get(o, 0)) if o in outer_out else 0
-                                  for o in out_names))
-            ins.append((d, rows))
-        return LinearLayout(ins, [(o, 1 << out_log[o]) for o in out_names])
+        # where each out component of the product comes from: (index in the factor's basis, shift)
+        take_inner = [inner_out.get(o) for o in out_names]
+        take_outer = [(outer_out.get(o), inner_shift.get(o, 0)) for o in out_names]
+        inner_same = list(inner.out_dims) == out_names
+
+        def from_inner(b):
+            return b if inner_same else tuple(0 if k is None else b[k] for k in take_inner)
+
+        def from_outer(b):
+            return tuple(0 if k is None else b[k] << sh for k, sh in take_outer)
+
+        ins = [(d, [from_inner(b) for b in inner_b.get(d, ())] + [from_outer(b) for b in outer_b.get(d, ())])
+               for d in in_names]
+        return LinearLayout._of(ins, [(o, 1 << out_log[o]) for o in out_names])
 
     def compose(self, outer: "LinearLayout") -> "LinearLayout":
         """outer ∘ self: self's out-dims feed outer's in-dims (matched by name)."""
@@ -658,6 +672,10 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
 
     sup([a, b], [a, c]) = [a, b, c]; sup([a, b], [b, a]) has no answer.
     """
+    if not y or list(x) == list(y):
+        return list(x)
+    if not x:
+        return list(y)
     result: list[str] = []
     seen: set[str] = set()
     pos_x = {e: i for i, e in enumerate(x)}
@@ -817,10 +835,17 @@ def standard_out_dims(rank: int) -> list[str]:
 def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]) -> LinearLayout:
     """Product over order (minor first) of identity_1d(shape[d], in_dim, dim d)."""
     names = standard_out_dims(len(shape))
-    ret = LinearLayout.empty()
     for d in order:
-        ret = ret * LinearLayout.identity_1d(shape[d], in_dim, names[d])
-    return ret
+        if not is_power_of_two(shape[d]):
+            raise LayoutError(f"identity_standard_nd: size {shape[d]} of dim {d} is not a power of two")
+    position = {d: k for k, d in enumerate(order)}
+    bases = []
+    for d in order:                     # the product's bases, built directly: dim d's bits, minor dims first
+        for i in range(log2(shape[d])):
+            basis = [0] * len(order)
+            basis[position[d]] = 1 << i
+            bases.append(tuple(basis))
+    return LinearLayout._of([(in_dim, bases)] if order else [], [(names[d], shape[d]) for d in order])
 
 
 def ensure_layout_not_larger_than(L: LinearLayout, shape: Mapping[str, int], *,
@@ -847,7 +872,7 @@ def ensure_layout_not_larger_than(L: LinearLayout, shape: Mapping[str, int], *,
                 continue
             nb.append(clamped)
         ins.append((n, nb))
-    return LinearLayout(ins, list(zip(L.out_dims, new_sizes)))
+    return LinearLayout._of(ins, list(zip(L.out_dims, new_sizes)))
 
 
 def ensure_layout_not_smaller_than(L: LinearLayout, shape: Mapping[str, int]) -> LinearLayout:
@@ -856,13 +881,25 @@ def ensure_layout_not_smaller_than(L: LinearLayout, shape: Mapping[str, int]) ->
     if not shape:
         return L
     k = L.in_dims[0]
-    ret = L
+    grow = []
     for n, actual in L.out_dim_sizes:
         desired = shape[n]
         if desired >= actual and desired % actual:
             raise LayoutError(f"cannot grow '{n}' from {actual} to {desired}")
-        ret = ret * LinearLayout.identity_1d(desired // actual, k, n)
-    return ret
+        if desired > actual:
+            grow.append((n, actual, desired // actual))
+    if not grow:
+        return L
+    index = {n: j for j, n in enumerate(L.out_dims)}
+    extra = []                          # = L * prod identity_1d(desired / actual, k, n), in L's out order
+    for n, actual, factor in grow:
+        for i in range(log2(factor)):
+            basis = [0] * len(index)
+            basis[index[n]] = actual << i
+            extra.append(tuple(basis))
+    ins = [(d, bs + tuple(extra) if d == k else bs) for d, bs in L._ins]
+    outs = [(n, shape[n] if shape[n] > s else s) for n, s in L._outs]
+    return LinearLayout._of(ins, outs)
 
 
 def transpose_components(L: LinearLayout, order: Sequence[int]) -> LinearLayout:
