@@ -1,0 +1,298 @@
+"""The four benchmark sections; each returns plain JSON data (times in µs unless named otherwise).
+
+1. lowering: every family of the corpus, layoutcheck cold (cache cleared) and warm vs Triton's C++.
+2. proofs: each property per engine over the corpus: p50, p99.
+3. scaling: tensor sizes 2^10 .. 2^26, per property: F2, Z3, numpy enumeration, tensor-layouts.
+4. end_to_end: `layoutcheck verify specs/` and a 10,000-check sweep, --jobs 1 and 2: wall and peak memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+
+import numpy as np
+
+from checker import prove
+from checker.encodings import _lower_cached, lower
+from checker.layout import LinearLayout
+from checker.syntax.gluon import from_gluon
+
+from . import corpus
+from .timing import clock, ratio, summary
+
+# ------------------------------------------------------------------ 1. lowering
+
+
+def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -> dict:
+    ours_cold: dict[str, list[float]] = defaultdict(list)
+    ours_warm: dict[str, list[float]] = defaultdict(list)
+    per_case: dict[str, dict] = {}
+    for c in cases:
+        def cold():
+            _lower_cached.cache_clear()
+            lower(c.encoding, c.shape)
+        t_cold = min(clock(cold, repeat))
+        t_warm = min(clock(lambda: lower(c.encoding, c.shape), repeat))
+        ours_cold[c.family].append(t_cold)
+        ours_warm[c.family].append(t_warm)
+        per_case[c.id] = {"family": c.family, "cold": t_cold, "warm": t_warm}
+    triton, note = _triton_lowering(cases, triton_python, repeat)
+    theirs: dict[str, list[float]] = defaultdict(list)
+    for cid, t in triton.items():
+        if isinstance(t, dict) and cid in per_case:
+            theirs[per_case[cid]["family"]].append(min(t["repeat"]))
+    families = {}
+    for fam in sorted(ours_cold):
+        row = {"cases": len(ours_cold[fam]), "layoutcheck_cold": summary(ours_cold[fam]),
+               "layoutcheck_warm": summary(ours_warm[fam]), "triton": summary(theirs.get(fam, []))}
+        row["ratio_cold_vs_triton"] = ratio(row["layoutcheck_cold"]["median"], row["triton"].get("median"))
+        row["ratio_warm_vs_triton"] = ratio(row["layoutcheck_warm"]["median"], row["triton"].get("median"))
+        families[fam] = row
+    large = {cid: {"layoutcheck_cold_us": round(v["cold"] * 1e6, 1),
+                   "triton_us": round(min(triton[cid]["repeat"]) * 1e6, 1)
+                   if isinstance(triton.get(cid), dict) else None}
+             for cid, v in per_case.items() if cid.startswith("large-")}
+    return {"families": families, "large_shapes": large, "triton_note": note}
+
+
+def _triton_lowering(cases, triton_python, repeat) -> tuple[dict, str]:
+    if not triton_python:
+        try:
+            import triton  # noqa: F401
+            triton_python = sys.executable
+        except ImportError:
+            return {}, "Triton is not installed: its column is empty (give --triton-python PATH)"
+    payload = json.dumps([{"id": c.id, "spec": c.spec, "shape": c.shape} for c in cases])
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_lowering.py")
+    run = subprocess.run([triton_python, script, str(repeat)], input=payload, capture_output=True, text=True,
+                         env={**os.environ, "TRITON_DEFAULT_FP_FUSION": "1"})
+    if run.returncode != 0:
+        return {}, f"Triton run failed: {run.stderr.strip().splitlines()[-1:] or run.returncode}"
+    version = subprocess.run([triton_python, "-c", "import triton; print(triton.__version__)"],
+                             capture_output=True, text=True).stdout.strip()
+    return json.loads(run.stdout), (f"Triton {version} through {triton_python}: GluonOpBuilder.to_linear_layout, "
+                                    f"best of {repeat} calls after a first one (Triton caches per attribute "
+                                    f"and shape in its MLIR context)")
+
+
+# ------------------------------------------------------------------ 2. proofs
+
+PROPERTIES = ("surjective", "injective", "equivalent", "conversion", "bank_conflict_free")
+
+
+def proofs(quick: bool) -> dict:
+    limit = 40 if quick else None
+    layouts = [c for c in corpus.lowering_cases(limit) if not c.id.startswith("large-")]
+    converts = corpus.pairs("convert_trivial.jsonl", "src", "dst", 20 if quick else None)
+    banks = corpus.pairs("bank_conflicts.jsonl", "reg_layout", "shared_layout", 20 if quick else None)
+    times: dict[str, dict[str, list[float]]] = {p: {"f2": [], "z3": []} for p in PROPERTIES}
+    for engine in ("f2", "z3"):
+        for c in layouts:
+            for prop in ("surjective", "injective"):
+                times[prop][engine].append(_timed(getattr(prove, prop), c.encoding, c.shape, engine=engine))
+        for case, a, b in converts:
+            shape = case["shape"]
+            times["equivalent"][engine].append(_timed(prove.equivalent, a, b, shape, engine=engine))
+            times["conversion"][engine].append(_timed(prove.conversion, a, b, shape, engine=engine))
+        for case, reg, shared in banks:
+            hw = "gfx942" if case.get("target", "").startswith("hip") else "sm90"
+            times["bank_conflict_free"][engine].append(
+                _timed(prove.bank_conflict_free, reg, shared, case["shape"], case["element_bitwidth"],
+                       hardware=hw, engine=engine))
+    return {p: {e: summary([t for t in ts if t is not None], 1e3) for e, ts in per.items()}
+            for p, per in times.items()} | {"unit": "ms", "corpus": {
+                "layouts": len(layouts), "conversion_pairs": len(converts), "bank_pairs": len(banks)}}
+
+
+def _timed(fn, *args, **kw) -> float | None:
+    """Seconds of one proof (lowering already cached); None when the property does not apply."""
+    from checker.errors import CheckerError
+    try:
+        fn(*args, **kw)                 # warm the lowering cache
+        t = time.perf_counter()
+        fn(*args, **kw)
+        return time.perf_counter() - t
+    except CheckerError:
+        return None
+
+
+# ------------------------------------------------------------------ 3. scaling
+
+def scaling_layouts(log_size: int) -> tuple:
+    """A blocked register layout, a second one, and a swizzled shared layout for 2^log_size elements."""
+    side = 1 << (log_size // 2)
+    warps = [4, 1] if log_size <= 14 else [8, 1] if log_size <= 20 else [4, 4]
+    a = from_gluon({"class": "BlockedLayout", "params": {"size_per_thread": [1, 8], "threads_per_warp": [4, 8],
+                                                         "warps_per_cta": warps, "order": [1, 0]}})
+    b = from_gluon({"class": "BlockedLayout", "params": {"size_per_thread": [8, 1], "threads_per_warp": [8, 4],
+                                                         "warps_per_cta": warps[::-1], "order": [0, 1]}})
+    s = from_gluon({"class": "SwizzledSharedLayout", "params": {"vec": 8, "per_phase": 1, "max_phase": 8,
+                                                                "order": [1, 0]}})
+    return [side, side], a, b, s
+
+
+def enumerate_layout(L: LinearLayout) -> np.ndarray:
+    """Every hardware index's element as a row-major linear index: all 2^n inputs (numpy).
+
+    With power-of-two dim sizes, row-major packing keeps the dims' bits apart, so the XOR of
+    coordinates is the XOR of their linear indices and the doubling below is exact."""
+    sizes = [s for _, s in L.out_dim_sizes]
+    strides = [int(np.prod(sizes[k + 1:])) for k in range(len(sizes))]
+    values = np.zeros(1, dtype=np.int64)
+    for _, bs in L._ins:
+        for b in bs:
+            values = np.concatenate([values, values ^ sum(c * st for c, st in zip(b, strides))])
+    return values
+
+
+def enumeration_baseline(prop: str, shape, a, b, s) -> bool | str:
+    """The property decided by brute force over every element (numpy, vectorized as well as it goes);
+    for conversion, its level."""
+    La, total = lower(a, shape), shape[0] * shape[1]
+    va = enumerate_layout(La)
+    if prop == "surjective":
+        return np.unique(va).size == total
+    if prop == "injective":
+        return np.unique(va).size == va.size
+    if prop == "equivalent":
+        return bool(np.array_equal(va, enumerate_layout(lower(b, shape))))
+    if prop == "conversion":                    # the level: the first unit (thread, warp, CTA) that keeps
+        Lb = lower(b, shape)                    # every (unit, element) b needs among a's
+        vb = enumerate_layout(Lb)
+        for level, unit in (("register", ("register",)), ("warp", ("register", "lane")), ("cta", None)):
+            per_a = 1 if unit is None else int(np.prod([La.in_dim_size(d) for d in unit]))
+            per_b = 1 if unit is None else int(np.prod([Lb.in_dim_size(d) for d in unit]))
+            key_a = (np.arange(va.size) // per_a if unit else 0) * total + va
+            key_b = (np.arange(vb.size) // per_b if unit else 0) * total + vb
+            if np.isin(key_b, key_a).all():
+                return level
+        return "cross_cta"
+    # bank_conflict_free of the scaling pair (16-byte f16 vectors: 8 registers per access, 8 lanes per
+    # phase): the offset of every access, grouped by (warp, instruction, phase), distinct words per bank
+    where = np.empty(total, dtype=np.int64)
+    where[enumerate_layout(lower(s, shape))] = np.arange(total)
+    off = where[va]
+    regs = La.in_dim_size("register")
+    idx = np.arange(va.size)
+    reg, lane, warp = idx % regs, (idx // regs) % 32, idx // (regs * 32)
+    phase = (warp * (regs // 8) + reg // 8) * 4 + lane // 8
+    word = off * 2 // 4
+    keys = np.unique(np.stack([phase, word % 32, word]), axis=1)
+    return int(np.bincount(keys[0] * 32 + keys[1]).max()) == 1
+
+
+def tensor_layouts_baseline(prop: str, shape, a) -> None:
+    """tensor-layouts' enumeration (is_injective / is_surjective) on the same map, built from its F2 matrix."""
+    from tensor_layouts import Layout
+    from tensor_layouts.analysis import is_injective, is_surjective
+    L = lower(a, shape)
+    sizes = [s for _, s in L.out_dim_sizes]
+    strides = [int(np.prod(sizes[k + 1:])) for k in range(len(sizes))]
+    cols = [sum(c * st for c, st in zip(b, strides)) for _, bs in L._ins for b in bs]
+    layout = Layout(tuple([2] * len(cols)), tuple(cols))
+    (is_injective if prop == "injective" else is_surjective)(layout)
+
+
+SCALING_PROPERTIES = ("surjective", "injective", "equivalent", "conversion", "bank_conflict_free")
+
+
+def scaling(quick: bool, enumeration_limit: int = 24, tensor_layouts_limit: int = 16) -> dict:
+    logs = [10, 12, 14] if quick else list(range(10, 27, 2))
+    rows = []
+    for n in logs:
+        shape, a, b, s = scaling_layouts(n)
+        calls = {"surjective": lambda e: prove.surjective(a, shape, engine=e),
+                 "injective": lambda e: prove.injective(a, shape, engine=e),
+                 "equivalent": lambda e: prove.equivalent(a, b, shape, engine=e),
+                 "conversion": lambda e: prove.conversion(a, b, shape, engine=e),
+                 "bank_conflict_free": lambda e: prove.bank_conflict_free(a, s, shape, 16, hardware="sm90",
+                                                                          engine=e)}
+        for enc in (a, b, s):
+            lower(enc, shape)
+        for prop in SCALING_PROPERTIES:
+            row = {"log2_elements": n, "shape": shape, "property": prop}
+            for engine in ("f2", "z3"):
+                row[engine] = min(clock(lambda: calls[prop](engine), 1 if n >= 22 else 3))
+            proof = calls[prop]("f2")
+            row["verdict"] = proof.status if prop != "conversion" else f"level {proof.details['level']}"
+            row["enumeration"] = None
+            if n <= enumeration_limit:
+                t = time.perf_counter()
+                answer = enumeration_baseline(prop, shape, a, b, s)
+                row["enumeration"] = time.perf_counter() - t
+                row["enumeration_agrees"] = (answer == proof.details["level"] if prop == "conversion"
+                                             else answer == proof.holds)
+            row["tensor_layouts"] = (min(clock(lambda: tensor_layouts_baseline(prop, shape, a), 1))
+                                     if prop in ("surjective", "injective") and n <= tensor_layouts_limit else None)
+            row["enumeration_over_f2"] = ratio(row["enumeration"], row["f2"])
+            rows.append(row)
+    at_max = [r for r in rows if r["log2_elements"] == logs[-1]]
+    return {"rows": rows, "unit": "s",
+            "all_properties_at_largest": {"log2_elements": logs[-1],
+                                          "f2_seconds": round(sum(r["f2"] for r in at_max), 4),
+                                          "z3_seconds": round(sum(r["z3"] for r in at_max), 4)},
+            "enumeration_limit_log2": enumeration_limit, "tensor_layouts_limit_log2": tensor_layouts_limit}
+
+
+# ------------------------------------------------------------------ 4. end to end
+
+SWEEP = """\
+version: 1
+encodings:
+  blk: {{kind: blocked, size_per_thread: [1, 1], threads_per_warp: [4, 8], warps_per_cta: [2, 2], order: [1, 0]}}
+checks:
+{checks}
+"""
+GRID = """\
+    sweep:
+      size_per_thread: [[1, 1], [1, 2], [1, 4], [2, 1], [2, 2]]
+      threads_per_warp: [[1, 32], [2, 16], [4, 8], [8, 4], [16, 2], [32, 1]]
+      warps_per_cta: [[1, 4], [2, 2], [4, 1]]
+      order: [[1, 0], [0, 1]]
+      shape: {shapes}
+"""
+
+
+def sweep_spec(folder: str, quick: bool) -> tuple[str, int]:
+    shapes = "[[16, 16], [64, 64]]" if quick else \
+        "[[16, 16], [32, 64], [64, 64], [128, 32], [128, 128], [256, 64], [64, 256], [256, 256]]"
+    n_shapes = shapes.count("[") - 1
+    props = ["surjective", "injective_up_to_broadcast"] * (1 if quick else 4)
+    props = props[:1] if quick else props[:7]
+    checks = "".join(f"  - id: sweep-{i}-{p}\n    prove: {p}\n    layout: blk\n    shape: [64, 64]\n"
+                     + GRID.format(shapes=shapes) for i, p in enumerate(props))
+    path = os.path.join(folder, "sweep.yaml")
+    with open(path, "w") as f:
+        f.write(SWEEP.format(checks=checks))
+    return path, len(props) * 5 * 6 * 3 * 2 * n_shapes
+
+
+def end_to_end(quick: bool) -> dict:
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        sweep, n = sweep_spec(tmp, quick)
+        runs = {"specs": ["specs/"], f"sweep_{n}": [sweep]}
+        for name, paths in runs.items():
+            for jobs in (1, 2):
+                out[f"{name}_jobs{jobs}"] = _verify(paths, jobs, os.path.join(tmp, f"r{name}{jobs}"))
+    return out
+
+
+def _verify(paths: list[str], jobs: int, report_dir: str) -> dict:
+    """Wall time and peak resident memory (largest process) of one `layoutcheck verify` run."""
+    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
+            "print(rc, time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    cmd = [sys.executable, "-c", code, sys.executable, "-m", "checker", "verify", *paths, "--jobs", str(jobs),
+           "--quiet", "--format", "json", "--report-dir", report_dir]
+    rc, wall, rss = subprocess.run(cmd, capture_output=True, text=True, cwd=corpus.ROOT).stdout.split()
+    with open(os.path.join(report_dir, "report.json")) as f:
+        checks = json.load(f)["summary"]["checks"]
+    return {"exit_code": int(rc), "checks": checks, "wall_seconds": round(float(wall), 3),
+            "peak_rss_mib": round(int(rss) / 1024, 1)}
