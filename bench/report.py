@@ -20,12 +20,14 @@ def render_markdown(r: dict) -> str:
     if "lowering" in r:
         low = r["lowering"]
         lines += ["## 1. Lowering (µs per call; median [p10-p90])", "", low["triton_note"], "",
-                  "| family | cases | layoutcheck cold | layoutcheck warm (cache hit) | Triton C++ | cold / Triton |"
-                  " warm / Triton |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                  "| family | cases | layoutcheck cold | Triton first call | cold / first | layoutcheck warm "
+                  "(cache hit) | Triton repeated call | warm / repeated | cold / repeated |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for fam, row in low["families"].items():
             lines.append(f"| {fam} | {row['cases']} | {_cell(row['layoutcheck_cold'])} | "
+                         f"{_cell(row['triton_first'])} | {_fmt(row['ratio_cold_vs_triton_first'], 2)} | "
                          f"{_cell(row['layoutcheck_warm'])} | {_cell(row['triton'])} | "
-                         f"{_fmt(row['ratio_cold_vs_triton'], 2)} | {_fmt(row['ratio_warm_vs_triton'], 3)} |")
+                         f"{_fmt(row['ratio_warm_vs_triton'], 3)} | {_fmt(row['ratio_cold_vs_triton'], 2)} |")
         lines += ["", "Large shapes (µs, cold): " + ", ".join(
             f"{k.removeprefix('large-')} {_fmt(v['layoutcheck_cold_us'])} (Triton {_fmt(v['triton_us'])})"
             for k, v in low["large_shapes"].items()), ""]
@@ -38,11 +40,13 @@ def render_markdown(r: dict) -> str:
                   f"(bank_conflict_free).", "", "| property | F2 p50 | F2 p99 | Z3 p50 | Z3 p99 |",
                   "| --- | ---: | ---: | ---: | ---: |"]
         for prop, per in p.items():
-            if prop in ("unit", "corpus"):
+            if prop in ("unit", "corpus", "dense_random_injective"):
                 continue
             lines.append(f"| {prop} | {_fmt(per['f2'].get('median'), 3)} | {_fmt(per['f2'].get('p99'), 3)} | "
                          f"{_fmt(per['z3'].get('median'), 2)} | {_fmt(per['z3'].get('p99'), 2)} |")
-        lines.append("")
+        lines += ["", "Dense random layouts (n random n-bit bases), injective: " + "; ".join(
+            f"{r['bits']} bits {r['verdict']}: F2 {r['f2']} ms, Z3 {r['z3']} ms" for r in p["dense_random_injective"]),
+            ""]
     if "scaling" in r:
         s = r["scaling"]
         lines += ["## 3. Scaling (seconds per property)", "",

@@ -44,13 +44,18 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
         per_case[c.id] = {"family": c.family, "cold": t_cold, "warm": t_warm}
     triton, note = _triton_lowering(cases, triton_python, repeat)
     theirs: dict[str, list[float]] = defaultdict(list)
+    theirs_first: dict[str, list[float]] = defaultdict(list)
     for cid, t in triton.items():
         if isinstance(t, dict) and cid in per_case:
             theirs[per_case[cid]["family"]].append(min(t["repeat"]))
+            theirs_first[per_case[cid]["family"]].append(t["first"])
     families = {}
     for fam in sorted(ours_cold):
         row = {"cases": len(ours_cold[fam]), "layoutcheck_cold": summary(ours_cold[fam]),
-               "layoutcheck_warm": summary(ours_warm[fam]), "triton": summary(theirs.get(fam, []))}
+               "layoutcheck_warm": summary(ours_warm[fam]), "triton_first": summary(theirs_first.get(fam, [])),
+               "triton": summary(theirs.get(fam, []))}
+        row["ratio_cold_vs_triton_first"] = ratio(row["layoutcheck_cold"]["median"],
+                                                  row["triton_first"].get("median"))
         row["ratio_cold_vs_triton"] = ratio(row["layoutcheck_cold"]["median"], row["triton"].get("median"))
         row["ratio_warm_vs_triton"] = ratio(row["layoutcheck_warm"]["median"], row["triton"].get("median"))
         families[fam] = row
@@ -107,7 +112,25 @@ def proofs(quick: bool) -> dict:
                        hardware=hw, engine=engine))
     return {p: {e: summary([t for t in ts if t is not None], 1e3) for e, ts in per.items()}
             for p, per in times.items()} | {"unit": "ms", "corpus": {
-                "layouts": len(layouts), "conversion_pairs": len(converts), "bank_pairs": len(banks)}}
+                "layouts": len(layouts), "conversion_pairs": len(converts), "bank_pairs": len(banks)},
+                "dense_random_injective": dense_random_injective((16,) if quick else (16, 20, 24))}
+
+
+def dense_random_injective(widths) -> list[dict]:
+    """The hard case for a solver: n random dense n-bit bases (ms per engine)."""
+    import random
+    from checker.properties.injective import injective
+    rng = random.Random(1)
+    out = []
+    for n in widths:
+        L = LinearLayout([("register", [(rng.getrandbits(n),) for _ in range(n)])], [("dim0", 1 << n)])
+        row = {"bits": n}
+        for engine in ("f2", "z3"):
+            t = time.perf_counter()
+            row["verdict"] = injective(L, engine=engine).status
+            row[engine] = round((time.perf_counter() - t) * 1e3, 3)
+        out.append(row)
+    return out
 
 
 def _timed(fn, *args, **kw) -> float | None:
