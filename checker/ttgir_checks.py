@@ -108,7 +108,7 @@ class _Builder:
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
         self.ids: Counter = Counter()
-        self.warps = tuple(sorted({module.num_warps or 4} | set(_partition_warps(module))))
+        self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
 
     def build(self) -> None:
         m = self.m
@@ -151,7 +151,10 @@ class _Builder:
 
     def type_checks(self, op: Operation, ref: TypeRef) -> None:
         enc = ref.encoding
-        if enc is None or (ref.memory_space or "").endswith(TMEM_SPACE):
+        if enc is None:
+            return
+        if (ref.memory_space or "").endswith(TMEM_SPACE):
+            self.out.skipped["tensor-memory descriptors (not checked)"] += 1
             return
         shape = layout_shape(ref)
         key = (ref.kind, enc, tuple(shape))
