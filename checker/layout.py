@@ -436,6 +436,12 @@ class LinearLayout:
         ins = [(n, [a + b for a, b in zip(bs, obs)]) for (n, bs), (_, obs) in zip(self._ins, other._ins)]
         return LinearLayout(ins, self._outs + other._outs)
 
+    def with_in_dim(self, d: str) -> "LinearLayout":
+        """The same map with one more in-dim d of size 1 (no bases), last."""
+        if self.has_in_dim(d):
+            raise LayoutError(f"with_in_dim: '{d}' is already an in-dim")
+        return LinearLayout._of(self._ins + ((d, ()),), self._outs)
+
     def remove_zero_bases_along_dim(self, d: str) -> "LinearLayout":
         ins = [(n, [b for b in bs if any(b)] if n == d else bs) for n, bs in self._ins]
         return LinearLayout(ins, self._outs)

@@ -118,6 +118,11 @@ def combine_cta_cga_with_shape(cta: LinearLayout, cga_bases: Bases, shape: Seque
     rank = len(shape)
     names = standard_out_dims(rank)
     labeled = dict(zip(names, shape))
+    if not cga_bases and set(cta.out_dims) == set(names):
+        # one CTA: the CGA has no bits, so the product only appends an empty block dim
+        cta = ensure_layout_not_smaller_than(cta, labeled)
+        cta = ensure_layout_not_larger_than(cta, labeled, broadcast_registers=broadcast_registers)
+        return cta.with_in_dim(BLOCK).transpose_outs(names)
     cga = ensure_layout_not_larger_than(cga_linear_layout(as_bases(cga_bases), rank), labeled)
     cga = cga.transpose_outs(list(cta.out_dims))
     cta_shape = {d: max(1, labeled[d] // cga.out_dim_size(d)) for d in cta.out_dims}
