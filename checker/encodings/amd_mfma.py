@@ -39,11 +39,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import EncodingError
-from ..layout import LinearLayout, identity_standard_nd, is_power_of_two, standard_out_dims
+from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
 from .base import LANE, REGISTER, WARP, Bases, DistributedEncoding, require_power_of_two_entries
 from .cga import combine_cta_cga_with_shape, validate_cga
-from .dot_operand import dot_operand_k_dim
+from .dot_operand import dot_operand_k_dim, require_k_width
 
 WAVE_SIZE = 64
 MFMA_TILES = ((32, 32), (16, 16), (64, 4), (4, 64))
@@ -123,11 +122,7 @@ class AmdMfmaEncoding(DistributedEncoding):
     # ------------------------------------------------------------ dot operands
 
     def validate_dot_operand(self, op_idx: int, k_width: int) -> None:
-        if k_width == 0:
-            raise EncodingError("dot_op: kWidth is mandatory for an MFMA parent", field="kWidth")
-        if not is_power_of_two(k_width):
-            raise EncodingError(f"dot_op: kWidth must be a power of two for an MFMA parent (Triton aborts "
-                                f"otherwise), got {k_width}", field="kWidth")
+        require_k_width(k_width, "an MFMA")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         r = self.rank

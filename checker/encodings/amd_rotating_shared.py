@@ -25,33 +25,16 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..layout import LinearLayout
-from .base import Bases, SharedEncoding, require_permutation
-from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
-from .swizzled_shared import swizzled_cta_layout
+from .cga import combine_cta_cga_with_shape, shape_per_cta
+from .swizzled_shared import PhasedSharedEncoding, swizzled_cta_layout
 
 
 @dataclass(frozen=True)
-class AmdRotatingSharedEncoding(SharedEncoding):
+class AmdRotatingSharedEncoding(PhasedSharedEncoding):
     kind = "amd_rotating_shared"
 
-    vec: int
-    per_phase: int
-    max_phase: int
-    order: tuple[int, ...]
-    cga_layout: Bases = ()
-
-    @property
-    def rank(self) -> int:
-        return len(self.order)
-
     def validate(self) -> None:
-        if self.vec < 0:
-            raise self.fail("vec", f"must be a non-negative integer, got {self.vec}")
-        for field, v in (("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
-            if v < 1:
-                raise self.fail(field, f"must be a positive integer (Triton divides by it), got {v}")
-        require_permutation(self, "order", self.order, self.rank)
-        validate_cga(self.cga_layout, self.rank, self.kind)
+        self.validate_phases(min_vec=0, why=" (Triton divides by it)")
 
     def rotated_column(self, row: int, num_cols: int) -> int:
         """The column offset-bit `row` moves to: vec * (phase XOR block) mod numCols."""

@@ -40,10 +40,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import EncodingError, LayoutError
-from ..layout import LinearLayout, is_power_of_two, standard_out_dims
+from ..layout import LinearLayout, standard_out_dims
 from .base import LANE, REGISTER, WARP, Bases, DistributedEncoding, matrix_order
 from .cga import combine_cta_cga_with_shape, validate_cga
-from .dot_operand import dot_operand_cga, dot_operand_k_dim
+from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
 from .linear import check_permutation_matrix
 
 WAVE_SIZE = 32
@@ -123,11 +123,7 @@ class AmdWmmaEncoding(DistributedEncoding):
         if allowed is not None and k_width not in allowed:
             raise EncodingError(f"dot_op: kWidth must be {' or '.join(map(str, allowed))} for a WMMA "
                                 f"v{self.version} parent, got {k_width}", field="kWidth")
-        if k_width == 0:
-            raise EncodingError(f"dot_op: kWidth is mandatory for a WMMA v{self.version} parent", field="kWidth")
-        if not is_power_of_two(k_width):
-            raise EncodingError(f"dot_op: kWidth must be a power of two for a WMMA parent (Triton aborts "
-                                f"otherwise), got {k_width}", field="kWidth")
+        require_k_width(k_width, f"a WMMA v{self.version}")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         r = self.rank

@@ -24,12 +24,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..layout import LinearLayout, standard_out_dims
+from ..errors import EncodingError
+from ..layout import LinearLayout, is_power_of_two, standard_out_dims
 from .base import Bases, DistributedEncoding
 
 
 def dot_operand_k_dim(op_idx: int, rank: int) -> int:
     return rank - 1 if op_idx == 0 else rank - 2
+
+
+def require_k_width(k_width: int, parent: str) -> None:
+    """The AMD parents' kWidth rule: given (non-zero) and a power of two (Triton aborts otherwise)."""
+    if k_width == 0:
+        raise EncodingError(f"dot_op: kWidth is mandatory for {parent} parent", field="kWidth")
+    if not is_power_of_two(k_width):
+        raise EncodingError(f"dot_op: kWidth must be a power of two for {parent} parent (Triton aborts "
+                            f"otherwise), got {k_width}", field="kWidth")
 
 
 def dot_operand_cga(parent_cga: Bases, op_idx: int, rank: int) -> Bases:

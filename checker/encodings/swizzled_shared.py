@@ -49,8 +49,8 @@ def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -
 
 
 @dataclass(frozen=True)
-class SwizzledSharedEncoding(SharedEncoding):
-    kind = "swizzled_shared"
+class PhasedSharedEncoding(SharedEncoding):
+    """The parameters swizzled and AMD rotating shared layouts share: vec, perPhase, maxPhase, order, CGA."""
 
     vec: int
     per_phase: int
@@ -62,12 +62,23 @@ class SwizzledSharedEncoding(SharedEncoding):
     def rank(self) -> int:
         return len(self.order)
 
-    def validate(self) -> None:
-        for field, v in (("vec", self.vec), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
-            if v < 1:
-                raise self.fail(field, f"must be a positive integer, got {v}")
+    def validate_phases(self, min_vec: int, why: str = "") -> None:
+        """vec >= min_vec, perPhase and maxPhase >= 1, order a permutation, a valid CGA."""
+        for field, v, least in (("vec", self.vec, min_vec), ("perPhase", self.per_phase, 1),
+                                ("maxPhase", self.max_phase, 1)):
+            if v < least:
+                kind = "positive" if least else "non-negative"
+                raise self.fail(field, f"must be a {kind} integer{why if least else ''}, got {v}")
         require_permutation(self, "order", self.order, self.rank)
         validate_cga(self.cga_layout, self.rank, self.kind)
+
+
+@dataclass(frozen=True)
+class SwizzledSharedEncoding(PhasedSharedEncoding):
+    kind = "swizzled_shared"
+
+    def validate(self) -> None:
+        self.validate_phases(min_vec=1)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         per_cta = shape_per_cta(self.cga_layout, shape)
