@@ -131,20 +131,31 @@ def _strip_comment(line: str) -> str:
     return line if i < 0 else line[:i]
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<{[(":
+def _scan(text: str, opening: str = "<{[(", closing: str = ">}])"):
+    """(index, token, depth before it) for every character of text; an arrow '->' is one token
+    and no bracket."""
+    depth = 0
+    i = 0
+    while i < len(text):
+        if text.startswith("->", i):
+            yield i, "->", depth
+            i += 2
+            continue
+        ch = text[i]
+        yield i, ch, depth
+        if ch in opening:
             depth += 1
-        elif ch in ">}])":
+        elif ch in closing:
             depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if cur and "".join(cur).strip():
-        parts.append("".join(cur).strip())
+        i += 1
+
+
+def _split_top(text: str, sep: str = ",") -> list[str]:
+    """text split at the separators outside every bracket."""
+    cuts = [i for i, tok, depth in _scan(text) if tok == sep and depth == 0]
+    parts = [text[a + 1:b].strip() for a, b in zip([-1] + cuts, cuts + [len(text)])]
+    if not parts[-1]:
+        parts.pop()                     # nothing after the last separator
     return parts
 
 
@@ -197,23 +208,9 @@ def _find_types(signature: str) -> list[tuple[int, str]]:
 
 def _signature(op_text: str) -> str | None:
     """The text after the operation's last top-level ' : ' (its type signature)."""
-    depth = 0
-    last = None
-    i = 0
-    while i < len(op_text):
-        ch = op_text[i]
-        if ch == "-" and op_text.startswith("->", i):
-            i += 2
-            continue
-        if ch in "<{[(":
-            depth += 1
-        elif ch in ">}])":
-            depth -= 1
-        elif ch == ":" and depth == 0 and i + 1 < len(op_text) and op_text[i + 1] == " " and i > 0 \
-                and op_text[i - 1] == " ":
-            last = i
-        i += 1
-    return None if last is None else op_text[last + 1:]
+    colons = [i for i, tok, depth in _scan(op_text)
+              if tok == ":" and depth == 0 and 0 < i < len(op_text) - 1 and op_text[i - 1] == op_text[i + 1] == " "]
+    return op_text[colons[-1] + 1:] if colons else None
 
 
 def _module_attrs(text: str, module: Module) -> None:
@@ -330,31 +327,9 @@ def _has_content(m: Module) -> bool:
 
 
 def _open_brackets(text: str) -> int:
-    depth = 0
-    i = 0
-    while i < len(text):
-        if text.startswith("->", i):
-            i += 2
-            continue
-        ch = text[i]
-        if ch in "<[(":
-            depth += 1
-        elif ch in ">])":
-            depth -= 1
-        i += 1
-    return depth
+    """How many <, [ and ( are still open at the end of text (braces open regions, not types)."""
+    return sum((tok in "<[(") - (tok in ">])") for _, tok, _ in _scan(text, "<[(", ">])") if tok != "->")
 
 
 def _top_level_arrow(sig: str) -> int | None:
-    depth = 0
-    i = 0
-    while i < len(sig):
-        if sig.startswith("->", i) and depth == 0:
-            return i
-        ch = sig[i]
-        if ch in "<{[(":
-            depth += 1
-        elif ch in ">}])":
-            depth -= 1
-        i += 1
-    return None
+    return next((i for i, tok, depth in _scan(sig) if tok == "->" and depth == 0), None)
