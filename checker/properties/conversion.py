@@ -162,13 +162,13 @@ def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> Engi
     for d, size in dst.in_dim_sizes:
         for i in range(size.bit_length() - 1):
             x = {d: 1 << i}
-            col = frame.packed_image(dst, x)
+            col = frame.unit_image(dst, d, i)
             if d in fixed and i >= _bits(src, d):
                 cx = not_held(src, dst, fixed, x, _holder(src, col, holder_dims), 0, roles)
                 return EngineVerdict("f2", "fails", counterexample=cx,
                                      explanation=f"{roles[1]} {d}={1 << i} does not exist in {roles[0]} ({d} has "
                                                  f"{1 << _bits(src, d)} values there)")
-            target = col ^ (frame.packed_image(src, x) if d in fixed else 0)
+            target = col ^ (frame.unit_image(src, d, i) if d in fixed else 0)
             if not f2.in_span(target, span):
                 w = separating_functional(span, target, src.total_out_size_log2)
                 y = _holder(src, col, holder_dims)

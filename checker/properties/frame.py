@@ -98,14 +98,26 @@ def packed_image(L: LinearLayout, idx: Mapping[str, int]) -> int | None:
 
 
 def unit_images(L: LinearLayout, dims: Sequence[str] | None = None) -> list[int]:
-    """L applied to every single-bit index of the given in-dims (all by default), packed."""
+    """L applied to every single-bit index of the given in-dims (all by default), packed:
+    those are L's matrix columns."""
     out = []
+    j = 0
     for d, size in L.in_dim_sizes:
-        if dims is not None and d not in dims:
-            continue
-        for i in range(log2(size)):
-            out.append(packed_image(L, {d: 1 << i}))
+        n = log2(size)
+        if dims is None or d in dims:
+            out += L.columns[j:j + n]
+        j += n
     return out
+
+
+def unit_image(L: LinearLayout, d: str, i: int) -> int | None:
+    """L(d = 2^i) packed (a column of L), or None when L has no such index."""
+    j = 0
+    for name, size in L.in_dim_sizes:
+        if name == d:
+            return L.columns[j + i] if i < log2(size) else None
+        j += log2(size)
+    return None
 
 
 def parity(v: int) -> int:
