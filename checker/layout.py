@@ -61,8 +61,8 @@ class LinearLayout:
     @classmethod
     def _of(cls, ins, outs) -> "LinearLayout":
         """A layout from parts an operation of this class built and knows to be valid
-        (bases tuples of ints within their out-dims): no conversion, no re-check.
-        Every public way in goes through __init__, which checks."""
+        (distinct dim names, power-of-two sizes, bases tuples of ints within their out-dims):
+        no conversion, no re-check. Every public way in goes through __init__, which checks."""
         L = object.__new__(cls)
         L._ins = tuple((n, tuple(bs)) for n, bs in ins)
         L._outs = tuple(outs)
@@ -317,7 +317,7 @@ class LinearLayout:
     def transpose_ins(self, new_order: Sequence[str]) -> "LinearLayout":
         _require_same_dims(new_order, self.in_dims, "in")
         b = self.bases
-        return LinearLayout([(d, b[d]) for d in new_order], self._outs)
+        return LinearLayout._of([(d, b[d]) for d in new_order], self._outs)
 
     def transpose_outs(self, new_order: Sequence[str]) -> "LinearLayout":
         _require_same_dims(new_order, self.out_dims, "out")
@@ -390,7 +390,7 @@ class LinearLayout:
         if not is_power_of_two(new_size) or new_size > self.in_dim_size(d):
             raise LayoutError(f"resize_in_dim: bad size {new_size} for '{d}' of size {self.in_dim_size(d)}")
         k = log2(new_size)
-        return LinearLayout([(n, bs[:k] if n == d else bs) for n, bs in self._ins], self._outs)
+        return LinearLayout._of([(n, bs[:k] if n == d else bs) for n, bs in self._ins], self._outs)
 
     def resize_out_dim(self, d: str, new_size: int) -> "LinearLayout":
         """Shrink out-dim d; components >= new_size become 0."""
@@ -400,7 +400,7 @@ class LinearLayout:
         ins = [(n, [tuple(0 if (j == k and c >= new_size) else c for j, c in enumerate(b)) for b in bs])
                for n, bs in self._ins]
         outs = [(n, new_size if n == d else s) for n, s in self._outs]
-        return LinearLayout(ins, outs)
+        return LinearLayout._of(ins, outs)
 
     def rename_in_dim(self, old: str, new: str) -> "LinearLayout":
         self.in_bases(old)
@@ -417,7 +417,7 @@ class LinearLayout:
         _require_subset(out_set, self.out_dims, "out")
         keep = [k for k, (n, _) in enumerate(self._outs) if n in out_set]
         ins = [(n, [tuple(b[k] for k in keep) for b in bs]) for n, bs in self._ins if n in in_set]
-        return LinearLayout(ins, [self._outs[k] for k in keep])
+        return LinearLayout._of(ins, [self._outs[k] for k in keep])
 
     def sublayout_is_zero(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> bool:
         sub = self.sublayout(in_dims, out_dims)
@@ -444,7 +444,7 @@ class LinearLayout:
 
     def remove_zero_bases_along_dim(self, d: str) -> "LinearLayout":
         ins = [(n, [b for b in bs if any(b)] if n == d else bs) for n, bs in self._ins]
-        return LinearLayout(ins, self._outs)
+        return LinearLayout._of(ins, self._outs)
 
     # ------------------------------------------------------------ the algebra
 
@@ -494,7 +494,7 @@ class LinearLayout:
                 r = outer.apply(dict(zip(names, b)))
                 nb.append(tuple(r[o] for o in outer.out_dims))
             ins.append((n, nb))
-        return LinearLayout(ins, outer._outs)
+        return LinearLayout._of(ins, outer._outs)
 
     def invert_and_compose(self, outer: "LinearLayout") -> "LinearLayout":
         """C with outer(C(x)) = self(x), the free variables of the solve set to 0.
