@@ -1,16 +1,22 @@
 """Compile small versions of Triton's tutorial kernels to TTGIR for several targets (test fixtures).
 
-    pip install triton==3.9.0        # CPU is enough: no GPU, no CUDA or ROCm toolchain is used
+    pip install triton==3.9.0        # CPU is enough: no GPU and no system CUDA or ROCm toolchain
     python tools/compile_kernels.py --out specs/kernels
 
-Each kernel is compiled with ``triton.compile(ASTSource(...), target=GPUTarget(...))``
-for ``cuda:80``, ``cuda:90`` and ``hip:gfx942``; on a machine without a GPU Triton
-still runs its whole pipeline up to the target's binary, and only the TTGIR stage
-(``compiled.asm["ttgir"]``) is kept. Should a later stage fail (a missing
-assembler), the stages up to "ttgir" are run alone through the backend's
-``add_stages``. Debug locations are stripped; the file is otherwise what Triton
-printed, after a ``//`` header naming the kernel, target, options and Triton's
-version. Written in the spirit of python/tutorials/0[1-6]*.py, not copied.
+Each kernel is compiled with ``triton.compile(ASTSource(fn, signature, constexprs, attrs),
+target=GPUTarget(...), options={num_warps, num_stages})`` for ``cuda:80``, ``cuda:90``
+and ``hip:gfx942``, and only the TTGIR stage (``compiled.asm["ttgir"]``) is kept.
+With Triton 3.9 on a machine without a GPU the whole pipeline runs to the binary
+for all three targets: the wheel bundles ``ptxas`` (backends/nvidia/bin) and links
+``hsaco`` in process, and no stage queries a device. Should a later stage fail on
+another install, the backend's ``add_stages`` stages are run alone up to "ttgir";
+that path prints the same text (checked for every kernel and target). ``attrs``
+marks every pointer and i32 argument 16-divisible, as the launcher would for
+aligned tensors, so loads vectorize and the pipeliner emits async copies.
+Debug locations are stripped; the file is otherwise what Triton printed, after a
+two-line ``//`` header: kernel, target, constexprs, the effective num_warps and
+num_stages, Triton's version, and the command that wrote it. Written in the
+spirit of python/tutorials/0[1-6]*.py, not copied.
 
 Triton is needed only here, never by layoutcheck.
 """
@@ -25,6 +31,7 @@ import sys
 import triton
 import triton.language as tl
 from triton.backends.compiler import GPUTarget
+from triton.compiler.compiler import make_backend
 
 TARGETS = {"cuda80": GPUTarget("cuda", 80, 32), "cuda90": GPUTarget("cuda", 90, 32),
            "gfx942": GPUTarget("hip", "gfx942", 64)}
@@ -152,7 +159,6 @@ def ttgir(fn, types, constexprs, options, target: GPUTarget) -> str:
         return triton.compile(src, target=target, options=options).asm["ttgir"]
     except Exception:                          # a stage after TTGIR needs a toolchain: run up to ttgir only
         from triton.backends import backends
-        from triton.compiler.compiler import make_backend
         backend = make_backend(target)
         opts = backend.parse_options(options)
         stages: dict = {}
@@ -182,7 +188,9 @@ def main(argv=None) -> int:
             continue
         for tag, target in TARGETS.items():
             text = strip_locations(ttgir(fn, types, constexprs, options, target))
-            opts = ", ".join(f"{k}={v}" for k, v in {**constexprs, **options}.items())
+            effective = make_backend(target).parse_options(options)
+            params = {**constexprs, "num_warps": effective.num_warps, "num_stages": effective.num_stages}
+            opts = ", ".join(f"{k}={v}" for k, v in params.items())
             header = (f"// {name} for {target.backend}:{target.arch} ({opts}), compiled by Triton "
                       f"{triton.__version__} on CPU\n// python tools/compile_kernels.py --out {args.out} "
                       f"--only {name}\n")
