@@ -19,6 +19,13 @@ the legacy ``CTAsPerCGA, CTASplitNum, CTAOrder`` triple (converted as Triton
 converts it). Parsing checks syntax and value types only: Triton's verifier
 rules are ``encoding.validate()``.
 
+By default every key must be known and every required key given. With
+``lenient=True`` (what the TTGIR reader uses) the text is read as Triton's own
+parsers read it: the families whose parser looks keys up in the dictionary
+(``nvidia_mma``, ``amd_mfma``, ``amd_wmma``, ``slice``, ``linear``) ignore keys
+they do not know, and ``amd_mfma`` takes ``version = 0`` and
+``isTransposed = false`` when they are absent.
+
 Printing follows Triton's printers: optional fields appear only when they
 differ from the default, aliases are expanded inline, and a linear layout
 that is not a permutation matrix once its zero bases are removed prints as
@@ -40,6 +47,7 @@ _MEMORY_SPACES = {"ttg.shared_memory", "ttng.tensor_memory"}
 _PUNCT = "<>{}[]=,:+"
 _CLOSERS = {"<": ">", "{": "}", "[": "]"}
 _LEGACY_CGA = ("CTAsPerCGA", "CTASplitNum", "CTAOrder")
+_IGNORES_UNKNOWN_KEYS = {"nvidia_mma", "amd_mfma", "amd_wmma", "slice", "linear", "generic_linear"}
 
 
 # ---------------------------------------------------------------- tokens
@@ -68,10 +76,11 @@ def _is_ident_char(ch: str) -> bool:
 class _Parser:
     """Recursive descent over a lazily lexed text (the text after an attribute is never lexed)."""
 
-    def __init__(self, text: str, aliases: Mapping[str, Encoding] | None, pos: int = 0):
+    def __init__(self, text: str, aliases: Mapping[str, Encoding] | None, pos: int = 0, lenient: bool = False):
         self.text = text
         self.aliases = aliases or {}
         self.pos = pos
+        self.lenient = lenient
         self.multiline = "\n" in text
         self._tok: _Token | None = None
 
@@ -319,6 +328,8 @@ class _Fields:
         return value
 
     def finish(self) -> None:
+        if self.parser.lenient and self.kind in _IGNORES_UNKNOWN_KEYS:
+            return
         for key in self.entries:
             if key not in self.used:
                 raise self.parser.error(f"{self.kind}: unknown key '{key}'", self.key_pos[key], key)
@@ -522,7 +533,9 @@ def _parse_amd_mfma(p: _Parser, mnemonic: str) -> Encoding:
     from ..encodings.amd_mfma import AmdMfmaEncoding
     f = _body(p, mnemonic)
     warps = f.integers("warpsPerCTA")
-    version, instr, transposed = f.integer("version"), f.integers("instrShape"), f.boolean("isTransposed")
+    lenient = p.lenient
+    version, instr = f.integer("version", 0 if lenient else None), f.integers("instrShape")
+    transposed = f.boolean("isTransposed", False if lenient else None)
     tiles = f.integers("tilesPerWarp", ())
     enc = AmdMfmaEncoding(version, warps, instr, transposed,
                           tiles_per_warp=() if all(t == 1 for t in tiles) else tiles,
@@ -809,11 +822,13 @@ def _print_tensor_memory_scales(e) -> str:
 
 # ---------------------------------------------------------------- entry points
 
-def parse_attribute(text: str, aliases: Mapping[str, Encoding] | None = None) -> Encoding:
-    """The encoding an attribute text describes; ``#name`` is looked up in `aliases` (keys with or without '#')."""
+def parse_attribute(text: str, aliases: Mapping[str, Encoding] | None = None, *, lenient: bool = False) -> Encoding:
+    """The encoding an attribute text describes; ``#name`` is looked up in `aliases` (keys with or without '#').
+
+    lenient: accept what Triton's parsers accept (see the module docstring)."""
     if not isinstance(text, str):
         raise ParseError(f"expected attribute text, got {type(text).__name__}")
-    p = _Parser(text, aliases)
+    p = _Parser(text, aliases, lenient=lenient)
     if p.tok.kind == "end":
         raise ParseError("empty attribute text")
     enc = p.attribute()

@@ -1,35 +1,62 @@
 """A textual reader of TritonGPU IR (``.ttgir`` / ``.mlir``), with no MLIR dependency.
 
-It recognizes what layout checking needs and skips the rest:
+It reads what layout checking needs and skips the rest:
 
-- alias definitions ``#name = #ttg.blocked<{...}>`` (possibly over several
-  lines; later aliases may use earlier ones);
-- ``module attributes {...}``: ``ttg.num-warps``, ``ttg.threads-per-warp``,
-  ``ttg.num-ctas``, ``ttg.target`` (several modules per file, split by
-  ``// -----`` as in Triton's lit tests);
-- every operation line: its name, its source line, and every
-  ``tensor<AxBxT, #enc>`` / ``!ttg.memdesc<AxBxT, #enc, #space[, mutable][, allocShape]>``
-  type it mentions, split into operand and result types.
+- alias definitions ``#name = #ttg.blocked<{...}>`` (over several lines, several
+  on one line, later ones using earlier ones), each parsed and verified as
+  Triton parses it; type aliases ``!name = tensor<...>``, expanded where used;
+  ``#loc`` and other non-layout aliases are skipped;
+- ``module attributes {...}``: every attribute (`Module.attributes`), with
+  ``ttg.num-warps``, ``ttg.threads-per-warp``, ``ttg.num-ctas`` and
+  ``ttg.target`` also as fields; several modules per file, split by lit's
+  ``// -----`` lines;
+- every operation, custom or generic form (``"ttg.convert_layout"(%0) : (...) -> ...``),
+  at any nesting (``tt.func`` bodies, ``scf.for``/``scf.if`` regions,
+  ``ttg.warp_specialize`` partitions, ``tt.reduce`` combiners): its name, lines,
+  result and operand SSA names, the values it declares for its regions, its
+  attribute dictionaries, and every ``tensor<...>``, ``!ttg.memdesc<...>`` and
+  ``!tt.tensordesc<...>`` type it mentions; the arguments of a block header
+  ``^bb0(%a: T):`` are arguments of the operation whose region it opens.
 
-A construct the reader cannot understand (an unknown alias, mismatched
-brackets, an attribute that does not parse) becomes a `Problem` with its line;
-everything else in the module is still read.
+Statements. A section is a stream of statements. A statement ends at the end of
+a line where no bracket is open, unless it ends with ``,``, ``->``, ``=`` or
+``*`` or the next line continues it (it starts with ``:``, ``->``, ``*``, ``{``,
+``loc(``, ``attributes``, ``else``, ``do``, ``default`` or ``partitionN(``). A
+``{`` that ends a line outside any ``<``, ``[`` or ``{``
+opens a region (unless the next line is an attribute entry ``key = ...``): the
+statement waits while the region's statements are read, and the ``}`` that
+closes the region resumes it (``} else {``, ``}) : (...) -> ...``).
+
+Types. After the statement's last top-level `` : `` comes its signature: types
+before its top-level ``->`` are operand types, after it result types, and a
+signature without an arrow (``arith.addf %a, %b : tensor<...>``) gives operand
+types. Before the signature, a type after a top-level ``->`` (``scf.for ... ->
+(tensor<...>)``, a function's results) is a result type; a type in a parenthesized
+declaration list ``(%a: T, ...)`` (function, block or partition arguments) is an
+argument type; types inside attribute dictionaries are not types of the op.
+A function (``tt.func``, ``*.func``) has its argument types as operand types too.
+
+A construct the reader cannot understand (an unknown alias, mismatched or
+unclosed brackets, an attribute that does not parse or that Triton's verifier
+rejects, an unclosed region at the end of the input) becomes a `Problem` with
+its line; everything else is still read.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from ..encodings.base import Encoding
 from ..errors import CheckerError
 
-_ALIAS_DEF = re.compile(r"^\s*#([A-Za-z_][\w$.-]*)\s*=\s*(.*)$")
-_OP_NAME = re.compile(r"^\s*(?:(?:%[\w#:$.-]+(?::\d+)?\s*,\s*)*%[\w#:$.-]+(?::\d+)?\s*=\s*)?\"?([a-z_][\w]*\.[\w.]+)\"?")
-_MODULE = re.compile(r"^\s*module\b")
-_ELEMENT_TYPES = re.compile(r"^(?:[fiu]\d+|bf16|tf32|f8E\w+|f4E\w+|f6E\w+|index|!tt\.ptr<.*>|[a-z]\w*)$")
+LAYOUT_DIALECTS = ("ttg", "triton_gpu", "ttng", "triton_nvidia_gpu")
+NOT_LAYOUTS = frozenset({"shared_memory", "tensor_memory", "redOp"})   # ttg/ttng attributes that are no encoding
+MEMORY_SPACES = ("#smem", "#ttg.shared_memory", "#triton_gpu.shared_memory", "#ttng.tensor_memory",
+                 "#triton_nvidia_gpu.tensor_memory")
 
 
 @dataclass
@@ -40,9 +67,9 @@ class Problem:
 
 @dataclass
 class TypeRef:
-    """One tensor or memdesc type as written, with its encoding resolved when possible."""
+    """One tensor, memdesc or tensor-descriptor type as written, with its encoding resolved when possible."""
 
-    kind: str                     # "tensor" | "memdesc"
+    kind: str                     # "tensor" | "memdesc" | "tensordesc" (the block of a !tt.tensordesc)
     shape: list[int]
     element_type: str
     encoding_text: str | None
@@ -50,6 +77,7 @@ class TypeRef:
     memory_space: str | None = None
     mutable: bool = False
     alloc_shape: list[int] | None = None
+    line: int = 0                 # the line the type starts on
 
     @property
     def element_bits(self) -> int | None:
@@ -63,9 +91,17 @@ class TypeRef:
 class Operation:
     name: str
     line: int
-    text: str
+    text: str                     # the statement on one line, its regions shown as {}
     operand_types: list[TypeRef] = field(default_factory=list)
     result_types: list[TypeRef] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)      # SSA values defined: %0, %a; `%0:2 =` gives %0#0, %0#1
+    operands: list[str] = field(default_factory=list)     # SSA values used, in order (outside its regions)
+    arguments: list[str] = field(default_factory=list)    # values declared for its regions: function, block and
+    #                                                        partition arguments, scf.for induction variable, iter_args
+    argument_types: list[TypeRef] = field(default_factory=list)   # types of the (%a: T) declarations
+    attributes: dict[str, Any] = field(default_factory=dict)      # its {...}, <{...}> and `attributes {...}` entries
+    parent: int | None = None     # index in Module.operations of the operation whose region holds it
+    end_line: int = 0             # last line of its own text (the line of its closing `}` tail, if any)
 
     @property
     def types(self) -> list[TypeRef]:
@@ -85,97 +121,184 @@ class Module:
     operations: list[Operation] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     op_counts: Counter = field(default_factory=Counter)
+    attributes: dict[str, Any] = field(default_factory=dict)      # all module attributes, keys unquoted
+    type_aliases: dict[str, TypeRef] = field(default_factory=dict)   # !name = tensor/memdesc type, by name
 
 
 AttributeParser = Callable[[str, dict], Encoding]
 
 
 def _default_parser() -> AttributeParser:
-    """Parse and verify (Triton verifies every attribute as it parses it)."""
+    """Parse as Triton's parsers do, and verify (Triton verifies every attribute as it parses it)."""
     from .mlir_attr import parse_attribute
 
     def parse(text: str, aliases: dict) -> Encoding:
-        enc = parse_attribute(text, aliases)
+        enc = parse_attribute(text, aliases, lenient=True)
         enc.validate()
         return enc
     return parse
 
 
-def balanced_end(text: str, start: int, open_ch: str = "<", close_ch: str = ">") -> int:
-    """Index just past the bracket that closes text[start] (an open_ch), or -1.
+# ---------------------------------------------------------------- lexical helpers
 
-    Only <>, {}, [] and () are tracked, and '->' is not a bracket.
-    """
-    pairs = {"<": ">", "{": "}", "[": "]", "(": ")"}
-    stack = []
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == "-" and text.startswith("->", i):
-            i += 2
-            continue
-        if ch in pairs:
-            stack.append(pairs[ch])
-        elif ch in ">}])":
-            if not stack or stack[-1] != ch:
-                return -1
-            stack.pop()
-            if not stack:
-                return i + 1
-        i += 1
-    return -1
+_TOKEN = re.compile(r'->|"(?:[^"\\]|\\.)*"?|[<>\[\](){}]')
+_BRACKETS = re.compile(r"->|[<>\[\](){}]")
+_OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
+_CLOSERS = {v: k for k, v in _OPENERS.items()}
+_DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
+_CONTINUATION = re.compile(r"(:(?!:)|->|[*{]|loc\(|attributes\b|else\b|do\b|default\b|partition\d+\s*\()")
+_STATEMENT_START = re.compile(r"([#!][\w$.-]+\s*=(?!=)|module\b)")
+_RESULTS_START = re.compile(r"%[\w$.-]+(?::\d+)?\s*(,\s*%[\w$.-]+(?::\d+)?\s*)*=(?!=)")
+_HEAD = re.compile(r'\s*(?:(?P<res>%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)?)*)\s*=\s*)?'
+                   r'(?:"(?P<q>[^"]*)"|(?P<n>\^?[A-Za-z_][\w$.-]*))')
+_MODULE_HEAD = re.compile(r"\s*(?:builtin\.)?module\b")
+_ALIAS_HEAD = re.compile(r"\s*([#!])([\w$.-]+)\s*=(?!=)\s*")
+_TYPE_START = re.compile(r"(?<![\w!.$])tensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
+_VALUE = re.compile(r"%[\w$.-]+(?:#\d+)?")
+_UNKNOWN_ALIAS = re.compile(r"unknown alias '#([\w$.-]+)'")
+_BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
+_FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
 
 
-def _strip_comment(line: str) -> str:
-    i = line.find("//")
-    return line if i < 0 else line[:i]
+def _code(line: str) -> str:
+    """line without its // comment (a // inside a string literal is kept)."""
+    if "//" not in line:
+        return line
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"?|//', line):
+        if m.group() == "//":
+            return line[:m.start()]
+    return line
 
 
-def _scan(text: str, opening: str = "<{[(", closing: str = ">}])"):
-    """(index, token, depth before it) for every character of text; an arrow '->' is one token
-    and no bracket."""
+def _mask(text: str) -> str:
+    """text with string contents and loc(...) trailers blanked, same length (offsets stay valid)."""
+    out = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
+                 if len(m.group()) >= 2 else " ", text)
+    for m in reversed(list(re.finditer(r"(?<![\w$.])loc\(", out))):
+        end = _group_end(out, m.end() - 1)
+        out = out[:m.start()] + re.sub(r"[^\n]", " ", out[m.start():end]) + out[end:]
+    return out
+
+
+def _group_end(text: str, start: int) -> int:
+    """Index just past the bracket closing text[start], or len(text) if it is not closed."""
     depth = 0
-    i = 0
-    while i < len(text):
-        if text.startswith("->", i):
-            yield i, "->", depth
-            i += 2
+    for m in _BRACKETS.finditer(text, start):
+        tok = m.group()
+        if tok == "->":
             continue
-        ch = text[i]
-        yield i, ch, depth
-        if ch in opening:
-            depth += 1
-        elif ch in closing:
-            depth -= 1
-        i += 1
+        depth += 1 if tok in _OPENERS else -1
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
+@dataclass
+class _Group:
+    """One bracket pair of a statement: its opening character, span and nesting depth."""
+
+    ch: str
+    start: int
+    end: int
+    depth: int
+
+
+def _groups(masked: str) -> list[_Group]:
+    """Every bracket pair of a (balanced) masked text; an unclosed one runs to the end."""
+    out: list[_Group] = []
+    stack: list[_Group] = []
+    for m in _BRACKETS.finditer(masked):
+        tok = m.group()
+        if tok == "->":
+            continue
+        if tok in _OPENERS:
+            g = _Group(tok, m.start(), len(masked), len(stack))
+            stack.append(g)
+            out.append(g)
+        elif stack and stack[-1].ch == _CLOSERS[tok]:
+            stack.pop().end = m.end()
+    return out
+
+
+def _top_level(masked: str, groups: list[_Group], pattern: str) -> list[int]:
+    """Positions of a pattern's matches outside every bracket pair."""
+    spans = [(g.start, g.end) for g in groups if g.depth == 0]
+    starts = [s for s, _ in spans]
+    out = []
+    for m in re.finditer(pattern, masked):
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k < 0 or m.start() >= spans[k][1]:
+            out.append(m.start())
+    return out
 
 
 def _split_top(text: str, sep: str = ",") -> list[str]:
-    """text split at the separators outside every bracket."""
-    cuts = [i for i, tok, depth in _scan(text) if tok == sep and depth == 0]
+    """text split at the separators outside every bracket and string (empty parts dropped)."""
+    masked = _mask(text)
+    cuts, depth = [], 0
+    for m in re.finditer(r'->|[<>\[\](){}]|' + re.escape(sep), masked):
+        tok = m.group()
+        if tok in _OPENERS:
+            depth += 1
+        elif tok in _CLOSERS:
+            depth -= 1
+        elif tok == sep and depth == 0:
+            cuts.append(m.start())
     parts = [text[a + 1:b].strip() for a, b in zip([-1] + cuts, cuts + [len(text)])]
-    if not parts[-1]:
-        parts.pop()                     # nothing after the last separator
-    return parts
+    return [p for p in parts if p]
 
 
-def parse_type(text: str, aliases: dict, parse_attr: AttributeParser) -> TypeRef:
-    """`tensor<...>` or `!ttg.memdesc<...>` (the whole type text)."""
-    kind = "memdesc" if text.startswith(("!ttg.memdesc", "<")) else "tensor"
-    body = text[text.index("<") + 1:-1]
-    parts = _split_top(body)
+def attribute_value(text: str) -> Any:
+    """An attribute's value: "str" -> str, 4 : i32 -> 4, true/false -> bool, anything else its text."""
+    t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] == '"':
+        return t[1:-1]
+    if t in ("true", "false"):
+        return t == "true"
+    m = re.fullmatch(r"(-?\d+)(?:\s*:\s*(?:[iu]\d+|index))?", t)
+    return int(m.group(1)) if m else t
+
+
+def attribute_entries(body: str) -> dict[str, Any]:
+    """The entries of a dictionary body (the text between its braces); a unit attribute is True."""
+    out: dict[str, Any] = {}
+    for part in _split_top(body):
+        m = re.match(r'\s*("(?:[^"\\]|\\.)*"|[^\s=]+)\s*(=?)', part)
+        if m is None:
+            continue
+        key = m.group(1)[1:-1] if m.group(1).startswith('"') else m.group(1)
+        out[key] = attribute_value(part[m.end():]) if m.group(2) else True
+    return out
+
+
+# ---------------------------------------------------------------- types
+
+def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: str | None = None,
+               line: int = 0, not_encodings: frozenset = frozenset()) -> TypeRef:
+    """``tensor<...>``, ``!ttg.memdesc<...>``, ``!tt.tensordesc<...>`` or a bare ``<...>`` (give `kind`)."""
+    if kind is None:
+        kind = ("memdesc" if text.startswith(("!ttg.memdesc", "!triton_gpu.memdesc", "<"))
+                else "tensordesc" if text.startswith("!tt.tensordesc") else "tensor")
+    if not text.endswith(">"):
+        raise CheckerError(f"type '{text[:60]}' is not closed")
+    parts = _split_top(text[text.index("<") + 1:-1])
+    if not parts:
+        raise CheckerError(f"type '{text}' has no element type")
     dims = parts[0].split("x")
-    shape = []
+    shape: list[int] = []
+    element = ""
     for i, d in enumerate(dims):
         if d.strip().isdigit():
             shape.append(int(d))
+        elif d.strip() == "?":
+            raise CheckerError(f"type '{text[:60]}' has a dynamic dimension, which TritonGPU does not use")
         else:
             element = "x".join(dims[i:]).strip()
             break
-    else:
-        raise CheckerError(f"type '{text}' has no element type")
+    if not element:
+        raise CheckerError(f"type '{text[:60]}' has no element type")
     enc_text = parts[1] if len(parts) > 1 and parts[1].startswith("#") else None
-    ref = TypeRef(kind, shape, element, enc_text, None)
+    ref = TypeRef(kind, shape, element, enc_text, None, line=line)
     if kind == "memdesc":
         for p in parts[2:]:
             if p.startswith("#"):
@@ -184,152 +307,496 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser) -> TypeRef
                 ref.mutable = True
             elif re.fullmatch(r"\d+(x\d+)*", p):
                 ref.alloc_shape = [int(x) for x in p.split("x")]
-    if enc_text is not None and not _is_memory_space(enc_text):
+    if enc_text is not None and not _is_memory_space(enc_text) and enc_text[1:] not in not_encodings:
         ref.encoding = parse_attr(enc_text, aliases)
     return ref
 
 
 def _is_memory_space(text: str) -> bool:
-    return text in ("#smem", "#ttg.shared_memory", "#ttng.tensor_memory") or text.endswith("shared_memory")
+    return text in MEMORY_SPACES
 
 
-def _find_types(signature: str) -> list[tuple[int, str]]:
-    """(position, text) of every tensor<...> / !ttg.memdesc<...> in a type signature; a bare
-    <...> result (`-> <128x32xf16, #shared, #smem, mutable>`, as async copies print it) is a memdesc."""
-    out = []
-    for m in re.finditer(r"!ttg\.memdesc<|(?<![\w!.])tensor<|(?<=->\s)<", signature):
-        start = m.start()
-        end = balanced_end(signature, m.end() - 1)
-        if end < 0:
-            raise CheckerError(f"unbalanced brackets in type starting '{signature[start:start + 40]}'")
-        out.append((start, signature[start:end]))
-    return out
+def layout_attribute(text: str) -> bool:
+    """Whether an attribute text (``#ttg.blocked<...>``) names a TritonGPU layout rather than a memory space,
+    a location or another dialect's attribute."""
+    m = re.match(r"#([A-Za-z_][\w$]*)\.([\w$]+)", text)
+    return bool(m) and m.group(1) in LAYOUT_DIALECTS and m.group(2) not in NOT_LAYOUTS
 
 
-def _signature(op_text: str) -> str | None:
-    """The text after the operation's last top-level ' : ' (its type signature)."""
-    colons = [i for i, tok, depth in _scan(op_text)
-              if tok == ":" and depth == 0 and 0 < i < len(op_text) - 1 and op_text[i - 1] == op_text[i + 1] == " "]
-    return op_text[colons[-1] + 1:] if colons else None
+# ---------------------------------------------------------------- statements
+
+class _Stmt:
+    """The text of one statement as it is gathered, with the line each stretch of it comes from."""
+
+    def __init__(self, line: int):
+        self.line = line
+        self.end_line = line
+        self.parts: list[str] = []
+        self.offsets: list[int] = [0]
+        self.lines: list[int] = [line]
+        self.length = 0
+        self.stack: list[tuple[str, int, int, int]] = []    # open brackets: (char, line, column, offset)
+        self.error: tuple[int, str] | None = None
+        self.op: Operation | None = None                # set once it opens a region
+        self.module: bool = False                       # a module header that opened its region
+        self.region_line = 0
+        self.name_end = 0                               # where an operation's operands start
+        self.index: int | None = None                   # its operation's index in its module
+        self.home: Module | None = None                 # ... and that module
+        self.blocks: list[Operation] = []               # block headers ^bb(%a: T) of its regions
+
+    def add(self, text: str, line: int) -> None:
+        if not text:
+            return
+        if line != self.lines[-1]:
+            self.offsets.append(self.length)
+            self.lines.append(line)
+        self.parts.append(text)
+        self.length += len(text)
+        self.end_line = max(self.end_line, line)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def line_at(self, offset: int) -> int:
+        return self.lines[bisect.bisect_right(self.offsets, offset) - 1]
 
 
-def _module_attrs(text: str, module: Module) -> None:
-    def grab(key: str):
-        m = re.search(r'"?' + re.escape(key) + r'"?\s*=\s*("([^"]*)"|(\d+))', text)
-        if not m:
+class _Reader:
+    def __init__(self, file: str, parse_attr: AttributeParser):
+        self.file = file
+        self.parse_attr = parse_attr
+        self.modules: list[Module] = []
+
+    # -- sections and modules
+
+    def section(self, lines: list[str], first: int) -> None:
+        """Read lines (the first is line `first`) as one lit section."""
+        self.aliases: dict[str, Encoding] = {}
+        self.type_texts: dict[str, str] = {}
+        self.failed: dict[str, int] = {}            # alias name -> line of its rejected definition
+        self.other: set[str] = set()                # aliases of non-layout attributes (memory spaces, locations)
+        self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
+        self.module = Module(self.file, first)
+        self.header = False                         # the current module has its `module` line
+        self.closed = False                         # ... and its region has been closed
+        self.owners: list[_Stmt] = []
+        self.cur: _Stmt | None = None
+        code = [_code(s) for s in lines]
+        following = [""] * (len(code) + 1)          # the next non-blank code line after each line
+        for k in range(len(code) - 1, -1, -1):
+            following[k] = code[k + 1].strip() if k + 1 < len(code) and code[k + 1].strip() else following[k + 1]
+        for k, line in enumerate(code):
+            self.scan_line(line, first + k, following[k])
+        self.end_of_input()
+        if self.has_content(self.module):
+            self.modules.append(self.module)
+
+    def has_content(self, m: Module) -> bool:
+        return bool(m.operations or m.problems or m.alias_lines or m.type_aliases or m.attributes
+                    or m is self.module and self.header)
+
+    def target(self, line: int) -> Module:
+        """The module a statement on `line` belongs to (a new one after a closed module)."""
+        if self.closed:
+            if self.has_content(self.module):
+                self.modules.append(self.module)
+            self.module = Module(self.file, line, aliases=dict(self.aliases))
+            self.header = self.closed = False
+        return self.module
+
+    def begin_module(self, stmt: _Stmt, masked: str) -> None:
+        m = self.target(stmt.line)
+        if self.header or m.operations:
+            self.modules.append(m)
+            m = self.module = Module(self.file, stmt.line, aliases=dict(self.aliases))
+        self.header = True
+        m.line = stmt.line
+        text = stmt.text()
+        for g in _groups(masked):
+            if g.depth == 0 and g.ch == "{" and g.end - g.start > 2:
+                m.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
+                break
+        a = m.attributes
+
+        def get(key: str, kind: type):
+            v = a.get(f"ttg.{key}", a.get(f"triton_gpu.{key}"))
+            return v if isinstance(v, kind) and not isinstance(v, bool) else None
+        m.num_warps, m.threads_per_warp = get("num-warps", int), get("threads-per-warp", int)
+        m.num_ctas, m.target = get("num-ctas", int), get("target", str)
+
+    def problem(self, line: int, message: str) -> None:
+        self.target(line).problems.append(Problem(line, message))
+
+    # -- gathering statements
+
+    def scan_line(self, code: str, ln: int, following: str) -> None:
+        pos = 0
+        while True:
+            if self.cur is None:
+                while pos < len(code) and code[pos].isspace():
+                    pos += 1
+                if pos >= len(code):
+                    return
+                if code[pos] == "}":
+                    self.close_region(ln)
+                    pos += 1
+                    continue
+                self.cur = _Stmt(ln)
+            cur = self.cur
+            m = _TOKEN.search(code, pos)
+            cur.add(code[pos:m.start() if m else len(code)], ln)
+            if m is None:
+                break
+            tok, pos = m.group(), m.end()
+            if tok == "->" or tok.startswith('"'):
+                cur.add(tok, ln)
+            elif tok in "<[(":
+                cur.stack.append((tok, ln, m.start() + 1, cur.length))
+                cur.add(tok, ln)
+            elif tok == "{":
+                cur.add(tok, ln)
+                if self.opens_region(cur, code, pos, following):
+                    self.open_region(cur, ln)
+                else:
+                    cur.stack.append((tok, ln, m.start() + 1, cur.length - 1))
+            elif cur.stack and cur.stack[-1][0] == _CLOSERS[tok]:
+                cur.stack.pop()
+                cur.add(tok, ln)
+            elif tok == "}" and not cur.stack and self.owners:
+                self.finish(cur)                # the '}' closes the enclosing region: it is read next
+                pos = m.start()
+            else:
+                what = (f"does not close '{cur.stack[-1][0]}' (line {cur.stack[-1][1]}, column {cur.stack[-1][2]})"
+                        if cur.stack else "closes nothing")
+                cur.error = (ln, f"mismatched brackets: '{tok}' at column {m.start() + 1} {what}")
+                cur.add(code[m.start():], ln)
+                if code.rstrip().endswith("{") and not _DICT_ENTRY.match(following):
+                    cur.stack.clear()
+                    self.open_region(cur, ln)
+                break
+        cur = self.cur
+        if cur is None:
+            return
+        if cur.error:
+            self.finish(cur)
+        elif not cur.stack:
+            if self.continues(cur, following):
+                cur.add("\n", ln)
+            else:
+                self.finish(cur)
+        elif _STATEMENT_START.match(following) or (cur.stack[-1][0] == "<" and _RESULTS_START.match(following)):
+            cur.error = _unclosed(cur, "the next line starts a new statement")
+            self.finish(cur)
+        else:
+            cur.add("\n", ln)
+
+    def opens_region(self, cur: _Stmt, code: str, pos: int, following: str) -> bool:
+        return (all(b[0] == "(" for b in cur.stack) and not code[pos:].strip()
+                and not _DICT_ENTRY.match(following))
+
+    def continues(self, cur: _Stmt, following: str) -> bool:
+        tail = cur.text().rstrip()
+        if tail.endswith((",", "->", "=", "*")) or (tail.endswith(":") and not tail.lstrip().startswith("^")):
+            return True
+        return bool(following) and bool(_CONTINUATION.match(following))
+
+    def open_region(self, cur: _Stmt, ln: int) -> None:
+        cur.region_line = ln
+        if cur.op is None and not cur.module:
+            text = cur.text()
+            masked = _mask(text)
+            if _MODULE_HEAD.match(masked):
+                cur.module = True
+                self.begin_module(cur, masked)
+            else:
+                cur.op = self.new_op(cur, text, masked)
+        self.owners.append(cur)
+        self.cur = None
+
+    def close_region(self, ln: int) -> None:
+        if not self.owners:
+            self.problem(ln, "'}' closes no region or bracket")
+            return
+        owner = self.owners.pop()
+        owner.add("}", ln)
+        self.cur = owner
+
+    def end_of_input(self) -> None:
+        """An unterminated statement is the problem; failing that, the innermost unclosed region."""
+        cur, reported = self.cur, False
+        if cur is not None:
+            if cur.stack and not cur.error:
+                cur.error = _unclosed(cur, "unexpected end of input")
+            reported = cur.error is not None
+            self.finish(cur)
+        while self.owners:
+            owner = self.owners.pop()
+            if not reported:
+                what = "module" if owner.module else owner.op.name if owner.op else "statement"
+                self.problem(owner.region_line,
+                             f"{what}: unexpected end of input: the region opened on this line is not closed")
+                reported = True
+            self.finish(owner)
+        self.cur = None
+
+    # -- reading finished statements
+
+    def finish(self, stmt: _Stmt) -> None:
+        self.cur = None
+        if stmt.module:
+            if stmt.error:
+                self.problem(stmt.error[0], f"module: {stmt.error[1]}")
+            self.closed = True
+            return
+        text = stmt.text()
+        masked = _mask(text)
+        op = stmt.op
+        if op is None:
+            head = masked.lstrip()
+            if head.startswith(("#", "!")) and _ALIAS_HEAD.match(masked):
+                self.alias_statement(stmt, text, masked)
+                return
+            if _MODULE_HEAD.match(masked):
+                self.begin_module(stmt, masked)
+                self.closed = True
+                return
+            if head.startswith("^"):
+                self.block_header(stmt, text, masked)
+                return
+            op = self.new_op(stmt, text, masked)
+            if op is None:
+                return
+        self.complete(stmt, op, text, masked)
+        for block in stmt.blocks:
+            op.arguments += block.arguments
+            op.argument_types += block.argument_types
+
+    def block_header(self, stmt: _Stmt, text: str, masked: str) -> None:
+        """``^bb0(%a: T, ...):``: its arguments are declared by the operation whose region it opens
+        (outside every operation it is an operation of its own, named by its label)."""
+        owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
+        m = _HEAD.match(masked)
+        if owner is None or owner.module or m is None or m.group("n") is None:
+            op = self.new_op(stmt, text, masked)
+            if op is None:
+                return
+        else:
+            op = Operation(m.group("n"), stmt.line, "")
+            stmt.name_end = m.end()
+            owner.blocks.append(op)
+        self.complete(stmt, op, text, masked)
+
+    def alias_statement(self, stmt: _Stmt, text: str, masked: str) -> None:
+        """One or more definitions `#a = ...` / `!t = ...` (several may share a line)."""
+        if stmt.error:
+            m = _ALIAS_HEAD.match(masked)
+            message = "mismatched brackets" if stmt.stack else stmt.error[1]
+            self.problem(stmt.line, f"alias {m.group(1)}{m.group(2)}: {message}")
+            return
+        cuts = [0] + [p for p in _top_level(masked, _groups(masked), r"[#!][\w$.-]+\s*=(?!=)") if p > 0
+                      and masked[:p].strip()]
+        for a, b in zip(cuts, cuts[1:] + [len(text)]):
+            m = _ALIAS_HEAD.match(masked, a)
+            if m is None:
+                self.problem(stmt.line_at(a), f"cannot read '{text[a:b].strip()[:60]}'")
+                continue
+            body = text[m.end():b].strip()
+            line = stmt.line_at(a)
+            if m.group(1) == "#":
+                self.define_alias(m.group(2), body, line)
+            else:
+                self.define_type_alias(m.group(2), body, line)
+
+    def define_alias(self, name: str, body: str, line: int) -> None:
+        module = self.target(line)
+        ref = re.match(r"#([\w$.-]+)", body)
+        if ref is None or (not layout_attribute(body) and ref.group(1) not in self.aliases
+                           and ref.group(1) not in self.failed):
+            self.other.add(name)                    # loc(...), memory spaces, other dialects' attributes
+            return
+        self.parsed.clear()
+        try:
+            enc = self.parse_attr(body, self.aliases)
+        except CheckerError as e:
+            module.problems.append(Problem(line, f"alias #{name}: {self.explain(e)}"))
+            self.failed[name] = line
+            return
+        self.aliases[name] = module.aliases[name] = enc
+        module.alias_lines[name] = line
+
+    def define_type_alias(self, name: str, body: str, line: int) -> None:
+        module = self.target(line)
+        expanded = self.expand(body)
+        self.type_texts[name] = expanded
+        if not _TYPE_START.match(expanded):
+            return                                  # a type alias of another kind (!llvm.struct<...>)
+        try:
+            module.type_aliases[name] = parse_type(expanded, self.aliases, self.encoding, line=line,
+                                                   not_encodings=frozenset(self.other))
+        except CheckerError as e:
+            module.problems.append(Problem(line, f"type alias !{name}: {self.explain(e)}"))
+
+    def encoding(self, text: str, aliases: dict) -> Encoding:
+        """The encoding of a type's encoding text (each distinct text is parsed once)."""
+        enc = self.parsed.get(text)
+        if enc is None:
+            enc = self.parsed[text] = self.parse_attr(text, aliases)
+        return enc
+
+    def expand(self, text: str) -> str:
+        """text with the type aliases it uses written out."""
+        return re.sub(r"!([\w$.-]+)(?![\w$.<-])", lambda m: self.type_texts.get(m.group(1), m.group()), text)
+
+    def explain(self, e: CheckerError) -> str:
+        m = _UNKNOWN_ALIAS.search(e.message)
+        if m and m.group(1) in self.failed:
+            name = m.group(1)
+            return f"alias '#{name}' cannot be used: its definition on line {self.failed[name]} was rejected"
+        return e.message
+
+    def new_op(self, stmt: _Stmt, text: str, masked: str) -> Operation | None:
+        m = _HEAD.match(masked)
+        module = self.target(stmt.line)
+        bare = m is not None and m.group("n") is not None and "." not in m.group("n")
+        if m is None or (bare and m.group("n") not in _BARE_OPS and not m.group("n").startswith("^")):
+            module.problems.append(Problem(stmt.line, f"cannot read '{' '.join(text.split())[:60]}' as an operation"))
             return None
-        return m.group(2) if m.group(2) is not None else int(m.group(3))
-    module.num_warps = grab("ttg.num-warps")
-    module.threads_per_warp = grab("ttg.threads-per-warp")
-    module.num_ctas = grab("ttg.num-ctas")
-    module.target = grab("ttg.target")
+        name = text[m.start("q"):m.end("q")] if m.group("q") is not None else m.group("n")
+        op = Operation(name, stmt.line, "")
+        if m.group("res"):
+            for r in re.split(r"\s*,\s*", m.group("res").strip()):
+                base, _, count = r.partition(":")
+                op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
+        owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
+        if owner is not None and owner.home is module:
+            op.parent = owner.index
+        stmt.name_end, stmt.index, stmt.home = m.end(), len(module.operations), module
+        module.operations.append(op)
+        module.op_counts[name] += 1
+        return op
+
+    def complete(self, stmt: _Stmt, op: Operation, text: str, masked: str) -> None:
+        module = self.target(stmt.line)
+        op.text = " ".join(text.split())
+        op.end_line = stmt.end_line
+        if stmt.error:
+            module.problems.append(Problem(stmt.error[0], f"{op.name}: {stmt.error[1]}"))
+            return
+        start = stmt.name_end
+        groups = _groups(masked)
+        braces = [(g.start, g.end) for g in groups if g.ch == "{"]
+
+        def in_braces(pos: int) -> bool:
+            return any(a < pos < b for a, b in braces)
+
+        # attribute dictionaries: {...}, <{...}> and `attributes {...}` (empty braces are elided regions)
+        for g in groups:
+            if g.depth == 0 and g.ch == "{" and g.end - g.start > 2 and g.start >= start:
+                op.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
+            elif g.depth == 0 and g.ch == "<" and masked[g.start + 1:g.start + 2] == "{" and g.start >= start:
+                op.attributes.update(attribute_entries(text[g.start + 2:_group_end(masked, g.start + 1) - 1]))
+        # declaration lists (%a: T, ...) not preceded by a successor label
+        decls = [g for g in groups if g.depth == 0 and g.ch == "(" and g.start >= start
+                 and re.match(r"\(\s*%[\w$.-]+\s*:(?!:)", masked[g.start:])
+                 and not (re.search(r"\^[\w$.-]+\s*$", masked[:g.start]) and g.start > start)]
+
+        def declaration(pos: int) -> _Group | None:
+            return next((g for g in decls if g.start < pos < g.end), None)
+
+        colons = [p for p in _top_level(masked, groups, ":") if p >= start
+                  and masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace())]
+        sig = colons[-1] if colons else None
+        arrows = [p for p in _top_level(masked, groups, "->") if p >= start]
+        head_arrow = next((p for p in arrows if sig is None or p < sig), None)
+        sig_arrow = next((p for p in arrows if sig is not None and p > sig), None)
+
+        # names
+        for v in _VALUE.finditer(masked, start):
+            if in_braces(v.start()):
+                continue
+            after = masked[v.end():v.end() + 3].lstrip()
+            if declaration(v.start()) or (after.startswith("=") and not after.startswith("==")):
+                op.arguments.append(v.group())
+            else:
+                op.operands.append(v.group())
+
+        # types
+        for pos, kind, type_text in self.find_types(op, masked, text, groups, start, sig):
+            if in_braces(pos):
+                continue
+            line = stmt.line_at(pos)
+            try:
+                ref = parse_type(type_text, self.aliases, self.encoding, kind=kind, line=line,
+                                 not_encodings=frozenset(self.other))
+            except CheckerError as e:
+                module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
+                continue
+            if declaration(pos):
+                op.argument_types.append(ref)
+                if op.name.startswith("^") or _FUNC_LIKE.fullmatch(op.name):
+                    op.operand_types.append(ref)
+            elif sig is not None and pos > sig:
+                (op.result_types if sig_arrow is not None and pos > sig_arrow else op.operand_types).append(ref)
+            elif head_arrow is not None and pos > head_arrow:
+                op.result_types.append(ref)
+            else:
+                op.operand_types.append(ref)
+
+    def find_types(self, op: Operation, masked: str, text: str, groups: list[_Group], start: int,
+                   sig: int | None):
+        """(position, kind, text) of every type of interest, in order."""
+        found = []
+        ends = {g.start: g.end for g in groups}
+        inner_desc: set[int] = set()
+        for m in _TYPE_START.finditer(masked, start):
+            opening = m.end() - 1
+            end = ends.get(opening, len(masked))
+            if m.group().startswith("!tt.tensordesc") and masked.startswith("tensor<", opening + 1):
+                inner_desc.add(opening + 1)         # old spelling !tt.tensordesc<tensor<...>>
+                continue
+            kind = "tensordesc" if m.start() in inner_desc else None
+            found.append((m.start(), kind, text[m.start():end]))
+        if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
+            for g in groups:
+                if g.depth == 0 and g.ch == "<" and g.start > sig \
+                        and masked[:g.start].rstrip().endswith((":", ",", "->")) \
+                        and re.match(r"<\s*(\d|[^,>]*,\s*#)", masked[g.start:]):
+                    kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
+                    found.append((g.start, kind, text[g.start:g.end]))
+        for m in re.finditer(r"!([\w$.-]+)(?![\w$.<-])", masked[start:]):
+            if m.group(1) in self.type_texts:
+                expanded = self.type_texts[m.group(1)]
+                if _TYPE_START.match(expanded):
+                    found.append((start + m.start(), None, expanded))
+        return sorted(found, key=lambda f: f[0])
+
+
+def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
+    """The problem of a statement whose brackets are still open: the outermost unclosed type if there
+    is one, else the innermost open bracket."""
+    text = stmt.text()
+    for ch, line, col, offset in stmt.stack:
+        m = re.search(r"(?:(?<![\w!.$])tensor|![\w.]+|(?<=-> ))$", text[:offset]) if ch == "<" else None
+        if m:
+            start = m.start()
+            shown = re.sub(r"\s*\n\s*", " ", text[start:])[:40].rstrip()
+            return stmt.line_at(start), f"unbalanced brackets in type starting '{shown}'"
+    ch, line, col, _ = stmt.stack[-1]
+    return line, f"{why}: '{ch}' at column {col} is not closed"
 
 
 def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | None = None) -> list[Module]:
     """Read every module of a TTGIR text; problems are collected, never raised."""
-    parse_attr = parse_attr or _default_parser()
+    reader = _Reader(file, parse_attr or _default_parser())
     lines = text.splitlines()
-    modules: list[Module] = []
-    shared_aliases: dict[str, Encoding] = {}
-    current = Module(file, 1)
-
-    def new_module(line_no: int) -> Module:
-        m = Module(file, line_no)
-        m.aliases.update(shared_aliases)
-        return m
-
-    i = 0
-    while i < len(lines):
-        raw = lines[i]
-        line_no = i + 1
-        stripped = _strip_comment(raw).strip()
-        if raw.strip().startswith("// -----"):
-            if _has_content(current):
-                modules.append(current)
-            shared_aliases = {}
-            current = new_module(line_no + 1)
-            i += 1
-            continue
-        if not stripped:
-            i += 1
-            continue
-        # gather a statement spanning several lines while brackets are open
-        stmt, j = stripped, i
-        while _open_brackets(stmt) > 0 and j + 1 < len(lines) and not _MODULE.match(stmt):
-            j += 1
-            nxt = _strip_comment(lines[j]).strip()
-            if _ALIAS_DEF.match(nxt) or nxt.startswith("// -----"):
-                j -= 1
-                break
-            stmt += " " + nxt
-            if stmt.rstrip().endswith("{") and not _ALIAS_DEF.match(stmt):
-                break
-        m = _ALIAS_DEF.match(stmt)
-        if m:
-            name, body = m.group(1), m.group(2).strip()
-            if _open_brackets(body) != 0:
-                current.problems.append(Problem(line_no, f"alias #{name}: mismatched brackets"))
-            elif body.startswith("#") and not _is_memory_space(body) and "." in body.split("<")[0]:
-                try:
-                    enc = parse_attr(body, current.aliases)
-                    current.aliases[name] = enc
-                    current.alias_lines[name] = line_no
-                    shared_aliases[name] = enc
-                except CheckerError as e:
-                    current.problems.append(Problem(line_no, f"alias #{name}: {e.message}"))
-                    current.op_counts["<unparsed alias>"] += 1
-            i = j + 1
-            continue
-        if _MODULE.match(stmt):
-            if current.operations or current.num_warps is not None:
-                modules.append(current)
-                current = new_module(line_no)
-            current.line = line_no
-            head = stmt
-            k = i
-            while "{" in head and balanced_end(head, head.index("{"), "{", "}") < 0 and k + 1 < len(lines) \
-                    and "attributes" in head and not head.rstrip().endswith("{"):
-                k += 1
-                head += " " + _strip_comment(lines[k]).strip()
-            _module_attrs(head, current)
-            i = max(j, k) + 1
-            continue
-        om = _OP_NAME.match(stmt)
-        if om:
-            op = Operation(om.group(1), line_no, stmt)
-            sig = _signature(stmt) if op.name != "tt.func" else _arguments(stmt)
-            if sig is not None:
-                try:
-                    arrow = _top_level_arrow(sig)
-                    for pos, ty in _find_types(sig):
-                        ref = parse_type(ty, current.aliases, parse_attr)
-                        (op.result_types if arrow is not None and pos > arrow else op.operand_types).append(ref)
-                except CheckerError as e:
-                    current.problems.append(Problem(line_no, f"{op.name}: {e.message}"))
-            current.operations.append(op)
-            current.op_counts[op.name] += 1
-        i = j + 1
-    if _has_content(current) or not modules:
-        modules.append(current)
-    return modules
-
-
-def _arguments(func_text: str) -> str | None:
-    """A tt.func's argument list (its types are the function's tensor arguments), or None."""
-    start = func_text.find("(")
-    end = balanced_end(func_text, start, "(", ")") if start >= 0 else -1
-    return func_text[start + 1:end - 1] if end > 0 else None
-
-
-def _has_content(m: Module) -> bool:
-    """Anything read into a module: operations, problems, module attributes or its own aliases."""
-    return bool(m.operations or m.problems or m.num_warps is not None or m.alias_lines)
-
-
-def _open_brackets(text: str) -> int:
-    """How many <, [ and ( are still open at the end of text (braces open regions, not types)."""
-    return sum((tok in "<[(") - (tok in ">])") for _, tok, _ in _scan(text, "<[(", ">])") if tok != "->")
-
-
-def _top_level_arrow(sig: str) -> int | None:
-    return next((i for i, tok, depth in _scan(sig) if tok == "->" and depth == 0), None)
+    first = 0
+    for k, line in enumerate(lines + ["// -----"]):
+        if line.strip().startswith("// -----"):
+            reader.section(lines[first:k], first + 1)
+            first = k + 1
+    if not reader.modules:
+        reader.modules.append(Module(file, 1))
+    for m in reader.modules:
+        m.problems.sort(key=lambda p: p.line)
+    return reader.modules
