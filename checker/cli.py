@@ -119,16 +119,30 @@ def cmd_verify(args) -> int:
     obligations = select(obligations, args.only, args.skip)
     problems = [(k.file, line, msg) for k in kernels for line, msg in k.problems]
     if not obligations and not problems:
+        if kernels and not (args.only or args.skip) and not specs:
+            print(f"layoutcheck verify: nothing to check: {len(kernels)} TTGIR file(s) with no layout to check")
+            return EXIT_OK
         raise CheckerError("no check is selected (see --only / --skip)")
     jobs = args.jobs or default_jobs()
     start = time.perf_counter()
     outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout,
                    progress=None if args.quiet or not obligations else Progress(len(obligations)))
+    by_file = {k.file: k for k in kernels}
+    for o in outcomes:
+        if o.skipped is not None:
+            by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property)
+    outcomes = [o for o in outcomes if o.record is not None]
     report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout,
                           ttgir=[k.summary() for k in kernels])
     timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
     write_reports(report, timings, formats, args.report_dir)
     sys.stdout.write(render_text(report))
+    errors = [c for c in report["checks"] if c["verdict"] == "error"]
+    if errors:
+        print(f"layoutcheck: internal error in {len(errors)} check(s) (the rest was checked); first: "
+              f"{errors[0]['source']['file']}:{errors[0]['source']['line']}: {errors[0]['failure']}",
+              file=sys.stderr)
+        return EXIT_INTERNAL
     if problems:
         print(f"layoutcheck: error: {len(problems)} problem(s) in the TTGIR input; first: "
               f"{problems[0][0]}:{problems[0][1]}: {problems[0][2]}", file=sys.stderr)

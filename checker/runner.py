@@ -18,12 +18,19 @@ obligation gets a fresh Z3 context, so Z3's model does not depend on what
 ran before it. (A Z3 timeout, ``unknown``, depends on the machine's load and
 is the one thing that can differ between runs.)
 
-Errors. A `CheckerError` raised while proving (input the spec could not
-rule out, e.g. a property's own precondition) is bad input; an
-`InternalError` (engines disagree, a witness does not replay) or any other
-exception is a bug. Either stops the run after the pool drains, and the
-first one in obligation order is raised, located at the check's file and
-line, so the same run always fails the same way.
+Errors. For a check of a spec file, a `CheckerError` raised while proving
+(input the spec could not rule out, e.g. a property's own precondition) is
+bad input; an `InternalError` (engines disagree, a witness does not replay)
+or any other exception is a bug. Either stops the run after the pool
+drains, and the first one in obligation order is raised, located at the
+check's file and line, so the same run always fails the same way.
+
+A check derived from TTGIR (``ob.op`` set) never stops the run: a
+`CheckerError` means the models do not cover the case, and the check is
+*skipped* with that reason (`Outcome.skipped`, no record); any other
+exception is a bug in that one check, recorded with verdict ``error`` (it
+fails, and the command exits 3 once everything else is checked and
+reported).
 """
 
 from __future__ import annotations
@@ -48,12 +55,14 @@ from .spec import Obligation
 class Outcome:
     """One obligation's report record and its wall times ({"total": s, "engines": {name: s}})."""
 
-    record: dict[str, Any]
+    record: dict[str, Any] | None
     seconds: dict[str, Any]
+    skipped: str | None = None        # why a TTGIR check was not made (then there is no record)
+    check: Any = None                 # the Obligation of a skipped check
 
     @property
     def passed(self) -> bool:
-        return self.record["passed"]
+        return self.record is None or self.record["passed"]
 
 
 STATIC_PROPERTIES = ("well_formed", "dot_operands")
@@ -146,12 +155,23 @@ def _work(task: tuple[Obligation, str, int]) -> tuple:
         r = evaluate(ob, engine, timeout_ms)
         rec = record(ob, r)
     except CheckerError as e:
+        if ob.op is not None:
+            return ("skip", e.message if not e.field else f"{e.field}: {e.message}", ob)
         return ("bad", f"check '{ob.id}': {e}", ob.file, ob.line)
-    except InternalError as e:
-        return ("bug", f"check '{ob.id}': {e}", ob.file, ob.line)
     except Exception as e:  # a bug: report it as one, never as a traceback from a worker
-        return ("bug", f"check '{ob.id}': {type(e).__name__}: {e}", ob.file, ob.line)
+        message = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
+        if ob.op is not None:
+            return ("ok", error_record(ob, message), {"total": time.perf_counter() - start, "engines": {}})
+        return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line)
     return ("ok", rec, {"total": time.perf_counter() - start, "engines": r.seconds})
+
+
+def error_record(ob: Obligation, message: str) -> dict[str, Any]:
+    """The record of a TTGIR check that raised an internal error: verdict ``error``, failed."""
+    rec = record(ob, Result(ob.property, "unknown", {}, None, "", {}))
+    rec.update(verdict="error", passed=False, failure=f"internal error: {message}", severity="error",
+               engines={}, explanation=f"internal error (a bug in layoutcheck): {message}")
+    return rec
 
 
 def default_jobs() -> int:
@@ -167,8 +187,8 @@ def run(obligations: Sequence[Obligation], *, jobs: int | None = None, engine: s
 
     def take(answer):
         answers.append(answer)
-        if answer[0] == "ok" and progress is not None:
-            progress(Outcome(answer[1], answer[2]))
+        if answer[0] in ("ok", "skip") and progress is not None:
+            progress(_outcome(answer))
 
     if jobs == 1:
         for task in tasks:
@@ -181,12 +201,18 @@ def run(obligations: Sequence[Obligation], *, jobs: int | None = None, engine: s
             for answer in pool.imap(_work, tasks, chunksize=chunk):
                 take(answer)
     for answer in answers:
-        if answer[0] != "ok":
+        if answer[0] in ("bad", "bug"):
             kind, message, file, line = answer
             if kind == "bad":
                 raise CheckerError(message, file=file, line=line)
             raise InternalError(f"{file}:{line}: {message}")
-    return [Outcome(rec, seconds) for _, rec, seconds in answers]
+    return [_outcome(answer) for answer in answers]
+
+
+def _outcome(answer: tuple) -> Outcome:
+    if answer[0] == "skip":
+        return Outcome(None, {"total": 0.0, "engines": {}}, skipped=answer[1], check=answer[2])
+    return Outcome(answer[1], answer[2])
 
 
 class Progress:
@@ -201,9 +227,10 @@ class Progress:
         self.done += 1
         self.failed += not outcome.passed
         if not self.tty:
-            mark = "ok  " if outcome.passed else "FAIL"
+            mark = "skip" if outcome.skipped else "ok  " if outcome.passed else "FAIL"
             width = len(str(self.total))
-            self.stream.write(f"[{self.done:>{width}}/{self.total}] {mark} {outcome.record['id']}\n")
+            name = outcome.check.id if outcome.skipped else outcome.record["id"]
+            self.stream.write(f"[{self.done:>{width}}/{self.total}] {mark} {name}\n")
             return
         now = time.monotonic()
         if self.done == self.total or now - self._drawn > 0.1:

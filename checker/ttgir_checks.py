@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .encodings import lower
 from .encodings.base import Encoding
@@ -49,7 +50,6 @@ from .syntax.ttgir import Module, Operation, TypeRef
 STORES = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local")
 LOADS = ("ttg.local_load",)
 DOTS = ("tt.dot", "ttng.warp_group_dot")
-CHECKED_OPS = STORES + LOADS + DOTS + ("ttg.convert_layout",)
 TMEM_SPACE = "tensor_memory"
 
 
@@ -76,21 +76,29 @@ def hardware_for_target(target: str | None) -> Hardware | None:
 
 @dataclass
 class KernelChecks:
-    """The obligations of one IR file, the reader's problems, and what was not checked (by reason)."""
+    """The obligations of one IR file, the reader's problems, and what was not checked: each skip
+    with its line, operation and reason (`skips`), and their count by reason (`skipped`)."""
 
     file: str
     obligations: list[Obligation] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
+    skips: list[dict] = field(default_factory=list)
     ops: Counter = field(default_factory=Counter)
     modules: list[dict] = field(default_factory=list)
 
+    def skip(self, line: int, op: str, reason: str, check: str | None = None) -> None:
+        """Record a check not made (the models do not cover it), with its reason."""
+        self.skipped[reason] += 1
+        self.skips.append({"line": line, "op": op, "check": check, "reason": reason})
+
     def summary(self) -> dict:
-        checked = sum(n for name, n in self.ops.items() if name in CHECKED_OPS)
+        checked = sum(n for name, n in self.ops.items() if name in checked_ops())
         return {"file": self.file, "modules": self.modules, "operations": sum(self.ops.values()),
                 "checked_operations": checked,
-                "skipped_operations": dict(sorted((k, v) for k, v in self.ops.items() if k not in CHECKED_OPS)),
+                "skipped_operations": dict(sorted((k, v) for k, v in self.ops.items() if k not in checked_ops())),
                 "skipped_checks": dict(sorted(self.skipped.items())),
+                "skips": sorted(self.skips, key=lambda k: k["line"]),
                 "problems": [{"line": line, "message": msg} for line, msg in self.problems]}
 
 
@@ -98,16 +106,41 @@ def kernel_checks(modules: list[Module], file: str, hardware: Hardware | None = 
     """Every obligation of every module of one file (module docstring), in source order."""
     out = KernelChecks(file)
     for module in modules:
-        _Builder(module, file, hardware, out).build()
+        Builder(module, file, hardware, out).build()
     return out
 
 
-class _Builder:
+OpCheck = Callable[["Builder", Operation], None]
+OP_CHECKS: dict[str, OpCheck] = {}
+
+
+def op_check(*names: str) -> Callable[[OpCheck], OpCheck]:
+    """Register a function deriving the checks of the operations `names` (one per op name)."""
+    def register(fn: OpCheck) -> OpCheck:
+        for name in names:
+            if name in OP_CHECKS:
+                raise ValueError(f"two checks registered for {name}")
+            OP_CHECKS[name] = fn
+        return fn
+    return register
+
+
+def checked_ops() -> frozenset[str]:
+    """The operations that get checks of their own (beyond the checks of their types)."""
+    return frozenset(OP_CHECKS)
+
+
+class Builder:
+    """Derives the checks of one module. Op-specific derivations are registered in `OP_CHECKS`
+    (`op_check`) and get the builder: `add` a check, `skip` one with its reason, `warps_of` an
+    operation, `lowers` (the encoding lowers at a shape), `defining_op` of an SSA value."""
+
     def __init__(self, module: Module, file: str, hardware: Hardware | None, out: KernelChecks):
         self.m, self.file, self.out = module, file, out
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
         self.ids: Counter = Counter()
+        self.defs: dict[str, Operation] = {}
         self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
 
     def build(self) -> None:
@@ -117,15 +150,15 @@ class _Builder:
                                  "hardware": self.hw.name if self.hw else None})
         self.out.problems += [(p.line, p.message) for p in m.problems]
         for op in m.operations:
+            for r in op.results:
+                self.defs[r] = op
+        for op in m.operations:
             self.out.ops[op.name] += 1
             for ref in op.types:
                 self.type_checks(op, ref)
-            if op.name == "ttg.convert_layout":
-                self.convert(op)
-            elif op.name in STORES or op.name in LOADS:
-                self.shared_access(op)
-            elif op.name in DOTS:
-                self.dot(op)
+            derive = OP_CHECKS.get(op.name)
+            if derive is not None:
+                derive(self, op)
 
     # ------------------------------------------------------------ helpers
 
@@ -140,6 +173,9 @@ class _Builder:
             expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
             severity=severity))
 
+    def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
+        self.out.skip(op.line, op.name, reason, check)
+
     def lowers(self, enc: Encoding, shape) -> bool:
         try:
             lower(enc, shape)
@@ -147,103 +183,142 @@ class _Builder:
         except CheckerError:
             return False
 
+    def defining_op(self, value: str) -> Operation | None:
+        return self.defs.get(value)
+
+    def warps_of(self, op: Operation) -> tuple[int, ...]:
+        """The warp counts an operation may run with: its ttg.warp_specialize partition's
+        ``num_warps`` when it is inside one, else the module's (Triton's maybeLookupNumWarps)."""
+        ops = self.m.operations
+        child, parent = op, op.parent
+        while parent is not None:
+            owner = ops[parent]
+            if owner.name == "ttg.warp_specialize":
+                counts = _region_warps(owner)
+                region = getattr(child, "region", None)
+                if region is not None and 1 <= region <= len(counts):
+                    return (counts[region - 1],)
+                if region == 0 and self.m.num_warps:
+                    return (self.m.num_warps,)
+                return self.warps
+            if owner.name == "ttg.warp_specialize.partitions":
+                counts = _region_warps(owner)
+                region = getattr(child, "region", None)
+                if region is not None and region < len(counts):
+                    return (counts[region],)
+                return self.warps
+            child, parent = owner, owner.parent
+        return (self.m.num_warps,) if self.m.num_warps else ()
+
     # ------------------------------------------------------------ per type
 
     def type_checks(self, op: Operation, ref: TypeRef) -> None:
         enc = ref.encoding
         if enc is None:
+            unsupported = getattr(ref, "unsupported", None)
+            if unsupported:
+                self.skip(op, unsupported, "well_formed")
             return
         if (ref.memory_space or "").endswith(TMEM_SPACE):
             self.out.skipped["tensor-memory descriptors (not checked)"] += 1
             return
+        if ref.kind == "tensordesc":
+            return                      # a TMA box, not a buffer: the TMA checks read it
         shape = layout_shape(ref)
+        warps = () if enc.is_shared else self.warps_of(op)
+        what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
+        formed = ("well_formed", ref.kind, enc, tuple(shape), warps)   # the warp count depends on the op
+        if formed not in self.seen:
+            self.seen.add(formed)
+            params = (("threads_per_warp", self.m.threads_per_warp), ("warps", warps),
+                      ("num_ctas", self.m.num_ctas))
+            self.add(op, "well_formed", what, [("layout", enc)], shape, params=params)
         key = (ref.kind, enc, tuple(shape))
-        if key in self.seen:
+        if key in self.seen or not self.lowers(enc, shape):
             return
         self.seen.add(key)
-        what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
-        params = (("threads_per_warp", self.m.threads_per_warp), ("warps", self.warps),
-                  ("num_ctas", self.m.num_ctas))
-        self.add(op, "well_formed", what, [("layout", enc)], shape, params=params)
-        if not self.lowers(enc, shape):
-            return
         if enc.is_shared:
             self.add(op, "invertible", what, [("layout", enc)], shape)
         elif ref.kind == "tensor":
             self.add(op, "surjective", what, [("layout", enc)], shape)
             self.add(op, "injective_up_to_broadcast", what, [("layout", enc)], shape)
 
-    # ------------------------------------------------------------ per op
 
-    def convert(self, op: Operation) -> None:
-        tensors = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
-        if len(tensors) != 2:
-            self.out.skipped["ttg.convert_layout without two typed tensors"] += 1
-            return
-        src, dst = tensors
-        if not (self.lowers(src.encoding, src.shape) and self.lowers(dst.encoding, dst.shape)):
-            return
-        what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
-        self.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape)
+@op_check("ttg.convert_layout")
+def convert(b: Builder, op: Operation) -> None:
+    tensors = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    if len(tensors) != 2:
+        b.skip(op, "ttg.convert_layout without two typed tensors", "conversion")
+        return
+    src, dst = tensors
+    if not (b.lowers(src.encoding, src.shape) and b.lowers(dst.encoding, dst.shape)):
+        return
+    what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
+    b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape)
 
-    def shared_access(self, op: Operation) -> None:
-        mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
-        regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
-        if len(mems) != 1:
-            self.out.skipped[f"{op.name} without a shared memdesc type"] += 1
-            return
-        mem = mems[0]
-        bits = mem.element_bits
-        dtype = mem.element_type
-        if self.hw is None:
-            self.out.skipped["no hardware target (give --hardware)"] += 1
-            return
-        if op.name == "ttg.local_alloc":
-            self.fits(op, mem, bits, dtype)
-        if not regs:
-            return
-        reg = regs[0]
-        alloc = layout_shape(mem)
-        shape = list(mem.shape[len(mem.shape) - len(alloc):])
-        if list(reg.shape) != shape or any(v > a for v, a in zip(shape, alloc)):
-            self.out.skipped[f"{op.name} whose register and memory shapes differ"] += 1
-            return
-        if not (self.lowers(reg.encoding, shape) and self.lowers(mem.encoding, alloc)):
-            return
-        view = (("view_of", alloc),) if shape != alloc else ()
-        if not isinstance(lower(mem.encoding, alloc), LinearLayout):
-            self.out.skipped["bank conflicts of padded_shared (not modelled)"] += 1
-            return
-        direction = "load" if op.name in LOADS else "store"
-        access = "st.shared" if op.name == "ttg.async_copy_global_to_local" else "auto"
-        pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
-        what = " -> ".join(pair if direction == "store" else pair[::-1])
-        self.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
-                 severity="warning", dtype=dtype, bits=bits,
-                 params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
 
-    def fits(self, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
-        shape = layout_shape(mem)
-        if not self.lowers(mem.encoding, shape):
-            return
-        full = mem.alloc_shape or mem.shape
-        buffers = 1
-        for n in full[:len(full) - len(shape)]:
-            buffers *= n
-        capacity = self.hw.smem_bytes_per_block // buffers
-        what = f"{_compact(mem.encoding_text)} {'x'.join(map(str, full))}"
-        self.add(op, "fits", what, [("layout", mem.encoding)], shape, dtype=dtype, bits=bits,
-                 params=(("capacity_bytes", capacity), ("base_bytes", 0), ("alignment_bytes", None),
-                         ("buffers", buffers)))
+@op_check(*STORES, *LOADS)
+def shared_access(b: Builder, op: Operation) -> None:
+    mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
+    regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    if len(mems) != 1:
+        b.skip(op, f"{op.name} without a shared memdesc type", "bank_conflict_free")
+        return
+    mem = mems[0]
+    bits = mem.element_bits
+    dtype = mem.element_type
+    if b.hw is None:
+        b.skip(op, "no hardware target (give --hardware)", "bank_conflict_free")
+        return
+    if op.name == "ttg.local_alloc":
+        fits(b, op, mem, bits, dtype)
+    if not regs:
+        return
+    reg = regs[0]
+    alloc = layout_shape(mem)
+    shape = list(mem.shape[len(mem.shape) - len(alloc):])
+    if list(reg.shape) != shape or any(v > a for v, a in zip(shape, alloc)):
+        b.skip(op, f"{op.name} whose register and memory shapes differ", "bank_conflict_free")
+        return
+    if not (b.lowers(reg.encoding, shape) and b.lowers(mem.encoding, alloc)):
+        return
+    view = (("view_of", alloc),) if shape != alloc else ()
+    if not isinstance(lower(mem.encoding, alloc), LinearLayout):
+        b.skip(op, "bank conflicts of padded_shared (not modelled)", "bank_conflict_free")
+        return
+    direction = "load" if op.name in LOADS else "store"
+    access = "st.shared" if op.name == "ttg.async_copy_global_to_local" else "auto"
+    pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
+    what = " -> ".join(pair if direction == "store" else pair[::-1])
+    b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+          severity="warning", dtype=dtype, bits=bits,
+          params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
 
-    def dot(self, op: Operation) -> None:
-        types = op.types
-        if len(types) < 3 or any(t.encoding is None for t in types[:2] + types[-1:]):
-            self.out.skipped[f"{op.name} without typed operands"] += 1
-            return
-        a, b, acc = types[0], types[1], types[-1]
-        self.add(op, "dot_operands", "", [("a", a.encoding), ("b", b.encoding), ("acc", acc.encoding)],
-                 acc.shape, params=(("a_shape", list(a.shape)), ("b_shape", list(b.shape))))
+
+def fits(b: Builder, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
+    shape = layout_shape(mem)
+    if not b.lowers(mem.encoding, shape):
+        return
+    full = mem.alloc_shape or mem.shape
+    buffers = 1
+    for n in full[:len(full) - len(shape)]:
+        buffers *= n
+    capacity = b.hw.smem_bytes_per_block // buffers
+    what = f"{_compact(mem.encoding_text)} {'x'.join(map(str, full))}"
+    b.add(op, "fits", what, [("layout", mem.encoding)], shape, dtype=dtype, bits=bits,
+          params=(("capacity_bytes", capacity), ("base_bytes", 0), ("alignment_bytes", None),
+                  ("buffers", buffers)))
+
+
+@op_check(*DOTS)
+def dot(b: Builder, op: Operation) -> None:
+    types = op.types
+    if len(types) < 3 or any(t.encoding is None for t in types[:2] + types[-1:]):
+        b.skip(op, f"{op.name} without typed operands", "dot_operands")
+        return
+    a, bb, acc = types[0], types[1], types[-1]
+    b.add(op, "dot_operands", "", [("a", a.encoding), ("b", bb.encoding), ("acc", acc.encoding)],
+          acc.shape, params=(("a_shape", list(a.shape)), ("b_shape", list(bb.shape))))
 
 
 def _compact(text: str) -> str:
@@ -259,14 +334,18 @@ def layout_shape(ref: TypeRef) -> list[int]:
     return shape[len(shape) - rank:] if rank < len(shape) else shape
 
 
+def _region_warps(op: Operation) -> list[int]:
+    """The warp counts of a warp_specialize's partitions, in order: ``partitionNumWarps =
+    array<i32: 4, 2>`` (generic form) or ``partitionN(...) num_warps(4)`` (custom form)."""
+    m = re.search(r"partitionNumWarps\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+    if m:
+        return [int(x) for x in m.group(1).split(",") if x.strip()]
+    return [int(x) for x in re.findall(r"\bnum_warps\((\d+)\)", op.text)]
+
+
 def _partition_warps(module: Module) -> list[int]:
-    """Warp counts of ttg.warp_specialize partitions (``partitionNumWarps = array<i32: 4, 2>``)."""
-    out: list[int] = []
-    for op in module.operations:
-        m = re.search(r"partitionNumWarps\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
-        if m:
-            out += [int(x) for x in m.group(1).split(",") if x.strip()]
-    return out
+    """Warp counts of every ttg.warp_specialize partition of the module."""
+    return [n for op in module.operations if op.name == "ttg.warp_specialize" for n in _region_warps(op)]
 
 
 def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:

@@ -14,7 +14,7 @@ import json
 from typing import Any, Sequence
 
 SCHEMA_VERSION = 1
-VERDICTS = ("holds", "fails", "unknown")
+VERDICTS = ("holds", "fails", "unknown", "error")
 
 
 def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int,
@@ -31,12 +31,20 @@ def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int,
         row["passed" if c["passed"] else "warnings" if c["severity"] == "warning" else "failed"] += 1
     files = list(dict.fromkeys(c["source"]["file"] for c in checks))
     summary = {"checks": len(checks), "passed": passed, "failed": len(checks) - passed - warnings,
-               "warnings": warnings, "verdicts": {v: sum(c["verdict"] == v for c in checks) for v in VERDICTS},
+               "warnings": warnings, "verdicts": _verdicts(checks),
                "properties": dict(sorted(properties.items())), "files": files,
                "engine": engine, "timeout_ms": timeout_ms}
     if ttgir:
         summary["ttgir"] = list(ttgir)
     return {"schema_version": SCHEMA_VERSION, "summary": summary, "checks": checks}
+
+
+def _verdicts(checks: Sequence[dict]) -> dict[str, int]:
+    """Checks per verdict; ``error`` (an internal error in a TTGIR check) only when there is one."""
+    counts = {v: sum(c["verdict"] == v for c in checks) for v in VERDICTS}
+    if not counts["error"]:
+        del counts["error"]
+    return counts
 
 
 def build_timings(outcomes: Sequence, *, jobs: int, wall_seconds: float) -> dict[str, Any]:

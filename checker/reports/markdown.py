@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .text import source_text, witness_line
+from .text import skipped_summary, source_text, witness_line
 
 MAX_ROWS = 50
 
@@ -41,4 +41,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                          + (f"`{_cell(witness)}`" if witness else "-") + " |")
         if len(failed) > MAX_ROWS:
             lines.append(f"\n... and {len(failed) - MAX_ROWS} more failed checks (see report.json).")
+    skipped = skipped_summary(report)
+    if skipped:
+        lines += ["", f"**{sum(n for _, n, _ in skipped)} check(s) skipped** (not covered by the models):", "",
+                  "| file | skipped | reason |", "| --- | ---: | --- |"]
+        lines += [f"| `{_cell(file)}` | {n} | {_cell(reason)} |" for file, n, reason in skipped[:MAX_ROWS]]
     return "\n".join(lines) + "\n"

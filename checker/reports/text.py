@@ -108,11 +108,39 @@ def render_text(report: Mapping[str, Any]) -> str:
         if witness_line(c):
             lines.append(f"     witness: {witness_line(c)}")
     lines += diagnostics
+    lines += skipped_lines(report)
     problems = [f"{k['file']}:{p['line']}: error: {p['message']}"
                 for k in s.get("ttgir", ()) for p in k["problems"]]
     if problems:
         lines += ["", f"{len(problems)} problem(s) in the TTGIR input (the rest was checked):"] + problems
     return "\n".join(lines) + "\n"
+
+
+def skipped_summary(report: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+    """(file, count, reason) for every reason a TTGIR check was not made, by file then count."""
+    out = []
+    for k in report["summary"].get("ttgir", ()):
+        for reason, n in sorted(k.get("skipped_checks", {}).items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append((k["file"], n, reason))
+    return out
+
+
+def skipped_lines(report: Mapping[str, Any]) -> list[str]:
+    """The text report's section on checks not made: one line per (file, reason) with its count and
+    the first line it happened on."""
+    rows = skipped_summary(report)
+    if not rows:
+        return []
+    first: dict[tuple[str, str], int] = {}
+    for k in report["summary"].get("ttgir", ()):
+        for sk in k.get("skips", ()):
+            first.setdefault((k["file"], sk["reason"]), sk["line"])
+    total = sum(n for _, n, _ in rows)
+    lines = ["", f"{total} check(s) skipped (not covered by the models; the reason for each):"]
+    for file, n, reason in rows:
+        where = f"{file}:{first[(file, reason)]}" if (file, reason) in first else file
+        lines.append(f"  skipped {n}x  {where}: {reason}")
+    return lines
 
 
 # ---------------------------------------------------------------- TTGIR findings, as compiler diagnostics

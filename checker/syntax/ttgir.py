@@ -101,6 +101,7 @@ class Operation:
     argument_types: list[TypeRef] = field(default_factory=list)   # types of the (%a: T) declarations
     attributes: dict[str, Any] = field(default_factory=dict)      # its {...}, <{...}> and `attributes {...}` entries
     parent: int | None = None     # index in Module.operations of the operation whose region holds it
+    region: int | None = None     # which of the parent's regions holds it (0: the first)
     end_line: int = 0             # last line of its own text (the line of its closing `}` tail, if any)
 
     @property
@@ -344,6 +345,7 @@ class _Stmt:
         self.index: int | None = None                   # its operation's index in its module
         self.home: Module | None = None                 # ... and that module
         self.blocks: list[Operation] = []               # block headers ^bb(%a: T) of its regions
+        self.regions = 0                                # regions it has opened so far
 
     def add(self, text: str, line: int) -> None:
         if not text:
@@ -511,6 +513,7 @@ class _Reader:
                 self.begin_module(cur, masked)
             else:
                 cur.op = self.new_op(cur, text, masked)
+        cur.regions += 1
         self.owners.append(cur)
         self.cur = None
 
@@ -670,7 +673,7 @@ class _Reader:
                 op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
         owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
         if owner is not None and owner.home is module:
-            op.parent = owner.index
+            op.parent, op.region = owner.index, owner.regions - 1
         stmt.name_end, stmt.index, stmt.home = m.end(), len(module.operations), module
         module.operations.append(op)
         module.op_counts[name] += 1
