@@ -14,6 +14,7 @@ import sys
 from typing import Sequence
 
 from .errors import CheckerError, InternalError
+from .padded import linear_part
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -73,7 +74,7 @@ def cmd_show(args) -> int:
     from .views import layout_view
     enc = resolve_encoding(args.encoding, args.file, args.name)
     L = lower(enc, parse_shape(args.shape))
-    linear = getattr(L, "linear", L)  # a padded layout is shown through its linear component
+    linear = linear_part(L)  # a padded layout is shown through its linear component
     if args.svg:
         from .reports.svg import layout_figure
         from .reports.writer import write_atomic
@@ -185,7 +186,7 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
             out.append(f"== {role}: {print_attribute(enc)} at {'x'.join(map(str, shape))}")
             try:
                 L = lower(enc, shape)
-                out.append(layout_view(getattr(L, "linear", L)).rstrip())
+                out.append(layout_view(linear_part(L)).rstrip())
             except CheckerError as e:
                 out.append(f"(does not lower: {e.message})")
     for ob in obs:
@@ -259,7 +260,7 @@ def cmd_smt(args) -> int:
                                                  for m in ("equivalence", "frame", "injective", "surjective"))
     ops = _operands(args)
     shape = parse_shape(args.shape)
-    layouts = [getattr(lowered(op, shape), "linear", lowered(op, shape)) for op in ops]
+    layouts = [linear_part(lowered(op, shape)) for op in ops]
     p = args.property
     if p == "surjective":
         _need(ops, 1, p)

@@ -4,8 +4,8 @@
     r = prove.conversion(mma, dot_op, [64, 64])
     r.status, r.details["level"], r.counterexample
 
-Every function accepts a `LinearLayout` (or, for shared memory, a padded
-layout with ``linear``, ``intervals`` and ``paddings``) or an encoding plus
+Every function accepts a `LinearLayout` (or, for shared memory, a
+`checker.padded.PaddedLayout`) or an encoding plus
 the tensor ``shape`` to lower it at, and the keywords ``engine`` ("both",
 the default: GF(2) algebra and Z3 must agree; or "f2" / "z3") and
 ``timeout_ms`` (Z3's limit per obligation; a timeout gives "unknown").
@@ -19,6 +19,7 @@ from typing import Sequence
 
 from .errors import CheckerError
 from .layout import LinearLayout
+from .padded import PaddedLayout, linear_part
 from .properties import conversion as _conversion
 from .properties import equivalent as _equivalent
 from .properties import fits as _fits
@@ -34,7 +35,7 @@ Shape = Sequence[int] | None
 
 def lowered(layout, shape: Shape = None, what: str = "layout"):
     """A LinearLayout (or padded shared layout) as given, or an encoding lowered at shape."""
-    if isinstance(layout, LinearLayout) or isinstance(getattr(layout, "linear", None), LinearLayout):
+    if isinstance(layout, (LinearLayout, PaddedLayout)):
         return layout
     from .encodings import lower
     from .encodings.base import Encoding
@@ -46,8 +47,7 @@ def lowered(layout, shape: Shape = None, what: str = "layout"):
 
 
 def _linear(layout, shape: Shape, what: str = "layout") -> LinearLayout:
-    L = lowered(layout, shape, what)
-    return getattr(L, "linear", L)
+    return linear_part(lowered(layout, shape, what))
 
 
 def surjective(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:

@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 import z3
 
 from .layout import LinearLayout, log2
+from .padded import PaddedLayout, phys
 
 WIDE = 64  # bit width for arithmetic (byte counts, physical offsets)
 
@@ -212,12 +213,13 @@ def widen(x: z3.BitVecRef, width: int = WIDE) -> z3.BitVecRef:
 
 
 def padded_offset(i: z3.BitVecRef, intervals: Sequence[int], paddings: Sequence[int]) -> z3.BitVecRef:
-    """i + sum_k (i >> log2 interval_k) << log2 pad_k on a WIDE word."""
-    x = widen(i)
-    total = x
-    for iv, pad in zip(intervals, paddings):
-        total = total + (z3.LShR(x, log2(iv)) << log2(pad))
-    return total
+    """phys(i) of `checker.padded` (the one formula) on a WIDE word, with logical shifts."""
+    return phys(widen(i), [(log2(iv), log2(pad)) for iv, pad in zip(intervals, paddings)], z3.LShR)
+
+
+def physical_offset(i: z3.BitVecRef, mem: PaddedLayout) -> z3.BitVecRef:
+    """phys(i) for a padded (or linear) shared layout, on a WIDE word."""
+    return phys(widen(i), mem.shifts, z3.LShR)
 
 
 def ult(a, b):

@@ -3,7 +3,7 @@ import random
 from checker import smt
 from checker.layout import LinearLayout
 from checker.properties import injective, surjective
-from checker.properties.memory import SharedMemory
+from checker.padded import PaddedLayout
 
 L = LinearLayout({"register": [(1, 0), (0, 3)], "lane": [(2, 1), (0, 0), (4, 2)], "warp": []},
                  [("dim0", 8), ("dim1", 4)])
@@ -38,13 +38,13 @@ def test_zero_width_value_is_zero():
 
 
 def test_padded_offset_arithmetic():
-    mem = SharedMemory(LinearLayout({"offset": [(1 << k,) for k in range(8)]}, [("dim0", 256)]), (32, 8), (4, 1))
+    mem = PaddedLayout(LinearLayout({"offset": [(1 << k,) for k in range(8)]}, [("dim0", 256)]), (32, 8), (4, 1))
     for i in (0, 7, 8, 31, 32, 200, 255):
         ob = smt.Obligation("pad")
         x = ob.var("i", 8)
         out = ob.var("out", smt.WIDE)
         ob.require(x == i, out == smt.padded_offset(x, mem.intervals, mem.paddings))
-        assert ob.solve(1000).values["out"] == mem.slot(i) == i + (i >> 5) * 4 + (i >> 3)
+        assert ob.solve(1000).values["out"] == mem.phys(i) == i + (i >> 5) * 4 + (i >> 3)
 
 
 def test_smtlib_text_rechecks():

@@ -10,9 +10,9 @@ Two parts:
   after every interval_k elements, padding_k unused slots (pairs add up).
 
 phys is not linear over GF(2) (it adds), so the lowering is a
-`PaddedLayout` value holding C and the pairs, never a LinearLayout. The
-buffer of one CTA spans phys(n - 1) + 1 slots for n offsets (Triton's
-getPaddedSize).
+`checker.padded.PaddedLayout` value holding C and the pairs (the one padded
+type; phys is written once there), never a LinearLayout. The buffer of one
+CTA spans phys(n - 1) + 1 slots for n offsets (Triton's getPaddedSize).
 
 Triton prints ``{order = [..], shape = [..]}`` when the offset bases are
 identityStandardND(shape, order) and there are no block bases (see
@@ -31,43 +31,8 @@ from typing import Sequence
 
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, identity_standard_nd, is_power_of_two, log2, standard_out_dims
+from ..padded import PaddedLayout
 from .base import BLOCK, OFFSET, Bases, SharedEncoding
-
-
-def padded_offset(i: int, intervals: Sequence[int], paddings: Sequence[int]) -> int:
-    """phys(i): offset i after the padding slots placed before it."""
-    return i + sum((i >> log2(iv)) << log2(pad) for iv, pad in zip(intervals, paddings))
-
-
-@dataclass(frozen=True)
-class PaddedLayout:
-    """The lowering of a padded shared encoding: linear component + padding pairs (see the module)."""
-
-    linear: LinearLayout
-    intervals: tuple[int, ...]
-    paddings: tuple[int, ...]
-
-    @property
-    def offsets(self) -> int:
-        """Offsets (elements, before padding) of one CTA's buffer."""
-        return self.linear.in_dim_size(OFFSET)
-
-    def physical_offset(self, i: int) -> int:
-        if not 0 <= i < self.offsets:
-            raise LayoutError(f"offset {i} is out of range [0, {self.offsets})")
-        return padded_offset(i, self.intervals, self.paddings)
-
-    def footprint(self) -> int:
-        """Slots (elements, padding included) one CTA's buffer spans: phys(n - 1) + 1."""
-        return self.physical_offset(self.offsets - 1) + 1
-
-    def padding_holes(self) -> tuple[int, ...]:
-        """The physical slots below the footprint that no offset uses, ascending."""
-        used = {padded_offset(i, self.intervals, self.paddings) for i in range(self.offsets)}
-        return tuple(p for p in range(self.footprint()) if p not in used)
-
-    def to_dict(self) -> dict:
-        return {**self.linear.to_dict(), "intervals": list(self.intervals), "paddings": list(self.paddings)}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ Hardware indices are (register, lane, warp, block); a *thread* is
     dst reads has an offset (reads; it was written since src holds it by (a)
     and the writer of an element and its readers use the same offset), and no
     two offsets holding different elements share a slot (slots; see
-    `memory`).
+    `checker.padded`).
 
 The property holds when (a) and, with ``via``, (d) hold.
 
@@ -42,7 +42,7 @@ from .. import f2, smt
 from ..errors import LayoutError
 from ..layout import LinearLayout
 from . import frame, triton_conversion
-from .memory import OFFSET, SharedMemory
+from ..padded import OFFSET, PaddedLayout
 from .result import Counterexample, EngineVerdict, Result, decide, engines_for
 from .surjective import certifies_outside, separating_functional
 
@@ -62,9 +62,9 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
     if via is None:
         src, dst = frame.align([src, dst])
     else:
-        mem = SharedMemory.of(via)
+        mem = PaddedLayout.of(via)
         src, dst, S = frame.align([src, dst, mem.linear])
-        mem = SharedMemory(S, mem.intervals, mem.paddings)
+        mem = PaddedLayout(S, mem.intervals, mem.paddings)
     subs: dict[str, Result] = {}
     subs["contains"] = _claim("contains", src, dst, (), engine, timeout_ms, holder_dims=None)
     levels: dict[str, Result] = {}
@@ -228,21 +228,21 @@ def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, tim
 # ------------------------------------------------------------------ slots
 
 
-def slot_share(mem: SharedMemory, a: dict, b: dict) -> Counterexample:
+def slot_share(mem: PaddedLayout, a: dict, b: dict) -> Counterexample:
     S = mem.linear
-    data = {"indices": [a, b], "slot": mem.slot(a.get(OFFSET, 0)), "elements": [frame.image(S, a), frame.image(S, b)]}
+    data = {"indices": [a, b], "slot": mem.phys(a.get(OFFSET, 0)), "elements": [frame.image(S, a), frame.image(S, b)]}
 
     def check(d) -> bool:
         p, q = d["indices"]
         ep, eq = frame.image(S, p), frame.image(S, q)
         same_cta = {k: v for k, v in p.items() if k != OFFSET} == {k: v for k, v in q.items() if k != OFFSET}
         return (ep is not None and eq is not None and ep != eq and same_cta
-                and mem.slot(p.get(OFFSET, 0)) == mem.slot(q.get(OFFSET, 0)) == d["slot"])
+                and mem.phys(p.get(OFFSET, 0)) == mem.phys(q.get(OFFSET, 0)) == d["slot"])
 
     return Counterexample("shared_slot", data, check)
 
 
-def _slots(mem: SharedMemory, engine, timeout_ms) -> Result:
+def _slots(mem: PaddedLayout, engine, timeout_ms) -> Result:
     def f2_run() -> EngineVerdict:
         return EngineVerdict("f2", "holds", explanation="phys is strictly increasing: one slot per offset")
 
@@ -255,8 +255,7 @@ def _slots(mem: SharedMemory, engine, timeout_ms) -> Result:
             if d != OFFSET:
                 ob.require(p[d] == q[d])
         if OFFSET in p:
-            ob.require(smt.padded_offset(p[OFFSET], mem.intervals, mem.paddings)
-                       == smt.padded_offset(q[OFFSET], mem.intervals, mem.paddings))
+            ob.require(smt.physical_offset(p[OFFSET], mem) == smt.physical_offset(q[OFFSET], mem))
         ans = ob.solve(timeout_ms)
         if ans.status == "unknown":
             return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")

@@ -1,7 +1,7 @@
 """fits(S, dtype_bits, capacity_bytes, alignment_bytes): the shared allocation fits.
 
 Definition. One CTA's buffer for S holds n = |offset| elements of
-dtype_bits bits; offset i sits in slot phys(i) (`memory`; phys(i) = i unless
+dtype_bits bits; offset i sits in slot phys(i) (`checker.padded`; phys(i) = i unless
 padded). The buffer starts at the first multiple of the alignment at or
 after base_bytes (alignment 1 when none is required; NVMMA layouts need
 128/256/512/1024 bytes for no/32B/64B/128B swizzle, which the caller
@@ -16,7 +16,7 @@ is the extreme one; when it overflows, the witness is the first offset that
 does (binary search on the monotone phys).
 
 Z3 engine. Find i < n with 8 start + (phys(i) + 1) b > 8 capacity in 64-bit
-arithmetic (phys as `smt.padded_offset`).
+arithmetic (phys as `smt.physical_offset`).
 
 Replay. Recompute phys(i), the byte range and the comparison on integers.
 """
@@ -27,7 +27,7 @@ from .. import smt
 from ..errors import CheckerError
 from ..layout import is_power_of_two
 from . import frame
-from .memory import OFFSET, SharedMemory
+from ..padded import OFFSET, PaddedLayout
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "fits"
@@ -35,7 +35,7 @@ NAME = "fits"
 
 def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
          base_bytes: int = 0, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    mem = SharedMemory.of(S)
+    mem = PaddedLayout.of(S)
     _check_int("dtype_bits", dtype_bits, 1)
     _check_int("capacity_bytes", capacity_bytes, 0)
     _check_int("base_bytes", base_bytes, 0)
@@ -44,9 +44,9 @@ def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = 
     if not is_power_of_two(align):
         raise CheckerError(f"alignment must be a power of two, got {align}", field="alignment_bytes")
     start = -(-base_bytes // align) * align
-    end_bits = 8 * start + mem.slots * dtype_bits
-    details = {"elements": mem.offsets, "slots": mem.slots, "dtype_bits": dtype_bits,
-               "size_bytes": -(-mem.slots * dtype_bits // 8), "start_bytes": start,
+    end_bits = 8 * start + mem.footprint() * dtype_bits
+    details = {"elements": mem.offsets, "slots": mem.footprint(), "dtype_bits": dtype_bits,
+               "size_bytes": -(-mem.footprint() * dtype_bits // 8), "start_bytes": start,
                "end_bytes": -(-end_bits // 8), "alignment_bytes": align, "capacity_bytes": capacity_bytes}
     geometry = (start, dtype_bits, capacity_bytes)
     return decide(NAME, engine, {"f2": lambda: _f2(mem, *geometry), "z3": lambda: _z3(mem, *geometry, timeout_ms)},
@@ -58,29 +58,29 @@ def _check_int(field: str, value, minimum: int) -> None:
         raise CheckerError(f"must be an integer >= {minimum}, got {value!r}", field=field)
 
 
-def _end_bits(mem: SharedMemory, i: int, start: int, bits: int) -> int:
-    return 8 * start + (mem.slot(i) + 1) * bits
+def _end_bits(mem: PaddedLayout, i: int, start: int, bits: int) -> int:
+    return 8 * start + (mem.phys(i) + 1) * bits
 
 
-def overflow(mem: SharedMemory, i: int, start: int, bits: int, capacity: int) -> Counterexample:
-    lo = 8 * start + mem.slot(i) * bits
-    data = {"offset": i, "slot": mem.slot(i), "element": frame.image(mem.linear, {OFFSET: i}),
+def overflow(mem: PaddedLayout, i: int, start: int, bits: int, capacity: int) -> Counterexample:
+    lo = 8 * start + mem.phys(i) * bits
+    data = {"offset": i, "slot": mem.phys(i), "element": frame.image(mem.linear, {OFFSET: i}),
             "bit_range": [lo, lo + bits], "capacity_bits": 8 * capacity}
 
     def check(d) -> bool:
         j = d["offset"]
-        return (0 <= j < mem.offsets and mem.slot(j) == d["slot"]
-                and d["bit_range"] == [8 * start + mem.slot(j) * bits, _end_bits(mem, j, start, bits)]
+        return (0 <= j < mem.offsets and mem.phys(j) == d["slot"]
+                and d["bit_range"] == [8 * start + mem.phys(j) * bits, _end_bits(mem, j, start, bits)]
                 and _end_bits(mem, j, start, bits) > 8 * capacity)
 
     return Counterexample("out_of_bounds", data, check)
 
 
-def _f2(mem: SharedMemory, start: int, bits: int, capacity: int) -> EngineVerdict:
+def _f2(mem: PaddedLayout, start: int, bits: int, capacity: int) -> EngineVerdict:
     n = mem.offsets
     if _end_bits(mem, n - 1, start, bits) <= 8 * capacity:
-        return EngineVerdict("f2", "holds", explanation=f"{mem.slots} slots of {bits} bits from byte {start} end by "
-                                                        f"byte {capacity}")
+        return EngineVerdict("f2", "holds", explanation=f"{mem.footprint()} slots of {bits} bits from byte {start} "
+                                                        f"end by byte {capacity}")
     lo, hi = 0, n - 1
     while lo < hi:
         mid = (lo + hi) // 2
@@ -90,19 +90,19 @@ def _f2(mem: SharedMemory, start: int, bits: int, capacity: int) -> EngineVerdic
             lo = mid + 1
     cx = overflow(mem, lo, start, bits, capacity)
     return EngineVerdict("f2", "fails", counterexample=cx,
-                         explanation=f"offset {lo} (slot {mem.slot(lo)}, element {frame.show(cx.data['element'])}) "
+                         explanation=f"offset {lo} (slot {mem.phys(lo)}, element {frame.show(cx.data['element'])}) "
                                      f"ends at bit {cx.data['bit_range'][1]}, past the {capacity}-byte capacity")
 
 
-def obligation(mem: SharedMemory, start: int, bits: int, capacity: int) -> smt.Obligation:
+def obligation(mem: PaddedLayout, start: int, bits: int, capacity: int) -> smt.Obligation:
     ob = smt.Obligation(NAME)
     i = ob.var("offset", mem.linear.in_dim_size_log2(OFFSET))
-    end = smt.wide(8 * start) + (smt.padded_offset(i, mem.intervals, mem.paddings) + smt.wide(1)) * smt.wide(bits)
+    end = smt.wide(8 * start) + (smt.physical_offset(i, mem) + smt.wide(1)) * smt.wide(bits)
     ob.require(smt.ult(smt.widen(i), smt.wide(mem.offsets)), smt.ugt(end, smt.wide(8 * capacity)))
     return ob
 
 
-def _z3(mem: SharedMemory, start: int, bits: int, capacity: int, timeout_ms) -> EngineVerdict:
+def _z3(mem: PaddedLayout, start: int, bits: int, capacity: int, timeout_ms) -> EngineVerdict:
     ans = obligation(mem, start, bits, capacity).solve(timeout_ms)
     if ans.status == "unknown":
         return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")

@@ -4,7 +4,7 @@ Definition. S maps (offset, block) to coordinates of its out sizes. S is
 invertible when S is injective (no element stored twice: two indices never
 hold one coordinate) and surjective (every coordinate has an offset), and,
 for a padded layout, distinct offsets occupy distinct slots (see
-`memory`: phys is injective), so the physical buffer holds each element
+`checker.padded`: phys is injective), so the physical buffer holds each element
 exactly once.
 
 Engines. The linear part is checked as `injective` then `surjective` (a
@@ -20,14 +20,14 @@ from .. import smt
 from . import frame
 from .injective import f2_verdict as injective_f2, z3_verdict as injective_z3
 from .surjective import f2_verdict as surjective_f2, z3_verdict as surjective_z3
-from .memory import OFFSET, SharedMemory
+from ..padded import OFFSET, PaddedLayout
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "invertible"
 
 
 def invertible(S, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    mem = SharedMemory.of(S)
+    mem = PaddedLayout.of(S)
     L = mem.linear
     box = frame.shape_map(L, None)
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
@@ -36,18 +36,18 @@ def invertible(S, *, engine: str = "both", timeout_ms: int | None = None) -> Res
                   details=details)
 
 
-def slot_collision(mem: SharedMemory, i: int, j: int) -> Counterexample:
-    data = {"offsets": [i, j], "slot": mem.slot(i)}
+def slot_collision(mem: PaddedLayout, i: int, j: int) -> Counterexample:
+    data = {"offsets": [i, j], "slot": mem.phys(i)}
 
     def check(d) -> bool:
         a, b = d["offsets"]
         n = mem.offsets
-        return a != b and 0 <= a < n and 0 <= b < n and mem.slot(a) == mem.slot(b) == d["slot"]
+        return a != b and 0 <= a < n and 0 <= b < n and mem.phys(a) == mem.phys(b) == d["slot"]
 
     return Counterexample("slot_collision", data, check)
 
 
-def _f2(mem: SharedMemory, box) -> EngineVerdict:
+def _f2(mem: PaddedLayout, box) -> EngineVerdict:
     for v in (injective_f2(mem.linear, False), surjective_f2(mem.linear, box)):
         if v.status != "holds":
             return v
@@ -57,16 +57,15 @@ def _f2(mem: SharedMemory, box) -> EngineVerdict:
     return EngineVerdict("f2", "holds", explanation=why)
 
 
-def slots_obligation(mem: SharedMemory) -> smt.Obligation:
+def slots_obligation(mem: PaddedLayout) -> smt.Obligation:
     ob = smt.Obligation("distinct_slots")
     bits = mem.linear.in_dim_size_log2(OFFSET)
     i, j = ob.var("i", bits), ob.var("j", bits)
-    ob.require(i != j, smt.padded_offset(i, mem.intervals, mem.paddings)
-               == smt.padded_offset(j, mem.intervals, mem.paddings))
+    ob.require(i != j, smt.physical_offset(i, mem) == smt.physical_offset(j, mem))
     return ob
 
 
-def _z3(mem: SharedMemory, box, timeout_ms) -> EngineVerdict:
+def _z3(mem: PaddedLayout, box, timeout_ms) -> EngineVerdict:
     for v in (injective_z3(NAME, mem.linear, False, timeout_ms),
               surjective_z3(mem.linear, box, timeout_ms)):
         if v.status != "holds":

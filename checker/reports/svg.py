@@ -57,6 +57,7 @@ from typing import Any, Mapping
 from .. import f2
 from ..errors import CheckerError
 from ..layout import LinearLayout
+from ..padded import PaddedLayout, linear_part
 
 MAX_CELLS = 64            # per side; larger grids are down-sampled
 MAX_LINES = 4             # owner lines per cell; more owners read "+n"
@@ -145,24 +146,23 @@ class _Labeler:
     """Owner text and cell fill for one layout family."""
 
     def __init__(self, layout, elem_bytes: int, banks: int):
-        self.L = L = getattr(layout, "linear", layout)
-        self.padding = tuple(zip(layout.intervals, layout.paddings)) if L is not layout else ()
+        self.L = L = linear_part(layout)
+        self.mem = layout if isinstance(layout, PaddedLayout) else None
+        self.padding = tuple(zip(layout.intervals, layout.paddings)) if self.mem else ()
         self.elem_bytes, self.banks = elem_bytes, banks
         self.family = _family(L)
         self.blocks = _size(L, "block")
         self.lanes = _size(L, "lane")
 
     def physical(self, i: int) -> int:
-        """Offset i after padding: i + sum_k (i // interval_k) * padding_k."""
-        return i + sum(i // interval * pad for interval, pad in self.padding)
+        """Offset i after padding (`checker.padded.phys`)."""
+        return self.mem.phys(i) if self.mem else i
 
     def unpadded(self, p: int) -> int | None:
         """The offset stored at physical offset p (None: a padding slot or past the buffer)."""
-        lo, hi = 0, self.L.in_dim_size("offset") - 1
-        while lo < hi:                      # physical() is increasing: the last i with physical(i) <= p
-            mid = (lo + hi + 1) // 2
-            lo, hi = (mid, hi) if self.physical(mid) <= p else (lo, mid - 1)
-        return lo if self.physical(lo) == p else None
+        if self.mem:
+            return self.mem.unpadded(p)
+        return p if p < self.L.in_dim_size("offset") else None
 
     def bank(self, offset: int) -> int:
         """The bank of (unpadded) offset."""

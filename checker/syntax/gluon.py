@@ -31,8 +31,9 @@ def lower_gluon(encoding: Encoding, shape):
     bits) is rejected. Triton's C++ lowering accepts it (TTGIR allocates mbarriers as
     ``!ttg.memdesc<1xi64, #shared>``), so this rule belongs to Gluon input only."""
     from ..encodings import lower
+    from ..padded import linear_part
     result = lower(encoding, shape)
-    if encoding.is_shared and getattr(result, "linear", result).in_dim_size_log2("offset") == 0:
+    if encoding.is_shared and linear_part(result).in_dim_size_log2("offset") == 0:
         raise EncodingError(f"{encoding.kind}: the shape gives one element per CTA; Gluon requires a shared "
                             f"layout to have at least one offset basis", field="shape")
     return result

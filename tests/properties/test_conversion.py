@@ -1,6 +1,6 @@
 from checker.layout import LinearLayout
 from checker.properties import conversion
-from checker.properties.memory import SharedMemory
+from checker.padded import PaddedLayout
 
 # src: register 1, lanes 2 and 4, warp 8; dst swaps the register and warp bits.
 SRC = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(8,)]}, [("dim0", 16)])
@@ -53,7 +53,7 @@ def test_round_trip_through_shared_memory():
     r = conversion(SRC, DST, via=OFFSETS)
     assert r.holds and r.details["claims"] == {"contains": "holds", "writes": "holds", "reads": "holds",
                                                "slots": "holds"}
-    padded = SharedMemory(OFFSETS, (4,), (1,))
+    padded = PaddedLayout(OFFSETS, (4,), (1,))
     assert conversion(SRC, DST, via=padded).holds
 
 

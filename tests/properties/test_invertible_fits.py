@@ -3,7 +3,7 @@ import pytest
 from checker.errors import CheckerError, LayoutError
 from checker.layout import LinearLayout
 from checker.properties import fits, invertible
-from checker.properties.memory import SharedMemory
+from checker.padded import PaddedLayout
 
 # 16x8 swizzled: offset -> (row, col), col XOR-ed with the row.
 SWIZZLED = LinearLayout({"offset": [(0, 1), (0, 2), (0, 4), (1, 1), (2, 2), (4, 4), (8, 0)], "block": []},
@@ -23,9 +23,9 @@ def test_repeated_offset_basis_collides():
 
 
 def test_padded_layout():
-    mem = SharedMemory(SWIZZLED, (32,), (4,))
-    assert [mem.slot(i) for i in (0, 31, 32, 127)] == [0, 31, 36, 139]
-    assert mem.slots == 140  # Triton's getPaddedSize(128) = 128 + (128 >> 5) * 4 - 4
+    mem = PaddedLayout(SWIZZLED, (32,), (4,))
+    assert [mem.phys(i) for i in (0, 31, 32, 127)] == [0, 31, 36, 139]
+    assert mem.footprint() == 140  # Triton's getPaddedSize(128) = 128 + (128 >> 5) * 4 - 4
     assert invertible(mem).holds
 
 
@@ -47,7 +47,7 @@ def test_alignment_moves_the_start():
 
 
 def test_padding_counts_against_capacity():
-    mem = SharedMemory(SWIZZLED, (32,), (4,))
+    mem = PaddedLayout(SWIZZLED, (32,), (4,))
     assert fits(mem, 32, 140 * 4).holds
     r = fits(mem, 32, 140 * 4 - 1)
     assert r.counterexample.data["offset"] == 127 and r.counterexample.data["slot"] == 139

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from checker.layout import LinearLayout
 from checker.properties import (conversion, equivalent, fits, injective, injective_up_to_broadcast, invertible,
                                 surjective)
-from checker.properties.memory import SharedMemory
+from checker.padded import PaddedLayout
 
 from . import brute
 from .strategies import layouts, pairs
@@ -73,15 +73,15 @@ def test_fits(S, bits, capacity, data):
     n_pad = data.draw(st.integers(0, 2))
     intervals = tuple(1 << data.draw(st.integers(0, 3)) for _ in range(n_pad))
     paddings = tuple(1 << data.draw(st.integers(0, 2)) for _ in range(n_pad))
-    mem = SharedMemory(S, intervals, paddings)
+    mem = PaddedLayout(S, intervals, paddings)
     align = 1 << data.draw(st.integers(0, 4))
     base = data.draw(st.integers(0, 40))
     r = fits(mem, bits, capacity, align, base_bytes=base)
     _replays(r)
     start = -(-base // align) * align
-    ends = [8 * start + (mem.slot(i) + 1) * bits for i in range(mem.offsets)]
+    ends = [8 * start + (mem.phys(i) + 1) * bits for i in range(mem.offsets)]
     assert r.holds == (max(ends) <= 8 * capacity)
-    slots = [mem.slot(i) for i in range(mem.offsets)]
+    slots = [mem.phys(i) for i in range(mem.offsets)]
     assert len(set(slots)) == len(slots)
     r = invertible(mem)
     assert r.holds == (brute.injective(S) and brute.surjective(S))

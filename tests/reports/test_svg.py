@@ -1,7 +1,6 @@
 """SVG figures: cells, owner labels, warp colours, shared offsets and banks,
 witness outlines, down-sampling, determinism, and `show --svg`."""
 
-import collections
 import os
 import pathlib
 import subprocess
@@ -13,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checker.encodings import lower
+from checker.padded import PaddedLayout
 from checker.encodings.blocked import BlockedEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
@@ -133,10 +133,9 @@ def test_shared_offsets_banks_and_bank_conflict_witness():
 
 def test_padded_shared_offsets_are_physical():
     # 8 elements per row of a 4x8 tile, one padding element after every 8: row r starts at 9r
-    Padded = collections.namedtuple("Padded", "linear intervals paddings")
     linear = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], "block": []},
                           [("dim0", 4), ("dim1", 8)])
-    text = svg.layout_figure(Padded(linear, (8,), (1,)), elem_bytes=4,
+    text = svg.layout_figure(PaddedLayout(linear, (8,), (1,)), elem_bytes=4,
                              witness={"lanes": [0, 1], "addresses": [36, 32]})
     root, _, labels, outlines, legend = parse(text)
     assert labels[8:10] == ["9 b9", "10 b10"] and labels[31] == "34 b2"

@@ -20,6 +20,7 @@ from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.encodings.tensor_memory import TensorMemoryEncoding
 from checker.errors import CheckerError, EncodingError, ParseError
+from checker.padded import linear_part
 from checker.schema import Schema
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
 from checker.syntax.yaml_decl import (LEGACY_CGA, SCHEMA, _resolved, check_schema, encoding_from_mapping, load_encodings,
@@ -444,7 +445,7 @@ def test_library_file_loads_and_lowers(name):
     assert list(encodings) == list(LIBRARY_SHAPES[name])
     for enc_name, (shape, warps) in LIBRARY_SHAPES[name].items():
         layout = lower(encodings[enc_name], shape)
-        linear = getattr(layout, "linear", layout)
+        linear = linear_part(layout)
         assert [size for _, size in linear.out_dim_sizes] == shape, enc_name
         assert linear.is_surjective(), enc_name
         if warps is None:
