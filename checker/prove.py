@@ -110,3 +110,12 @@ def bank_conflict_free(R, S, shape: Shape = None, dtype_bits: int | None = None,
     return _bank_conflict_free(_linear(R, shape, "R"), _linear(S, shape, "S"), dtype_bits, direction=direction,
                                access=access, model=model, hardware=hardware, engine=engine,
                                timeout_ms=timeout_ms)
+
+
+def view_consistent(source, view, source_shape: Shape = None, view_shape: Shape = None, *, kind: str,
+                    order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was
+    taken from: `checker.properties.views`."""
+    from .properties.views import view_consistent as decide_view
+    return decide_view(lowered(source, source_shape, "source"), lowered(view, view_shape, "view"), kind,
+                       order=order, engine=engine, timeout_ms=timeout_ms)

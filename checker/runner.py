@@ -92,6 +92,9 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
                            ctas=p("num_ctas"))
     if ob.property == "dot_operands":
         return dot_operands(op("a"), op("b"), op("acc"), p("a_shape"), p("b_shape"), ob.shape)
+    if ob.property == "view_consistent":
+        return prove.view_consistent(ob.operand("source"), ob.operand("view"), p("source_shape"), ob.shape,
+                                     kind=p("kind"), order=p("order"), **kw)
     if ob.property == "bank_conflict_free" and p("view_of"):
         R, S = lower(op("reg"), ob.shape), lower(op("shared"), p("view_of"))
         R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(S.out_dims, p("view_of"))))

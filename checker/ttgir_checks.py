@@ -47,7 +47,8 @@ from .layout import LinearLayout
 from .spec import Obligation
 from .syntax.ttgir import Module, Operation, TypeRef
 
-STORES = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local")
+STORES = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local", "amdg.buffer_load_to_local")
+ASYNC_ACCESS = {"ttg.async_copy_global_to_local": "cp.async", "amdg.buffer_load_to_local": "direct_to_lds"}
 LOADS = ("ttg.local_load",)
 DOTS = ("tt.dot", "ttng.warp_group_dot")
 TMEM_SPACE = "tensor_memory"
@@ -55,7 +56,7 @@ TMEM_SPACE = "tensor_memory"
 
 def hardware_for_target(target: str | None) -> Hardware | None:
     """The preset for a module's ``ttg.target``: cuda:8x -> sm80, cuda:90 -> sm90, cuda:10x -> sm100,
-    hip:gfx942 / gfx950 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
+    hip:gfx942 / gfx950 / gfx1250 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
     if not target:
         return None
     m = re.fullmatch(r"cuda:(\d+)a?", target)
@@ -287,12 +288,58 @@ def shared_access(b: Builder, op: Operation) -> None:
         b.skip(op, "bank conflicts of padded_shared (not modelled)", "bank_conflict_free")
         return
     direction = "load" if op.name in LOADS else "store"
-    access = "st.shared" if op.name == "ttg.async_copy_global_to_local" else "auto"
+    access = ASYNC_ACCESS.get(op.name, "auto")
     pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
     what = " -> ".join(pair if direction == "store" else pair[::-1])
     b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
           severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
+
+
+VIEWS = {"ttg.memdesc_trans": "trans", "ttg.memdesc_reshape": "reshape", "ttg.memdesc_index": "index",
+         "ttg.memdesc_subslice": "subslice"}
+
+
+@op_check(*VIEWS, "ttg.memdesc_reinterpret")
+def view(b: Builder, op: Operation) -> None:
+    """A memdesc view: `view_consistent` of its result type's layout against its source's
+    (checker.properties.views), when the two encodings differ or the view re-shapes them."""
+    mems = [t for t in op.types if t.kind == "memdesc"]
+    if len(mems) != 2 or any(t.encoding is None for t in mems):
+        b.skip(op, f"{op.name} without two typed memdescs", "view_consistent")
+        return
+    src, dst = mems
+    if not (src.encoding.is_shared and dst.encoding.is_shared):
+        return                          # tensor-memory views: the TMEM checks read them
+    if op.name == "ttg.memdesc_reinterpret":
+        if (src.element_bits, layout_shape(src), src.encoding) != (dst.element_bits, layout_shape(dst), dst.encoding):
+            b.skip(op, "memdesc_reinterpret to another element type, shape or layout (addresses not modelled)",
+                   "view_consistent")
+        return
+    kind = VIEWS[op.name]
+    src_shape, dst_shape = layout_shape(src), layout_shape(dst)
+    if kind in ("index", "subslice"):
+        if src.encoding == dst.encoding:
+            return                      # one buffer or a sub-tile of the allocation, addressed with its layout
+        if src_shape != dst_shape:
+            b.skip(op, f"{op.name} to another encoding at another allocation shape (not modelled)",
+                   "view_consistent")
+            return
+    if kind == "trans" and (src.encoding.rank != len(src.shape) or dst.encoding.rank != len(dst.shape)):
+        b.skip(op, "memdesc_trans of a multi-buffered view (leading buffer dims)", "view_consistent")
+        return
+    if not (b.lowers(src.encoding, src_shape) and b.lowers(dst.encoding, dst_shape)):
+        return
+    params: tuple = (("kind", kind), ("source_shape", src_shape))
+    if kind == "trans":
+        m = re.search(r"order\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+        if not m:
+            b.skip(op, "memdesc_trans without an order attribute", "view_consistent")
+            return
+        params += (("order", [int(x) for x in m.group(1).split(",") if x.strip()]),)
+    what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
+    b.add(op, "view_consistent", what, [("source", src.encoding), ("view", dst.encoding)], dst_shape,
+          params=params)
 
 
 def fits(b: Builder, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
