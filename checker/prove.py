@@ -104,10 +104,7 @@ def bank_conflict_free(R, S, shape: Shape = None, dtype_bits: int | None = None,
         dtype_bits = getattr(S, "element_bit_width", None)
         if dtype_bits is None:
             raise CheckerError("the element width in bits is needed", field="dtype_bits")
-    if not isinstance(lowered(S, shape, "S"), LinearLayout):
-        raise CheckerError("the bank-conflict models cover linear shared layouts; a padded_shared layout moves "
-                           "addresses by integer addition and is not modelled", field="S")
-    return _bank_conflict_free(_linear(R, shape, "R"), _linear(S, shape, "S"), dtype_bits, direction=direction,
+    return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), dtype_bits, direction=direction,
                                access=access, model=model, hardware=hardware, engine=engine,
                                timeout_ms=timeout_ms)
 

@@ -78,6 +78,7 @@ from .. import f2
 from ..errors import CheckerError, InternalError, LayoutError
 from ..hardware import Hardware, coset_basis, resolve
 from ..layout import LinearLayout, divide_left, is_power_of_two, log2
+from ..padded import PaddedLayout
 from . import frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
@@ -100,6 +101,9 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     if model not in MODELS:
         raise CheckerError(f"must be one of {list(MODELS)}, got {model!r}", field="model")
     hw = resolve(hardware)
+    if isinstance(S, PaddedLayout):  # padded shared memory: integer addresses, see padded_access
+        from .padded_access import bank_conflict_free_padded
+        return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engine, timeout_ms)
     R, S = normalize(R, S)
     bits = _dtype_bits(dtype_bits)
     if access != "auto" and not access.startswith("st" if direction == "store" else "ld"):
