@@ -93,16 +93,18 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
 
 
 def triton_view(src: LinearLayout, dst: LinearLayout, same_encoding: bool) -> dict:
-    """details["triton_trivial"], ["triton_class"], and how Triton got there."""
+    """details["triton_trivial"], ["triton_class"], ["triton_lowering"] (what Triton's convert_layout
+    lowering emits: `triton_conversion.lowering`), and how Triton got there."""
     if same_encoding:
-        return {"triton_trivial": True, "triton_class": "register", "triton_minimal_dims": []}
+        return {"triton_trivial": True, "triton_class": "register", "triton_minimal_dims": [],
+                "triton_lowering": "none"}
     try:
         comp = triton_conversion.minimal_conversion(src, dst)
     except LayoutError as e:
         return {"triton_trivial": None, "triton_class": None, "triton_error": str(e)}
     cls, mixed = triton_conversion.classify(src, dst, comp)
     out = {"triton_trivial": triton_conversion.is_trivial(comp), "triton_class": cls,
-           "triton_minimal_dims": list(comp.in_dims)}
+           "triton_minimal_dims": list(comp.in_dims), "triton_lowering": triton_conversion.lowering(comp, cls)}
     if mixed is not None:
         out["triton_mixed_transpositions"] = mixed
     return out

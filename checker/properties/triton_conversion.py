@@ -45,6 +45,23 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
     return comp
 
 
+LOWERINGS = ("none", "register_permutation", "warp_shuffle", "shared_memory", "distributed_shared_memory")
+
+
+def lowering(comp: LinearLayout, cls: str) -> str:
+    """What Triton's convert_layout lowering emits for the minimal conversion `comp` of class `cls`
+    (ConvertLayoutOpToLLVM): nothing when comp has no in-dims left; a register permutation when only
+    ``register`` is left; warp shuffles for the shuffle class; otherwise a round trip through shared
+    memory, *distributed* shared memory (with a cluster barrier) when ``block`` is left."""
+    if not comp.in_dims:
+        return "none"
+    if cls == "register":
+        return "register_permutation"
+    if cls == "warp_shuffle":
+        return "warp_shuffle"
+    return "distributed_shared_memory" if "block" in comp.in_dims else "shared_memory"
+
+
 def is_trivial(comp: LinearLayout) -> bool:
     return comp.in_dims in ((), ("register",))
 

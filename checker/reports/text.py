@@ -204,14 +204,30 @@ def bank_conflict_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> 
     return text + f"; {details.get('wavefronts')} wavefronts where {details.get('min_wavefronts')} would do"
 
 
+TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),
+                   "register_permutation": ("a register permutation", "register"),
+                   "warp_shuffle": ("warp shuffles", "warp"),
+                   "shared_memory": ("a round trip through shared memory", "cta"),
+                   "distributed_shared_memory": ("a round trip through distributed shared memory", "cross_cta")}
+
+
 def conversion_note(check: Mapping[str, Any]) -> str:
+    """'cta-level conversion A -> B: data moves between warps (through shared memory); Triton emits a
+    round trip through shared memory', saying so plainly when the proof finds a cheaper level."""
     d = check.get("details") or {}
     level = d.get("level", "?")
     text = f"{level}-level conversion {_label(check['id'])}: {LEVEL_MEANING.get(level, '')}"
-    triton = TRITON_CLASS_LEVEL.get(d.get("triton_class"))
-    if triton and triton != level:
-        text += f" (Triton lowers it as {d.get('triton_class')})"
-    return text
+    lowering = TRITON_LOWERING.get(d.get("triton_lowering"))
+    if lowering is None:
+        triton = TRITON_CLASS_LEVEL.get(d.get("triton_class"))
+        if triton and triton != level:
+            text += f" (Triton lowers it as {d.get('triton_class')})"
+        return text
+    what, triton_level = lowering
+    order = list(LEVEL_MEANING)
+    if level in order and order.index(triton_level) > order.index(level):
+        return text + f"; Triton emits {what}, more than needed: the proof shows {level} level suffices"
+    return text + f"; Triton emits {what}"
 
 
 def _label(check_id: str) -> str:
