@@ -21,3 +21,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     assert f"{path}:8: ttg.memdesc_trans: error: view_consistent fails #shared -> #shared; witness: mismatch: " \
            f"index=(offset=1, block=0) images=[(dim0=0, dim1=1), (dim0=1, dim1=0)]" in out
     assert "7: ttg.memdesc_trans" not in out
+
+
+def test_conversion_note_says_plainly_when_triton_does_more_than_needed():
+    """A slice of an MMA v2 accumulator into a linear layout whose lanes only repeat data: Triton's
+    minimal conversion keeps register and lane (it emits warp shuffles), the proof finds that every
+    thread already holds what it needs."""
+    from checker import parse_encoding, prove
+    from checker.reports.text import conversion_note
+    src = parse_encoding("#ttg.slice<{dim = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                         "warpsPerCTA = [8, 1], instrShape = [16, 8]}>}>")
+    dst = parse_encoding("#ttg.linear<{register = [[0], [8]], lane = [[2], [4], [0], [1], [0]], "
+                         "warp = [[0], [0], [0]], block = []}>")
+    r = prove.conversion(src, dst, [16])
+    assert (r.status, r.details["level"], r.details["triton_class"], r.details["triton_lowering"]) == (
+        "holds", "register", "warp_shuffle", "warp_shuffle")
+    note = conversion_note({"id": "k.ttgir:3:ttg.convert_layout:conversion[#a -> #b]", "details": r.details})
+    assert note == ("register-level conversion #a -> #b: every thread already holds what it needs (register "
+                    "moves only); Triton emits warp shuffles, more than needed: the proof shows register level "
+                    "suffices")
