@@ -4,6 +4,7 @@
     enc = checker.parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], "
                                  "warpsPerCTA = [4, 1], order = [1, 0]}>")
     L = checker.lower(enc, [128, 32])          # a checker.LinearLayout, as Triton 3.9 builds it
+    r = checker.prove.injective(L)             # a Result: bool(r) is True exactly when it holds
 """
 
 from __future__ import annotations
@@ -41,4 +42,12 @@ def parse_encoding(spec: str | Mapping[str, Any]) -> Encoding:
     return enc
 
 
-__all__ = ["parse_encoding", "lower", "LinearLayout", "Encoding"]
+def __getattr__(name: str) -> Any:
+    """``checker.prove`` (the proof API) is imported on first use, so ``import checker`` stays light."""
+    if name == "prove":
+        import importlib
+        return importlib.import_module(".prove", __name__)
+    raise AttributeError(f"module 'checker' has no attribute {name!r}")
+
+
+__all__ = ["parse_encoding", "lower", "prove", "LinearLayout", "Encoding"]

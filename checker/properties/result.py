@@ -101,12 +101,28 @@ class Result:
     def seconds(self) -> dict[str, float]:
         return {name: v.seconds for name, v in self.verdicts.items()}
 
+    def __bool__(self) -> bool:
+        """True exactly when the property holds: ``if prove.injective(L):`` reads as it should
+        (``fails`` and ``unknown`` are both False)."""
+        return self.status == "holds"
+
+    def __repr__(self) -> str:
+        """One short line: ``<Result injective fails: register=1 and lane=0 both hold (0, 0)>``."""
+        text = self.explanation if len(self.explanation) <= 120 else self.explanation[:117] + "..."
+        return f"<Result {self.property} {self.status}" + (f": {text}" if text else "") + ">"
+
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (``json.dumps(r.to_dict())`` works)."""
         return {"property": self.property, "status": self.status,
                 "counterexample": self.counterexample.to_dict() if self.counterexample else None,
                 "explanation": self.explanation,
                 "verdicts": {n: v.to_dict() for n, v in self.verdicts.items()},
                 "details": self.details}
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``to_dict()`` as JSON text (keyword arguments go to `json.dumps`)."""
+        import json
+        return json.dumps(self.to_dict(), **kwargs)
 
 
 Engine = Callable[[], EngineVerdict]

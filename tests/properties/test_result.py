@@ -3,7 +3,7 @@ import json
 import pytest
 
 from checker.errors import CheckerError, InternalError
-from checker.properties.result import Counterexample, EngineVerdict, decide
+from checker.properties.result import Counterexample, EngineVerdict, Result, decide
 
 
 def _cx(ok=True):
@@ -47,3 +47,27 @@ def test_bad_requests():
         EngineVerdict("f2", "fails")
     with pytest.raises(InternalError):
         EngineVerdict("f2", "maybe")
+
+
+def test_result_is_true_exactly_when_it_holds_and_reads_in_one_line():
+    import json
+    import subprocess
+    import sys
+    import checker
+    L = checker.lower(checker.parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], "
+                                             "warpsPerCTA = [4, 1], order = [1, 0]}>"), [16, 16])
+    broadcast = checker.prove.injective(L)
+    covers = checker.prove.surjective(L, [16, 16])
+    assert (bool(broadcast), bool(covers)) == (False, True)
+    assert repr(broadcast) == ("<Result injective fails: lane=2 has a zero basis (a broadcast): indices lane=2 "
+                               "and 0 hold (dim0=0, dim1=0)>")
+    assert repr(covers) == "<Result surjective holds: the bases span all 8 coordinate bits of the shape (dim0=16, dim1=16)>"
+    data = json.loads(json.dumps(broadcast.to_dict()))
+    assert data["status"] == "fails" and data["counterexample"]["kind"] == "collision"
+    assert json.loads(broadcast.to_json()) == data
+    unknown = Result("injective", "unknown", {}, None, "z3: unknown (timeout)")
+    assert not unknown and repr(unknown) == "<Result injective unknown: z3: unknown (timeout)>"
+    # `checker.prove` after a plain `import checker`, in a fresh interpreter
+    out = subprocess.run([sys.executable, "-c", "import checker; print(checker.prove.surjective.__name__)"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == "surjective\n"
