@@ -19,6 +19,15 @@ from .padded import linear_part
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
+def version() -> str:
+    """The installed package's version (pyproject.toml), or 'unknown' when run from a bare checkout."""
+    from importlib.metadata import PackageNotFoundError, version as installed
+    try:
+        return installed("layoutcheck")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def parse_shape(text: str) -> list[int]:
     """'16x16' -> [16, 16]."""
     try:
@@ -202,7 +211,7 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
 
 
 PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent", "conversion",
-              "bank_conflict_free", "fits")
+              "bank_conflict_free", "aligned_access", "fits")
 SMT_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "equivalent")
 
 
@@ -232,6 +241,12 @@ def cmd_prove(args) -> int:
     elif p in ("equivalent", "conversion"):
         _need(ops, 2, p)
         result = getattr(prove, p)(ops[0], ops[1], shape, **common)
+    elif p == "aligned_access":
+        _need(ops, 2, p)
+        if args.dtype_bits is None:
+            raise CheckerError("aligned_access needs --dtype-bits", field="--dtype-bits")
+        result = prove.aligned_access(ops[0], ops[1], shape, args.dtype_bits, direction=args.direction,
+                                      hardware=args.hardware, **common)
     elif p == "bank_conflict_free":
         _need(ops, 2, p)
         result = prove.bank_conflict_free(ops[0], ops[1], shape, args.dtype_bits, direction=args.direction,
@@ -280,6 +295,7 @@ def cmd_smt(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="layoutcheck",
                                 description="Prove Triton GPU tensor layouts correct.")
+    p.add_argument("--version", action="version", version=f"layoutcheck {version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def encoding_args(sp):
@@ -300,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--shape", required=True, help="tensor shape, e.g. 64x64")
     sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both")
     sp.add_argument("--timeout", type=int, default=10_000, help="Z3 limit per obligation, ms (timeout: unknown)")
-    sp.add_argument("--dtype-bits", type=int, help="element width in bits (bank_conflict_free, fits)")
+    sp.add_argument("--dtype-bits", type=int, help="element width in bits (bank_conflict_free, aligned_access, fits)")
     sp.add_argument("--direction", choices=("store", "load"), default="store")
     sp.add_argument("--access", default="auto")
     sp.add_argument("--model", choices=("hardware", "triton"), default="hardware")

@@ -45,6 +45,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
 from .layout import LinearLayout
+from .padded import linear_part
 from .properties.result import Result
 from .properties.well_formed import dot_operands, well_formed
 from .prove import TIMEOUT_MS
@@ -95,6 +96,14 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
     if ob.property == "view_consistent":
         return prove.view_consistent(ob.operand("source"), ob.operand("view"), p("source_shape"), ob.shape,
                                      kind=p("kind"), order=p("order"), **kw)
+    if ob.property == "aligned_access":
+        R, S, shape = op("reg"), op("shared"), ob.shape
+        if p("view_of"):  # as bank_conflict_free below: R's coordinates in the allocation's frame
+            R, S, shape = lower(R, ob.shape), lower(S, p("view_of")), None
+            R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims],
+                             list(zip(linear_part(S).out_dims, p("view_of"))))
+        return prove.aligned_access(R, S, shape, ob.dtype_bits, direction=p("direction"), hardware=ob.hardware,
+                                    **kw)
     if ob.property == "bank_conflict_free" and p("view_of"):
         R, S = lower(op("reg"), ob.shape), lower(op("shared"), p("view_of"))
         R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(S.out_dims, p("view_of"))))

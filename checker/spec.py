@@ -73,6 +73,8 @@ PROPERTIES: dict[str, PropertyRule] = {
                          params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
     "bank_conflict_free": PropertyRule((("reg", "distributed"), ("shared", "shared")), needs_dtype=True,
                                        params=(("direction", "store"), ("access", "auto"), ("model", "hardware"))),
+    "aligned_access": PropertyRule((("reg", "distributed"), ("shared", "shared")), needs_dtype=True,
+                                   params=(("direction", "store"),)),
 }
 ROLES = ("layout", "src", "dst", "via", "reg", "shared")
 LAYOUT_SHAPE_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent")
@@ -460,7 +462,7 @@ def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Proper
                                f"i8, ... or a number of bits)", file=w.file, line=w.line(path), field="dtype")
         dtype, bits = _dtype(w, where("dtype"), value("dtype"))
     hw = _hardware(w, value("hardware"), where("hardware")) if value("hardware") is not None else hardware
-    if check["prove"] in ("bank_conflict_free", "fits") and hw is None:
+    if check["prove"] in ("bank_conflict_free", "aligned_access", "fits") and hw is None:
         raise CheckerError(f"check '{ob_id}': prove: {check['prove']} needs a hardware target (hardware: sm90 "
                            f"at the top of the spec, or in the check)", file=w.file, line=w.line(path),
                            field="hardware")

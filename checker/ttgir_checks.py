@@ -284,8 +284,8 @@ def shared_access(b: Builder, op: Operation) -> None:
     if not (b.lowers(reg.encoding, shape) and b.lowers(mem.encoding, alloc)):
         return
     view = (("view_of", alloc),) if shape != alloc else ()
-    if not isinstance(lower(mem.encoding, alloc), LinearLayout):
-        b.skip(op, "bank conflicts of padded_shared (not modelled)", "bank_conflict_free")
+    if not isinstance(lower(mem.encoding, alloc), LinearLayout) and (view or op.name in ASYNC_ACCESS):
+        b.skip(op, "padded_shared views and async copies (not modelled)", "bank_conflict_free")
         return
     direction = "load" if op.name in LOADS else "store"
     access = ASYNC_ACCESS.get(op.name, "auto")
@@ -294,6 +294,9 @@ def shared_access(b: Builder, op: Operation) -> None:
     b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
           severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
+    if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
+        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+              severity="error", dtype=dtype, bits=bits, params=(("direction", direction),) + view)
 
 
 VIEWS = {"ttg.memdesc_trans": "trans", "ttg.memdesc_reshape": "reshape", "ttg.memdesc_index": "index",

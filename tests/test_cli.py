@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import z3
 
 from checker.cli import main
@@ -58,3 +60,14 @@ def test_smt_text_rechecks_in_z3(capsys, tmp_path):
     s = z3.Solver()
     s.from_string(out)
     assert s.check() == z3.unsat
+
+
+def test_version_names_the_installed_package(capsys):
+    import subprocess
+    import sys
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out == f"layoutcheck {version('layoutcheck')}\n"
+    out = subprocess.run([sys.executable, "-m", "checker", "--version"], capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (0, f"layoutcheck {version('layoutcheck')}\n")
