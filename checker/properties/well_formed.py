@@ -33,6 +33,7 @@ from ..encodings.base import Encoding
 from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
 from ..errors import CheckerError
+from ..padded import linear_part
 from .result import Result
 
 
@@ -49,7 +50,7 @@ def well_formed(enc: Encoding, shape: Sequence[int], *, lanes: int | None = None
     """The encoding is valid, lowers at shape, and spans the module's lanes, warps and CTAs."""
     try:
         enc.validate()
-        L = lower(enc, shape)
+        L = linear_part(lower(enc, shape))  # a padded layout: its linear component's dims
     except CheckerError as e:
         return _static("well_formed", [e.message if not e.field else f"{e.field}: {e.message}"], "", {})
     sizes = {d: L.in_dim_size(d) for d in L.in_dims}

@@ -182,6 +182,8 @@ def finding(check: Mapping[str, Any]) -> str:
         return f"{prop} {label}: unknown ({check.get('explanation', '')})"
     if prop == "bank_conflict_free":
         return bank_conflict_message(d, cx)
+    if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
+        return aligned_message(cx)
     if prop in ("well_formed", "dot_operands"):
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
     witness = witness_line(check)
@@ -209,6 +211,15 @@ TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),
                    "warp_shuffle": ("warp shuffles", "warp"),
                    "shared_memory": ("a round trip through shared memory", "cta"),
                    "distributed_shared_memory": ("a round trip through distributed shared memory", "cross_cta")}
+
+
+def aligned_message(cx: Mapping[str, Any]) -> str:
+    """'misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132 ...'."""
+    vb, byte = cx.get("vector_bytes"), cx.get("byte_address", 0)
+    return (f"misaligned {vb}-byte access ({cx.get('mnemonic')}): lane {cx.get('lane')} register "
+            f"{cx.get('register')} of warp {cx.get('warp')} at offset {cx.get('offset')} (slot "
+            f"{cx.get('physical_offset')}) is byte {byte}, {byte % vb if vb else '?'} past a {vb}-byte boundary "
+            f"(NVIDIA: cudaErrorMisalignedAddress)")
 
 
 def conversion_note(check: Mapping[str, Any]) -> str:

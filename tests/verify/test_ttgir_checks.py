@@ -39,7 +39,7 @@ def test_target_picks_the_hardware_preset(target, preset):
 def test_obligations_of_a_hand_written_ampere_tile():
     k = checks_of(TILE)
     ids = [ob.id for ob in k.obligations]
-    assert len(ids) == len(set(ids)) == 29
+    assert len(ids) == len(set(ids)) == 34
     # every distinct tensor type once, at its first use
     assert [i for i in ids if ":surjective[" in i] == [
         f"{TILE}:11:arith.constant:surjective[#mma 64x64]",
@@ -58,6 +58,9 @@ def test_obligations_of_a_hand_written_ampere_tile():
     assert banks == [(14, "ttg.local_alloc", "store", "warning"), (15, "ttg.local_load", "load", "warning"),
                      (16, "ttg.local_load", "load", "warning"), (20, "ttg.local_store", "store", "warning"),
                      (21, "ttg.local_load", "load", "warning")]
+    aligned = [(ob.line, ob.param("direction"), ob.severity) for ob in k.obligations if ob.property == "aligned_access"]
+    assert aligned == [(14, "store", "error"), (15, "load", "error"), (16, "load", "error"), (20, "store", "error"),
+                       (21, "load", "error")]
     assert [(ob.line, ob.property) for ob in k.obligations if ob.property in ("conversion", "dot_operands")] == [
         (22, "dot_operands"), (23, "conversion"), (24, "conversion")]
     assert all(ob.hardware is PRESETS["sm80"] for ob in k.obligations)
@@ -72,7 +75,7 @@ def test_obligations_of_a_hand_written_ampere_tile():
 def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     rc, out, err, reports = verify(TILE)
     assert rc == 0, out + err                       # bank conflicts are warnings
-    assert out.splitlines()[0] == "layoutcheck verify: 29 checks, 27 passed, 0 failed, 2 warnings (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 34 checks, 32 passed, 0 failed, 2 warnings (engine both)"
     assert out.splitlines()[-4:] == [
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
@@ -106,7 +109,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
 def test_werror_turns_bank_conflicts_into_failures(verify):
     rc, out, err, _ = verify(TILE, "--werror")
     assert rc == 1
-    assert out.splitlines()[0] == "layoutcheck verify: 29 checks, 27 passed, 2 failed (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 34 checks, 32 passed, 2 failed (engine both)"
     assert f"{TILE}:15: ttg.local_load: error: 8-way bank conflict" in out
 
 
@@ -188,19 +191,29 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.th
 """
 
 
-def test_padded_shared_gets_layout_and_fits_checks_but_no_bank_check():
+def test_padded_shared_gets_layout_fits_bank_and_alignment_checks():
     k = kernel_checks(read_ttgir(PADDED, "p.ttgir"), "p.ttgir")
-    assert [(ob.line, ob.property) for ob in k.obligations if ob.operands[0][1].kind == "padded_shared"] == [
-        (6, "well_formed"), (6, "invertible"), (6, "fits")]
-    assert k.summary()["skipped_checks"] == {"bank conflicts of padded_shared (not modelled)": 1}
+    assert [(ob.line, ob.property, ob.severity) for ob in k.obligations if ob.property not in
+            ("well_formed", "surjective", "injective_up_to_broadcast")] == [
+        (6, "invertible", "error"), (6, "fits", "error"), (6, "bank_conflict_free", "warning"),
+        (6, "aligned_access", "error")]
+    assert k.summary()["skipped_checks"] == {}
     assert all(ob.hardware is PRESETS["gfx942"] for ob in k.obligations)
 
 
-def test_bank_conflicts_refuse_padded_shared_rather_than_ignore_the_padding():
+def test_padded_shared_accesses_use_the_padded_addresses(verify, tmp_path):
     from checker import parse_encoding, prove
-    from checker.errors import CheckerError
     R = parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], "
                        "order = [1, 0]}>")
     S = parse_encoding("#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [64, 64]}>")
-    with pytest.raises(CheckerError, match="a padded_shared layout moves addresses by integer addition"):
-        prove.bank_conflict_free(R, S, [64, 64], 16, hardware="gfx942")
+    r = prove.bank_conflict_free(R, S, [64, 64], 16, hardware="gfx942")
+    assert r.holds and (r.details["mnemonic"], r.details["wavefronts"], r.details["min_wavefronts"]) == (
+        "ds_write_b128", 64, 64)
+    assert prove.aligned_access(R, S, [64, 64], "f16", hardware="gfx942").holds
+    # 4 elements (8 bytes) of padding per 64-element row: row 1's 16-byte vector starts at byte 136
+    (path := tmp_path / "p4.ttgir").write_text(PADDED.replace("[64:+8]", "[64:+4]"))
+    rc, out, err, _ = verify(str(path))
+    assert rc == 1
+    assert out.splitlines()[-1] == (
+        f"{path}:6: ttg.local_alloc: error: misaligned 16-byte access (ds_write_b128): lane 8 register 0 of warp 0 "
+        f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (NVIDIA: cudaErrorMisalignedAddress)")

@@ -1,0 +1,208 @@
+"""aligned_access(R, S, bits, direction): every shared-memory access Triton emits is aligned to its width.
+
+Setting. R is a register layout, S a shared layout (a LinearLayout, or a
+`checker.padded.PaddedLayout`), elements of e = bits / 8 bytes. Storing R
+into S (``direction="store"``) or loading S into R (``"load"``) is issued as
+the instruction Triton 3.9 emits (`bank_conflicts.plan` for linear layouts,
+`padded_access.padded_plan` for padded ones). Each lane's access covers a
+*unit* of u elements = U bytes: the vector of an ``ld/st.shared`` (U = its
+width, at most 16 bytes: wider vectors are split into 16-byte accesses) or
+the 16-byte row of an ldmatrix/stmatrix matrix. The hardware requires every
+access to start at a multiple of its width (else ``cudaErrorMisalignedAddress``).
+
+Definition. With cvt = R.invert_and_compose(S) (zero register bases
+dropped) an access starts at a *unit start*: an index x whose in-bits that
+move inside the unit (bases below u, the vector registers; zero bases) are
+0. Its byte address is addr(x) = e * phys(cvt(x)) (the buffer itself is at
+least 16-byte aligned). The property holds iff addr(x) % U == 0 for every
+unit start x.
+
+Linear layouts (F2). phys is the identity and cvt is linear: addr(x) is e
+times the XOR of the bases of x's set bits. Triton's vectorisation
+(``divideLeft`` by the unit's tile) makes every other basis keep clear of the
+tile's low log2(u) offset bits, i.e. every basis outside the unit is a
+multiple of u. A XOR of multiples of the power of two u is a multiple of u,
+so every unit start is aligned: the property always holds when the
+vectorisation is contiguous. The F2 engine checks exactly that premise (every
+basis >= u is a multiple of u) and, were it broken, the basis itself is the
+witness (addr(e_j) = e * b_j).
+
+Padded layouts. phys adds padding: the vector is chosen from the linear
+component alone (`padded_access`), so a unit start o (a multiple of u) lands
+at phys(o) = o + sum_k (o >> log2 I_k) << log2 P_k, aligned for every o iff
+every padding P_k carried into a unit start keeps e * phys(o) a multiple of
+U; e.g. 4 fp32 (16 bytes) per lane with one element of padding every 32
+start row 1 at byte 132. Enumeration (in the "f2" slot) walks every unit
+start; Z3 asks for one with (e * phys(cvt(x))) mod U != 0 in 64-bit
+arithmetic (`smt.physical_offset`). Both must agree.
+
+Witness. lane, register (R's numbering, the unit's first), warp, offset,
+physical offset, byte address, vector bytes; replay checks on integers that
+R holds S(offset + k) at the unit's k-th register (the access starts at this
+offset), that the byte address is e * phys(offset) and that it is not a
+multiple of the vector bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import CheckerError
+from ..hardware import resolve
+from ..layout import LinearLayout, log2
+from ..padded import PaddedLayout
+from .bank_conflicts import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, _dtype_bits, normalize, plan
+from .padded_access import normalize_padded, padded_plan
+from .result import Counterexample, EngineVerdict, Result, decide
+
+NAME = "aligned_access"
+DIMS = (REG, LANE, WARP)
+
+
+def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str = "store", hardware: Any = "sm90",
+                   engine: str = "both", timeout_ms: int | None = None) -> Result:
+    """Is every access of the instruction Triton emits for R <-> S aligned to its width? (module docstring)"""
+    if direction not in DIRECTIONS:
+        raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
+    hw = resolve(hardware)
+    mem = PaddedLayout.of(S)
+    bits = _dtype_bits(dtype_bits)
+    if mem.padded:
+        R, mem = normalize_padded(R, mem)
+        p = padded_plan(R, mem, bits, direction, hw)
+    else:
+        R, S2 = normalize(R, mem.linear)
+        mem = PaddedLayout(S2)
+        p = plan(R, S2, bits, direction, "auto", hw)
+    eb = bits // 8
+    unit_bytes = 16 if p.matrices else min(p.vector_bytes, hw.max_vector_bytes)
+    u = max(1, unit_bytes // eb)
+    cols = {d: [b[0] for b in p.cvt.in_bases(d)] if p.cvt.has_in_dim(d) else [] for d in DIMS}
+    inside = {d: sum(1 << j for j, b in enumerate(cols[d]) if b < u) for d in DIMS}
+    starts = 1
+    for d in DIMS:
+        starts <<= len(cols[d]) - bin(inside[d]).count("1")
+    details = {"hardware": hw.name, "direction": direction, "instruction": p.instruction,
+               "mnemonic": p.mnemonic(hw), "vector_bytes": unit_bytes, "vector_elements": u,
+               "padded": mem.padded, "accesses_per_cta": starts}
+    what = (f"{p.mnemonic(hw)} ({p.instruction}, {unit_bytes}-byte "
+            f"{'rows' if p.matrices else 'vectors'} of {u} element(s))")
+
+    def unit(x: dict[str, int]) -> Counterexample:
+        return _witness(R, mem, p, hw, x, u, unit_bytes)
+
+    def f2_engine() -> EngineVerdict:
+        if not mem.padded:
+            for d in DIMS:
+                for j, b in enumerate(cols[d]):
+                    if b >= u and b % u:
+                        cx = unit({d: 1 << j})
+                        return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
+                            f"{what}: {d} bit {j} moves the access start by {b} element(s), not a multiple of "
+                            f"{u}: {_describe(cx)}"))
+            return EngineVerdict("f2", "holds", explanation=(
+                f"{what}: every basis outside the {u}-element unit is a multiple of {u} (Triton's contiguous "
+                f"vectorisation), so every access starts at a multiple of {unit_bytes} bytes"))
+        bad = _first_misaligned(p, mem, cols, inside, eb, unit_bytes)
+        if bad is None:
+            return EngineVerdict("f2", "holds", explanation=(
+                f"{what}: enumerating all {starts} access starts of the padded layout, each is a multiple of "
+                f"{unit_bytes} bytes"))
+        cx = unit(bad)
+        return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
+            f"{what}: the vector width comes from the linear component, the padding shifts it: "
+            f"{_describe(cx)}"))
+
+    def z3_engine() -> EngineVerdict:
+        ans = obligation(p, mem, inside, eb, unit_bytes).solve(timeout_ms)
+        if ans.status == "unknown":
+            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
+        if ans.status == "unsat":
+            return EngineVerdict("z3", "holds", explanation=f"no access starts off a {unit_bytes}-byte boundary "
+                                                            f"(unsat)")
+        cx = unit({d: ans.values.get(f"x.{d}", 0) for d in DIMS})
+        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
+
+    return decide(NAME, engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+def _first_misaligned(p: Plan, mem: PaddedLayout, cols, inside, eb: int, unit_bytes: int) -> dict | None:
+    """The first unit start (warp, then registers, then lanes) whose byte address is misaligned."""
+    free = {d: [j for j in range(len(cols[d])) if not inside[d] >> j & 1] for d in DIMS}
+
+    def values(d):
+        out = [(0, 0)]
+        for j in free[d]:
+            out += [(v | 1 << j, o ^ cols[d][j]) for v, o in out]
+        return out
+
+    lanes = values(LANE)
+    for w, wo in values(WARP):
+        for r, ro in values(REG):
+            for lane, lo in lanes:
+                if mem.phys(wo ^ ro ^ lo) * eb % unit_bytes:
+                    return {REG: r, LANE: lane, WARP: w}
+    return None
+
+
+def obligation(p: Plan, mem: PaddedLayout, inside, eb: int, unit_bytes: int):
+    from .. import smt
+    ob = smt.Obligation(NAME)
+    x = ob.index(p.cvt, "x")
+    for d, v in x.items():
+        if inside.get(d):
+            ob.require(v & inside[d] == 0)
+    byte = smt.physical_offset(ob.image(p.cvt, x), mem) * smt.wide(eb)
+    ob.require(byte & smt.wide(unit_bytes - 1) != 0)
+    return ob
+
+
+def _thread(p: Plan, r: int, lane: int) -> tuple[int, int]:
+    """R's (register, lane) behind cvt's register r and lane (plans whose lanes are R's own, or not)."""
+    return p.thread(r, lane) if hasattr(p, "thread") else (p.register(r), lane)
+
+
+def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, unit_bytes: int) -> Counterexample:
+    r, lane, warp = x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0)
+    off = p.cvt.apply({d: {REG: r, LANE: lane, WARP: warp}[d] for d in p.cvt.in_dims})[OFFSET]
+    eb = p.bits // 8
+    regs = p.cvt.in_bases(REG)
+    # the unit's registers in order: cvt register bits that move the offset by 1, 2, 4, ... < u
+    steps = [next((j for j, b in enumerate(regs) if b[0] == 1 << k), None) for k in range(log2(u))]
+    elements = []
+    if all(j is not None for j in steps):
+        for k in range(u):
+            rk = r | sum(1 << steps[i] for i in range(len(steps)) if k >> i & 1)
+            elements.append(list(_thread(p, rk, lane)))
+    reg0, lane0 = _thread(p, r, lane)
+    data = {"instruction": p.instruction, "mnemonic": p.mnemonic(hw), "lane": lane0, "register": reg0,
+            "warp": warp, "offset": off, "physical_offset": mem.phys(off), "byte_address": mem.phys(off) * eb,
+            "vector_bytes": unit_bytes, "vector": elements,
+            "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)]}
+    S = mem.linear
+
+    def check(d) -> bool:
+        o = d["offset"]
+        if not 0 <= o < mem.offsets:
+            return False
+        sidx = {k: (o if k == OFFSET else 0) for k in S.in_dims}
+        idx = {REG: d["register"], LANE: d["lane"], WARP: d["warp"], BLOCK: 0}
+        if R.apply({k: idx[k] for k in R.in_dims}) != S.apply(sidx):
+            return False
+        for k, (rk, lk) in enumerate(d["vector"]):  # the access starts here: its k-th element is offset o + k
+            ik = {**idx, REG: rk, LANE: lk}
+            if o + k >= mem.offsets or R.apply({q: ik[q] for q in R.in_dims}) != S.apply({**sidx, OFFSET: o + k}):
+                return False
+        if d["vector"] and d["vector"][0] != [d["register"], d["lane"]]:
+            return False
+        return (d["physical_offset"] == mem.phys(o) and d["byte_address"] == mem.phys(o) * eb
+                and d["byte_address"] % d["vector_bytes"] != 0)
+
+    return Counterexample("misaligned_access", data, check)
+
+
+def _describe(cx: Counterexample) -> str:
+    d = cx.data
+    return (f"lane {d['lane']} register {d['register']} of warp {d['warp']} accesses {d['vector_bytes']} bytes at "
+            f"offset {d['offset']} -> slot {d['physical_offset']}, byte {d['byte_address']} "
+            f"({d['byte_address']} mod {d['vector_bytes']} = {d['byte_address'] % d['vector_bytes']})")
