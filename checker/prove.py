@@ -109,6 +109,35 @@ def bank_conflict_free(R, S, shape: Shape = None, dtype_bits: int | None = None,
                                timeout_ms=timeout_ms)
 
 
+def dtype_bits(dtype) -> int:
+    """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
+    from .spec import DTYPES
+    if isinstance(dtype, int) and not isinstance(dtype, bool) and dtype > 0:
+        return dtype
+    if isinstance(dtype, str):
+        name = dtype.lower()
+        for long, short in (("fp", "f"), ("int", "i"), ("uint", "u")):
+            if name.startswith(long) and name[len(long):].isdigit():
+                name = short + name[len(long):]
+        if name in DTYPES:
+            return DTYPES[name]
+    raise CheckerError(f"unknown dtype {dtype!r} (known: {', '.join(DTYPES)}, or a number of bits)", field="dtype")
+
+
+def aligned_access(R, S, shape: Shape = None, dtype=None, *, direction: str = "store", hardware="sm90",
+                   engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Every vector access of the instruction Triton emits for R <-> S starts at a multiple of its width
+    (`checker.properties.aligned`). dtype: a name ("f16", "fp32", "i8", ...) or a number of bits; it
+    defaults to the shared encoding's element width where it has one (nvmma_shared)."""
+    from .properties.aligned import aligned_access as _aligned_access
+    if dtype is None:
+        dtype = getattr(S, "element_bit_width", None)
+        if dtype is None:
+            raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
+    return _aligned_access(_linear(R, shape, "R"), lowered(S, shape, "S"), dtype_bits(dtype), direction=direction,
+                           hardware=hardware, engine=engine, timeout_ms=timeout_ms)
+
+
 def view_consistent(source, view, source_shape: Shape = None, view_shape: Shape = None, *, kind: str,
                     order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was
