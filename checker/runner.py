@@ -143,6 +143,8 @@ def record(ob: Obligation, r: Result) -> dict[str, Any]:
            "severity": ob.severity, "source": {"file": ob.file, "line": ob.line}}
     if ob.op is not None:
         rec["source"]["op"] = ob.op
+    if ob.python is not None:
+        rec["source"]["python"] = {"file": ob.python[0], "line": ob.python[1], "col": ob.python[2]}
     try:
         return json.loads(json.dumps(rec))
     except (TypeError, ValueError) as e:

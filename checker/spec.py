@@ -89,7 +89,8 @@ class Obligation:
     ``operands`` are (role, encoding) in the property's role order, lowered at
     ``layout_shape`` when given (a layout built for another shape) else at ``shape``;
     ``params`` the property's extra arguments as (name, value);
-    ``op`` names the IR operation a check was derived from (None for specs);
+    ``op`` names the IR operation a check was derived from (None for specs), ``python`` the
+    Python source location of that operation's ``loc(...)`` (file, line, col) when known;
     ``severity`` is what a failure means: ``error`` (fails the run) or
     ``warning`` (reported; fails the run only under ``--werror``).
     """
@@ -110,6 +111,7 @@ class Obligation:
     line: int
     op: str | None = None
     severity: str = "error"
+    python: tuple[str, int, int] | None = None      # the Python source (file, line, col) of the IR operation
 
     def operand(self, role: str) -> Encoding | None:
         return dict(self.operands).get(role)

@@ -172,7 +172,7 @@ class Builder:
             id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
             dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
             expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
-            severity=severity))
+            severity=severity, python=getattr(op, "loc", None)))
 
     def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
         self.out.skip(op.line, op.name, reason, check)

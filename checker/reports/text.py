@@ -155,22 +155,35 @@ TRITON_CLASS_LEVEL = {"register": "register", "warp_shuffle": "warp", "shared_me
 def ir_diagnostics(report: Mapping[str, Any]) -> list[str]:
     """One line per finding of a check derived from TTGIR, in file and line order:
 
-        kernel.ttgir:142: ttg.local_load: warning: 4-way bank conflict (LDS.32): lanes 0 and 8 hit bank 0 (...)
+        kernel.ttgir:142 (matmul.py:42:5): ttg.local_load: warning: 4-way bank conflict (LDS.32): lanes 0 and 8 ...
         kernel.ttgir:88: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between warps
 
-    errors and warnings are failed checks; every conversion also gets a note with its level."""
+    errors and warnings are failed checks; every conversion also gets a note with its level. The Python
+    source of the operation (its TTGIR ``loc(...)``, `python_where`) follows the TTGIR line when known."""
     found = []
     for c in report["checks"]:
         src = c.get("source") or {}
         if not src.get("op"):
             continue
+        where = python_where(src)
         if not c["passed"]:
-            found.append((src["file"], src.get("line") or 0, src["op"], c.get("severity", "error"), finding(c)))
+            found.append((src["file"], src.get("line") or 0, where, src["op"], c.get("severity", "error"),
+                          finding(c)))
         elif c["property"] == "conversion" and c["verdict"] == "holds":
-            found.append((src["file"], src.get("line") or 0, src["op"], "note", conversion_note(c)))
+            found.append((src["file"], src.get("line") or 0, where, src["op"], "note", conversion_note(c)))
     order = {"error": 0, "warning": 1, "note": 2}
-    found.sort(key=lambda f: (f[0], f[1], order[f[3]]))
-    return [f"{file}:{line}: {op}: {severity}: {message}" for file, line, op, severity, message in found]
+    found.sort(key=lambda f: (f[0], f[1], order[f[4]]))
+    return [f"{file}:{line}{where}: {op}: {severity}: {message}" for file, line, where, op, severity, message in found]
+
+
+def python_where(source: Mapping[str, Any]) -> str:
+    """' (matmul.py:42:5)': the file name (without its folder; the report has the full path), line and
+    column of a check's Python source, or '' when the TTGIR had no location for it."""
+    py = source.get("python")
+    if not py:
+        return ""
+    name = str(py.get("file", "")).replace("\\", "/").rsplit("/", 1)[-1] or "?"
+    return f" ({name}:{py.get('line')}:{py.get('col')})"
 
 
 def finding(check: Mapping[str, Any]) -> str:
@@ -184,7 +197,7 @@ def finding(check: Mapping[str, Any]) -> str:
         return bank_conflict_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
         return aligned_message(cx)
-    if prop in ("well_formed", "dot_operands"):
+    if prop in ("well_formed", "dot_operands", "tmem_access", "mma_operands", "tma_copy"):
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
     witness = witness_line(check)
     return f"{prop} fails {label}" + (f"; witness: {witness}" if witness else f": {check.get('explanation', '')}")

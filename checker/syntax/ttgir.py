@@ -78,6 +78,7 @@ class TypeRef:
     mutable: bool = False
     alloc_shape: list[int] | None = None
     line: int = 0                 # the line the type starts on
+    unsupported: str | None = None    # why its encoding is not checked (Gluon auto encodings, Intel layouts, ...)
 
     @property
     def element_bits(self) -> int | None:
@@ -103,6 +104,7 @@ class Operation:
     parent: int | None = None     # index in Module.operations of the operation whose region holds it
     region: int | None = None     # which of the parent's regions holds it (0: the first)
     end_line: int = 0             # last line of its own text (the line of its closing `}` tail, if any)
+    loc: tuple[str, int, int] | None = None   # the Python source (file, line, col) of its `loc(...)`, if known
 
     @property
     def types(self) -> list[TypeRef]:
@@ -124,6 +126,7 @@ class Module:
     op_counts: Counter = field(default_factory=Counter)
     attributes: dict[str, Any] = field(default_factory=dict)      # all module attributes, keys unquoted
     type_aliases: dict[str, TypeRef] = field(default_factory=dict)   # !name = tensor/memdesc type, by name
+    refused: str | None = None    # why the module is not read: a construct of an older Triton (also a problem)
 
 
 AttributeParser = Callable[[str, dict], Encoding]
@@ -147,7 +150,7 @@ _BRACKETS = re.compile(r"->|[<>\[\](){}]")
 _OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
-_CONTINUATION = re.compile(r"(:(?!:)|->|[*{]|loc\(|attributes\b|else\b|do\b|default\b|partition\d+\s*\()")
+_CONTINUATION = re.compile(r"(:(?!:)|->|[*{]|loc\(|attributes\b|else\b|do\b|default\b|partition\d+\b)")
 _STATEMENT_START = re.compile(r"([#!][\w$.-]+\s*=(?!=)|module\b)")
 _RESULTS_START = re.compile(r"%[\w$.-]+(?::\d+)?\s*(,\s*%[\w$.-]+(?::\d+)?\s*)*=(?!=)")
 _HEAD = re.compile(r'\s*(?:(?P<res>%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)?)*)\s*=\s*)?'
@@ -157,6 +160,16 @@ _ALIAS_HEAD = re.compile(r"\s*([#!])([\w$.-]+)\s*=(?!=)\s*")
 _TYPE_START = re.compile(r"(?<![\w!.$])tensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
 _VALUE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _UNKNOWN_ALIAS = re.compile(r"unknown alias '#([\w$.-]+)'")
+_OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is spelled otherwise)
+    (re.compile(r"[#!](?:triton_gpu|triton_nvidia_gpu)\.[\w$]+"),
+     "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2"),
+    (re.compile(r"!tt\.memdesc<"), "memory descriptors are !ttg.memdesc since Triton 3.2"),
+    (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
+     "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
+    (re.compile(r"#(?:ttg|triton_gpu)\.amd_mfma<\{[^>]*?\bversionMajor\b"),
+     "an MFMA layout with versionMajor: a single `version` since mid-2025 (Triton 3.4)"),
+]
+_OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
 
@@ -272,11 +285,144 @@ def attribute_entries(body: str) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------- locations
+
+_LOC_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|#[\w$.-]+|[A-Za-z_][\w$.-]*|\d+|\S)')
+TRITON_LIBRARY = re.compile(r"(?:^|[/\\])triton[/\\](?:language|experimental)[/\\]")
+Frame = tuple[str, int, int]
+
+
+def _unquote(text: str) -> str:
+    """An MLIR string literal's value (escapes: \\\\, \\", and two hex digits)."""
+    return re.sub(r'\\([0-9A-Fa-f]{2}|.)', lambda m: chr(int(m.group(1), 16)) if len(m.group(1)) == 2
+                  else m.group(1), text[1:-1])
+
+
+class _LocParser:
+    """The frames of one location, innermost first: a file location is one frame, ``callsite(A at B)``
+    the frames of A (the callee) then of B (the caller), ``fused[...]`` the frames of its first element
+    that has any, ``"name"(inner)`` those of inner, ``unknown`` none; ``#alias`` is looked up in `defs`
+    (the section's ``#loc = loc(...)`` bodies). Anything it cannot read gives no frames."""
+
+    def __init__(self, defs: dict[str, str]):
+        self.defs = defs
+
+    def frames(self, text: str, depth: int = 0) -> list[Frame]:
+        if depth > 64:
+            return []
+        self.depth = depth
+        self.toks = [m.group(1) for m in _LOC_TOKEN.finditer(text)]
+        self.pos = 0
+        try:
+            return self.loc(depth)
+        except (IndexError, ValueError):
+            return []
+
+    def next(self) -> str:
+        self.pos += 1
+        return self.toks[self.pos - 1]
+
+    def peek(self) -> str | None:
+        return self.toks[self.pos] if self.pos < len(self.toks) else None
+
+    def expect(self, tok: str) -> None:
+        if self.next() != tok:
+            raise ValueError(tok)
+
+    def loc(self, depth: int) -> list[Frame]:
+        tok = self.next()
+        if tok == "loc" and self.peek() == "(":
+            self.next()
+            out = self.loc(depth)
+            self.expect(")")
+            return out
+        if tok.startswith("#"):
+            body = self.defs.get(tok[1:])
+            if body is None:
+                return []
+            saved = (self.toks, self.pos)
+            out = _LocParser(self.defs).frames(body, depth + 1)
+            self.toks, self.pos = saved
+            return out
+        if tok == "unknown":
+            return []
+        if tok == "callsite":
+            self.expect("(")
+            callee = self.loc(depth)
+            self.expect("at")
+            caller = self.loc(depth)
+            self.expect(")")
+            return callee + caller
+        if tok == "fused":
+            if self.peek() == "<":                  # fused<metadata>[...]
+                level = 0
+                while True:
+                    t = self.next()
+                    level += (t == "<") - (t == ">")
+                    if level == 0:
+                        break
+            self.expect("[")
+            found: list[Frame] = []
+            while self.peek() != "]":
+                frames = self.loc(depth)
+                found = found or frames
+                if self.peek() == ",":
+                    self.next()
+            self.next()
+            return found
+        if tok.startswith('"'):
+            if self.peek() == ":":                  # "file":line:col (a range `to ...` may follow)
+                self.next()
+                line = int(self.next())
+                self.expect(":")
+                col = int(self.next())
+                if self.peek() == "to":
+                    self.next()
+                    while self.peek() not in (None, ")", ",", "]"):
+                        self.next()
+                return [(_unquote(tok), line, col)]
+            if self.peek() == "(":                  # "name"(inner)
+                self.next()
+                out = self.loc(depth)
+                self.expect(")")
+                return out
+            return []                               # "name" alone
+        raise ValueError(tok)
+
+
+def python_location(frames: list[Frame]) -> Frame | None:
+    """The frame a diagnostic should name: the innermost one outside Triton's own Python package
+    (``triton/language/``, ``triton/experimental/``); the innermost one when all are inside it."""
+    for f in frames:
+        if not TRITON_LIBRARY.search(f[0]):
+            return f
+    return frames[0] if frames else None
+
+
+def resolve_location(text: str, defs: dict[str, str]) -> Frame | None:
+    """The Python (file, line, col) of a location text (``loc(#loc3)``, ``loc("k.py":4:7)``, ...)."""
+    return python_location(_LocParser(defs).frames(text))
+
+
+def _own_location(text: str) -> str | None:
+    """The ``loc(...)`` that ends a statement (its own location), or None."""
+    plain = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
+                   if len(m.group()) >= 2 else " ", text)
+    found = list(re.finditer(r"(?<![\w$.])loc\(", plain))
+    if not found:
+        return None
+    m = found[-1]
+    end = _group_end(plain, m.end() - 1)
+    return text[m.start():end] if not plain[end:].strip() else None
+
+
 # ---------------------------------------------------------------- types
 
 def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: str | None = None,
-               line: int = 0, not_encodings: frozenset = frozenset()) -> TypeRef:
-    """``tensor<...>``, ``!ttg.memdesc<...>``, ``!tt.tensordesc<...>`` or a bare ``<...>`` (give `kind`)."""
+               line: int = 0, not_encodings=frozenset()) -> TypeRef:
+    """``tensor<...>``, ``!ttg.memdesc<...>``, ``!tt.tensordesc<...>`` or a bare ``<...>`` (give `kind`).
+    `not_encodings`: the aliases of attributes that are no layout layoutcheck reads (a mapping name ->
+    definition gives the reason an encoding is unsupported, `TypeRef.unsupported`)."""
     if kind is None:
         kind = ("memdesc" if text.startswith(("!ttg.memdesc", "!triton_gpu.memdesc", "<"))
                 else "tensordesc" if text.startswith("!tt.tensordesc") else "tensor")
@@ -289,10 +435,14 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
     shape: list[int] = []
     element = ""
     for i, d in enumerate(dims):
-        if d.strip().isdigit():
+        d = d.strip()
+        if re.fullmatch(r"[0-9]+", d):
             shape.append(int(d))
-        elif d.strip() == "?":
+        elif d == "?":
             raise CheckerError(f"type '{text[:60]}' has a dynamic dimension, which TritonGPU does not use")
+        elif d[:1] in ("*", "?") or d[:1].isdigit() or d[:1].isnumeric():
+            raise CheckerError(f"type '{text[:60]}': dimension '{d[:12]}' is not a static size "
+                               "(decimal digits 0-9)")
         else:
             element = "x".join(dims[i:]).strip()
             break
@@ -306,11 +456,42 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
                 ref.memory_space = p
             elif p == "mutable":
                 ref.mutable = True
-            elif re.fullmatch(r"\d+(x\d+)*", p):
+            elif re.fullmatch(r"[0-9]+(x[0-9]+)*", p):
                 ref.alloc_shape = [int(x) for x in p.split("x")]
-    if enc_text is not None and not _is_memory_space(enc_text) and enc_text[1:] not in not_encodings:
+    if enc_text is None or _is_memory_space(enc_text):
+        return ref
+    ref.unsupported = unsupported_encoding(enc_text, not_encodings)
+    if ref.unsupported is None and enc_text[1:] not in not_encodings:
         ref.encoding = parse_attr(enc_text, aliases)
+        if kind == "tensor":
+            rank = getattr(ref.encoding, "rank", None)
+            if isinstance(rank, int) and len(shape) > rank:
+                raise CheckerError(f"type '{text[:60]}' has rank {len(shape)} but its encoding "
+                                   f"{enc_text[:40]} has rank {rank}")
     return ref
+
+
+def unsupported_encoding(text: str, others=frozenset(), depth: int = 0) -> str | None:
+    """Why an encoding text names an attribute that is no layout layoutcheck supports (a Gluon
+    encoding still to be chosen, an Intel or another dialect's layout), or None: a TritonGPU layout,
+    a memory space, or an alias that is none of these (left to the attribute parser)."""
+    name = text[1:]
+    if name in others:
+        body = others.get(name) if hasattr(others, "get") else None
+        return unsupported_encoding(body, others, depth + 1) if body and depth < 32 else None
+    m = re.match(r"#([A-Za-z_][\w$]*)\.([\w$]+)", text)
+    if m is None or m.group(1) in LAYOUT_DIALECTS or _is_memory_space(text):
+        return None
+    dialect, kind = m.groups()
+    if dialect == "gluon" and kind in ("auto_encoding", "coalesced_encoding"):
+        return f"a Gluon {kind.split('_')[0]} encoding: the layout is not chosen yet"
+    if dialect == "gluon":
+        return f"a Gluon encoding (#gluon.{kind}): not supported"
+    if dialect in ("ttig", "triton_intel_gpu"):
+        return f"an Intel encoding (#{dialect}.{kind}): not supported"
+    if dialect in ("builtin", "loc"):
+        return None
+    return f"an encoding of the {dialect} dialect (#{dialect}.{kind}): not supported"
 
 
 def _is_memory_space(text: str) -> bool:
@@ -377,7 +558,10 @@ class _Reader:
         self.aliases: dict[str, Encoding] = {}
         self.type_texts: dict[str, str] = {}
         self.failed: dict[str, int] = {}            # alias name -> line of its rejected definition
-        self.other: set[str] = set()                # aliases of non-layout attributes (memory spaces, locations)
+        self.other: dict[str, str] = {}             # aliases of non-layout attributes (memory spaces, other
+        #                                             dialects' attributes) -> their definitions
+        self.loc_defs: dict[str, str] = {}          # #loc aliases -> their loc(...) text (defined anywhere)
+        self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), resolved at the end
         self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
         self.module = Module(self.file, first)
         self.header = False                         # the current module has its `module` line
@@ -391,6 +575,8 @@ class _Reader:
         for k, line in enumerate(code):
             self.scan_line(line, first + k, following[k])
         self.end_of_input()
+        for op, text in self.op_locs:
+            op.loc = resolve_location(text, self.loc_defs)
         if self.has_content(self.module):
             self.modules.append(self.module)
 
@@ -420,6 +606,11 @@ class _Reader:
                 m.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
                 break
         a = m.attributes
+        self.older_triton(stmt, masked)
+        old = next((k for k in a if _OLDER_PREFIX.match(k)), None)
+        if old is not None:
+            self.refuse(stmt.line, f"module attribute '{old}'",
+                        "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
 
         def get(key: str, kind: type):
             v = a.get(f"ttg.{key}", a.get(f"triton_gpu.{key}"))
@@ -429,6 +620,22 @@ class _Reader:
 
     def problem(self, line: int, message: str) -> None:
         self.target(line).problems.append(Problem(line, message))
+
+    def older_triton(self, stmt: _Stmt, masked: str) -> None:
+        """Refuse the module at a construct of an older Triton (module docstring)."""
+        for pattern, why in _OLDER_TRITON:
+            m = pattern.search(masked)
+            if m:
+                construct = re.sub(r"[<{].*", "", m.group()).rstrip()
+                self.refuse(stmt.line_at(m.start()), f"'{construct}'", why)
+                return
+
+    def refuse(self, line: int, what: str, why: str) -> None:
+        module = self.target(line)
+        if module.refused is None:
+            module.refused = (f"IR from an older Triton: {what} ({why}); the module is not checked "
+                              "(compile it with a current Triton)")
+            module.problems.append(Problem(line, module.refused))
 
     # -- gathering statements
 
@@ -554,6 +761,7 @@ class _Reader:
             return
         text = stmt.text()
         masked = _mask(text)
+        self.older_triton(stmt, masked)
         op = stmt.op
         if op is None:
             head = masked.lstrip()
@@ -604,7 +812,7 @@ class _Reader:
             if m is None:
                 self.problem(stmt.line_at(a), f"cannot read '{text[a:b].strip()[:60]}'")
                 continue
-            body = text[m.end():b].strip()
+            body = text[_ALIAS_HEAD.match(text, a).end():b].strip()     # (masked, a loc(...) body is blank)
             line = stmt.line_at(a)
             if m.group(1) == "#":
                 self.define_alias(m.group(2), body, line)
@@ -613,10 +821,13 @@ class _Reader:
 
     def define_alias(self, name: str, body: str, line: int) -> None:
         module = self.target(line)
+        if re.match(r"loc\s*\(", body):
+            self.loc_defs[name] = body
+            return
         ref = re.match(r"#([\w$.-]+)", body)
         if ref is None or (not layout_attribute(body) and ref.group(1) not in self.aliases
                            and ref.group(1) not in self.failed):
-            self.other.add(name)                    # loc(...), memory spaces, other dialects' attributes
+            self.other[name] = body                 # memory spaces, other dialects' attributes
             return
         self.parsed.clear()
         try:
@@ -636,7 +847,7 @@ class _Reader:
             return                                  # a type alias of another kind (!llvm.struct<...>)
         try:
             module.type_aliases[name] = parse_type(expanded, self.aliases, self.encoding, line=line,
-                                                   not_encodings=frozenset(self.other))
+                                                   not_encodings=self.other)
         except CheckerError as e:
             module.problems.append(Problem(line, f"type alias !{name}: {self.explain(e)}"))
 
@@ -666,6 +877,9 @@ class _Reader:
             module.problems.append(Problem(stmt.line, f"cannot read '{' '.join(text.split())[:60]}' as an operation"))
             return None
         name = text[m.start("q"):m.end("q")] if m.group("q") is not None else m.group("n")
+        if _OLDER_PREFIX.match(name):
+            self.refuse(stmt.line, f"operation '{name}'",
+                        "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
         op = Operation(name, stmt.line, "")
         if m.group("res"):
             for r in re.split(r"\s*,\s*", m.group("res").strip()):
@@ -683,6 +897,9 @@ class _Reader:
         module = self.target(stmt.line)
         op.text = " ".join(text.split())
         op.end_line = stmt.end_line
+        own = _own_location(text)
+        if own is not None:
+            self.op_locs.append((op, own))
         if stmt.error:
             module.problems.append(Problem(stmt.error[0], f"{op.name}: {stmt.error[1]}"))
             return
@@ -731,7 +948,7 @@ class _Reader:
             line = stmt.line_at(pos)
             try:
                 ref = parse_type(type_text, self.aliases, self.encoding, kind=kind, line=line,
-                                 not_encodings=frozenset(self.other))
+                                 not_encodings=self.other)
             except CheckerError as e:
                 module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
                 continue
@@ -764,7 +981,7 @@ class _Reader:
             for g in groups:
                 if g.depth == 0 and g.ch == "<" and g.start > sig \
                         and masked[:g.start].rstrip().endswith((":", ",", "->")) \
-                        and re.match(r"<\s*(\d|[^,>]*,\s*#)", masked[g.start:]):
+                        and re.match(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)", masked[g.start:]):
                     kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
                     found.append((g.start, kind, text[g.start:g.end]))
         for m in re.finditer(r"!([\w$.-]+)(?![\w$.<-])", masked[start:]):
@@ -801,5 +1018,8 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
     if not reader.modules:
         reader.modules.append(Module(file, 1))
     for m in reader.modules:
+        if m.refused is not None:           # one problem, nothing to check
+            m.problems = [p for p in m.problems if p.message == m.refused][:1]
+            m.operations, m.op_counts, m.aliases, m.alias_lines, m.type_aliases = [], Counter(), {}, {}, {}
         m.problems.sort(key=lambda p: p.line)
     return reader.modules

@@ -182,7 +182,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     assert [(t.kind, t.line) for t in dot.result_types] == [("tensor", 12)]
 
 
-def test_several_modules_in_one_section_and_legacy_spellings():
+def test_several_modules_in_one_section_and_a_legacy_one_refused():
     text = """\
 #b = #triton_gpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 module attributes {"triton_gpu.num-warps" = 2 : i32} {
@@ -194,9 +194,12 @@ module @second {
 }
 """
     first, second = read_ttgir(text, "two.mlir")
-    assert (first.line, first.num_warps, [op.line for op in first.operations]) == (2, 2, [3])
-    assert (second.line, second.num_warps, sorted(second.aliases), second.alias_lines) == (
-        6, None, ["b", "c"], {"c": 5})
+    # the first module is Triton 3.1's: refused at its first old construct, nothing of it is checked
+    assert (first.line, first.operations, [(p.line, p.message) for p in first.problems]) == (2, [], [(
+        1, "IR from an older Triton: '#triton_gpu.blocked' (the triton_gpu / triton_nvidia_gpu dialects are "
+           "ttg / ttng since Triton 3.2); the module is not checked (compile it with a current Triton)")])
+    assert (second.line, second.num_warps, second.alias_lines, second.refused, second.problems) == (
+        6, None, {"c": 5}, None, [])
     assert second.operations[0].types[0].encoding.size_per_thread == (2,)
 
 
@@ -291,3 +294,228 @@ def test_one_element_shared_buffers_are_valid_in_ttgir():
 def test_empty_input_gives_one_empty_module():
     (m,) = read_ttgir("", "empty.ttgir")
     assert (m.line, m.operations, m.problems, m.attributes) == (1, [], [], {})
+
+
+# ---------------------------------------------------------------- source locations
+
+LOCATED = """\
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#loc = loc("/home/u/kernel.py":10:1)
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @k(%x: tensor<128xf32, #blocked> loc("x"(#loc))) {
+    %0 = arith.addf %x, %x : tensor<128xf32, #blocked> loc(#loc3)
+    %1 = arith.mulf %x, %x : tensor<128xf32, #blocked> loc("/home/u/kernel.py":14:7)
+    %2 = arith.subf %x, %x : tensor<128xf32, #blocked> loc(#loc8)
+    %3 = arith.divf %x, %x : tensor<128xf32, #blocked> loc(#loc9)
+    %4 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32 loc(unknown), %b: f32 loc(unknown)):
+      %5 = arith.maxnumf %a, %b : f32 loc(#loc10)
+      tt.reduce.return %5 : f32 loc(#loc10)
+    }) : (tensor<128xf32, #blocked>) -> f32 loc(#loc7)
+    %6 = arith.negf %x : tensor<128xf32, #blocked> loc(fused<"metadata">[unknown, #loc3, #loc4])
+    %7 = arith.absf %x : tensor<128xf32, #blocked> loc(#loc1)
+    %8 = math.exp %x : tensor<128xf32, #blocked> loc("/home/u/kernel.py":16:3 to 16:9)
+    %9 = math.log %x : tensor<128xf32, #blocked> loc(#nowhere)
+    %10 = math.sin %x : tensor<128xf32, #blocked>
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc1 = loc(unknown)
+#loc2 = loc("/opt/py/site-packages/triton/language/standard.py":190:11)
+#loc3 = loc("/home/u/kernel.py":12:5)
+#loc4 = loc("/home/u/kernel.py":13:9)
+#loc5 = loc("/home/u/helpers.py":3:12)
+#loc6 = loc("m"(#loc4))
+#loc7 = loc(callsite(#loc2 at #loc6))
+#loc8 = loc(callsite(#loc5 at #loc6))
+#loc9 = loc("y"(#loc8))
+#loc10 = loc(callsite(#loc2 at #loc7))
+"""
+
+
+def test_each_operation_has_its_python_source_location():
+    """Aliases defined after their use, inline file locations (and ranges), names (the inner location),
+    fused (the first that has a file), callsites (the innermost frame outside Triton's own package),
+    unknown and undefined locations (None)."""
+    (m,) = read_ttgir(LOCATED, "loc.ttgir")
+    assert m.problems == []
+    locs = {op.name: op.loc for op in m.operations}
+    u = "/home/u/kernel.py"
+    assert locs == {
+        "tt.func": (u, 10, 1), "arith.addf": (u, 12, 5), "arith.mulf": (u, 14, 7),
+        "arith.subf": ("/home/u/helpers.py", 3, 12),    # a user helper inlined: the callee's line
+        "arith.divf": ("/home/u/helpers.py", 3, 12),    # named callsite
+        "tt.reduce": (u, 13, 9),                        # callee in triton/language: its caller's line
+        "arith.maxnumf": (u, 13, 9),                    # two library frames deep
+        "tt.reduce.return": (u, 13, 9),
+        "arith.negf": (u, 12, 5), "arith.absf": None, "math.exp": (u, 16, 3), "math.log": None,
+        "math.sin": None, "tt.return": (u, 10, 1)}
+    # function arguments' own locations are not the function's; block headers carry none
+    assert m.operations[0].loc == (u, 10, 1)
+
+
+def test_locations_of_real_triton_output():
+    """tests/verify/ttgir/small_dot_locs.ttgir: asm["ttgir"] of Triton 3.9, which prints locations."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "verify" / "ttgir" / "small_dot_locs.ttgir"
+    (m,) = read_ttgir(path.read_text(), "small_dot_locs.ttgir")
+    assert m.problems == [] and m.target == "cuda:80"
+    f = "/tmp/locs/small_dot.py"
+    got = {(op.line, op.name): op.loc for op in m.operations}
+    assert got[(33, "tt.func")] == (f, 12, 1)
+    assert got[(34, "arith.constant")] is None                      # loc(#loc1) = loc(unknown)
+    assert got[(49, "ttg.local_alloc")] == (f, 16, 9)              # a = tl.load(...)
+    assert got[(55, "ttg.local_alloc")] == (f, 17, 9)
+    assert got[(56, "ttg.local_load")] == (f, 16, 9)
+    assert got[(58, "tt.dot")] == (f, 18, 9)
+    assert got[(59, "arith.mulf")] == (f, 8, 12)                   # inside scale(), inlined at line 19
+    assert got[(60, "tt.reduce")] == (f, 20, 9)                    # tl.sum: standard.py's frames skipped
+    assert got[(62, "arith.addf")] == (f, 20, 9)
+    assert got[(67, "ttg.convert_layout")] == (f, 21, 5)
+    assert sum(op.loc is not None for op in m.operations) == len(m.operations) - 3
+
+
+# ---------------------------------------------------------------- IR of an older Triton: refused
+
+OLD = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func @k(%x: tensor<64x64xf16, #blocked>) {
+    %0 = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #ttg.shared_memory>
+    tt.return
+  }
+}
+"""
+NOTE = "the module is not checked (compile it with a current Triton)"
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ("#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>",
+     "#ttg.shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0], hasLeadingOffset = false}>", 2,
+     "'#ttg.shared' (split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3)"),
+    ("#ttg.blocked<{sizePerThread = [1, 8]", "#triton_gpu.blocked<{sizePerThread = [1, 8]", 1,
+     "'#triton_gpu.blocked' (the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2)"),
+    ('"ttg.num-warps"', '"triton_gpu.num-warps"', 3,
+     "module attribute 'triton_gpu.num-warps' (the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng "
+     "since Triton 3.2)"),
+    ("%0 = ttg.local_alloc", "%0 = triton_gpu.local_alloc", 5,
+     "operation 'triton_gpu.local_alloc' (the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since "
+     "Triton 3.2)"),
+    ("-> !ttg.memdesc<", "-> !tt.memdesc<", 5, "'!tt.memdesc' (memory descriptors are !ttg.memdesc since Triton 3.2)"),
+    ("#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>",
+     "#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>\n#mma = "
+     "#ttg.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [32, 32], "
+     "isTransposed = true}>", 3,
+     "'#ttg.amd_mfma' (an MFMA layout with versionMajor: a single `version` since mid-2025 (Triton 3.4))"),
+])
+def test_ir_of_an_older_triton_is_refused_with_the_construct_and_its_line(old, new, line, message):
+    assert read_ttgir(OLD, "new.ttgir")[0].problems == []
+    (m,) = read_ttgir(OLD.replace(old, new, 1), "old.ttgir")
+    assert [(p.line, p.message) for p in m.problems] == [(line, f"IR from an older Triton: {message}; {NOTE}")]
+    assert (m.operations, m.op_counts, m.aliases) == ([], {}, {})       # nothing of it is checked
+
+
+def test_modern_ir_is_not_refused():
+    """Constructs that only look old: nvidia_mma keeps versionMajor, #ttg.shared_memory, #ttg.shared_linear,
+    a loc path or string mentioning triton_gpu."""
+    text = """\
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sl = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}, alignment = 16>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.note = "from triton_gpu.py"} {
+  %0 = ttg.local_alloc : () -> !ttg.memdesc<4x4xf16, #sl, #smem, mutable> loc("/x/triton_gpu/#ttg.shared<.py":1:2)
+}
+"""
+    (m,) = read_ttgir(text, "new.ttgir")
+    assert (m.refused, m.problems) == (None, [])
+    assert m.operations[0].loc == ("/x/triton_gpu/#ttg.shared<.py", 1, 2)
+
+
+# ---------------------------------------------------------------- constructs seen in Triton's lit tests
+
+def test_nvws_partitions_without_arguments_continue_their_operation():
+    text = """\
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f() {
+    nvws.warp_group
+    partition0  num_warps(8) {
+      nvws.warp_group.return
+    }
+    partition1 num_warps(4) {
+      nvws.warp_group.return
+    }
+    tt.return
+  }
+}
+"""
+    (m,) = read_ttgir(text, "ws.mlir")
+    assert m.problems == []
+    assert [(op.name, op.line, op.parent, op.region) for op in m.operations] == [
+        ("tt.func", 2, None, None), ("nvws.warp_group", 3, 0, 0), ("nvws.warp_group.return", 5, 1, 0),
+        ("nvws.warp_group.return", 8, 1, 1), ("tt.return", 10, 0, 0)]
+
+
+def test_llvm_pointer_and_buffer_types_are_not_memdescs():
+    text = """\
+module {
+  llvm.func @f(%p: !llvm.ptr<1>) {
+    %r = rocdl.make.buffer.rsrc %p, %a, %b, %c : <1> to <8>
+    llvm.return
+  }
+}
+"""
+    (m,) = read_ttgir(text, "llvm.mlir")
+    assert m.problems == [] and all(op.types == [] for op in m.operations)
+
+
+GLUON = """\
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#auto = #gluon.auto_encoding
+#dpas = #ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #gluon.auto_encoding>
+  %1 = gluon.set_auto_layout %0 : tensor<32xi32, #auto> -> tensor<32xi32, #blocked>
+  %2 = math.sin %x : tensor<32xf32, #gluon.coalesced_encoding>
+  %3 = arith.addf %y, %y : tensor<8x16xf32, #dpas>
+  %4 = arith.addf %z, %z : tensor<8x16xf32, #ttig.subgroup_2d_block<{}>>
+  %5 = arith.addf %w, %w : tensor<8x16xf32, #mydialect.layout<1>>
+}
+"""
+
+
+def test_encodings_layoutcheck_does_not_support_are_marked_not_problems():
+    (m,) = read_ttgir(GLUON, "gluon.mlir")
+    assert m.problems == []
+    refs = [t for op in m.operations for t in op.types]
+    assert [(t.encoding_text, t.encoding, t.unsupported) for t in refs if t.encoding is None] == [
+        ("#gluon.auto_encoding", None, "a Gluon auto encoding: the layout is not chosen yet"),
+        ("#auto", None, "a Gluon auto encoding: the layout is not chosen yet"),
+        ("#gluon.coalesced_encoding", None, "a Gluon coalesced encoding: the layout is not chosen yet"),
+        ("#dpas", None, "an Intel encoding (#ttig.dpas): not supported"),
+        ("#ttig.subgroup_2d_block<{}>", None, "an Intel encoding (#ttig.subgroup_2d_block): not supported"),
+        ("#mydialect.layout<1>", None, "an encoding of the mydialect dialect (#mydialect.layout): not supported")]
+    assert [t.encoding.kind for t in refs if t.encoding is not None] == ["blocked"]
+    assert all(t.unsupported is None for t in refs if t.encoding is not None)
+
+
+@pytest.mark.parametrize("type_text, message", [
+    ("tensor<4x32xf32, #b>", "type 'tensor<4x32xf32, #b>' has rank 2 but its encoding #b has rank 1"),
+    ("tensor<*xf32, #b>", "type 'tensor<*xf32, #b>': dimension '*' is not a static size (decimal digits 0-9)"),
+    ("tensor<?xf32, #b>", "type 'tensor<?xf32, #b>' has a dynamic dimension, which TritonGPU does not use"),
+    ("tensor<1e3xf32, #b>", "type 'tensor<1e3xf32, #b>': dimension '1e3' is not a static size (decimal digits 0-9)"),
+    ("tensor<3²xf32, #b>", "type 'tensor<3²xf32, #b>': dimension '3²' is not a static size (decimal digits 0-9)"),
+    ("tensor<４xf32, #b>", "type 'tensor<４xf32, #b>': dimension '４' is not a static size (decimal digits 0-9)"),
+])
+def test_bad_tensor_shapes_are_problems_with_their_line(type_text, message):
+    text = ("#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+            f"module {{\n  %0 = arith.addf %x, %x : {type_text}\n}}\n")
+    (m,) = read_ttgir(text, "shape.mlir")
+    assert [(p.line, p.message) for p in m.problems] == [(3, f"arith.addf: {message}")]
+
+
+def test_a_memdesc_may_have_leading_buffer_dims_beyond_its_encoding():
+    text = ("#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+            "module {\n  %0 = ttg.local_alloc : () -> !ttg.memdesc<3x64xf32, #s, #ttg.shared_memory, mutable>\n}\n")
+    (m,) = read_ttgir(text, "buffers.mlir")
+    assert m.problems == [] and m.operations[0].types[0].shape == [3, 64]
