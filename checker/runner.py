@@ -47,6 +47,7 @@ from .errors import CheckerError, InternalError
 from .layout import LinearLayout
 from .padded import linear_part
 from .properties.result import Result
+from .properties.op_properties import OP_PROPERTIES
 from .properties.well_formed import dot_operands, well_formed
 from .prove import TIMEOUT_MS
 from .spec import Obligation
@@ -66,7 +67,7 @@ class Outcome:
         return self.record is None or self.record["passed"]
 
 
-STATIC_PROPERTIES = ("well_formed", "dot_operands")
+STATIC_PROPERTIES = ("well_formed", "dot_operands", *OP_PROPERTIES)   # OP_PROPERTIES: TTGIR op rules
 
 
 def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
@@ -75,6 +76,8 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
     from .encodings import lower
     kw = {"engine": engine, "timeout_ms": timeout_ms}
     p = ob.param
+    if ob.property in OP_PROPERTIES:
+        return OP_PROPERTIES[ob.property](ob)
     if ob.property in STATIC_PROPERTIES:
         op = ob.operand
     else:

@@ -412,3 +412,6 @@ def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:
     except (OSError, UnicodeDecodeError) as e:
         raise CheckerError(f"cannot read: {e}", file=name) from None
     return kernel_checks(read_ttgir(text, name), name, hardware)
+
+
+from . import ttgir_ops_nvidia  # noqa: E402,F401  (registers the NVIDIA op checks)

@@ -1,0 +1,106 @@
+"""Tensor Memory Accelerator (TMA) copies: the shared layout and the box of a descriptor.
+
+tma_copy(shared, desc, ...): the shared-memory buffer of a
+``ttng.async_tma_copy_global_to_local`` / ``async_tma_copy_local_to_global`` /
+``async_tma_reduce`` / ``async_tma_gather`` / ``async_tma_scatter`` and the
+``!tt.tensordesc`` block it moves agree, as Triton's verifiers require
+(lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp ``verifyTMAEncoding``,
+``verifyAsyncTMALoadOp``, ``verifyAsyncTMAStoreOp``, ``AsyncTMAGatherOp::verify``;
+lib/Dialect/Triton/IR/Ops.cpp ``verifyDescriptorLoadStoreOp``):
+
+    the buffer's layout is nvmma_shared
+    the descriptor's block has an nvmma_shared layout with the same transposed,
+        swizzlingByteWidth, elementBitWidth and fp4Padded
+    not transposed
+    a load (copy to local, gather) writes a mutable buffer
+    stores, reductions, gathers and scatters: no fp4Padded
+    block and buffer: one element type, one element count (copies, reductions)
+
+and the box TMA moves, as Triton builds the descriptor
+(include/triton/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.h
+``getTMABlockShape``, lib/Dialect/TritonNvidiaGPU/Transforms/TMAUtilities.cpp
+``getTMASwizzleMode``, ``createTMADesc``):
+
+    box = the block per CTA, every dim clamped to 256; with swizzling s > 0 the
+        contiguous dim must span at least s bytes (8s / bits elements) and the box
+        takes exactly that many
+    fp4Padded: swizzling 128 and a contiguous box of 128
+
+The box (elements, innermost last) and its inner bytes are reported.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..encodings.base import Encoding
+from ..encodings.cga import shape_per_cta
+from ..errors import CheckerError
+from .result import Result
+
+LOADS = ("ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather")
+NO_FP4 = ("ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttng.async_tma_gather",
+          "ttng.async_tma_scatter")
+COUNTED = ("ttng.async_tma_copy_global_to_local", "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce")
+
+
+def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[int], block: Sequence[int],
+             mem_type: str, block_type: str, mutable: bool) -> Result:
+    """The buffer (layout `shared`, shape `shape`) and the descriptor block (layout `desc`,
+    shape `block`) of one TMA operation agree (module docstring)."""
+    problems: list[str] = []
+    details: dict = {"block": list(block), "shape": list(shape)}
+    if shared.kind != "nvmma_shared":
+        problems.append(f"the shared buffer of a TMA copy must have an nvmma_shared layout, got {shared.kind}")
+    elif desc is None or desc.kind != "nvmma_shared":
+        problems.append("the descriptor's block must have an nvmma_shared layout like the buffer's, got "
+                        + (desc.kind if desc is not None else "none"))
+    else:
+        fields = (("transposed", "transposed"), ("swizzlingByteWidth", "swizzling_byte_width"),
+                  ("elementBitWidth", "element_bit_width"), ("fp4Padded", "fp4_padded"))
+        diff = [f"{name} {getattr(desc, attr)} vs {getattr(shared, attr)}" for name, attr in fields
+                if getattr(desc, attr) != getattr(shared, attr)]
+        if diff:
+            problems.append("the descriptor's layout must match the buffer's (descriptor vs buffer): "
+                            + ", ".join(diff))
+        if shared.transposed:
+            problems.append("a TMA buffer layout must not be transposed")
+        if shared.fp4_padded and op in NO_FP4:
+            problems.append(f"{op} does not support fp4Padded buffers")
+    if op in LOADS and not mutable:
+        problems.append("a TMA load writes its buffer, which must be mutable")
+    if op in COUNTED:
+        if mem_type != block_type:
+            problems.append(f"element types differ: descriptor block {block_type}, buffer {mem_type}")
+        n_block, n_mem = _product(block), _product(shape)
+        if n_block != n_mem:
+            problems.append(f"the descriptor block has {n_block} elements, the buffer {n_mem}")
+    if desc is not None and desc.kind == "nvmma_shared" and not problems:
+        try:
+            box = desc.tma_block_shape(shape_per_cta(desc.cga_layout, block), False)
+        except CheckerError as e:
+            problems.append(f"the descriptor's box is invalid: {e.message}")
+        else:
+            inner = box[0] if desc.transposed else box[-1]
+            details.update(box=list(box), inner_box_bytes=inner * desc.element_bit_width // 8,
+                           swizzle_bytes=desc.swizzling_byte_width)
+            if desc.fp4_padded and (desc.swizzling_byte_width != 128 or inner != 128):
+                problems.append(f"fp4Padded needs 128-byte swizzling and a contiguous box of 128, got swizzling "
+                                f"{desc.swizzling_byte_width} and {inner}")
+    ok = (f"TMA box {details.get('box')} ({details.get('inner_box_bytes')} inner bytes, swizzle "
+          f"{details.get('swizzle_bytes')}) matches the buffer layout")
+    return Result("tma_copy", "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
+                  details)
+
+
+def _product(xs: Sequence[int]) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+def check(ob) -> Result:
+    p = ob.param
+    return tma_copy(ob.operand("shared"), ob.operand("desc"), p("op"), ob.shape, p("block"), p("mem_type"),
+                    p("block_type"), bool(p("mutable")))
