@@ -34,6 +34,7 @@ from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
 from ..errors import CheckerError
 from ..padded import linear_part
+from ..padded import linear_part
 from .result import Result
 
 

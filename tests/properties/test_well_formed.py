@@ -68,3 +68,11 @@ def test_dot_operands_name_the_broken_rule(a, b, acc, shapes, message):
     r = dot_operands(a, b, acc, *shapes)
     assert r.status == "fails"
     assert message in r.explanation
+
+
+def test_padded_shared_is_well_formed_through_its_linear_component():
+    from checker import parse_encoding
+    enc = parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 32]}>")
+    r = well_formed(enc, [64, 32], ctas=1)
+    assert r.status == "holds" and r.details == {"in_dims": {"offset": 2048, "block": 1}}
+    assert well_formed(enc, [64, 32], ctas=2).explanation == "the layout spans 1 CTAs but the module has ttg.num-ctas = 2"
