@@ -49,6 +49,11 @@ class EncodingError(CheckerError):
     """An encoding violates one of Triton's verifier rules."""
 
 
+class NotModelled(EncodingError):
+    """A valid encoding that layoutcheck's models do not cover (e.g. one Triton itself builds no
+    LinearLayout for): a TTGIR check of it is skipped with this reason, never failed."""
+
+
 class ParseError(CheckerError):
     """Attribute text, YAML or TTGIR that cannot be read."""
 

@@ -64,7 +64,10 @@ def injective_up_to_broadcast(layout, shape: Shape = None, *, engine: str = "bot
 
 
 def invertible(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _invertible(lowered(layout, shape), engine=engine, timeout_ms=timeout_ms)
+    """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions."""
+    from .encodings.base import SharedEncoding
+    padding = layout.padding_offset_bits() if isinstance(layout, SharedEncoding) else ()
+    return _invertible(lowered(layout, shape), padding_offset_bits=padding, engine=engine, timeout_ms=timeout_ms)
 
 
 def equivalent(a, b, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:

@@ -105,6 +105,10 @@ class SharedEncoding(Encoding):
         """Required alignment of the buffer, in bytes (Triton's getAlignment)."""
         return 16
 
+    def padding_offset_bits(self) -> tuple[int, ...]:
+        """Offset bits whose offsets the encoding declares padding (their bases are zero); none by default."""
+        return ()
+
 
 def require_power_of_two_entries(enc: Encoding, field: str, values: Sequence[int]) -> None:
     if any(not is_power_of_two(v) for v in values):

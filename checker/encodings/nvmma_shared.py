@@ -78,6 +78,15 @@ class NvmmaSharedEncoding(SharedEncoding):
     def alignment(self) -> int:
         return 128 * self.max_phase
 
+    def padding_offset_bits(self) -> tuple[int, ...]:
+        """fp4Padded (swizzled): core-matrix column v sits at 8 * (v / 16) + v % 8, so column 8 (offset bit 3)
+        lands on column 0: of every 16 offsets the 8 with bit 3 set are the TMA padding bytes, mapped by
+        Triton onto the real elements (a zero basis). Those offsets are declared padding."""
+        if not (self.fp4_padded and self.swizzling_byte_width):
+            return ()
+        cols = 8 * max(16, self.swizzling_byte_width) // self.element_bit_width
+        return tuple(j for j in range(cols.bit_length() - 1) if (1 << j) // 16 * 8 + (1 << j) % 8 == 0)
+
     def validate(self) -> None:
         if self.element_bit_width <= 0:
             raise self.fail("elementBitWidth", f"elementBitWidth must be non-zero, got {self.element_bit_width}")

@@ -17,8 +17,10 @@ keeps the partition in-dim.
 
 Verifier: P a power of two >= 2, G a power of two >= 1, d < rank of the
 inner layout; shape[d] must hold P * G pieces. Triton has no LinearLayout
-for a partitioned layout wrapping a padded one (it aborts): rejected. The
-alignment is the inner layout's.
+for a partitioned layout wrapping a padded one (``toLinearLayout`` aborts,
+while its LLVM lowering addresses each partition through the padded
+layout): not modelled (`NotModelled`), so a TTGIR check of one is skipped
+with that reason. The alignment is the inner layout's.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import EncodingError
+from ..errors import EncodingError, NotModelled
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
 from .base import BLOCK, OFFSET, SharedEncoding
 
@@ -80,8 +82,8 @@ class PartitionedSharedEncoding(SharedEncoding):
         """(offset, block, partition) -> dims; see the module docstring."""
         from . import lower
         if self.partition_layout.kind == "padded_shared":
-            raise self.fail("partitionLayout", "Triton has no LinearLayout for a partitioned layout wrapping a "
-                                               "padded layout (it aborts); use the padded layout's own lowering")
+            raise NotModelled("partitioned_shared: Triton has no LinearLayout for a partitioned layout wrapping "
+                              "a padded layout (toLinearLayout aborts); not modelled", field="partitionLayout")
         piece = lower(self.partition_layout, self.piece_shape(shape))
         d = standard_out_dims(self.rank)[self.partition_dim]
         return (piece * LinearLayout.identity_1d(self.num_partitions, PARTITION, d)

@@ -21,7 +21,8 @@ reads A or B from shared memory: the accumulator is then NVIDIA MMA v3 and the
 shared layout an NVMMA one, nvmma_shared or its shared_linear form).
 
 Both return a `Result` with no engine verdicts; a failure's explanation names
-the rule that is broken.
+the rule that is broken. An encoding that is valid but not modelled (e.g. a
+partitioned layout over a padded one) raises `NotModelled`: no verdict.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..encodings import lower
 from ..encodings.base import Encoding
 from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
-from ..errors import CheckerError
+from ..errors import CheckerError, NotModelled
 from ..padded import linear_part
 from ..padded import linear_part
 from .result import Result
@@ -52,6 +53,8 @@ def well_formed(enc: Encoding, shape: Sequence[int], *, lanes: int | None = None
     try:
         enc.validate()
         L = linear_part(lower(enc, shape))  # a padded layout: its linear component's dims
+    except NotModelled:
+        raise
     except CheckerError as e:
         return _static("well_formed", [e.message if not e.field else f"{e.field}: {e.message}"], "", {})
     sizes = {d: L.in_dim_size(d) for d in L.in_dims}

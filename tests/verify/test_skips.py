@@ -1,0 +1,60 @@
+"""A TTGIR check the models do not cover is skipped with its reason, listed in every report format,
+and the rest of the module is checked (issue: never abort on a check)."""
+
+import json
+
+PARTITIONED = """\
+#inner_padded = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [4, 16]}>
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = #inner_padded}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "hip:gfx1250"} {
+  tt.func @f(%x: tensor<32x16xf16, #blocked>) {
+    %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #partitioned, #smem, mutable>
+    tt.return
+  }
+}
+"""
+
+WRONG_LANES = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "hip:gfx942"} {
+  tt.func @f(%x: tensor<32x16xf16, #blocked>) {
+    %0 = ttg.local_alloc %x : (tensor<32x16xf16, #blocked>) -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+"""
+
+
+def test_partitioned_over_padded_is_skipped_not_failed(verify, tmp_path):
+    path = tmp_path / "partitioned.ttgir"
+    path.write_text(PARTITIONED)
+    rc, out, err, reports = verify(path)
+    assert rc == 0 and err == ""
+    reason = ("partitionLayout: partitioned_shared: Triton has no LinearLayout for a partitioned layout wrapping a "
+              "padded layout (toLinearLayout aborts); not modelled")
+    assert f"  skipped 1x  {path}:7: {reason}" in out
+    kernel = json.loads((reports / "report.json").read_text())["summary"]["ttgir"][0]
+    assert kernel["skipped_checks"] == {reason: 1}
+    assert kernel["skips"] == [{"line": 7, "op": "ttg.local_alloc", "check": "well_formed", "reason": reason}]
+    md = (reports / "report.md").read_text()
+    assert f"| `{path}` | 1 | {reason} |" in md
+
+
+def test_a_warp_of_the_wrong_size_skips_the_bank_check_and_checks_the_rest(verify, tmp_path):
+    """The module says 32 threads per warp but targets wave64 gfx942 (as Triton's loop-pipeline-hip.mlir
+    does): the bank-conflict and alignment checks cannot be scored and is skipped with the reason; the rest runs."""
+    path = tmp_path / "lanes.ttgir"
+    path.write_text(WRONG_LANES)
+    rc, out, err, reports = verify(path)
+    assert rc == 0
+    rep = json.loads((reports / "report.json").read_text())
+    kernel = rep["summary"]["ttgir"][0]
+    assert kernel["skipped_checks"] == {"R: R has 32 lanes; gfx942 has warps of 64": 2}
+    assert sorted((s["line"], s["check"]) for s in kernel["skips"]) == [(6, "aligned_access"),
+                                                                         (6, "bank_conflict_free")]
+    assert {c["property"] for c in rep["checks"]} >= {"well_formed", "fits", "invertible", "surjective"}
+    assert f"  skipped 2x  {path}:6: R: R has 32 lanes; gfx942 has warps of 64" in out
