@@ -5,35 +5,105 @@ invertible when S is injective (no element stored twice: two indices never
 hold one coordinate) and surjective (every coordinate has an offset), and,
 for a padded layout, distinct offsets occupy distinct slots (see
 `checker.padded`: phys is injective), so the physical buffer holds each element
-exactly once.
+exactly once. Three kinds of unused or repeated storage are declared, not
+failures, and are taken out before the bijection is checked:
 
-Engines. The linear part is checked as `injective` then `surjective` (a
-collision is reported before a missing coordinate; the same witnesses and
-replays). The slots: F2 answers by the monotonicity of phys; Z3 searches
-i != j below the offset count with phys(i) = phys(j) in bit-vector
-arithmetic. Replay of a slot collision recomputes phys on integers.
+* padding holes of a padded layout: the slots between phys(i) and
+  phys(i + 1) that no offset uses (they hold nothing; reported in
+  ``details["holes"]``: their count and the first slot ranges);
+* declared padding offsets (``padding_offset_bits``): offset bits whose
+  basis is zero because the encoding says those offsets are padding. Triton's
+  NVMMA ``fp4Padded`` layout packs column v of its core matrix at
+  8 * (v / 16) + v % 8, so of every 16 offsets 8 hold the packed fp4 bytes
+  and 8 are the TMA padding, which Triton maps onto the same elements as the
+  real ones ("the offsets corresponding to the real ones are picked in the
+  image by invertAndCompose"): offset bit 3's basis is 0. The offsets with
+  such a bit set are holes (``details["holes"]["offset_bits"]``), and S
+  restricted to the other offsets must be a bijection;
+* broadcast CTAs: zero ``block`` bases (a CGA layout such as [[0, 0]]): the
+  buffer is copied into every CTA of the group, each copy a buffer of its own.
+  Invertibility is then *per CTA* (S without those block bits); the copies are
+  reported in ``details["broadcast_ctas"]`` (the block bits and the number of
+  copies).
+
+Engines. The linear part is checked as `injective` (on S without the declared
+bits) then `surjective` (on S: removing zero bases keeps the image); a
+collision is reported before a missing coordinate, with indices in S's own
+numbering and replayed on S. The slots: F2 answers by the monotonicity of
+phys; Z3 searches i != j below the offset count with phys(i) = phys(j) in
+bit-vector arithmetic. Replay of a slot collision recomputes phys on integers.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from .. import smt
-from . import frame
-from .injective import f2_verdict as injective_f2, z3_verdict as injective_z3
-from .surjective import f2_verdict as surjective_f2, z3_verdict as surjective_z3
+from ..layout import LinearLayout
 from ..padded import OFFSET, PaddedLayout
+from . import frame
+from .injective import collision, f2_verdict as injective_f2, z3_verdict as injective_z3
+from .surjective import f2_verdict as surjective_f2, z3_verdict as surjective_z3
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "invertible"
+BLOCK = "block"
 
 
-def invertible(S, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
+HOLE_RANGES = 8  # slot ranges listed in details["holes"]["ranges"]
+
+
+def invertible(S, *, padding_offset_bits: Sequence[int] = (), engine: str = "both",
+               timeout_ms: int | None = None) -> Result:
+    """See the module docstring; `padding_offset_bits` are the offset bits the encoding declares padding."""
     mem = PaddedLayout.of(S)
     L = mem.linear
     box = frame.shape_map(L, None)
-    details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
-               "padded": mem.padded}
-    return decide(NAME, engine, {"f2": lambda: _f2(mem, box), "z3": lambda: _z3(mem, box, timeout_ms)},
+    details: dict = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
+                     "padded": mem.padded}
+    drop = {OFFSET: [j for j in sorted(set(padding_offset_bits))
+                     if j < L.in_dim_size_log2(OFFSET) and not any(L.in_bases(OFFSET)[j])]}
+    if L.has_in_dim(BLOCK):
+        drop[BLOCK] = [j for j, b in enumerate(L.in_bases(BLOCK)) if not any(b)]
+    holes: dict = {}
+    if mem.padded:
+        ranges = mem.hole_ranges()
+        holes.update({"slots": sum(b - a for a, b in ranges), "ranges": [list(r) for r in ranges[:HOLE_RANGES]],
+                      "range_count": len(ranges)})
+    if drop[OFFSET]:
+        holes.update({"offset_bits": drop[OFFSET],
+                      "offsets": mem.offsets - (mem.offsets >> len(drop[OFFSET]))})
+    if holes:
+        details["holes"] = holes
+    if drop.get(BLOCK):
+        details["broadcast_ctas"] = {"block_bits": drop[BLOCK], "copies": 1 << len(drop[BLOCK])}
+    local = _without(L, drop)
+    return decide(NAME, engine, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box, timeout_ms)},
                   details=details)
+
+
+def _without(L: LinearLayout, drop: dict[str, list[int]]) -> tuple[LinearLayout, dict[str, list[int]]]:
+    """L without the dropped in-bits, and per in-dim the original bit behind each kept one."""
+    keep = {d: [j for j in range(L.in_dim_size_log2(d)) if j not in drop.get(d, ())] for d in L.in_dims}
+    if all(len(keep[d]) == L.in_dim_size_log2(d) for d in L.in_dims):
+        return L, keep
+    return LinearLayout([(d, [L.in_bases(d)[j] for j in keep[d]]) for d in L.in_dims], L.out_dim_sizes), keep
+
+
+def _in_original(local, v: EngineVerdict, L: LinearLayout) -> EngineVerdict:
+    """A collision found on the reduced layout, with its indices in L's own numbering (replayed on L)."""
+    small, keep = local
+    if v.status != "fails" or small is L or v.counterexample.kind != "collision":
+        return v
+
+    def expand(idx: dict) -> dict:
+        return {d: sum(((idx.get(d, 0) >> i) & 1) << j for i, j in enumerate(keep[d])) for d in L.in_dims}
+
+    a, b = (expand(i) for i in v.counterexample.data["indices"])
+    cx = collision(L, a, b, False)
+    return EngineVerdict(v.engine, "fails", counterexample=cx,
+                         explanation=f"indices {frame.show(a)} and {frame.show(b)} both hold "
+                                     f"{frame.show(cx.data['coordinate'])} ({v.explanation})")
 
 
 def slot_collision(mem: PaddedLayout, i: int, j: int) -> Counterexample:
@@ -47,11 +117,13 @@ def slot_collision(mem: PaddedLayout, i: int, j: int) -> Counterexample:
     return Counterexample("slot_collision", data, check)
 
 
-def _f2(mem: PaddedLayout, box) -> EngineVerdict:
-    for v in (injective_f2(mem.linear, False), surjective_f2(mem.linear, box)):
+def _f2(mem: PaddedLayout, local, box) -> EngineVerdict:
+    for v in (_in_original(local, injective_f2(local[0], False), mem.linear), surjective_f2(mem.linear, box)):
         if v.status != "holds":
             return v
     why = "the offsets and elements are in bijection (full rank, square)"
+    if local[0] is not mem.linear:
+        why += " once the declared padding offsets and broadcast CTAs (zero bases) are set aside"
     if mem.padded:
         why += "; padding keeps slots distinct (phys is strictly increasing)"
     return EngineVerdict("f2", "holds", explanation=why)
@@ -65,8 +137,8 @@ def slots_obligation(mem: PaddedLayout) -> smt.Obligation:
     return ob
 
 
-def _z3(mem: PaddedLayout, box, timeout_ms) -> EngineVerdict:
-    for v in (injective_z3(NAME, mem.linear, False, timeout_ms),
+def _z3(mem: PaddedLayout, local, box, timeout_ms) -> EngineVerdict:
+    for v in (_in_original(local, injective_z3(NAME, local[0], False, timeout_ms), mem.linear),
               surjective_z3(mem.linear, box, timeout_ms)):
         if v.status != "holds":
             return v
