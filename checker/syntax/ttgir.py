@@ -21,7 +21,8 @@ It reads what layout checking needs and skips the rest:
 Statements. A section is a stream of statements. A statement ends at the end of
 a line where no bracket is open, unless it ends with ``,``, ``->``, ``=`` or
 ``*`` or the next line continues it (it starts with ``:``, ``->``, ``*``, ``{``,
-``loc(``, ``attributes``, ``else``, ``do``, ``default`` or ``partitionN(``). A
+``loc(``, ``attributes``, ``else``, ``do``, ``default`` or ``partitionN``, or with a ``%value`` not
+followed by ``=``). A
 ``{`` that ends a line outside any ``<``, ``[`` or ``{``
 opens a region (unless the next line is an attribute entry ``key = ...``): the
 statement waits while the region's statements are read, and the ``}`` that
@@ -36,10 +37,23 @@ declaration list ``(%a: T, ...)`` (function, block or partition arguments) is an
 argument type; types inside attribute dictionaries are not types of the op.
 A function (``tt.func``, ``*.func``) has its argument types as operand types too.
 
+Locations. Each operation's own trailing ``loc(...)`` is resolved to the Python
+``(file, line, col)`` it came from (`Operation.loc`): ``#loc`` aliases may be
+defined anywhere in the section; a name is its inner location, ``fused`` its
+first located element, ``callsite`` the innermost frame outside Triton's own
+package (``triton/language/``, ``triton/experimental/``): a user helper's line,
+or the user's call of a library function (`python_location`).
+
+Encodings of other dialects (``#gluon.auto_encoding``, ``#ttig.dpas``, ...) give
+``encoding=None`` and `TypeRef.unsupported` (the reason), not a problem.
+
 A construct the reader cannot understand (an unknown alias, mismatched or
 unclosed brackets, an attribute that does not parse or that Triton's verifier
-rejects, an unclosed region at the end of the input) becomes a `Problem` with
-its line; everything else is still read.
+rejects, an unclosed region at the end of the input, a tensor type of a higher
+rank than its encoding, a dimension that is not ASCII digits) becomes a
+`Problem` with its line; everything else is still read. A module of an older
+Triton (the ``triton_gpu`` dialect, ``!tt.memdesc``, ``#ttg.shared``) is refused:
+one problem naming the construct, `Module.refused`, and no operations.
 """
 
 from __future__ import annotations
@@ -166,9 +180,7 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
     (re.compile(r"!tt\.memdesc<"), "memory descriptors are !ttg.memdesc since Triton 3.2"),
     (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
      "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
-    (re.compile(r"#(?:ttg|triton_gpu)\.amd_mfma<\{[^>]*?\bversionMajor\b"),
-     "an MFMA layout with versionMajor: a single `version` since mid-2025 (Triton 3.4)"),
-]
+]   # (amd_mfma's versionMajor is not refused: today's Triton ignores it, and its own lit tests still write it)
 _OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
@@ -308,9 +320,8 @@ class _LocParser:
         self.defs = defs
 
     def frames(self, text: str, depth: int = 0) -> list[Frame]:
-        if depth > 64:
+        if depth > 64:                              # aliases in a cycle
             return []
-        self.depth = depth
         self.toks = [m.group(1) for m in _LOC_TOKEN.finditer(text)]
         self.pos = 0
         try:
@@ -340,10 +351,7 @@ class _LocParser:
             body = self.defs.get(tok[1:])
             if body is None:
                 return []
-            saved = (self.toks, self.pos)
-            out = _LocParser(self.defs).frames(body, depth + 1)
-            self.toks, self.pos = saved
-            return out
+            return _LocParser(self.defs).frames(body, depth + 1)
         if tok == "unknown":
             return []
         if tok == "callsite":
@@ -708,6 +716,8 @@ class _Reader:
         tail = cur.text().rstrip()
         if tail.endswith((",", "->", "=", "*")) or (tail.endswith(":") and not tail.lstrip().startswith("^")):
             return True
+        if following.startswith("%") and not _RESULTS_START.match(following):
+            return True                     # operands on the next line (a statement starting with % defines values)
         return bool(following) and bool(_CONTINUATION.match(following))
 
     def open_region(self, cur: _Stmt, ln: int) -> None:
