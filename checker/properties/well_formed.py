@@ -16,6 +16,10 @@ agree with the accumulator, as Triton's dot verifier requires:
     a = dot_op(opIdx 0, parent P, kWidth k),  b = dot_op(opIdx 1, parent P, kWidth k),  acc = P,
     a: [.., M, K],  b: [.., K, N],  acc: [.., M, N]
 
+An operand whose parent is not P passes where Triton's ``inferDotOpEncoding``
+lets it (`_other_parent`: a wgmma A operand of another NVIDIA MMA parent whose
+layout equals dot_op(0, P, k); a WMMA parent differing in its CGA layout).
+
 where a (and b) may instead be a shared memory descriptor (``warp_group_dot``
 reads A or B from shared memory: the accumulator is then NVIDIA MMA v3 and the
 shared layout an NVMMA one, nvmma_shared or its shared_linear form).
@@ -27,14 +31,17 @@ partitioned layout over a padded one) raises `NotModelled`: no verdict.
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Sequence
 
+from .. import f2
 from ..encodings import lower
 from ..encodings.base import Encoding
+from ..encodings.amd_wmma import AmdWmmaEncoding
 from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
 from ..errors import CheckerError, NotModelled
-from ..padded import linear_part
 from ..padded import linear_part
 from .result import Result
 
@@ -73,6 +80,54 @@ def well_formed(enc: Encoding, shape: Sequence[int], *, lanes: int | None = None
     return _static("well_formed", problems, f"valid {enc.kind} layout at shape {list(shape)}", {"in_dims": sizes})
 
 
+def _other_parent(name: str, op: DotOperandEncoding, acc: Encoding, shape: Sequence[int]) -> list[str]:
+    """An operand whose parent is not the accumulator's encoding (Triton's ``inferDotOpEncoding``):
+
+    - a Hopper (MMA v3) accumulator takes an A operand with any NVIDIA MMA parent (chained wgmma dots
+      keep A's parent, whose instrShape N differs); layoutcheck also asks that A holds its elements where
+      the accumulator's own dot operand would (equal LinearLayouts at A's shape), since wgmma reads A's
+      registers as that fragment;
+    - an AMD WMMA parent may differ from the accumulator in its CGA layout only;
+    - otherwise Triton rejects it ("Incompatible parent encoding")."""
+    if isinstance(acc, NvidiaMmaEncoding) and acc.version_major == 3 and op.op_idx == 0:
+        if not isinstance(op.parent, NvidiaMmaEncoding):
+            return [f"{name}'s parent must be an NVIDIA MMA encoding for a wgmma accumulator, got {op.parent.kind}"]
+        expected = DotOperandEncoding(op.op_idx, acc, op.k_width)
+        try:
+            if lower(op, shape) == lower(expected, shape):
+                return []
+        except CheckerError as e:
+            return [f"{name}'s layout cannot be compared with the accumulator's operand layout at "
+                    f"{list(shape)}: {e.message}"]
+        return [f"{name}'s parent is not the accumulator's encoding and {name} holds its elements elsewhere "
+                f"than the accumulator's dot operand layout would at {list(shape)}"]
+    if isinstance(acc, AmdWmmaEncoding) and isinstance(op.parent, AmdWmmaEncoding) and \
+            dataclasses.replace(op.parent, cga_layout=acc.cga_layout) == acc:
+        return []                       # the CGA layouts: `_wmma_cga`
+    return [f"{name}'s parent is not the accumulator's encoding (Triton: incompatible parent encoding)"]
+
+
+def _wmma_cga(a: Encoding, b: Encoding, acc: Encoding) -> list[str]:
+    """Multi-CTA WMMA (Triton's ``verifyDotOpEncodingCompatibility``): the accumulator's CGA layout is
+    invertible (no zero and no repeated basis), A's (the dot operand's own CGA layout: its parent's with
+    K broadcast) is it with dim1 broadcast (dim1 components zero), B's with dim0 broadcast."""
+    if not (isinstance(acc, AmdWmmaEncoding) and all(
+            isinstance(x, DotOperandEncoding) and isinstance(x.parent, AmdWmmaEncoding) for x in (a, b))):
+        return []
+    bases = [tuple(v) for v in acc.cga_layout]
+    packed = [sum(c << (8 * i) for i, c in enumerate(v)) for v in bases]
+    if f2.rank(packed) != len(packed):
+        return ["the accumulator's CGA layout broadcasts or repeats rows (it must be invertible)"]
+    problems = []
+    for name, x, dim in (("operand 0", a, 1), ("operand 1", b, 0)):
+        want = tuple(tuple(0 if i == dim else c for i, c in enumerate(v)) for v in bases)
+        got = tuple(tuple(v) for v in x.cga_layout)      # the operand's own: its parent's, K broadcast
+        if got != want:
+            problems.append(f"{name}'s CGA layout {[list(v) for v in got]} is not the accumulator's "
+                            f"with dim{dim} broadcast {[list(v) for v in want]}")
+    return problems
+
+
 def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int], b_shape: Sequence[int],
                  acc_shape: Sequence[int]) -> Result:
     """A, B and the accumulator of one dot agree (module docstring)."""
@@ -91,8 +146,10 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
             continue
         if op.op_idx != idx:
             problems.append(f"{name} has opIdx = {op.op_idx}, expected {idx}")
-        if op.parent != acc:
-            problems.append(f"{name}'s parent is not the accumulator's encoding")
+        elif op.parent != acc:
+            shape = a_shape if idx == 0 else b_shape
+            problems += _other_parent(name, op, acc, shape)
+    problems += _wmma_cga(a, b, acc)
     if isinstance(a, DotOperandEncoding) and isinstance(b, DotOperandEncoding) and a.k_width != b.k_width:
         problems.append(f"kWidth differs between A ({a.k_width}) and B ({b.k_width})")
     if len({len(a_shape), len(b_shape), len(acc_shape)}) != 1:

@@ -76,3 +76,35 @@ def test_padded_shared_is_well_formed_through_its_linear_component():
     r = well_formed(enc, [64, 32], ctas=1)
     assert r.status == "holds" and r.details == {"in_dims": {"offset": 2048, "block": 1}}
     assert well_formed(enc, [64, 32], ctas=2).explanation == "the layout spans 1 CTAs but the module has ttg.num-ctas = 2"
+
+
+def test_dot_operand_parents_follow_tritons_infer_dot_op_encoding():
+    from checker import parse_encoding
+    mma = parse_encoding("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+                         "instrShape = [16, 64, 16]}>")
+    mma1 = parse_encoding("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+                          "instrShape = [16, 16, 16]}>")
+    mma_2w = parse_encoding("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], "
+                            "instrShape = [16, 16, 16]}>")
+    shared = parse_encoding("#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>")
+    from checker.encodings.dot_operand import DotOperandEncoding
+    # a chained wgmma keeps A's parent (instrShape N = 16) under an N = 64 accumulator: same registers
+    chained = dot_operands(DotOperandEncoding(0, mma1, 2), shared, mma, [128, 16], [16, 64], [128, 64])
+    assert chained.status == "holds"
+    moved = dot_operands(DotOperandEncoding(0, mma_2w, 2), shared, mma, [128, 16], [16, 64], [128, 64])
+    assert moved.explanation == ("A's parent is not the accumulator's encoding and A holds its elements "
+                                 "elsewhere than the accumulator's dot operand layout would at [128, 16]")
+    acc = parse_encoding("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, "
+                         "CGALayout = [[1, 0], [0, 1]], instrShape = [16, 16, 32]}>")
+    dim2 = parse_encoding("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, "
+                          "CGALayout = [[0, 0], [0, 1]], instrShape = [16, 16, 32]}>")
+    r = dot_operands(DotOperandEncoding(0, dim2, 8), DotOperandEncoding(1, dim2, 8), acc, [32, 32], [32, 32],
+                     [32, 32])
+    assert r.explanation == ("operand 0's CGA layout [[0, 0], [0, 0]] is not the accumulator's with dim1 "
+                             "broadcast [[1, 0], [0, 0]]")
+    v2 = parse_encoding("#ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, "
+                        "instrShape = [16, 16, 16]}>")
+    v3 = parse_encoding("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, "
+                        "instrShape = [16, 16, 32]}>")
+    bad = dot_operands(DotOperandEncoding(0, v3, 8), DotOperandEncoding(1, v2, 8), v3, [16, 16], [16, 16], [16, 16])
+    assert bad.explanation == "B's parent is not the accumulator's encoding (Triton: incompatible parent encoding)"
