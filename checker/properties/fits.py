@@ -89,9 +89,11 @@ def _f2(mem: PaddedLayout, start: int, bits: int, capacity: int) -> EngineVerdic
         else:
             lo = mid + 1
     cx = overflow(mem, lo, start, bits, capacity)
+    need = -(-_end_bits(mem, n - 1, start, bits) // 8)
     return EngineVerdict("f2", "fails", counterexample=cx,
-                         explanation=f"offset {lo} (slot {mem.phys(lo)}, element {frame.show(cx.data['element'])}) "
-                                     f"ends at bit {cx.data['bit_range'][1]}, past the {capacity}-byte capacity")
+                         explanation=f"the buffer needs {need} bytes ({mem.footprint()} slots of {bits} bits from "
+                                     f"byte {start}), past the {capacity}-byte capacity; the first element past it "
+                                     f"is offset {lo} (slot {mem.phys(lo)}, element {frame.show(cx.data['element'])})")
 
 
 def obligation(mem: PaddedLayout, start: int, bits: int, capacity: int) -> smt.Obligation:

@@ -112,3 +112,13 @@ def test_broadcast_ctas_are_invertible_per_cta():
                                                                            {"offset": 1, "block": 0}],
                                           "coordinate": {"dim0": 0, "dim1": 1}}
     assert r.verdicts["z3"].counterexample.replay()
+
+
+def test_fits_failure_speaks_in_bytes():
+    from checker import parse_encoding, prove
+    enc = parse_encoding("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>")
+    r = prove.fits(enc, 32, 65536, shape=[256, 256])
+    assert r.status == "fails" and r.explanation == (
+        "the buffer needs 262144 bytes (65536 slots of 32 bits from byte 0), past the 65536-byte capacity; "
+        "the first element past it is offset 16384 (slot 16384, element (dim0=64, dim1=0))")
+    assert r.counterexample.data["bit_range"] == [524288, 524320]
