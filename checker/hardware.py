@@ -15,12 +15,19 @@ and every other group is a translate of it. All published tables are of this
 form, and the bank-conflict engines rely on it (phases are then affine
 subspaces of the hardware index space).
 
-``matrix`` lists the 8x8 matrix instructions the target has (``ldmatrix``,
-``stmatrix``; ``b8`` for the 8-bit transposed forms); each 8x8 matrix of
-16-bit elements is one phase of eight 16-byte rows.
+``matrix`` lists the matrix and layout-changing instructions the target has:
+NVIDIA's 8x8 ``ldmatrix`` / ``stmatrix`` (``b8`` for the 8-bit transposed
+forms; each 8x8 matrix of 16-bit elements is one phase of eight 16-byte
+rows); AMD's transposed LDS reads, ``tr_b64`` (gfx950: ds_read_b64_tr_b16 /
+_b8) or ``tr_b128`` (gfx1250: ds_load_tr16_b128, ds_load_tr8_b64), whose
+lane groups are the rules of direction ``transpose`` (the ``load`` rule of
+the same width when there is none); ``lds_scatter`` when direct-to-LDS loads
+take a per-lane LDS address (gfx1250). ``direct_to_lds`` lists the bytes per
+lane of the target's direct-to-LDS loads (AMD), ``smem_partition_bytes`` the
+size of one LDS partition where the LDS is split (gfx1250: 64 KiB).
 
 Presets: `PRESETS` (``sm80``, ``sm90``, ``sm100``, ``gfx942``, ``gfx950``,
-``gfx11``, ``gfx12``); each number's source is listed in docs/hardware.md.
+``gfx11``, ``gfx12``, ``gfx1250``); each number's source is listed in docs/hardware.md.
 `resolve` accepts a preset name, a `Hardware`, or a mapping with the same
 fields (validated; errors name the field).
 """
@@ -34,8 +41,9 @@ from . import f2
 from .errors import CheckerError
 from .layout import is_power_of_two
 
-DIRECTIONS = ("load", "store", "both")
-MATRIX_FEATURES = ("ldmatrix", "stmatrix", "b8")
+DIRECTIONS = ("load", "store", "both", "transpose")
+MATRIX_FEATURES = ("ldmatrix", "stmatrix", "b8", "tr_b64", "tr_b128", "lds_scatter")
+NVIDIA_MATRIX = ("ldmatrix", "stmatrix", "b8")
 
 
 @dataclass(frozen=True)
@@ -60,9 +68,17 @@ class Hardware:
     phases: tuple[PhaseRule, ...]
     matrix: tuple[str, ...] = ()
     triton_target: str = ""
+    direct_to_lds: tuple[int, ...] = ()
+    smem_partition_bytes: int = 0
 
     def groups(self, direction: str, vector_bytes: int) -> tuple[tuple[int, ...], ...]:
-        """The lane groups served together by a `direction` access of `vector_bytes` per lane."""
+        """The lane groups served together by a `direction` access of `vector_bytes` per lane
+        (``transpose``: a transposed LDS read; the load rule when no transpose rule is given)."""
+        for rule in self.phases:
+            if rule.direction == "transpose" and direction == "transpose" and vector_bytes in rule.vector_bytes:
+                return rule.groups
+        if direction == "transpose":
+            direction = "load"
         for rule in self.phases:
             if rule.direction in (direction, "both") and vector_bytes in rule.vector_bytes:
                 return rule.groups
@@ -78,7 +94,8 @@ class Hardware:
                 "smem_bytes_per_block": self.smem_bytes_per_block,
                 "phases": [{"direction": r.direction, "vector_bytes": list(r.vector_bytes),
                             "groups": [list(g) for g in r.groups]} for r in self.phases],
-                "matrix": list(self.matrix), "triton_target": self.triton_target}
+                "matrix": list(self.matrix), "triton_target": self.triton_target,
+                "direct_to_lds": list(self.direct_to_lds), "smem_partition_bytes": self.smem_partition_bytes}
 
     @classmethod
     def from_mapping(cls, m: Mapping[str, Any]) -> "Hardware":
@@ -87,7 +104,8 @@ class Hardware:
             raise CheckerError(f"hardware must be a preset name or a mapping, got {type(m).__name__}",
                                field="hardware")
         known = {"name", "vendor", "warp_size", "banks", "bank_bytes", "max_vector_bytes",
-                 "smem_bytes_per_block", "phases", "matrix", "triton_target"}
+                 "smem_bytes_per_block", "phases", "matrix", "triton_target", "direct_to_lds",
+                 "smem_partition_bytes"}
         for k in m:
             if k not in known:
                 raise CheckerError(f"unknown field (fields: {sorted(known)})", field=f"hardware.{k}")
@@ -108,15 +126,25 @@ class Hardware:
         if isinstance(matrix, str) or not all(f in MATRIX_FEATURES for f in matrix):
             raise CheckerError(f"must list features among {list(MATRIX_FEATURES)}, got {matrix!r}",
                                field="hardware.matrix")
-        if matrix and ints["warp_size"] != 32:
+        if any(f in NVIDIA_MATRIX for f in matrix) and ints["warp_size"] != 32:
             raise CheckerError("ldmatrix/stmatrix need warps of 32 lanes", field="hardware.matrix")
+        if "tr_b64" in matrix and "tr_b128" in matrix:
+            raise CheckerError("tr_b64 and tr_b128 exclude each other", field="hardware.matrix")
+        d2l = m.get("direct_to_lds", ())
+        if isinstance(d2l, (str, int)) or not all(isinstance(w, int) and not isinstance(w, bool)
+                                                  and w in (4, 8, 16) for w in d2l):
+            raise CheckerError(f"must list bytes per lane among 4, 8, 16, got {d2l!r}", field="hardware.direct_to_lds")
+        part = m.get("smem_partition_bytes", 0)
+        if isinstance(part, bool) or not isinstance(part, int) or part < 0:
+            raise CheckerError(f"must be a number of bytes (0: not partitioned), got {part!r}",
+                               field="hardware.smem_partition_bytes")
         rules = m["phases"]
         if isinstance(rules, (str, Mapping)) or not rules:
             raise CheckerError("must be a non-empty list of {direction, vector_bytes, groups}", field="hardware.phases")
         phases = tuple(_rule(r, i, ints["warp_size"]) for i, r in enumerate(rules))
         hw = cls(str(m.get("name", "custom")), str(m.get("vendor", "custom")), ints["warp_size"], ints["banks"],
                  ints["bank_bytes"], ints["max_vector_bytes"], cap, phases, tuple(matrix),
-                 str(m.get("triton_target", "")))
+                 str(m.get("triton_target", "")), tuple(d2l), part)
         for d in ("load", "store"):
             width = 1
             while width <= hw.max_vector_bytes:
@@ -217,14 +245,26 @@ _GFX950_PHASES = _table(
 # RDNA (gfx11, gfx12): wave32, 32 banks x 4 B: the NVIDIA split.
 _RDNA_PHASES = _NVIDIA_PHASES
 
+# gfx1250: wave32, 64 banks x 4 B (256 bytes per wavefront): up to 8 B per lane the whole wave, 16 B
+# two half-waves; transposed reads (ds_load_tr16_b128, ds_load_tr8_b64) two half-waves (Triton's
+# composePaddedLayoutWMMA: "two shuffle groups" of 8 lanes per cycle).
+_GFX1250_PHASES = _table(
+    ("both", (1, 2, 4, 8), ("0-31",)),
+    ("both", (16,), ("0-15", "16-31")),
+    ("transpose", (8, 16), ("0-15", "16-31")),
+)
+
 PRESETS: dict[str, Hardware] = {
     "sm80": Hardware("sm80", "nvidia", 32, 32, 4, 16, 163 * 1024, _NVIDIA_PHASES, ("ldmatrix",), "cuda:80"),
     "sm90": Hardware("sm90", "nvidia", 32, 32, 4, 16, 227 * 1024, _NVIDIA_PHASES, ("ldmatrix", "stmatrix"),
                      "cuda:90"),
     "sm100": Hardware("sm100", "nvidia", 32, 32, 4, 16, 227 * 1024, _NVIDIA_PHASES,
                       ("ldmatrix", "stmatrix", "b8"), "cuda:100"),
-    "gfx942": Hardware("gfx942", "amd", 64, 32, 4, 16, 64 * 1024, _GFX942_PHASES, (), "hip:gfx942"),
-    "gfx950": Hardware("gfx950", "amd", 64, 64, 4, 16, 160 * 1024, _GFX950_PHASES, (), "hip:gfx950"),
+    "gfx942": Hardware("gfx942", "amd", 64, 32, 4, 16, 64 * 1024, _GFX942_PHASES, (), "hip:gfx942", (4,)),
+    "gfx950": Hardware("gfx950", "amd", 64, 64, 4, 16, 160 * 1024, _GFX950_PHASES, ("tr_b64",), "hip:gfx950",
+                       (16, 4)),
     "gfx11": Hardware("gfx11", "amd", 32, 32, 4, 16, 64 * 1024, _RDNA_PHASES, (), "hip:gfx1100"),
     "gfx12": Hardware("gfx12", "amd", 32, 32, 4, 16, 64 * 1024, _RDNA_PHASES, (), "hip:gfx1200"),
+    "gfx1250": Hardware("gfx1250", "amd", 32, 64, 4, 16, 320 * 1024, _GFX1250_PHASES, ("tr_b128", "lds_scatter"),
+                        "hip:gfx1250", (16, 8, 4), 64 * 1024),
 }

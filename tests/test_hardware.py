@@ -80,3 +80,16 @@ def test_missing_field_and_unknown_preset():
     assert e.value.field == "hardware.banks"
     with pytest.raises(CheckerError, match="unknown hardware 'sm70'"):
         resolve("sm70")
+
+
+def test_gfx1250_preset_and_target():
+    from checker.ttgir_checks import hardware_for_target
+    hw = PRESETS["gfx1250"]
+    assert (hw.warp_size, hw.banks, hw.bank_bytes, hw.smem_bytes_per_block, hw.smem_partition_bytes) == \
+        (32, 64, 4, 320 * 1024, 64 * 1024)
+    assert hw.has("tr_b128") and hw.has("lds_scatter") and hw.direct_to_lds == (16, 8, 4)
+    assert hardware_for_target("hip:gfx1250") is hw and hardware_for_target("hip:gfx1201") is PRESETS["gfx12"]
+    assert hw.groups("transpose", 16) == (tuple(range(16)), tuple(range(16, 32)))
+    assert hw.groups("load", 8) == (tuple(range(32)),)
+    # gfx950's transposed reads use the 8-byte load rule (two halves of the wave)
+    assert PRESETS["gfx950"].groups("transpose", 8) == PRESETS["gfx950"].groups("load", 8)

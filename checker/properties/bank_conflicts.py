@@ -83,7 +83,8 @@ from . import frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
-ACCESSES = ("auto", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "stmatrix.trans", "ldmatrix.trans")
+ACCESSES = ("auto", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "stmatrix.trans", "ldmatrix.trans",
+            "ds_read_tr", "cp.async", "direct_to_lds")
 MODELS = ("hardware", "triton")
 DIRECTIONS = ("store", "load")
 TRITON_BANK_BITS = 32 * 32  # Triton's model: 32 banks of 32 bits
@@ -106,10 +107,10 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engine, timeout_ms)
     R, S = normalize(R, S)
     bits = _dtype_bits(dtype_bits)
-    if access != "auto" and not access.startswith("st" if direction == "store" else "ld"):
+    if access != "auto" and (direction == "load") != (access.startswith("ld") or access == "ds_read_tr"):
         raise CheckerError(f"{access} cannot {direction}", field="access")
     if model == "triton":
-        if access not in ("auto", "st.shared", "ld.shared"):
+        if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(R, S, bits, direction, hw, engine, timeout_ms)
     return _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms)
@@ -372,10 +373,14 @@ class Plan:
     """How one side is issued: the instruction and the split of the hardware index bits.
 
     ``cvt`` maps (register, lane, warp) to offsets with its registers in issue
-    order; ``origin[j]`` is R's register bit behind cvt's register bit j.
-    ``phase_regs`` vary inside a phase, ``select_regs`` pick the phase (the
-    matrix) inside an instruction, every other register bit picks the
-    instruction; ``groups`` are the lane groups of one instruction.
+    order and its lanes the instruction's lanes; ``origin[j]`` is R's register
+    bit behind cvt's register bit j. ``phase_regs`` vary inside a phase,
+    ``select_regs`` pick the phase (the matrix) inside an instruction, every
+    other register bit picks the instruction; ``groups`` are the lane groups
+    of one instruction. ``source`` is set when the instruction's lanes and
+    registers are not R's (AMD's transposed loads: a lane reads the row that
+    several of R's lanes receive): for each cvt register bit, then each cvt
+    lane bit, the (register, lane) of R it stands for (XOR-combined).
     """
 
     instruction: str
@@ -388,6 +393,7 @@ class Plan:
     phase_regs: tuple[int, ...]
     select_regs: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...]
+    source: tuple[tuple[int, int], ...] | None = None
 
     @property
     def instr_regs(self) -> tuple[int, ...]:
@@ -403,34 +409,96 @@ class Plan:
         return 1 << len(self.instr_regs)
 
     def register(self, r: int) -> int:
-        """R's register index for a register index of cvt."""
+        """R's register index for a register index of cvt (plans without `source`)."""
         return sum(1 << self.origin[j] for j in range(len(self.origin)) if r >> j & 1)
 
+    def thread(self, r: int, lane: int) -> tuple[int, int]:
+        """R's (register, lane) for cvt's register r and lane `lane`."""
+        if self.source is None:
+            return self.register(r), lane
+        n = self.cvt.in_dim_size_log2(REG)
+        reg = ln = 0
+        for j, (a, b) in enumerate(self.source):
+            if (r >> j if j < n else lane >> (j - n)) & 1:
+                reg ^= a
+                ln ^= b
+        return reg, ln
+
     def registers(self, r: int, free: tuple[int, ...]) -> list[int]:
-        """R's register indices of every cvt register that differs from r only in bits `free`."""
+        """Register indices of every cvt register that differs from r only in bits `free`:
+        R's numbering, or cvt's own when the plan has a `source`."""
         base = r & ~sum(1 << j for j in free)
         out = []
         for m in range(1 << len(free)):
-            out.append(self.register(base | sum(1 << j for i, j in enumerate(free) if m >> i & 1)))
+            i = base | sum(1 << j for k, j in enumerate(free) if m >> k & 1)
+            out.append(i if self.source is not None else self.register(i))
         return sorted(out)
 
     def mnemonic(self, hw: Hardware) -> str:
+        """The instruction as its target's disassembly names it (SASS for NVIDIA, AMDGCN for AMD)."""
         store = self.direction == "store"
+        vb = self.vector_bytes
         if self.matrices:
             trans = self.instruction.endswith(".trans")
             kind = ("STSM" if store else "LDSM") + (".8" if trans and self.bits == 8 else ".16")
             shape = "MT88" if trans else "M88"
             return f"{kind}.{shape}" + (f".{self.matrices}" if self.matrices > 1 else "")
-        vb = self.vector_bytes
         if hw.vendor == "amd":
-            return (f"ds_write_b{vb * 8}" if store else
-                    f"ds_read_{'u' if vb < 4 else 'b'}{vb * 8}")
+            return amd_mnemonic(self.instruction, vb, self.bits, hw)
         suffix = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}[vb]
+        if self.instruction == "cp.async":
+            return "LDGSTS" + suffix
         return ("STS" if store else "LDS") + suffix
+
+    def asm(self, hw: Hardware) -> str:
+        """The instruction in the vocabulary of Triton's emitted assembly, normalized the way
+        `tools/asm_compare.py` normalizes PTX / AMDGCN: PTX ``ld.shared.b128``,
+        ``ldmatrix.x4.trans``, ``cp.async.b128``; AMDGCN mnemonics as printed (`mnemonic`)."""
+        if hw.vendor == "amd":
+            return self.mnemonic(hw)
+        if self.matrices:
+            base = self.instruction.split(".")[0]
+            trans = ".trans" if self.instruction.endswith(".trans") else ""
+            return f"{base}.x{self.matrices}{trans}" + (".b8" if trans and self.bits == 8 else "")
+        if self.instruction == "cp.async":
+            return f"cp.async.b{self.vector_bytes * 8}"
+        return f"{self.instruction}.b{self.vector_bytes * 8}"
+
+
+def amd_generation(hw: Hardware) -> int:
+    """The gfx major version of an AMD preset (9 for gfx942/gfx950, 11, 12); 9 when unknown."""
+    import re
+    m = re.search(r"gfx(\d+?)(\d\w)$", hw.triton_target or hw.name)
+    return int(m.group(1)) if m else 9
+
+
+def amd_mnemonic(instruction: str, vb: int, bits: int, hw: Hardware) -> str:
+    """AMDGCN's name for an LDS access of `vb` bytes per lane (gfx9: ds_read/ds_write; gfx11 and
+    later: ds_load/ds_store), a transposed read, or a direct-to-LDS load."""
+    new = amd_generation(hw) >= 11
+    if instruction == "ds_read_tr":
+        if hw.has("tr_b128"):
+            return f"ds_load_tr{bits}_b{vb * 8}"
+        return f"ds_read_b{vb * 8}_tr_b{bits}"
+    if instruction in ("cp.async", "direct_to_lds"):
+        if new:
+            return f"{'global' if instruction == 'cp.async' else 'buffer'}_load_async_to_lds_b{vb * 8}"
+        dw = {4: "dword", 8: "dwordx2", 12: "dwordx3", 16: "dwordx4"}.get(vb, f"b{vb * 8}")
+        return f"global_load_lds_{dw}" if instruction == "cp.async" else f"buffer_load_{dw}.lds"
+    if instruction.startswith("st"):
+        return f"ds_{'store' if new else 'write'}_b{vb * 8}"
+    return f"ds_{'load' if new else 'read'}_{'u' if vb < 4 else 'b'}{vb * 8}"
 
 
 def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
-    """The instruction that moves R to/from S (R, S normalized) and its phase structure."""
+    """The instruction that moves R to/from S (R, S normalized) and its phase structure.
+
+    ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
+    local_alloc: on NVIDIA ``stmatrix``/``ldmatrix`` (lowerLdStMatrix), then the
+    transposed forms, else ``st/ld.shared``; on AMD gfx950 / gfx1250 loads of 8/16-bit
+    elements the transposed LDS reads first (TransLocalLoadOpConversion, which
+    has the higher pattern benefit), else ``ds_read/ds_write``. ``cp.async`` and
+    ``direct_to_lds`` are the asynchronous global-to-shared copies."""
     if bits < 8 or bits // 8 > hw.max_vector_bytes:
         raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
                            f"got {bits}", field="dtype_bits")
@@ -451,20 +519,130 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
         if isinstance(p, str):
             raise CheckerError(f"{access} cannot move this layout pair: {p}", field="access")
         return p
+    if access == "ds_read_tr":
+        p = _trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
+        if isinstance(p, str):
+            raise CheckerError(f"ds_read_tr cannot move this layout pair: {p}", field="access")
+        return p
+    if access in ("cp.async", "direct_to_lds"):
+        return _async_plan(local, origin, bits, access, hw)
     if access == "auto":
         for trans in (False, True):
             p = _matrix_plan(local, origin, bits, direction, trans, hw)
             if not isinstance(p, str):
                 return p
+        if direction == "load":
+            p = _trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
+            if not isinstance(p, str):
+                return p
     return _vector_plan(local, origin, bits, direction, hw)
 
 
-def _vector_plan(cvt, origin, bits, direction, hw) -> Plan:
-    v, perm = largest_vectorisation(cvt, max(1, min(128, hw.max_vector_bytes * 8) // bits))
+def _vector_plan(cvt, origin, bits, direction, hw, name=None, max_bytes=None) -> Plan:
+    v, perm = largest_vectorisation(cvt, max(1, min(128, (max_bytes or hw.max_vector_bytes) * 8) // bits))
     vb = v * bits // 8
-    name = "st.shared" if direction == "store" else "ld.shared"
+    name = name or ("st.shared" if direction == "store" else "ld.shared")
     return Plan(name, direction, bits, vb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
                 tuple(range(log2(v))), (), hw.groups(direction, vb))
+
+
+def _async_plan(cvt, origin, bits, access, hw) -> Plan:
+    """A global-to-shared copy: the shared-memory write of cp.async (NVIDIA; Triton's lowerLdSt with
+    the widest vector, at most 16 bytes: 4, 8 or 16 bytes) or of AMD's direct-to-LDS loads (the
+    widest width the target's direct-to-LDS loads take, `Hardware.direct_to_lds`).
+
+    The vector width Triton uses is also capped by the contiguity of the global pointers (axis
+    analysis), which the IR does not carry; the widest vector the layouts allow is taken. Without
+    LDS scattering (gfx942, gfx950) the hardware writes lane i of an instruction at base + i * width
+    (Triton swizzles the global addresses instead), so the phases are of that flat row."""
+    if hw.vendor != "amd":
+        if access != "cp.async":
+            raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")
+        return _vector_plan(cvt, origin, bits, "store", hw, name="cp.async")
+    widths = [w for w in hw.direct_to_lds if w >= bits // 8]
+    if not widths:
+        raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
+    v, perm = largest_vectorisation(cvt, max(1, max(widths) * 8 // bits))
+    while v * bits // 8 not in widths and v > 1:
+        v //= 2
+    vb = v * bits // 8
+    if vb not in widths:
+        raise CheckerError(f"{hw.name}'s direct-to-LDS loads move {sorted(widths)} bytes per lane; this layout "
+                           f"pair allows {vb}", field="access")
+    work = permute_registers(cvt, perm)
+    if not hw.has("lds_scatter"):
+        lanes = [(v << i,) for i in range(work.in_dim_size_log2(LANE))]
+        top = log2(v) + len(lanes)
+        regs = [(1 << i,) for i in range(log2(v))] + [
+            (1 << (top + i),) for i in range(work.in_dim_size_log2(REG) - log2(v))]
+        width = top + len(regs) - log2(v)
+        warps = [(1 << (width + i),) for i in range(work.in_dim_size_log2(WARP))]
+        work = LinearLayout([(REG, regs), (LANE, lanes), (WARP, warps)],
+                            [(OFFSET, 1 << (width + len(warps)))])
+    return Plan(access, "store", bits, vb, 0, work, tuple(origin[p] for p in perm), tuple(range(log2(v))), (),
+                hw.groups("store", vb))
+
+
+def trans_load_params(bits: int, hw: Hardware) -> tuple[int, bool] | None:
+    """Triton's queryLDSTransLoadParams: (bits one lane reads, needsDoubleB8Contiguity), or None.
+
+    gfx950 (CDNA4, feature ``tr_b64``): ds_read_b64_tr_b16 / _b8, 64 bits; gfx1250 (``tr_b128``):
+    ds_load_tr16_b128 for 16-bit elements, ds_load_tr8_b64 (double b8 contiguity) for 8-bit."""
+    if bits not in (8, 16):
+        return None
+    if hw.has("tr_b64"):
+        return 64, False
+    if hw.has("tr_b128"):
+        return (128, False) if bits == 16 else (64, True)
+    return None
+
+
+def _trans_load_plan(cvt, origin, bits, registers, hw) -> Plan | str:
+    """Triton's TransLocalLoadOpConversion (AMD MemoryOpToLLVM.cpp), or why it declines.
+
+    A tile of T = inst_bits / bits elements: cvt's first log2(T) lane bases must be the
+    offsets 1, 2, ..., T/2 and no other basis may touch those offset bits (divideLeft);
+    the layout needs at least T registers. Lane l of one instruction then reads T
+    contiguous elements (inst_bits) at the address of the cvt index whose remaining
+    lane and register bits are the bits of l, in Triton's fullTile order:
+    CDNA4: the next log2(otherLanes) lanes (4 for 16-bit, 2 for 8-bit), then the
+    first log2(T) registers, then the remaining lanes; gfx1250 16-bit: the registers,
+    then the lanes; gfx1250 8-bit: two registers, one lane, one register, the rest.
+    The tile's lanes are the T elements of one lane's read (they come back
+    transposed)."""
+    params = trans_load_params(bits, hw)
+    if params is None:
+        return f"{hw.name} has no transposed LDS read of {bits}-bit elements"
+    inst_bits, double_b8 = params
+    T = inst_bits // bits
+    t = log2(T)
+    if registers < T:
+        return f"needs at least {T} registers per lane, the layout has {registers}"
+    n = cvt.in_dim_size_log2(REG)
+    if n < t:
+        return f"needs {T} distinct registers per lane"
+    lane_b = [b[0] for b in cvt.in_bases(LANE)]
+    reg_b = [b[0] for b in cvt.in_bases(REG)]
+    warp_b = [b[0] for b in cvt.in_bases(WARP)]
+    if lane_b[:t] != [1 << i for i in range(t)] or any(b & (T - 1) for b in lane_b[t:] + reg_b + warp_b):
+        return f"lanes 0..{t - 1} do not address {T} consecutive elements that no other basis touches"
+    nl = len(lane_b)
+    if double_b8:
+        other = 1
+        order = [("r", 0), ("r", 1), ("l", t), ("r", 2)] + [("l", i) for i in range(t + other, nl)]
+    else:
+        other = (2 if bits == 16 else 1) if hw.has("tr_b64") else 0
+        order = ([("l", t + i) for i in range(other)] + [("r", i) for i in range(t)]
+                 + [("l", i) for i in range(t + other, nl)])
+    assert len(order) == nl
+    image = {"r": reg_b, "l": lane_b}
+    lanes = [(image[k][i],) for k, i in order]
+    regs = [(lane_b[i],) for i in range(t)] + [(reg_b[i],) for i in range(t, n)]
+    work = LinearLayout([(REG, regs), (LANE, lanes), (WARP, cvt.in_bases(WARP))], cvt.out_dim_sizes)
+    source = tuple([(0, 1 << i) for i in range(t)] + [(1 << origin[i], 0) for i in range(t, n)]
+                   + [((1 << origin[i], 0) if k == "r" else (0, 1 << i)) for k, i in order])
+    return Plan("ds_read_tr", "load", bits, inst_bits // 8, 0, work, tuple(origin), tuple(range(t)), (),
+                hw.groups("transpose", inst_bits // 8), source)
 
 
 def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
@@ -551,12 +729,16 @@ def _free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
     return out
 
 
-def _access(p: Plan, hw: Hardware, wm: WordMap, r: int, lane: int, warp: int, sub: int) -> dict[str, int]:
+def _access(p: Plan, hw: Hardware, wm: WordMap, r: int, lane: int, warp: int, sub: int) -> dict[str, Any]:
     off = p.cvt.apply({REG: r, LANE: lane, WARP: warp})[OFFSET]
     byte = off * (p.bits // 8) + sub * hw.bank_bytes
     word = byte // hw.bank_bytes
-    return {"register": p.register(r), "lane": lane, "warp": warp, "offset": off, "byte_address": byte,
-            "word": word, "bank": word % hw.banks}
+    acc: dict[str, Any] = {"register": p.register(r) if p.source is None else r, "lane": lane, "warp": warp,
+                           "offset": off, "byte_address": byte, "word": word, "bank": word % hw.banks}
+    if p.source is not None:  # the instruction's lane and register, and the element of R it delivers
+        reg, ln = p.thread(r, lane)
+        acc["thread"] = {"register": reg, "lane": ln}
+    return acc
 
 
 def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: dict[str, int]) -> Counterexample:
@@ -576,7 +758,10 @@ def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: 
         if not set(ph["registers"]) <= set(d["instruction_registers"]):
             return False
         for acc in d["accesses"]:
-            idx = {REG: acc["register"], LANE: acc["lane"], WARP: acc["warp"], BLOCK: 0}
+            th = acc.get("thread", {"register": acc["register"], "lane": acc["lane"]})
+            if "thread" in acc and p.thread(acc["register"], acc["lane"]) != (th["register"], th["lane"]):
+                return False
+            idx = {REG: th["register"], LANE: th["lane"], WARP: acc["warp"], BLOCK: 0}
             if R.apply({k: idx[k] for k in R.in_dims}) != S.apply({OFFSET: acc["offset"], BLOCK: 0}):
                 return False
             start = acc["offset"] * eb
@@ -594,7 +779,7 @@ def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: 
 def _describe(cx: Counterexample) -> str:
     d = cx.data
     a, b = d["accesses"]
-    verb = "writes" if d["instruction"].startswith("st") else "reads"
+    verb = "reads" if d["instruction"].startswith("ld") or d["instruction"] == "ds_read_tr" else "writes"
     return (f"{d['mnemonic']} of warp {d['warp']} (registers {d['instruction_registers']}), phase of lanes "
             f"{_ranges(d['phase']['lanes'])}: lane {a['lane']} register {a['register']} {verb} byte "
             f"{a['byte_address']} (word {a['word']}) and lane {b['lane']} register {b['register']} {verb} byte "
@@ -621,7 +806,8 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> R
     cost = 1 << log_cost
     phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
-               "mnemonic": p.mnemonic(hw), "vector_bytes": p.vector_bytes, "matrices": p.matrices,
+               "mnemonic": p.mnemonic(hw), "asm": p.asm(hw), "vector_bytes": p.vector_bytes,
+               "matrices": p.matrices,
                "instructions_per_warp": p.instructions_per_warp,
                "phases_per_instruction": p.phases_per_instruction, "cost_per_phase": cost,
                "conflicts": cost - 1, "wavefronts": cost * phases, "min_wavefronts": phases}

@@ -209,7 +209,7 @@ def test_amd_noncontiguous_read_groups():
 def test_bad_requests():
     R, S, _ = h100_side(H100[0], "store")
     for kw, field in (({"direction": "both"}, "direction"), ({"model": "ncu"}, "model"),
-                      ({"access": "cp.async"}, "access"), ({"hardware": "sm70"}, "hardware")):
+                      ({"access": "tma"}, "access"), ({"hardware": "sm70"}, "hardware")):
         with pytest.raises(CheckerError) as e:
             bank_conflict_free(R, S, 32, **kw)
         assert e.value.field == field
@@ -377,3 +377,44 @@ def test_brute_force_amd_wave64():
             for direction in ("store", "load"):
                 r = bank_conflict_free(R, S, bits, direction=direction, hardware=hw)
                 assert r.details["wavefronts"] == brute_wavefronts(R, S, bits, direction, "auto", hw)
+
+
+def _dot_b(parent: str, shape):
+    import checker
+    return checker.lower(checker.parse_encoding(f"#ttg.dot_op<{{opIdx = 1, parent = {parent}, kWidth = 8}}>"), shape)
+
+
+def test_gfx950_transposed_dot_operand_load_is_ds_read_b64_tr_b16():
+    """Triton's TransLocalLoadOpConversion: a K-major B operand of 16-bit elements on gfx950 is read with
+    ds_read_b64_tr_b16 (lanes 0, 1 on consecutive offsets), not ds_read_u16."""
+    import checker
+    mfma = ("#ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [16, 16, 32], "
+            "isTransposed = true}>")
+    R = _dot_b(mfma, [64, 64])
+    S = checker.lower(checker.parse_encoding(
+        "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"), [64, 64])
+    r = prove.bank_conflict_free(R, S, [64, 64], 16, direction="load", hardware="gfx950")
+    assert (r.details["mnemonic"], r.details["vector_bytes"]) == ("ds_read_b64_tr_b16", 8)
+    r8 = prove.bank_conflict_free(R, S, [64, 64], 16, direction="load", hardware="gfx942")
+    assert r8.details["mnemonic"] == "ds_read_u16"
+    with pytest.raises(CheckerError):
+        prove.bank_conflict_free(R, S, [64, 64], 16, direction="load", access="ds_read_tr", hardware="gfx942")
+
+
+def _attr(text, shape):
+    import checker
+    return checker.lower(checker.parse_encoding(text), shape)
+
+
+def test_async_copies_name_their_instruction():
+    R = _attr("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+              "order = [1, 0]}>", [64, 64])
+    S = _attr("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", [64, 64])
+    nv = prove.bank_conflict_free(R, S, [64, 64], 16, access="cp.async", hardware="sm80")
+    assert (nv.details["mnemonic"], nv.details["asm"]) == ("LDGSTS.128", "cp.async.b128")
+    Ra = _attr("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], "
+               "order = [1, 0]}>", [64, 64])
+    amd = prove.bank_conflict_free(Ra, S, [64, 64], 16, access="cp.async", hardware="gfx950")
+    assert amd.holds and amd.details["mnemonic"] == "global_load_lds_dwordx4"
+    g = prove.bank_conflict_free(R, S, [64, 64], 16, access="cp.async", hardware="gfx1250")
+    assert g.details["mnemonic"] == "global_load_async_to_lds_b128"
