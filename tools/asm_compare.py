@@ -1,0 +1,250 @@
+"""Does layoutcheck score the shared-memory instruction Triton really emits? Compare, per access.
+
+    # 1. asm facts: compile each .ttgir with Triton (its own Python; CPU is enough) and record, per
+    #    TTGIR line, the shared-memory instructions of the PTX / AMDGCN whose debug line names it
+    /path/to/triton/python tools/asm_compare.py facts specs/kernels/*.ttgir -o tests/verify/asm_facts.json
+    # 2. the comparison (layoutcheck's Python; Triton not needed)
+    python tools/asm_compare.py compare specs/kernels/*.ttgir --asm tests/verify/asm_facts.json [--json]
+
+Facts format (also the corpus's ``tests/corpus/asm.json``): ``{fixture file: {"target": "hip:gfx950",
+..., "lines": {"<ttgir line>": {"<asm instruction>": count}}}}``; fixture files are matched by
+path, else by file name. Compiling the TTGIR text itself (``triton.compile(path.ttgir)``) makes the
+``.loc`` directives of the assembly name lines of that file.
+
+For every ``bank_conflict_free`` check of a file (one per local_alloc with a value, local_store,
+local_load, async copy) the instruction layoutcheck scores (``details["asm"]``: ``ld.shared.b128``,
+``ldmatrix.x4.trans``, ``cp.async.b128`` on NVIDIA; the AMDGCN mnemonic, ``ds_read_b64_tr_b16``, on
+AMD) is compared with the assembly at that op's line, both normalized the same way (`normalize`):
+PTX vectors to total bits (``st.shared.v4.b16`` -> ``st.shared.b64``), LLVM's merged AMD pairs to
+one access (``ds_read2st64_b64`` -> ``ds_read_b64``, ``ds_load_2addr_b64`` -> ``ds_load_b64``),
+sign/d16 variants of narrow reads to ``ds_read_u8/u16``. An access is *compared* when its mapping
+is unambiguous: its line is not 0, no other shared access op sits on that line, and the line has
+shared-memory instructions of the access's kind (loads for a load, writes or async copies for a
+store); it *agrees* when those instructions, normalized, are exactly the scored one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+
+SHARED = re.compile(r"^\s*(?:@!?%p\w+\s+)?((?:ld|st)\.shared(?:::cta)?\S*|ldmatrix\S*|stmatrix\S*|cp\.async\.c[ag]\S*"
+                    r"|ds_\w+|buffer_load_\w+|global_load_lds_\w+|global_load_async_to_lds_\w+)(.*)$")
+LOC = re.compile(r"^\s*\.loc\s+\d+\s+(\d+)\s+\d+")
+SKIP_AMD = ("ds_bpermute", "ds_permute", "ds_swizzle", "ds_gws", "ds_nop", "ds_append", "ds_consume")
+
+
+def asm_instructions(asm: str) -> dict[str, Counter]:
+    """Shared-memory instructions of PTX or AMDGCN text by the TTGIR line of their ``.loc``
+    (cp.async gets its byte count appended: ``cp.async.cg.shared.global:16``)."""
+    lines: dict[str, Counter] = defaultdict(Counter)
+    cur = 0
+    for text in asm.splitlines():
+        m = LOC.match(text)
+        if m:
+            cur = int(m.group(1))
+            continue
+        m = SHARED.match(text)
+        if not m:
+            continue
+        ins, rest = m.group(1).rstrip(";"), m.group(2)
+        if ins.startswith(SKIP_AMD) or ins.startswith("cp.async.commit") or ins.startswith("cp.async.wait"):
+            continue
+        if ins.startswith("buffer_load") and not re.search(r"\blds\b", rest):
+            continue
+        if ins.startswith("cp.async"):
+            size = re.search(r"\],\s*(0x[0-9a-fA-F]+|\d+)", rest)
+            if size:
+                ins += f":{int(size.group(1), 0)}"
+        lines[str(cur)][ins] += 1
+    return lines
+
+
+def facts(paths: list[str]) -> dict:
+    """Compile each TTGIR file with Triton and record its shared-memory instructions per line."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    out = {}
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        m = re.search(r'ttg\.target"?\s*=\s*"(\w+):(\w+)"', text)
+        tpw = re.search(r'"ttg\.threads-per-warp"\s*=\s*(\d+)', text)
+        if not m or not tpw:
+            print(f"{path}: no ttg.target / threads-per-warp; skipped", file=sys.stderr)
+            continue
+        kind, arch = m.group(1), m.group(2)
+        target = GPUTarget(kind, int(arch) if kind == "cuda" else arch, int(tpw.group(1)))
+        try:
+            compiled = triton.compile(path, target=target)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            print(f"{path}: Triton failed: {type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+            continue
+        asm = compiled.asm["ptx" if kind == "cuda" else "amdgcn"]
+        lines = asm_instructions(asm)
+        out[path] = {"target": f"{kind}:{arch}", "triton": triton.__version__,
+                     "lines": {k: dict(sorted(v.items())) for k, v in sorted(lines.items(), key=lambda kv: int(kv[0]))}}
+    return out
+
+
+def normalize(ins: str) -> str:
+    """One spelling per instruction kind and width (module docstring)."""
+    ins = ins.strip()
+    m = re.fullmatch(r"(ld|st)\.shared(?:::cta)?(?:\.v(\d+))?\.[bsuf](\d+)", ins)
+    if m:
+        return f"{m.group(1)}.shared.b{int(m.group(2) or 1) * int(m.group(3))}"
+    m = re.fullmatch(r"(ldmatrix|stmatrix)\.sync\.aligned\.(m\d+n\d+)(?:\.\w+)?\.x(\d)(\.trans)?\.shared(?:::cta)?\.(b\d+)",
+                     ins)
+    if m:
+        return f"{m.group(1)}.x{m.group(3)}{m.group(4) or ''}" + (".b8" if m.group(5) == "b8" else "")
+    m = re.fullmatch(r"cp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*(?::(\d+))?", ins)
+    if m:
+        return f"cp.async.b{int(m.group(1)) * 8}" if m.group(1) else "cp.async"
+    m = re.fullmatch(r"ds_(read|load|write|store)(?:2st64|2|_2addr_stride64|_2addr)?_([bui])(\d+)(?:_d16(?:_hi)?)?", ins)
+    if m:
+        op, kind, bits = m.group(1), m.group(2), int(m.group(3))
+        if op in ("read", "load"):
+            return f"ds_{op}_{'u' if bits < 32 else 'b'}{bits}"
+        return f"ds_{op}_b{bits}"
+    m = re.fullmatch(r"buffer_load_(\w+)", ins)
+    if m:
+        return f"buffer_load_{m.group(1)}.lds"
+    return ins
+
+
+def is_load(norm: str) -> bool:
+    return norm.startswith(("ld.", "ldmatrix", "ds_read", "ds_load"))
+
+
+def _facts_for(asm_facts: dict, path: str) -> dict | None:
+    if path in asm_facts:
+        return asm_facts[path]
+    rel = os.path.relpath(path)
+    for key, value in asm_facts.items():
+        if key == rel or os.path.relpath(key) == rel:
+            return value
+    name = os.path.basename(path)
+    hits = [v for k, v in asm_facts.items() if os.path.basename(k) == name]
+    return hits[0] if len(hits) == 1 else None
+
+
+def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]:
+    """One row per bank_conflict_free check: file, line, op, target, scored, emitted, status."""
+    from checker import runner
+    from checker.ttgir_checks import read_ir_file
+    rows = []
+    for path in paths:
+        fx = _facts_for(asm_facts, path)
+        kc = read_ir_file(path)
+        obs = [ob for ob in kc.obligations if ob.property == "bank_conflict_free"]
+        per_line = Counter(ob.line for ob in obs)
+        for ob in obs:
+            row = {"file": path, "line": ob.line, "op": ob.op,
+                   "target": (fx or {}).get("target") or (ob.hardware.triton_target if ob.hardware else None),
+                   "hardware": ob.hardware.name if ob.hardware else None}
+            try:
+                r = runner.evaluate(ob, engine=engine)
+                d = r.details or {}
+                row.update(scored=d.get("asm"), mnemonic=d.get("mnemonic"), vector_bytes=d.get("vector_bytes"),
+                           conflicts=d.get("conflicts"))
+            except Exception as e:  # noqa: BLE001 - a check that cannot be scored is reported
+                row.update(scored=None, error=f"{type(e).__name__}: {getattr(e, 'message', e)}")
+            emitted = Counter()
+            if fx is not None:
+                for ins, n in (fx.get("lines", {}).get(str(ob.line)) or {}).items():
+                    emitted[normalize(ins)] += n
+            want_load = ob.params and dict(ob.params).get("direction") == "load"
+            kind = {k: n for k, n in emitted.items() if is_load(k) == bool(want_load)}
+            row["emitted"] = dict(kind)
+            if fx is None:
+                row["status"] = "no asm facts"
+            elif row.get("scored") is None:
+                row["status"] = "not scored"
+            elif per_line[ob.line] > 1:
+                row["status"] = "ambiguous (several accesses on the line)"
+            elif not kind:
+                row["status"] = "no asm at this line"
+            else:
+                row["status"] = "agrees" if set(kind) == {row["scored"]} else "MISMATCH"
+            rows.append(row)
+        _moved(rows[len(rows) - len(obs):])
+    return rows
+
+
+def _moved(rows: list[dict]) -> None:
+    """LLVM may give an access's instructions the debug line of a neighbouring access (two local_loads
+    in a row: the first line keeps none, the next has both kinds). Such a line, and the access left
+    without instructions whose scored instruction is the extra one, are ambiguous, not mismatches."""
+    for r in rows:
+        if r["status"] != "MISMATCH" or r["scored"] not in r["emitted"]:
+            continue
+        extra = set(r["emitted"]) - {r["scored"]}
+        donors = [o for o in rows if o is not r and o["status"] == "no asm at this line" and o["scored"] in extra
+                  and abs(o["line"] - r["line"]) <= 3]
+        if {o["scored"] for o in donors} == extra:
+            r["status"] = "ambiguous (a neighbouring access's instructions on this line)"
+            for o in donors:
+                o["status"] = "ambiguous (its instructions on a neighbouring line)"
+
+
+def summary(rows: list[dict]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0})
+        s["accesses"] += 1
+        if r["status"] in ("agrees", "MISMATCH"):
+            s["compared"] += 1
+            s["agree"] += r["status"] == "agrees"
+    return out
+
+
+def _table(rows: list[dict]) -> str:
+    head = ("file:line", "op", "scored", "emitted", "status")
+    body = [(f"{os.path.basename(r['file'])}:{r['line']}", r["op"], str(r.get("scored")),
+             ", ".join(f"{k} x{n}" for k, n in sorted(r["emitted"].items())) or "-", r["status"]) for r in rows]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    fmt = "  ".join(f"{{:{w}}}" for w in widths)
+    return "\n".join(fmt.format(*x).rstrip() for x in [head] + body)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("facts", help="compile TTGIR files with Triton and write asm facts")
+    f.add_argument("files", nargs="+")
+    f.add_argument("-o", "--out", required=True)
+    c = sub.add_parser("compare", help="compare layoutcheck's scored instructions with asm facts")
+    c.add_argument("files", nargs="+")
+    c.add_argument("--asm", required=True, help="asm facts JSON")
+    c.add_argument("--json", action="store_true", help="print rows and summary as JSON")
+    a = ap.parse_args(argv)
+    if a.cmd == "facts":
+        data = facts(a.files)
+        with open(a.out, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        print(f"{len(data)} files -> {a.out}")
+        return 0
+    with open(a.asm, encoding="utf-8") as fh:
+        asm_facts = json.load(fh)
+    rows = compare(a.files, asm_facts)
+    s = summary(rows)
+    if a.json:
+        print(json.dumps({"rows": rows, "summary": s}, indent=1))
+    else:
+        print(_table(rows))
+        print()
+        for t, v in sorted(s.items()):
+            print(f"{t}: {v['compared']} of {v['accesses']} accesses compared, {v['agree']} agree")
+        bad = [r for r in rows if r["status"] == "MISMATCH"]
+        for r in bad:
+            print(f"MISMATCH {r['file']}:{r['line']} {r['op']}: scored {r['scored']}, emitted {r['emitted']}")
+    return 1 if any(r["status"] == "MISMATCH" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.exit(main())
