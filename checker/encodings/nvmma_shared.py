@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import EncodingError
+from ..errors import EncodingError, NotModelled
 from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, standard_out_dims,
                       transpose_components)
 from .base import OFFSET, Bases, SharedEncoding
@@ -151,9 +151,12 @@ class NvmmaSharedEncoding(SharedEncoding):
         core_cols = self.core_matrix().out_dim_size("dim1")
         packing = 2 if self.fp4_padded else 1
         if cols * packing < core_cols or rows < CORE_ROWS:
-            raise EncodingError(f"{self.kind}: Illegal shared layout: the TMA block collapsed to 2-D is "
-                                f"[{rows}, {cols}], smaller than one core matrix "
-                                f"[{CORE_ROWS}, {core_cols // packing}]", field="shape")
+            # Triton allocates such a buffer (a TMA box of one row, say) but its toLinearLayout aborts:
+            # not an invalid encoding, a lowering that does not exist (NotModelled: skipped in TTGIR)
+            raise NotModelled(f"{self.kind}: Illegal shared layout: the TMA block collapsed to 2-D is "
+                              f"[{rows}, {cols}], smaller than one core matrix "
+                              f"[{CORE_ROWS}, {core_cols // packing}] (Triton builds no LinearLayout for it)",
+                              field="shape")
 
     # --------------------------------------------------------------- lowering
 

@@ -58,3 +58,21 @@ def test_a_warp_of_the_wrong_size_skips_the_bank_check_and_checks_the_rest(verif
                                                                          (6, "bank_conflict_free")]
     assert {c["property"] for c in rep["checks"]} >= {"well_formed", "fits", "invertible", "surjective"}
     assert f"  skipped 2x  {path}:6: R: R has 32 lanes; gfx942 has warps of 64" in out
+
+
+def test_an_nvmma_buffer_triton_builds_no_layout_for_is_skipped(verify, tmp_path):
+    """A one-row NVMMA buffer (a TMA box) is allocated by Triton, whose toLinearLayout aborts on it: skipped."""
+    path = tmp_path / "tma_row.ttgir"
+    path.write_text("""\
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @f() {
+    %0 = ttg.local_alloc : () -> !ttg.memdesc<1x64xi8, #nvmma, #ttg.shared_memory, mutable>
+    tt.return
+  }
+}
+""")
+    rc, out, err, reports = verify(path)
+    assert rc == 0
+    assert (f"  skipped 1x  {path}:4: shape: nvmma_shared: Illegal shared layout: the TMA block collapsed to 2-D "
+            f"is [1, 64], smaller than one core matrix [8, 128] (Triton builds no LinearLayout for it)") in out
