@@ -7,8 +7,6 @@ rule of Triton's own verifier or lowering (named in the property's module):
   ``tmem_access`` (a tcgen05.ld/st message moves the register layout;
   properties/tmem_access.py), and for every distinct TMEM memdesc its layout is
   ``surjective`` onto its allocation shape;
-- ``ttng.tmem_subslice`` / ``ttng.tmem_copy``: ``tmem_layout``
-  (properties/tmem_layout.py);
 - ``ttng.tc_gen5_mma`` / ``ttng.tc_gen5_mma_scaled``: ``mma_operands``
   (properties/mma_operands.py);
 - TMA copies, gathers, scatters and reductions: ``tma_copy`` (properties/tma.py).

@@ -2,12 +2,8 @@
 `Obligation` (its operands and parameters) into a `Result` with no engine verdicts.
 
     tmem_access   a tcgen05.ld/st message moves the register layout (tmem_access.py)
-    tmem_layout   tmem_subslice / tmem_copy rules (tmem_layout.py)
     mma_operands  tc_gen5_mma(_scaled) operands (mma_operands.py)
     tma_copy      TMA copy / gather / scatter / reduce layouts and box (tma.py)
-    amd_async_copy  buffer_load_to_local / async_tdm_copy shared layouts (amd_async_copy.py)
-    gather_operands ttg.local_gather layouts (gather.py)
-    dot_scaled_operands tt.dot_scaled operands (dot_scaled.py)
 """
 
 from __future__ import annotations
