@@ -132,9 +132,10 @@ class NvmmaSharedEncoding(SharedEncoding):
         if s:
             need = 8 * s // self.element_bit_width
             if block[contig] < need:
-                raise EncodingError(f"{self.kind}: block shape along the contiguous dimension {contig} is too small "
-                                    f"for the swizzle byte size {s} in an NVMMASharedLayout, got {block[contig]} "
-                                    f"but expected at least {need}", field="shape")
+                raise NotModelled(f"{self.kind}: block shape along the contiguous dimension {contig} is too small "
+                                  f"for the swizzle byte size {s} in an NVMMASharedLayout, got {block[contig]} "
+                                  f"but expected at least {need} (Triton builds no LinearLayout for it)",
+                                  field="shape")
             block[contig] = need
         if self.fp4_padded and packed:
             block[contig] //= 2

@@ -74,5 +74,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 """)
     rc, out, err, reports = verify(path)
     assert rc == 0
-    assert (f"  skipped 1x  {path}:4: shape: nvmma_shared: Illegal shared layout: the TMA block collapsed to 2-D "
-            f"is [1, 64], smaller than one core matrix [8, 128] (Triton builds no LinearLayout for it)") in out
+    assert (f"  skipped 1x  {path}:4: shape: nvmma_shared: block shape along the contiguous dimension 1 is too "
+            f"small for the swizzle byte size 128 in an NVMMASharedLayout, got 64 but expected at least 128 (Triton "
+            f"builds no LinearLayout for it)") in out
