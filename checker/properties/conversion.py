@@ -301,4 +301,4 @@ def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, detai
             explanation += f" (not {lower}: {levels[lower].explanation})"
         if "writes" in subs:
             explanation += "; the round trip through shared memory delivers every element"
-    return Result(NAME, status, verdicts, failing.counterexample if failing else None, explanation, details)
+    return Result(NAME, status, verdicts, failing.counterexample if failing is not None else None, explanation, details)
