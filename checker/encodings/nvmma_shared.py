@@ -132,10 +132,9 @@ class NvmmaSharedEncoding(SharedEncoding):
         if s:
             need = 8 * s // self.element_bit_width
             if block[contig] < need:
-                raise NotModelled(f"{self.kind}: block shape along the contiguous dimension {contig} is too small "
-                                  f"for the swizzle byte size {s} in an NVMMASharedLayout, got {block[contig]} "
-                                  f"but expected at least {need} (Triton builds no LinearLayout for it)",
-                                  field="shape")
+                raise EncodingError(f"{self.kind}: block shape along the contiguous dimension {contig} is too small "
+                                    f"for the swizzle byte size {s} in an NVMMASharedLayout, got {block[contig]} "
+                                    f"but expected at least {need}", field="shape")
             block[contig] = need
         if self.fp4_padded and packed:
             block[contig] //= 2
@@ -152,8 +151,9 @@ class NvmmaSharedEncoding(SharedEncoding):
         core_cols = self.core_matrix().out_dim_size("dim1")
         packing = 2 if self.fp4_padded else 1
         if cols * packing < core_cols or rows < CORE_ROWS:
-            # Triton allocates such a buffer (a TMA box of one row, say) but its toLinearLayout aborts:
-            # not an invalid encoding, a lowering that does not exist (NotModelled: skipped in TTGIR)
+            # Triton's memdesc verifier accepts such a buffer (a TMA box of one row, say; it checks only the
+            # swizzle width above, MemDescType::verify) but its toLinearLayout aborts: not an invalid
+            # encoding, a lowering that does not exist (NotModelled: skipped in TTGIR)
             raise NotModelled(f"{self.kind}: Illegal shared layout: the TMA block collapsed to 2-D is "
                               f"[{rows}, {cols}], smaller than one core matrix "
                               f"[{CORE_ROWS}, {core_cols // packing}] (Triton builds no LinearLayout for it)",
