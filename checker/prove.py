@@ -97,18 +97,22 @@ def fits(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | No
 from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free  # noqa: E402
 
 
-def bank_conflict_free(R, S, shape: Shape = None, dtype_bits: int | None = None, *, direction: str = "store",
+def bank_conflict_free(R, S, shape: Shape = None, dtype=None, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware="sm90", engine: str = "both",
-                       timeout_ms: int = TIMEOUT_MS) -> Result:
+                       timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None) -> Result:
     """Storing R into S (or loading S into R) without bank conflicts; details carry
-    conflicts, wavefronts and min_wavefronts for the whole CTA. dtype_bits defaults to
-    the shared encoding's element width where it has one (nvmma_shared)."""
-    if dtype_bits is None:
-        dtype_bits = getattr(S, "element_bit_width", None)
-        if dtype_bits is None:
-            raise CheckerError("the element width in bits is needed", field="dtype_bits")
-    return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), dtype_bits, direction=direction,
-                               access=access, model=model, hardware=hardware, engine=engine,
+    conflicts, wavefronts and min_wavefronts for the whole CTA. dtype: a name as in spec files
+    ("f16", "bf16", "fp32", "i8", ...) or a number of bits (``dtype_bits=`` says the same); it
+    defaults to the shared encoding's element width where it has one (nvmma_shared)."""
+    if dtype is not None and dtype_bits is not None and _bits(dtype) != dtype_bits:
+        raise CheckerError(f"dtype {dtype!r} and dtype_bits {dtype_bits} disagree", field="dtype")
+    dtype = dtype if dtype is not None else dtype_bits
+    if dtype is None:
+        dtype = getattr(S, "element_bit_width", None)
+        if dtype is None:
+            raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
+    return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), _bits(dtype),
+                               direction=direction, access=access, model=model, hardware=hardware, engine=engine,
                                timeout_ms=timeout_ms)
 
 
@@ -125,6 +129,9 @@ def dtype_bits(dtype) -> int:
         if name in DTYPES:
             return DTYPES[name]
     raise CheckerError(f"unknown dtype {dtype!r} (known: {', '.join(DTYPES)}, or a number of bits)", field="dtype")
+
+
+_bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it
 
 
 def aligned_access(R, S, shape: Shape = None, dtype=None, *, direction: str = "store", hardware="sm90",

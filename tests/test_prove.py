@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from checker import prove
+from checker import parse_encoding, prove
 from checker.encodings.blocked import BlockedEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.errors import CheckerError
@@ -48,3 +48,17 @@ def test_engines_and_errors():
     with pytest.raises(CheckerError):
         prove.surjective("blocked")
     assert isinstance(prove.lowered(L), LinearLayout)
+
+
+def test_bank_conflict_free_takes_the_dtype_names_specs_use():
+    R = parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+                       "order = [1, 0]}>")
+    S = parse_encoding("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>")
+    by_name = prove.bank_conflict_free(R, S, [64, 64], "f16")
+    assert by_name.details == prove.bank_conflict_free(R, S, [64, 64], dtype="bf16").details
+    assert by_name.details == prove.bank_conflict_free(R, S, [64, 64], dtype_bits=16).details
+    assert by_name.details["mnemonic"] == "STS.128" and by_name.details["conflicts"] == 1
+    with pytest.raises(CheckerError, match="dtype 'f32' and dtype_bits 16 disagree"):
+        prove.bank_conflict_free(R, S, [64, 64], "f32", dtype_bits=16)
+    with pytest.raises(CheckerError, match="unknown dtype 'half'"):
+        prove.bank_conflict_free(R, S, [64, 64], "half")
