@@ -100,7 +100,7 @@ def cmd_verify(args) -> int:
     from .hardware import resolve
     from .reports.json_report import build_report, build_timings
     from .reports.text import render_text
-    from .reports.writer import parse_formats, write_reports
+    from .reports.writer import parse_formats, write_reports, written_line
     from .runner import Progress, default_jobs, run
     from .spec import find_inputs, is_ir, load_paths, select
     from .ttgir_checks import read_ir_file
@@ -135,8 +135,12 @@ def cmd_verify(args) -> int:
         raise CheckerError("no check is selected (see --only / --skip)")
     jobs = args.jobs or default_jobs()
     start = time.perf_counter()
-    outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout,
-                   progress=None if args.quiet or not obligations else Progress(len(obligations)))
+    progress = None if args.quiet or not obligations else Progress(len(obligations))
+    try:
+        outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     by_file = {k.file: k for k in kernels}
     for o in outcomes:
         if o.skipped is not None:
@@ -144,9 +148,12 @@ def cmd_verify(args) -> int:
     outcomes = [o for o in outcomes if o.record is not None]
     report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout,
                           ttgir=[k.summary() for k in kernels])
-    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
-    write_reports(report, timings, formats, args.report_dir)
+    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start) if args.timings else None
+    written = write_reports(report, timings, formats, args.report_dir, figures=args.figures)
     sys.stdout.write(render_text(report))
+    if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
+        sys.stdout.flush()
+        print(written_line(written), file=sys.stderr)
     errors = [c for c in report["checks"] if c["verdict"] == "error"]
     if errors:
         print(f"layoutcheck: internal error in {len(errors)} check(s) (the rest was checked); first: "
@@ -352,7 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
                     help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS", help="Z3's limit per check (ms)")
-    sp.add_argument("--quiet", action="store_true", help="no progress output")
+    sp.add_argument("--quiet", action="store_true",
+                    help="no progress and no 'reports:' line on stderr (stdout still has the text report)")
+    sp.add_argument("--figures", choices=("failed", "all", "none"), default="failed",
+                    help="figures in the HTML report: for the checks that fail or warn (default), all, none")
+    sp.add_argument("--timings", action="store_true", help="also write timings.json (wall times per check)")
     sp.add_argument("--hardware", metavar="NAME",
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
     sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")

@@ -2,8 +2,10 @@
 written atomically (a temporary file in the same folder, then a rename), so a failed render
 leaves nothing behind and a reader never sees half a file.
 
-    text -> report.txt    json -> report.json + timings.json    md -> report.md
+    text -> report.txt    json -> report.json    md -> report.md
     junit -> junit.xml    html -> report.html (checker.reports.html, when installed)
+
+and timings.json when timings are given (`verify --timings`).
 """
 
 from __future__ import annotations
@@ -52,15 +54,20 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
-def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any], formats: Sequence[str],
-                  report_dir: str) -> list[str]:
-    """Write the requested reports into report_dir; returns the paths written, in format order."""
+def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, formats: Sequence[str],
+                  report_dir: str, figures: str = "failed") -> list[str]:
+    """Write the requested reports into report_dir, and timings.json when `timings` is given (not
+    None); returns the paths written, in format order (timings.json last). `figures` is the HTML
+    report's choice of figures (checker.reports.html: failed, all, none)."""
     texts: dict[str, str] = {}
     for f in formats:
         if f in RENDER:
             texts[FILES[f]] = RENDER[f](report)
-        if f == "json":
-            texts["timings.json"] = render_json(dict(timings))
+        elif f == "html":
+            from .html import render_html
+            texts[FILES[f]] = render_html(report, figures=figures)
+    if timings is not None:
+        texts["timings.json"] = render_json(dict(timings))
     try:
         os.makedirs(report_dir, exist_ok=True)
     except OSError as e:
@@ -70,9 +77,9 @@ def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any], formats
         path = os.path.join(report_dir, name)
         write_atomic(path, text)
         written.append(path)
-    if "html" in formats:
-        from .html import write_html
-        path = os.path.join(report_dir, FILES["html"])
-        write_html(report, path)
-        written.append(path)
     return written
+
+
+def written_line(paths: Sequence[str]) -> str:
+    """'reports: reports/report.txt, reports/report.json': where a run's reports went, in one line."""
+    return "reports: " + ", ".join(paths)

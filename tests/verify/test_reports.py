@@ -66,23 +66,41 @@ def test_junit_has_one_suite_per_file():
     assert root[1][0].find("failure").get("message") == "expected holds, got fails"
 
 
+def test_junit_warnings_are_skipped_testcases_with_their_message():
+    warned = dict(record("w1", passed=False), severity="warning")
+    root = ET.fromstring(render_junit(report(record("a1"), warned)))
+    assert (root.get("failures"), root.get("skipped"), root[0].get("skipped")) == ("0", "1", "1")
+    case = root[0][1]
+    assert case.find("failure") is None
+    assert case.find("skipped").get("message") == "warning: expected holds, got fails"
+    assert case.find("skipped").get("type") == "warning"
+
+
 def test_reports_are_written_atomically_with_normal_permissions(tmp_path):
     rep = report(record("a1"))
     paths = writer.write_reports(rep, {"schema_version": 1, "jobs": 1, "wall_seconds": 0.0, "checks": {}},
                                  ["md", "json"], str(tmp_path / "out"))
     assert [os.path.basename(p) for p in paths] == ["report.md", "report.json", "timings.json"]
     assert sorted(os.listdir(tmp_path / "out")) == ["report.json", "report.md", "timings.json"]
+    # timings.json only when timings are given (verify --timings)
+    assert [os.path.basename(p) for p in writer.write_reports(rep, None, ["json"], str(tmp_path / "t"))] == [
+        "report.json"]
     umask = os.umask(0)
     os.umask(umask)
     assert all(os.stat(p).st_mode & 0o777 == 0o666 & ~umask for p in paths)
 
 
-def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere():
+def test_progress_is_a_bar_on_a_terminal_and_a_line_every_10_percent_elsewhere():
     outcomes = [Outcome(record("a1"), {}), Outcome(record("a2", passed=False), {})]
     plain, bar = io.StringIO(), io.StringIO()
+    clock = iter(range(100)).__next__
     for stream, tty in ((plain, False), (bar, True)):
-        progress = Progress(2, stream, tty=tty)
+        progress = Progress(2, stream, tty=tty, clock=clock)
         for o in outcomes:
             progress(o)
-    assert plain.getvalue() == "[1/2] ok   a1\n[2/2] FAIL a2\n"
-    assert bar.getvalue().endswith("\r[" + "#" * 30 + "] 2/2 checks, 1 failed\n")
+        progress.close()
+    assert plain.getvalue() == ("verify: 1/2 checks (50%), 0 failed, 1.0 checks/s, about 1s left\n"
+                                "verify: 2/2 checks (100%), 1 failed, 1.0 checks/s, 2s in all\n")
+    assert bar.getvalue().startswith("\rverify:   0%|")                   # drawn before the first check ends
+    assert bar.getvalue().rstrip("\n").rsplit("\r", 1)[-1].startswith("verify: 100%|")
+    assert " 2/2 checks [" in bar.getvalue() and "check/s], 1 failed" in bar.getvalue()

@@ -9,7 +9,7 @@ def test_sweep_of_1440_checks_is_identical_for_any_jobs(verify):
     spec = SPECS / "sweep_blocked.yaml"
     rc1, out1, _, reports = verify(spec, "--engine", "f2", formats="json", jobs=1)
     one = (reports / "report.json").read_bytes()
-    rc2, out2, _, reports = verify(spec, "--engine", "f2", formats="json", jobs=2)
+    rc2, out2, _, reports = verify(spec, "--engine", "f2", "--timings", formats="json", jobs=2)
     two = (reports / "report.json").read_bytes()
     assert rc1 == rc2 == 0
     assert one == two and out1 == out2

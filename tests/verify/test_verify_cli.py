@@ -19,7 +19,7 @@ def load_report(folder):
 
 
 def test_bundled_specs_pass_and_reports_validate(verify):
-    rc, out, err, reports = verify("specs/", jobs=2)
+    rc, out, err, reports = verify("specs/", "--timings", jobs=2)
     assert rc == 0, out + err
     assert files_under(reports) == ["junit.xml", "report.json", "report.md", "report.txt", "timings.json"]
     report = load_report(reports)
