@@ -43,7 +43,12 @@ thick red outline, listed in the legend) from what it names:
   ``<role>_index`` only on the figure of that role (``src_index`` on src);
 - shared accesses: ``addresses`` (physical bytes) or ``offsets`` (values of
   the offset in-dim), marked where L stores them, paired with ``lanes`` when
-  that list is as long.
+  that list is as long;
+- a bank conflict's ``accesses`` (dicts with ``register``, ``lane``, ``warp``,
+  ``offset``, ``byte_address``): on a distributed layout the cell each
+  (register, lane, warp) holds, on a shared layout the cell at ``offset``;
+  with ``highlight_bank`` every drawn cell of a shared layout in the
+  witness's ``bank`` gets a dashed orange outline.
 Nested dicts and lists are searched; the path of keys names each mark.
 """
 
@@ -69,6 +74,7 @@ WITNESS_RED = "#e00000"
 WARP_PALETTE = ("#8dd3c7", "#ffffb3", "#bebada", "#80b1d3", "#fdb462", "#b3de69",
                 "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f")
 EMPTY_FILL = "#ffffff"
+BANK_ORANGE = "#b35900"
 BANK_WIDTH_BYTES = 4
 
 _COORD_KEYS = {"coord", "coordinate", "element", "missing"}
@@ -269,6 +275,9 @@ def _collect(lab: _Labeler, node: Any, path: str, marks: list, role: str | None)
                 marks.extend((tuple(c), f"{sub}[{i}]") for i, c in enumerate(value))
             elif k in ("addresses", "offsets") and lab.family == "shared":
                 marks.extend(_access_marks(lab, node, k))
+            elif k == "accesses" and isinstance(value, (list, tuple)) and value and all(
+                    isinstance(a, Mapping) for a in value):
+                marks.extend(_bank_access_marks(lab, value, sub))
             elif isinstance(value, (Mapping, list, tuple)):
                 _collect(lab, value, sub, marks, role)
     elif isinstance(node, (list, tuple)):
@@ -299,6 +308,48 @@ def _access_marks(lab: _Labeler, node: Mapping[str, Any], key: str) -> list:
         out.append((_coord_of(L, {**{d: 0 for d in L.in_dims}, "offset": offset}),
                     f"{who}{what}, bank {lab.bank(offset)}"))
     return out
+
+
+def _bank_access_marks(lab: _Labeler, accesses, path: str) -> list:
+    """Marks for a bank conflict's accesses ({"register", "lane", "warp", "offset", "byte_address", ...}
+    each): on a distributed layout the cell the (register, lane, warp) holds, on a shared layout the
+    cell stored at `offset` (the offset in-dim's value)."""
+    L, out = lab.L, []
+    for i, a in enumerate(accesses):
+        who = ", ".join(f"{k} {a[k]}" for k in ("lane", "register", "warp") if type(a.get(k)) is int)
+        where = ""
+        if type(a.get("byte_address")) is int:
+            where = f"byte {a['byte_address']}"
+        bank = a.get("bank")
+        if lab.family == "shared" and type(a.get("offset")) is int and 0 <= a["offset"] < L.in_dim_size("offset"):
+            bank = lab.bank(a["offset"]) if bank is None else bank
+            coord = _coord_of(L, {**{d: 0 for d in L.in_dims}, "offset": a["offset"]})
+        elif lab.family == "distributed":
+            hw = _hw_index(L, {k: a[k] for k in ("register", "lane", "warp", "block") if type(a.get(k)) is int})
+            if hw is None:
+                continue
+            coord = _coord_of(L, hw)
+        else:
+            continue
+        text = ", ".join(t for t in (where, f"bank {bank}" if bank is not None else "") if t)
+        out.append((coord, f"{path}[{i}]: {who}" + (f": {text}" if text else "")))
+    return out
+
+
+def _bank_cells(lab: _Labeler, grid, witness: Mapping[str, Any] | None) -> list[tuple[int, int]]:
+    """The drawn cells of a shared layout stored in the witness's conflicting `bank` (first owner)."""
+    bank = witness.get("bank") if isinstance(witness, Mapping) else None
+    if lab.family != "shared" or type(bank) is not int:
+        return []
+    coords = grid.coords()
+    found, _ = owners(lab.L, coords, 1)
+    cells = []
+    for c, own in zip(coords, found):
+        if own and lab.bank(lab.L.split_in(own[0])["offset"]) == bank:
+            cell = grid.cell_of(c)
+            if cell is not None:
+                cells.append(cell)
+    return cells
 
 
 # ------------------------------------------------------------------ drawing
@@ -363,11 +414,12 @@ def _cell_texts(L: LinearLayout, lab: _Labeler, coords: list) -> tuple[list[list
 
 def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | None = None,
                   role: str | None = None, elem_bytes: int = 2, banks: int = 32,
-                  max_cells: int = MAX_CELLS) -> str:
+                  max_cells: int = MAX_CELLS, highlight_bank: bool = False) -> str:
     """An SVG drawing of L's tensor grid (see the module docstring), with witness cells outlined in red.
 
     `role` is L's name in the witness (see `witness_marks`); at most `max_cells` (a power of
-    two) rows and columns are drawn.
+    two) rows and columns are drawn. `highlight_bank`: on a shared layout, outline (dashed) every
+    drawn cell in the witness's ``bank``.
     """
     lab = _Labeler(L, elem_bytes, banks)
     marks = witness_marks(L, witness, role=role, elem_bytes=elem_bytes, banks=banks)
@@ -377,6 +429,9 @@ def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | N
     grid = _Grid(shape, lead, max_cells)
     notes = [f"tensor {'x'.join(map(str, shape))}, {lab.family} layout "
              f"({', '.join(f'{d} {n}' for d, n in L.in_dim_sizes)})", "cell: " + lab.key()] + grid.notes()
+    bank_cells = _bank_cells(lab, grid, witness) if highlight_bank else []
+    if bank_cells:
+        notes.append(f"dashed outline: cells in bank {witness['bank']}, the conflicting bank")
     texts, fills = _cell_texts(L, lab, grid.coords())
     cw = max(28, _text_width(max((s for t in texts for s in t), key=len), FONT))
     ch = LINE * max(len(t) for t in texts) + 6
@@ -406,6 +461,11 @@ def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | N
                 for n, s in enumerate(lines)]
     out.append("</g>")
 
+    if bank_cells:
+        out.append(f'<g class="bank" fill="none" stroke="{BANK_ORANGE}" stroke-width="1.5" stroke-dasharray="3 2">')
+        out += [f'<rect x="{left + j * cw + 2}" y="{top + i * ch + 2}" width="{cw - 4}" height="{ch - 4}"/>'
+                for i, j in bank_cells]
+        out.append("</g>")
     drawn: dict[tuple[int, int], list[int]] = {}
     for n, (c, _) in enumerate(marks, 1):
         cell = grid.cell_of(c)
