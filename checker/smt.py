@@ -29,12 +29,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-import z3
-
 from .layout import LinearLayout, log2
 from .padded import PaddedLayout, phys
 
 WIDE = 64  # bit width for arithmetic (byte counts, physical offsets)
+
+
+class _LazyZ3:
+    """Stands for the z3 module until a Z3 term is first built: importing z3 costs ~60 ms and
+    ``--engine f2`` (and ``import checker.prove``) never needs it. The first attribute looked up
+    imports z3 and puts the real module in this module's globals, so later lookups are plain."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str):
+        import z3 as module
+        globals()["z3"] = module
+        return getattr(module, name)
+
+
+z3 = _LazyZ3()
 
 
 @dataclass
