@@ -9,7 +9,13 @@ rule of Triton's own verifier or lowering (named in the property's module):
   ``surjective`` onto its allocation shape;
 - ``ttng.tc_gen5_mma`` / ``ttng.tc_gen5_mma_scaled``: ``mma_operands``
   (properties/mma_operands.py);
-- TMA copies, gathers, scatters and reductions: ``tma_copy`` (properties/tma.py).
+- TMA copies, gathers, scatters and reductions: ``tma_copy`` (properties/tma.py);
+- ``ttng.tmem_subslice``: ``tmem_subslice``; ``ttng.tmem_copy``: ``tmem_copy``
+  (properties/tmem_views.py).
+
+Importing this module also registers the checks of checker/ttgir_ops_common.py
+(``tt.dot_scaled``, ``ttg.local_gather`` / ``ttg.local_scatter``) and
+checker/ttgir_ops_amd.py (``amdg.async_tdm_copy_global_to_local``).
 
 A case the models do not cover is skipped with its reason (`Builder.skip`).
 """
@@ -149,3 +155,50 @@ def tma(b: Builder, op: Operation) -> None:
     b.add(op, "tma_copy", what, operands, buf.shape,
           params=(("op", op.name), ("block", list(desc.shape)), ("mem_type", buf.element_type),
                   ("block_type", desc.element_type), ("mutable", buf.mutable)))
+
+
+# ------------------------------------------------------------------ TMEM views and copies
+
+_N_ATTR = re.compile(r"\bN\s*=\s*(-?\d+)")
+
+
+@op_check("ttng.tmem_subslice")
+def tmem_subslice(b: Builder, op: Operation) -> None:
+    mems = [t for t in op.types if t.kind == "memdesc"]
+    if len(mems) != 2 or any(t.encoding is None for t in mems):
+        b.skip(op, "ttng.tmem_subslice without two typed memdescs", "tmem_subslice")
+        return
+    n = op.attributes.get("N")
+    if not isinstance(n, int):
+        m = _N_ATTR.search(op.text)
+        n = int(m.group(1)) if m else None
+    if n is None:
+        b.skip(op, "ttng.tmem_subslice without its N offset", "tmem_subslice")
+        return
+    src, dst = mems
+    src_alloc, dst_alloc = list(src.alloc_shape or src.shape), list(dst.alloc_shape or dst.shape)
+    what = f"{_compact(src.encoding_text)} N={n}"
+    b.add(op, "tmem_subslice", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
+          dtype=dst.element_type, bits=dst.element_bits,
+          params=(("n", n), ("source_shape", list(src.shape)), ("source_alloc", src_alloc), ("alloc", dst_alloc),
+                  ("source_type", src.element_type)))
+
+
+@op_check("ttng.tmem_copy")
+def tmem_copy(b: Builder, op: Operation) -> None:
+    mems = [t for t in op.operand_types if t.kind == "memdesc"]
+    if len(mems) < 2 or any(t.encoding is None for t in mems[:2]):
+        b.skip(op, "ttng.tmem_copy without typed source and destination", "tmem_copy")
+        return
+    src, dst = mems[:2]
+    if not _is_tmem(dst):
+        b.skip(op, "ttng.tmem_copy whose destination is not in tensor memory", "tmem_copy")
+        return
+    what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"     # layouts that do not lower:
+    b.add(op, "tmem_copy", what, [("shared", src.encoding), ("tmem", dst.encoding)], dst.shape,
+          dtype=src.element_type, bits=src.element_bits,
+          params=(("source_shape", list(src.shape)), ("source_alloc", layout_shape(src)),
+                  ("alloc", layout_shape(dst)), ("source_in_shared", not _is_tmem(src)), ("mutable", dst.mutable)))
+
+
+from . import ttgir_ops_amd, ttgir_ops_common  # noqa: E402,F401  (register their op checks)

@@ -1,0 +1,157 @@
+"""Tensor-memory views and copies: ``ttng.tmem_subslice`` and ``ttng.tmem_copy`` (Blackwell).
+
+tmem_subslice(src, dst, ...): a column window of a TMEM buffer, as Triton's
+verifier requires (lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp
+``TMEMSubSliceOp::verify``):
+
+    source and result: tensor_memory_encoding, one encoding, one element type,
+        one allocation shape, rank 2 (blockM, CGA layout, colStride equal)
+    the result keeps the source's rows (dim 0)
+    the offset N is a multiple of the result's width (N & (width - 1) = 0)
+        and lies inside the source (N < source width)
+
+The TMEM address the view starts at is reported as Triton's lowering computes
+it (lib/Dialect/TritonNvidiaGPU/IR/Dialect.cpp ``getTMemSubSliceOffset``: the
+pseudo-inverse of the allocation's layout applied to (0, N), its column scaled
+by the element bits / 32).
+
+tmem_copy(shared, tmem, ...): a ``tcgen05.cp`` from shared memory into TMEM,
+as Triton's verifier requires (``TMEMCopyOp::verify``):
+
+    the source is in shared memory; source and destination shapes are equal;
+        the destination is mutable
+    the source layout is aligned to at least 16 bytes (Triton's getAlignment:
+        16, nvmma_shared 128 * maxPhase, shared_linear its alignment)
+    tmem^-1 . shared is trivial over block (the same CGA layout)
+    an nvmma_shared source is neither transposed nor fp4Padded
+    into tensor_memory_scales_encoding: an nvmma_shared source is not swizzled
+    otherwise: the destination is tensor_memory_encoding with blockM = 128, an
+        nvmma_shared source is swizzled, and the element type is 32 bits wide
+
+What Triton checks only while lowering (the tcgen05.cp atom and the shared
+memory descriptor, ``getTMemCopyAtom`` / ``DotOpMmaSmemLoader`` in
+third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/TensorMemoryToLLVM.cpp) is not
+modelled here.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..encodings import lower
+from ..encodings.base import Encoding
+from ..errors import CheckerError
+from ..layout import LayoutError
+from .result import Result
+
+TMEM = "tensor_memory_encoding"
+SCALES = "tensor_memory_scales_encoding"
+
+
+def _result(prop: str, problems: list[str], ok: str, details: dict) -> Result:
+    return Result(prop, "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
+                  details)
+
+
+def tmem_subslice(src: Encoding, dst: Encoding, src_shape: Sequence[int], dst_shape: Sequence[int],
+                  src_alloc: Sequence[int], dst_alloc: Sequence[int], src_type: str, dst_type: str, n: int,
+                  bits: int | None = None) -> Result:
+    """The subslice of `src_shape` at column `n` with type `dst_shape` is one Triton accepts (module docstring)."""
+    problems: list[str] = []
+    details: dict = {"offset": n, "source_shape": list(src_shape), "shape": list(dst_shape)}
+    if src.kind != TMEM:
+        problems.append(f"the source must be a tensor_memory_encoding buffer, got {src.kind}")
+    if dst.kind != TMEM:
+        problems.append(f"the result must be a tensor_memory_encoding buffer, got {dst.kind}")
+    if not problems:
+        diff = [f"{name} {getattr(dst, attr)} vs {getattr(src, attr)}"
+                for name, attr in (("blockM", "block_m"), ("CGALayout", "cga_layout"), ("colStride", "col_stride"))
+                if getattr(dst, attr) != getattr(src, attr)]
+        if diff:
+            problems.append("the result must keep the source's blockM, CGA layout and colStride (result vs source): "
+                            + ", ".join(diff))
+        elif src != dst:
+            problems.append("the source and the result must have the same encoding")
+    if src_type != dst_type:
+        problems.append(f"element types differ: source {src_type}, result {dst_type}")
+    if list(src_alloc) != list(dst_alloc):
+        problems.append(f"the result's allocation shape {list(dst_alloc)} is not the source's {list(src_alloc)}")
+    if len(src_shape) != 2 or len(dst_shape) != 2:
+        problems.append(f"source and result must be rank 2: {list(src_shape)}, {list(dst_shape)}")
+        return _result("tmem_subslice", problems, "", details)
+    if dst_shape[0] != src_shape[0]:
+        problems.append(f"the result must keep the source's {src_shape[0]} rows, got {dst_shape[0]}")
+    if n & (dst_shape[1] - 1):
+        problems.append(f"the offset N = {n} is not a multiple of the result's width {dst_shape[1]}")
+    if n >= src_shape[1]:
+        problems.append(f"the offset N = {n} is not inside the source's {src_shape[1]} columns")
+    if not problems and bits:
+        try:
+            inv = lower(src, list(src_alloc)).pseudoinvert()
+            rc = inv.apply([(d, 0 if i < len(inv.in_dims) - 1 else n) for i, d in enumerate(inv.in_dims)])
+            details.update(tmem_row=rc.get("row", 0), tmem_col=rc.get("col", 0) * bits // 32)
+        except (CheckerError, LayoutError):
+            pass
+    ok = f"the subslice at column {n} keeps the source's TMEM layout"
+    if "tmem_col" in details:
+        ok += f" (TMEM row {details['tmem_row']}, 32-bit column {details['tmem_col']})"
+    return _result("tmem_subslice", problems, ok, details)
+
+
+def tmem_copy(shared: Encoding, tmem: Encoding, src_shape: Sequence[int], dst_shape: Sequence[int],
+              src_alloc: Sequence[int], dst_alloc: Sequence[int], bits: int | None, src_in_shared: bool,
+              dst_mutable: bool) -> Result:
+    """One ``ttng.tmem_copy`` from `shared` into `tmem` is one Triton accepts (module docstring)."""
+    problems: list[str] = []
+    details: dict = {"shape": list(dst_shape)}
+    if not src_in_shared or not shared.is_shared:
+        problems.append("the source must be a shared memory buffer")
+        return _result("tmem_copy", problems, "", details)
+    if list(src_shape) != list(dst_shape):
+        problems.append(f"the source shape {list(src_shape)} must match the destination shape {list(dst_shape)}")
+    if not dst_mutable:
+        problems.append("the destination must be mutable (cannot copy into an immutable alloc)")
+    align = shared.alignment()
+    details["alignment_bytes"] = align
+    if align < 16:
+        problems.append(f"the source must be aligned to at least 16 bytes for a matrix descriptor, got {align}")
+    if tmem.kind not in (TMEM, SCALES):
+        problems.append(f"the destination must be tensor_memory_encoding or tensor_memory_scales_encoding, "
+                        f"got {tmem.kind}")
+        return _result("tmem_copy", problems, "", details)
+    if not problems:
+        try:
+            cvt = lower(tmem, list(dst_alloc)).invert_and_compose(lower(shared, list(src_alloc)))
+            if not cvt.is_trivial_over(["block"]):
+                problems.append("the source and destination must have the same CGA layout "
+                                "(tmem^-1 . shared is not trivial over block)")
+        except (CheckerError, LayoutError) as e:
+            details["cga_check"] = f"not made: {getattr(e, 'message', e)}"
+    nvmma = shared if shared.kind == "nvmma_shared" else None
+    if nvmma is not None and (nvmma.transposed or nvmma.fp4_padded):
+        problems.append("an nvmma_shared source must be neither transposed nor fp4Padded")
+    if tmem.kind == SCALES:
+        if nvmma is not None and nvmma.swizzling_byte_width != 0:
+            problems.append(f"a copy into tensor_memory_scales_encoding needs an unswizzled source, got "
+                            f"swizzlingByteWidth {nvmma.swizzling_byte_width}")
+    else:
+        if tmem.block_m != 128:
+            problems.append(f"the destination must have blockM = 128, got {tmem.block_m}")
+        if nvmma is not None and nvmma.swizzling_byte_width == 0:
+            problems.append("a copy into tensor_memory_encoding needs a swizzled nvmma_shared source")
+        if bits != 32:
+            problems.append(f"a copy into tensor_memory_encoding needs 32-bit elements, got {bits}")
+    return _result("tmem_copy", problems, f"tcgen05.cp from {shared.kind} into {tmem.kind}: Triton's rules hold",
+                   details)
+
+
+def check_subslice(ob) -> Result:
+    p = ob.param
+    return tmem_subslice(ob.operand("src"), ob.operand("dst"), p("source_shape"), ob.shape, p("source_alloc"),
+                         p("alloc"), p("source_type"), ob.dtype, p("n"), ob.dtype_bits)
+
+
+def check_copy(ob) -> Result:
+    p = ob.param
+    return tmem_copy(ob.operand("shared"), ob.operand("tmem"), p("source_shape"), ob.shape, p("source_alloc"),
+                     p("alloc"), ob.dtype_bits, bool(p("source_in_shared")), bool(p("mutable")))
