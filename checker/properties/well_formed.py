@@ -104,7 +104,7 @@ def _other_parent(name: str, op: DotOperandEncoding, acc: Encoding, shape: Seque
     if isinstance(acc, AmdWmmaEncoding) and isinstance(op.parent, AmdWmmaEncoding) and \
             dataclasses.replace(op.parent, cga_layout=acc.cga_layout) == acc:
         return []                       # the CGA layouts: `_wmma_cga`
-    return [f"{name}'s parent is not the accumulator's encoding (Triton: incompatible parent encoding)"]
+    return [f"{name}'s parent is not the accumulator's encoding"]
 
 
 def _wmma_cga(a: Encoding, b: Encoding, acc: Encoding) -> list[str]:

@@ -107,4 +107,4 @@ def test_dot_operand_parents_follow_tritons_infer_dot_op_encoding():
     v3 = parse_encoding("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, "
                         "instrShape = [16, 16, 32]}>")
     bad = dot_operands(DotOperandEncoding(0, v3, 8), DotOperandEncoding(1, v2, 8), v3, [16, 16], [16, 16], [16, 16])
-    assert bad.explanation == "B's parent is not the accumulator's encoding (Triton: incompatible parent encoding)"
+    assert bad.explanation == "B's parent is not the accumulator's encoding"
