@@ -191,7 +191,10 @@ def compile_case(case, target: GPUTarget):
     types = case["types"]
     if callable(types):
         types = types(target)
-    case = {**case, "types": types}
+    cx = case["constexprs"]
+    if callable(cx):
+        cx = cx(target)
+    case = {**case, "types": types, "constexprs": cx}
     src_cls = GluonASTSource if _is_gluon(fn) else triton.compiler.ASTSource
     src = src_cls(fn, _signature(case), case["constexprs"], _divisibility(case))
     return triton.compile(src, target=target, options=dict(case["options"]))
@@ -265,7 +268,8 @@ def skip_reason(e: BaseException) -> str:
 
 def header(case, name, tag, target, md, argv_hint) -> str:
     eff = make_backend(target).parse_options(dict(case["options"]))
-    params = {k: v for k, v in case["constexprs"].items()}
+    cx = case["constexprs"](target) if callable(case["constexprs"]) else case["constexprs"]
+    params = {k: (v if isinstance(v, (int, float, str, bool)) else type(v).__name__) for k, v in cx.items()}
     params.update(num_warps=md.num_warps, num_stages=eff.num_stages)
     if md.num_ctas != 1:
         params["num_ctas"] = md.num_ctas
@@ -327,6 +331,9 @@ def run_isolated(case, tag, out_hint):
     proc.join()
     err.seek(0)
     stderr = err.read().decode(errors="replace")
+    if reason and ("error encountered during parsing" in reason or "PassManager::run failed" in reason):  # MLIR printed why
+        diag = [ln.strip() for ln in stderr.splitlines() if "error:" in ln]
+        reason += " :: " + " ".join(diag[:2])[:400]
     if proc.exitcode != 0 and "Traceback (most recent call last)" in stderr:
         raise RuntimeError(f"the tool itself failed on {case['name']}.{tag}:\n{stderr}")
     if proc.exitcode != 0:

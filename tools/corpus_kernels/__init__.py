@@ -9,7 +9,7 @@ MODULES = ("tl_ops", "tl_dots", "gl_layouts", "gl_nvidia", "gl_amd")
 
 def case(name, fn, types, constexprs=None, targets=ALL, doc="", **options):
     """One corpus kernel: ``types`` maps every non-constexpr argument to a Triton type string
-    (or is a function of the GPUTarget); ``options`` go to triton.compile (num_warps, ...)."""
+    (or is a function of the GPUTarget, as ``constexprs`` may be); ``options`` go to triton.compile (num_warps, ...)."""
     options.setdefault("num_warps", 4)
-    return {"name": name, "fn": fn, "types": types, "constexprs": dict(constexprs or {}),
+    return {"name": name, "fn": fn, "types": types, "constexprs": constexprs if callable(constexprs) else dict(constexprs or {}),
             "targets": tuple(targets), "doc": doc, "options": options}
