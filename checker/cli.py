@@ -144,7 +144,7 @@ def cmd_verify(args) -> int:
     by_file = {k.file: k for k in kernels}
     for o in outcomes:
         if o.skipped is not None:
-            by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property)
+            by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property, o.check.python)
     outcomes = [o for o in outcomes if o.record is not None]
     report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout,
                           ttgir=[k.summary() for k in kernels])

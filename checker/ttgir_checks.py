@@ -88,10 +88,15 @@ class KernelChecks:
     ops: Counter = field(default_factory=Counter)
     modules: list[dict] = field(default_factory=list)
 
-    def skip(self, line: int, op: str, reason: str, check: str | None = None) -> None:
-        """Record a check not made (the models do not cover it), with its reason."""
+    def skip(self, line: int, op: str, reason: str, check: str | None = None,
+             python: tuple[str, int, int] | None = None) -> None:
+        """Record a check not made (the models do not cover it), with its reason and, when the module
+        has locations, the Python source of the operation."""
         self.skipped[reason] += 1
-        self.skips.append({"line": line, "op": op, "check": check, "reason": reason})
+        record = {"line": line, "op": op, "check": check, "reason": reason}
+        if python is not None:
+            record["python"] = {"file": python[0], "line": python[1], "col": python[2]}
+        self.skips.append(record)
 
     def summary(self) -> dict:
         checked = sum(n for name, n in self.ops.items() if name in checked_ops())
@@ -175,7 +180,7 @@ class Builder:
             severity=severity, python=getattr(op, "loc", None)))
 
     def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
-        self.out.skip(op.line, op.name, reason, check)
+        self.out.skip(op.line, op.name, reason, check, getattr(op, "loc", None))
 
     def lowers(self, enc: Encoding, shape) -> bool:
         try:

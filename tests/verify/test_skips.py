@@ -10,10 +10,11 @@ PARTITIONED = """\
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "hip:gfx1250"} {
   tt.func @f(%x: tensor<32x16xf16, #blocked>) {
-    %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #partitioned, #smem, mutable>
+    %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #partitioned, #smem, mutable> loc(#loc1)
     tt.return
   }
 }
+#loc1 = loc("kernel.py":12:5)
 """
 
 WRONG_LANES = """\
@@ -39,7 +40,8 @@ def test_partitioned_over_padded_is_skipped_not_failed(verify, tmp_path):
     assert f"  skipped 1x  {path}:7: {reason}" in out
     kernel = json.loads((reports / "report.json").read_text())["summary"]["ttgir"][0]
     assert kernel["skipped_checks"] == {reason: 1}
-    assert kernel["skips"] == [{"line": 7, "op": "ttg.local_alloc", "check": "well_formed", "reason": reason}]
+    assert kernel["skips"] == [{"line": 7, "op": "ttg.local_alloc", "check": "well_formed", "reason": reason,
+                                "python": {"file": "kernel.py", "line": 12, "col": 5}}]
     md = (reports / "report.md").read_text()
     assert f"| `{path}` | 1 | {reason} |" in md
 
