@@ -49,8 +49,8 @@ def lds_direct_mfma(a_ptr, b_ptr, c_ptr, K, BM: gl.constexpr, BN: gl.constexpr, 
     rm = gl.arange(0, BM, layout=gl.SliceLayout(1, LOAD))
     rka = gl.arange(0, BK, layout=gl.SliceLayout(0, LOAD))
     rn = gl.arange(0, BN, layout=gl.SliceLayout(1, LOAD))
-    a_offs = rm[:, None] * K + rka[None, :]
-    b_offs = rn[:, None] * K + rka[None, :]         # B stored [N, K]
+    a_offs = gl.max_contiguous(gl.multiple_of(rm[:, None] * K + rka[None, :], [1, 8]), [1, 8])
+    b_offs = gl.max_contiguous(gl.multiple_of(rn[:, None] * K + rka[None, :], [1, 8]), [1, 8])   # B stored [N, K]
     a_s = gl.allocate_shared_memory(gl.float16, [2, BM, BK], SMEM)
     b_s = gl.allocate_shared_memory(gl.float16, [2, BN, BK], SMEM)
     cdna4.async_copy.buffer_load_to_shared(a_s.index(0), a_ptr, a_offs)
