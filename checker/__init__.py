@@ -5,31 +5,45 @@
                                  "warpsPerCTA = [4, 1], order = [1, 0]}>")
     L = checker.lower(enc, [128, 32])          # a checker.LinearLayout, as Triton 3.9 builds it
     r = checker.prove.injective(L)             # a Result: bool(r) is True exactly when it holds
+    report = checker.verify("kernel.ttgir")    # the report `layoutcheck verify` writes, as a dict
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
-from .encodings import lower
+from .encodings import lower as _lower
 from .encodings.base import Encoding
-from .errors import ParseError
+from .errors import CheckerError, ParseError
 from .layout import LinearLayout
+from .padded import PaddedLayout
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    prove: ModuleType
+
+Spec = Union[str, Mapping[str, Any]]
 
 
-def parse_encoding(spec: str | Mapping[str, Any]) -> Encoding:
+def parse_encoding(spec: Spec) -> Encoding:
     """An encoding from any of its written forms, validated by Triton's verifier rules.
 
-    - ``"#ttg.blocked<{...}>"``: Triton attribute text;
+    - ``"#ttg.blocked<{...}>"``: Triton attribute text; also what a TTGIR file shows around it
+      (`checker.syntax.pasted`): an alias line ``#blocked = #ttg.blocked<{...}>``, a type
+      ``tensor<64x64xf16, #ttg.blocked<{...}>>`` or ``!ttg.memdesc<64x64xf16, #shared, #smem>``
+      (a trailing ``loc(...)`` is ignored), alias lines followed by one type or attribute;
     - ``{"kind": "blocked", "size_per_thread": [...], ...}`` or ``{"attr": "..."}``:
       a declaration as written in ``encodings/*.yaml`` (docs/encodings.md);
     - ``{"class": "BlockedLayout", "params": {...}}``: a Gluon layout spec.
+
+    Text that is no layout raises a `ParseError` saying what it is (a memory space, a location,
+    an Intel or Gluon auto encoding, ...).
     """
     if isinstance(spec, str):
-        if not spec.lstrip().startswith("#"):
-            raise ParseError(f"attribute text starts with '#', got {spec[:40]!r}")
-        from .syntax.mlir_attr import parse_attribute
-        enc = parse_attribute(spec.strip())
+        from .syntax.pasted import read_pasted
+        enc = read_pasted(spec).encoding
     elif isinstance(spec, Mapping) and "class" in spec:
         from .syntax.gluon import from_gluon
         enc = from_gluon(spec)
@@ -42,6 +56,58 @@ def parse_encoding(spec: str | Mapping[str, Any]) -> Encoding:
     return enc
 
 
+def lower(encoding: Encoding | Spec, shape: Sequence[int] | None = None) -> LinearLayout | PaddedLayout:
+    """The LinearLayout Triton builds for an encoding at `shape` (a `PaddedLayout` for ``padded_shared``).
+
+    `encoding` may also be any form `parse_encoding` reads; `shape` then defaults to the shape of a
+    pasted type (``tensor<64x64xf16, ...>``), and one given must agree with it."""
+    if isinstance(encoding, Encoding):
+        if shape is None:
+            raise CheckerError(f"a {encoding.kind} encoding needs a tensor shape to be lowered", field="shape")
+        return _lower(encoding, shape)
+    typed = None
+    if isinstance(encoding, str):
+        from .syntax.pasted import read_pasted
+        got = read_pasted(encoding)
+        got.encoding.validate()
+        encoding, typed = got.encoding, got.shape
+    else:
+        encoding = parse_encoding(encoding)
+    if shape is None:
+        if typed is None:
+            raise CheckerError(f"a {encoding.kind} encoding needs a tensor shape to be lowered", field="shape")
+        shape = typed
+    elif typed is not None and list(shape) != list(typed):
+        raise CheckerError(f"shape {list(shape)} disagrees with the type's shape {list(typed)}", field="shape")
+    return _lower(encoding, shape)
+
+
+def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, hardware: str | None = None,
+           engine: str = "both", jobs: int | None = 1, timeout_ms: int = 10_000, only: Sequence[str] = (),
+           skip: Sequence[str] = (), werror: bool = False, report_dir: str | os.PathLike | None = None,
+           formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
+           figures: str = "failed") -> dict[str, Any]:
+    """Run `layoutcheck verify` in-process and return the report it writes to report.json
+    (``{"schema_version", "summary", "checks"}``, docs/report-schema.md).
+
+    paths_or_text: a spec file (``*.yaml``), a TTGIR file (``*.ttgir``, ``*.mlir``), a folder searched
+    for both, TTGIR text (anything with a line break, or that starts ``module`` / ``#``), or a list of
+    these; TTGIR text is named ``<text>`` in the report. The keywords are the command's options:
+    hardware (a preset name overriding the modules' ttg.target), engine ("f2", "z3" or "both"), jobs
+    (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
+    werror. Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
+    timings=True, and the HTML report's `figures`, as on the command line).
+
+    Raises `CheckerError` for bad input (a spec that does not load, nothing selected) as the command
+    exits 2; a TTGIR file's unreadable constructs do not raise: they are in
+    ``report["summary"]["ttgir"][i]["problems"]``.
+    """
+    from .verification import verify as run
+    return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
+               skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
+               figures=figures)
+
+
 def __getattr__(name: str) -> Any:
     """``checker.prove`` (the proof API) is imported on first use, so ``import checker`` stays light."""
     if name == "prove":
@@ -50,4 +116,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'checker' has no attribute {name!r}")
 
 
-__all__ = ["parse_encoding", "lower", "prove", "LinearLayout", "Encoding"]
+__all__ = ["parse_encoding", "lower", "prove", "verify", "LinearLayout", "PaddedLayout", "Encoding", "CheckerError"]

@@ -39,9 +39,13 @@ def parse_shape(text: str) -> list[int]:
     return dims
 
 
-def resolve_encoding(text: str | None, file: str | None, name: str | None):
-    """An encoding from attribute text, or from a YAML / MLIR file by name."""
-    from .syntax.mlir_attr import parse_alias_definitions, parse_attribute
+def resolve_layout(text: str | None, file: str | None, name: str | None):
+    """The layout named on the command line, as a `checker.syntax.pasted.Pasted` (its encoding, and the
+    shape and element type of a pasted type): attribute text, an alias line, a tensor / memdesc type,
+    a TTGIR snippet of alias lines and one type (`checker.syntax.pasted`; ``-``: read from stdin), or
+    an encoding of a YAML / MLIR file by name. Validated by Triton's verifier rules."""
+    from .syntax.mlir_attr import parse_alias_definitions
+    from .syntax.pasted import Pasted, read_pasted
     if file:
         if not name:
             raise CheckerError("--file needs --name to pick an encoding", field="--name")
@@ -58,36 +62,97 @@ def resolve_encoding(text: str | None, file: str | None, name: str | None):
         if key not in table:
             raise CheckerError(f"no encoding named '{name}' in {file} (it defines: {', '.join(sorted(table))})",
                                field="--name")
-        enc = table[key]
+        got = Pasted(table[key], "alias", text=name)
     elif text:
-        enc = parse_attribute(text)
+        if text.strip() == "-":
+            text = sys.stdin.read()
+        got = read_pasted(text)
     else:
-        raise CheckerError("give an encoding as attribute text, or --file F --name N")
-    enc.validate()
-    return enc
+        raise CheckerError("give an encoding as attribute text (or a tensor<...> / !ttg.memdesc<...> type, "
+                           "or alias lines), or --file F --name N")
+    got.encoding.validate()
+    return got
+
+
+def resolve_encoding(text: str | None, file: str | None, name: str | None):
+    """An encoding from pasted text (`resolve_layout`), or from a YAML / MLIR file by name."""
+    return resolve_layout(text, file, name).encoding
+
+
+def layout_shape(given: str | None, layouts: Sequence) -> list[int]:
+    """The shape to lower at: --shape, else the shape of the pasted types (which must agree with it
+    and with each other)."""
+    typed = [p for p in layouts if p.shape is not None]
+    shape = parse_shape(given) if given else None
+    for p in typed:
+        if shape is None:
+            shape = list(p.shape)
+        elif list(p.shape) != shape:
+            what = f"--shape {given}" if given else f"the shape {_dims(shape)} of {typed[0].describe()}"
+            raise CheckerError(f"{what} disagrees with the shape {_dims(p.shape)} of {p.describe()}",
+                               field="--shape")
+    if shape is None:
+        raise CheckerError("give --shape (e.g. 64x64), or paste a type such as tensor<64x64xf16, #blocked>",
+                           field="--shape")
+    return shape
+
+
+def element_bits(given: int | None, layouts: Sequence) -> int | None:
+    """--dtype-bits, else the element width of the pasted types (which must agree with it and each other)."""
+    bits = given
+    first = None
+    for p in layouts:
+        if p.element_bits is None:
+            continue
+        if bits is None:
+            bits, first = p.element_bits, p
+        elif p.element_bits != bits:
+            what = f"--dtype-bits {given}" if given is not None else \
+                f"the element type {first.element_type} of {first.describe()}"
+            raise CheckerError(f"{what} disagrees with the element type {p.element_type} ({p.element_bits} bits) "
+                               f"of {p.describe()}", field="--dtype-bits")
+    return bits
+
+
+def _dims(shape) -> str:
+    return "x".join(map(str, shape))
+
+
+def _name(args, got) -> str:
+    """What the layout is called in a figure's title."""
+    return args.name if args.file else " ".join(got.text.split())
 
 
 def cmd_lower(args) -> int:
+    """The attribute text Triton prints for the encoding, then the LinearLayout (--json: its dict)."""
     from .encodings import lower
-    enc = resolve_encoding(args.encoding, args.file, args.name)
-    L = lower(enc, parse_shape(args.shape))
+    from .padded import PaddedLayout
+    from .syntax.mlir_attr import print_attribute
+    got = resolve_layout(args.encoding, args.file, args.name)
+    shape = layout_shape(args.shape, [got])
+    L = lower(got.encoding, shape)
     if args.json:
         print(json.dumps(L.to_dict()))
-    else:
-        print(L)
+        return EXIT_OK
+    print(f"{print_attribute(got.encoding)} at {_dims(shape)}")
+    if isinstance(L, PaddedLayout) and L.padded:
+        pairs = ", ".join(f"{p} empty slot(s) after every {i} elements" for i, p in zip(L.intervals, L.paddings))
+        print(f"padding: {pairs}; {L.offsets} elements span {L.footprint()} slots per CTA")
+    print(linear_part(L))
     return EXIT_OK
 
 
 def cmd_show(args) -> int:
     from .encodings import lower
     from .views import layout_view
-    enc = resolve_encoding(args.encoding, args.file, args.name)
-    L = lower(enc, parse_shape(args.shape))
+    got = resolve_layout(args.encoding, args.file, args.name)
+    shape = layout_shape(args.shape, [got])
+    L = lower(got.encoding, shape)
     linear = linear_part(L)  # a padded layout is shown through its linear component
     if args.svg:
         from .reports.svg import layout_figure
         from .reports.writer import write_atomic
-        write_atomic(args.svg, layout_figure(linear, title=f"{args.encoding or args.name} at {args.shape}"), "--svg")
+        write_atomic(args.svg, layout_figure(linear, title=f"{_name(args, got)} at {_dims(shape)}"), "--svg")
     sys.stdout.write(layout_view(linear, hardware=args.hw))
     return EXIT_OK
 
@@ -95,61 +160,28 @@ def cmd_show(args) -> int:
 def cmd_verify(args) -> int:
     """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked),
     run the selected checks, write the reports, print the summary and the IR findings."""
-    import dataclasses
-    import time
     from .hardware import resolve
-    from .reports.json_report import build_report, build_timings
     from .reports.text import render_text
     from .reports.writer import parse_formats, write_reports, written_line
-    from .runner import Progress, default_jobs, run
-    from .spec import find_inputs, is_ir, load_paths, select
-    from .ttgir_checks import read_ir_file
+    from .runner import Progress
+    from .verification import check, load_inputs
     formats = parse_formats(args.format)
     if args.jobs is not None and args.jobs < 1:
         raise CheckerError(f"must be at least 1, got {args.jobs}", field="--jobs")
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
     hardware = resolve(args.hardware) if args.hardware else None
-    files = find_inputs(args.paths)
-    specs = [f for f in files if not is_ir(f)]
-    by_spec: dict[str, list] = {}
-    for ob in (load_paths(specs) if specs else []):
-        by_spec.setdefault(ob.file, []).append(ob)
-    kernels, obligations = [], []
-    for f in files:                     # checks in input order: a spec's, or a TTGIR file's
-        if is_ir(f):
-            kernels.append(read_ir_file(f, hardware))
-            obligations += kernels[-1].obligations
-        else:
-            obligations += by_spec.get(f, [])
-    if args.werror:
-        obligations = [dataclasses.replace(ob, severity="error") for ob in obligations]
+    inputs = load_inputs(args.paths, hardware, werror=args.werror)
     if args.explain is not None:
-        return explain(kernels, args.explain, engine=args.engine, timeout_ms=args.timeout)
-    obligations = select(obligations, args.only, args.skip)
-    problems = [(k.file, line, msg) for k in kernels for line, msg in k.problems]
-    if not obligations and not problems:
-        if kernels and not (args.only or args.skip) and not specs:
-            print(f"layoutcheck verify: nothing to check: {len(kernels)} TTGIR file(s) with no layout to check")
-            return EXIT_OK
-        raise CheckerError("no check is selected (see --only / --skip)")
-    jobs = args.jobs or default_jobs()
-    start = time.perf_counter()
-    progress = None if args.quiet or not obligations else Progress(len(obligations))
-    try:
-        outcomes = run(obligations, jobs=jobs, engine=args.engine, timeout_ms=args.timeout, progress=progress)
-    finally:
-        if progress is not None:
-            progress.close()
-    by_file = {k.file: k for k in kernels}
-    for o in outcomes:
-        if o.skipped is not None:
-            by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property, o.check.python)
-    outcomes = [o for o in outcomes if o.record is not None]
-    report = build_report(outcomes, engine=args.engine, timeout_ms=args.timeout,
-                          ttgir=[k.summary() for k in kernels])
-    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start) if args.timings else None
-    written = write_reports(report, timings, formats, args.report_dir, figures=args.figures)
+        return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
+    done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
+                 jobs=args.jobs, progress=None if args.quiet else Progress)
+    if done.nothing:
+        print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
+        return EXIT_OK
+    report, problems = done.report, done.problems
+    written = write_reports(report, done.timings if args.timings else None, formats, args.report_dir,
+                            figures=args.figures)
     sys.stdout.write(render_text(report))
     if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
         sys.stdout.flush()
@@ -167,8 +199,26 @@ def cmd_verify(args) -> int:
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
 
-def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
-    """--explain [FILE:]LINE: the layouts of the operation at that line (show views) and every proof about it."""
+def names_file(path: str, given: str) -> bool:
+    """Whether --explain's FILE names the input `path`: the same file, or a suffix of its path made of
+    whole components ('matmul.ttgir', 'kernels/matmul.ttgir' name 'specs/kernels/matmul.ttgir')."""
+    import os
+    if path == given:
+        return True
+    if path.startswith("<") or given.startswith("<"):
+        return False
+    if os.path.isabs(given) or given.startswith("."):
+        if os.path.realpath(path) == os.path.realpath(given):
+            return True
+    want = [c for c in os.path.normpath(given).replace("\\", "/").split("/") if c not in ("", ".")]
+    have = [c for c in os.path.normpath(path).replace("\\", "/").split("/") if c not in ("", ".")]
+    return bool(want) and have[-len(want):] == want
+
+
+def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
+    """--explain [FILE:]LINE: every proof about the operation at that line (verdicts first), then its
+    layouts as Triton prints them, each followed by its show view (who holds each element) with `grids`.
+    FILE names an input by its path or a suffix of it."""
     from .encodings import lower
     from .runner import evaluate
     from .reports.text import show
@@ -178,10 +228,13 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
     if not line_text.isdigit():
         raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
     line = int(line_text)
-    chosen = [k for k in kernels if not file or k.file == file]
+    chosen = [k for k in kernels if not file or names_file(k.file, file)]
     if len(chosen) != 1:
-        raise CheckerError("--explain needs exactly one TTGIR input" + (f" named {file}" if file else ""),
-                           field="--explain")
+        if file and len(chosen) > 1:
+            raise CheckerError(f"{file} names {len(chosen)} TTGIR inputs ({', '.join(k.file for k in chosen)}): "
+                               "give more of its path", field="--explain")
+        named = f" named {file} (inputs: {', '.join(k.file for k in kernels) or 'none'})" if file else ""
+        raise CheckerError(f"--explain needs exactly one TTGIR input{named}", field="--explain")
     k = chosen[0]
     type_checks = ("well_formed", "surjective", "injective_up_to_broadcast", "invertible")
     obs = sorted((ob for ob in k.obligations if ob.line == line), key=lambda ob: ob.property in type_checks)
@@ -191,6 +244,14 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
     out = []
     for msg in problems:
         out.append(f"{k.file}:{line}: error: {msg}")
+    for ob in obs:
+        r = evaluate(ob, engine, timeout_ms)
+        out.append(f"== {ob.op} {ob.property}: {r.status}" + (f" ({ob.severity})" if r.status == "fails" else ""))
+        out.append(f"   {r.explanation}")
+        if r.counterexample:
+            out.append("   witness: " + show(r.counterexample.to_dict()))
+        if r.details:
+            out.append("   details: " + show(r.details))
     shown = set()
     for ob in obs:
         for role, enc in ob.operands:
@@ -200,19 +261,15 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int) -> int:
                 continue
             shown.add(key)
             out.append(f"== {role}: {print_attribute(enc)} at {'x'.join(map(str, shape))}")
+            if not grids:
+                continue
             try:
                 L = lower(enc, shape)
                 out.append(layout_view(linear_part(L)).rstrip())
             except CheckerError as e:
                 out.append(f"(does not lower: {e.message})")
-    for ob in obs:
-        r = evaluate(ob, engine, timeout_ms)
-        out.append(f"== {ob.op} {ob.property}: {r.status}" + (f" ({ob.severity})" if r.status == "fails" else ""))
-        out.append(f"   {r.explanation}")
-        if r.counterexample:
-            out.append("   witness: " + show(r.counterexample.to_dict()))
-        if r.details:
-            out.append("   details: " + show(r.details))
+    if shown and not grids:
+        out.append("(--grids shows who holds each element of each layout)")
     sys.stdout.write("\n".join(out) + "\n")
     return EXIT_OK
 
@@ -223,12 +280,15 @@ SMT_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "equiv
 
 
 def _operands(args) -> list:
-    """The encodings named on the command line (attribute text, or NAME from --file)."""
+    """The layouts named on the command line (`resolve_layout`: pasted text, or NAME from --file)."""
     if not args.layouts:
-        raise CheckerError("give the layouts to prove, as attribute text or names from --file", field="layouts")
+        raise CheckerError("give the layouts to prove, as attribute text, types or names from --file",
+                           field="layouts")
     if args.file:
-        return [resolve_encoding(None, args.file, name) for name in args.layouts]
-    return [resolve_encoding(text, None, None) for text in args.layouts]
+        return [resolve_layout(None, args.file, name) for name in args.layouts]
+    if sum(text.strip() == "-" for text in args.layouts) > 1:
+        raise CheckerError("stdin ('-') can give one layout only", field="layouts")
+    return [resolve_layout(text, None, None) for text in args.layouts]
 
 
 def _need(ops: list, n: int, prop: str) -> None:
@@ -238,8 +298,10 @@ def _need(ops: list, n: int, prop: str) -> None:
 
 def cmd_prove(args) -> int:
     from . import prove
-    ops = _operands(args)
-    shape = parse_shape(args.shape)
+    pasted = _operands(args)
+    ops = [p.encoding for p in pasted]
+    shape = layout_shape(args.shape, pasted)
+    bits = element_bits(args.dtype_bits, pasted)
     common = {"engine": args.engine, "timeout_ms": args.timeout}
     p = args.property
     if p in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
@@ -250,21 +312,21 @@ def cmd_prove(args) -> int:
         result = getattr(prove, p)(ops[0], ops[1], shape, **common)
     elif p == "aligned_access":
         _need(ops, 2, p)
-        if args.dtype_bits is None:
-            raise CheckerError("aligned_access needs --dtype-bits", field="--dtype-bits")
-        result = prove.aligned_access(ops[0], ops[1], shape, args.dtype_bits, direction=args.direction,
+        if bits is None:
+            raise CheckerError("aligned_access needs --dtype-bits (or a pasted type)", field="--dtype-bits")
+        result = prove.aligned_access(ops[0], ops[1], shape, bits, direction=args.direction,
                                       hardware=args.hardware, **common)
     elif p == "bank_conflict_free":
         _need(ops, 2, p)
-        result = prove.bank_conflict_free(ops[0], ops[1], shape, args.dtype_bits, direction=args.direction,
+        result = prove.bank_conflict_free(ops[0], ops[1], shape, bits, direction=args.direction,
                                           access=args.access, model=args.model, hardware=args.hardware, **common)
     else:
         _need(ops, 1, p)
-        if args.dtype_bits is None:
-            raise CheckerError("fits needs --dtype-bits", field="--dtype-bits")
+        if bits is None:
+            raise CheckerError("fits needs --dtype-bits (or a pasted type)", field="--dtype-bits")
         from .hardware import resolve
         capacity = resolve(args.hardware).smem_bytes_per_block
-        result = prove.fits(ops[0], args.dtype_bits, capacity, shape=shape, **common)
+        result = prove.fits(ops[0], bits, capacity, shape=shape, **common)
     if args.json:
         print(json.dumps(result.to_dict(), sort_keys=True))
     else:
@@ -280,8 +342,9 @@ def cmd_smt(args) -> int:
     import importlib
     equivalence, frame, injective, surjective = (importlib.import_module(f"checker.properties.{m}")
                                                  for m in ("equivalence", "frame", "injective", "surjective"))
-    ops = _operands(args)
-    shape = parse_shape(args.shape)
+    pasted = _operands(args)
+    ops = [p.encoding for p in pasted]
+    shape = layout_shape(args.shape, pasted)
     layouts = [linear_part(lowered(op, shape)) for op in ops]
     p = args.property
     if p == "surjective":
@@ -305,43 +368,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"layoutcheck {version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    def encoding_args(sp):
-        sp.add_argument("encoding", nargs="?", help="Triton attribute text, e.g. '#ttg.blocked<{...}>'")
-        sp.add_argument("--file", help="a YAML declaration file (or an MLIR file with #alias definitions)")
-        sp.add_argument("--name", help="the encoding's name in --file")
-        sp.add_argument("--shape", required=True, help="tensor shape, e.g. 16x16")
+    layout_help = ("the layout: Triton attribute text ('#ttg.blocked<{...}>'), an alias line "
+                   "('#blocked = #ttg.blocked<{...}>'), a type ('tensor<64x64xf16, #ttg.blocked<{...}>>', "
+                   "'!ttg.memdesc<64x64xf16, #shared, #smem, mutable>'; a trailing loc(...) is ignored), or "
+                   "TTGIR alias lines followed by one type or attribute; - reads it from stdin")
+    file_help = "a YAML declaration file (or an MLIR/TTGIR file with #alias definitions) (default: none)"
+    shape_help = ("tensor shape, e.g. 64x64 (default: the shape of a pasted tensor/memdesc type; "
+                  "one given must agree with it)")
 
-    sp = sub.add_parser("lower", help="print the LinearLayout Triton builds for an encoding at a shape")
+    def encoding_args(sp):
+        sp.add_argument("encoding", nargs="?", help=layout_help)
+        sp.add_argument("--file", help=file_help)
+        sp.add_argument("--name", help="the encoding's name in --file (default: none; needed with --file)")
+        sp.add_argument("--shape", help=shape_help)
+
+    sp = sub.add_parser("lower", help="print Triton's attribute text for an encoding and the LinearLayout "
+                                      "Triton builds for it at a shape")
     encoding_args(sp)
-    sp.add_argument("--json", action="store_true", help="print {bases, out_dims} as JSON")
+    sp.add_argument("--json", action="store_true", help="print {bases, out_dims} as JSON (default: off: text)")
     sp.set_defaults(run=cmd_lower)
 
     sp = sub.add_parser("prove", help="prove one property from the command line")
-    sp.add_argument("property", choices=PROPERTIES)
-    sp.add_argument("layouts", nargs="*", help="attribute texts (or names in --file): one or two layouts")
-    sp.add_argument("--file", help="a YAML declaration file (or an MLIR file with #alias definitions)")
-    sp.add_argument("--shape", required=True, help="tensor shape, e.g. 64x64")
-    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both")
-    sp.add_argument("--timeout", type=int, default=10_000, help="Z3 limit per obligation, ms (timeout: unknown)")
-    sp.add_argument("--dtype-bits", type=int, help="element width in bits (bank_conflict_free, aligned_access, fits)")
-    sp.add_argument("--direction", choices=("store", "load"), default="store")
-    sp.add_argument("--access", default="auto")
-    sp.add_argument("--model", choices=("hardware", "triton"), default="hardware")
-    sp.add_argument("--hardware", default="sm90")
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("property", choices=PROPERTIES, help="the property: %(choices)s")
+    sp.add_argument("layouts", nargs="*", help="one or two layouts (as for lower: attribute text, alias lines, "
+                                               "tensor/memdesc types; or names in --file)")
+    sp.add_argument("--file", help=file_help)
+    sp.add_argument("--shape", help=shape_help)
+    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
+                    help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default: %(default)s)")
+    sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
+                    help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
+    sp.add_argument("--dtype-bits", type=int,
+                    help="element width in bits, for bank_conflict_free, aligned_access and fits (default: the "
+                         "element type of a pasted type, else the shared encoding's own where it has one)")
+    sp.add_argument("--direction", choices=("store", "load"), default="store",
+                    help="registers to shared memory (store) or back (load), for bank_conflict_free and "
+                         "aligned_access (default: %(default)s)")
+    sp.add_argument("--access", default="auto",
+                    help="the instruction to model for bank_conflict_free: auto (the one Triton emits), "
+                         "st.shared, ld.shared, stmatrix, ldmatrix, stmatrix.trans, ldmatrix.trans, ds_read_tr, "
+                         "cp.async, direct_to_lds (default: %(default)s)")
+    sp.add_argument("--model", choices=("hardware", "triton"), default="hardware",
+                    help="bank model for bank_conflict_free: the hardware's wavefronts, or Triton's own "
+                         "estimate (default: %(default)s)")
+    sp.add_argument("--hardware", default="sm90",
+                    help="hardware preset for bank_conflict_free, aligned_access and fits: sm80, sm90, sm100, "
+                         "gfx942, gfx950, gfx11, gfx12, gfx1250 (default: %(default)s, an H100)")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON (default: off: text)")
     sp.set_defaults(run=cmd_prove)
 
     sp = sub.add_parser("smt", help="write the SMT-LIB2 text of an obligation (a model means the property fails)")
-    sp.add_argument("property", choices=SMT_PROPERTIES)
-    sp.add_argument("layouts", nargs="*")
-    sp.add_argument("--file")
-    sp.add_argument("--shape", required=True)
+    sp.add_argument("property", choices=SMT_PROPERTIES, help="the property: %(choices)s")
+    sp.add_argument("layouts", nargs="*", help="one layout (two for equivalent), as for prove")
+    sp.add_argument("--file", help=file_help)
+    sp.add_argument("--shape", help=shape_help)
     sp.set_defaults(run=cmd_smt)
 
     sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
     encoding_args(sp)
-    sp.add_argument("--hw", action="store_true", help="hardware view: what each register/lane or offset holds")
-    sp.add_argument("--svg", metavar="PATH", help="also write an SVG figure of the tensor grid to PATH")
+    sp.add_argument("--hw", action="store_true",
+                    help="hardware view: what each register/lane, shared offset or TMEM row/column holds "
+                         "(default: off: the tensor view, who holds each element)")
+    sp.add_argument("--svg", metavar="PATH", help="also write an SVG figure of the tensor grid to PATH "
+                                                  "(default: none)")
     sp.set_defaults(run=cmd_show)
 
     sp = sub.add_parser("verify", help="prove every check of spec files (docs/spec-format.md) and write reports")
@@ -358,7 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="skip checks whose id matches this shell pattern (repeatable)")
     sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
                     help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default)")
-    sp.add_argument("--timeout", type=int, default=10_000, metavar="MS", help="Z3's limit per check (ms)")
+    sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
+                    help="Z3's limit per check in ms (default: %(default)s)")
     sp.add_argument("--quiet", action="store_true",
                     help="no progress and no 'reports:' line on stderr (stdout still has the text report)")
     sp.add_argument("--figures", choices=("failed", "all", "none"), default="failed",
@@ -368,7 +458,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
     sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")
     sp.add_argument("--explain", metavar="[FILE:]LINE",
-                    help="print the layouts and proofs of the TTGIR operation at LINE, then stop")
+                    help="print the proofs (verdicts first) and the layouts of the TTGIR operation at LINE, then "
+                         "stop; FILE is an input's path or a suffix of it, e.g. matmul.cuda80.ttgir:84 "
+                         "(default: none)")
+    sp.add_argument("--grids", action="store_true",
+                    help="with --explain, also print who holds each element of each layout (default: off)")
     sp.set_defaults(run=cmd_verify)
     return p
 

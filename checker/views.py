@@ -11,6 +11,14 @@ Shared layouts:
 - tensor view: position k of the nesting shows the coordinate stored at
   offset k as ``(r:c)``;
 - hardware view: ``Offset: k -> (r,c)`` per block.
+
+Tensor memory (TMEM, in-dims ``row``, ``col``, ``block``):
+- tensor view: each element lists every TMEM cell that holds it as
+  ``R<row>:C<col>`` (with a ``B<block>:`` prefix when there are several CTAs),
+  joined by ``|``;
+- hardware view: ``Row <r>:`` then the coordinate each column holds, one line per row.
+
+Any other LinearLayout: one line per hardware index, ``in=v, ... -> (c0,c1,...)``.
 """
 
 from __future__ import annotations
@@ -122,7 +130,57 @@ def shared_view(L: LinearLayout, hardware: bool = False) -> str:
     return _nest(tensor_cells, shape, ",")
 
 
+def tmem_view(L: LinearLayout, hardware: bool = False) -> str:
+    """Tensor memory: rows and columns of TMEM (module docstring)."""
+    shape = [s for _, s in L.out_dim_sizes]
+    rows, cols = L.in_dim_size("row"), L.in_dim_size("col")
+    blocks = L.in_dim_size("block") if L.has_in_dim("block") else 1
+    cells = [""] * L.total_out_size
+    lines = []
+    for b in range(blocks):
+        if hardware and blocks > 1:
+            lines.append(f"Block{b}:")
+        for r in range(rows):
+            held = []
+            for c in range(cols):
+                point = {"row": r, "col": c}
+                if L.has_in_dim("block"):
+                    point["block"] = b
+                coord = tuple(L.apply(point).values())
+                held.append("(" + ",".join(_pad(x, s) for x, s in zip(coord, shape)) + ")")
+                owner = (f"B{_pad(b, blocks - 1)}:" if blocks > 1 else "") + f"R{_pad(r, rows - 1)}:C{_pad(c, cols - 1)}"
+                k = _linearize(coord, shape)
+                cells[k] = owner if not cells[k] else cells[k] + "|" + owner
+            if hardware:
+                lines.append(f"Row {_pad(r, rows - 1)}: " + ", ".join(held))
+    if hardware:
+        return "\n".join(lines) + "\n"
+    return _nest(cells, shape, ", ")
+
+
+def generic_view(L: LinearLayout, hardware: bool = False) -> str:
+    """Any LinearLayout: every hardware index and the coordinate it maps to (both views)."""
+    shape = [s for _, s in L.out_dim_sizes]
+    dims = [(d, n) for d, n in L.in_dim_sizes]
+    lines = []
+    for i in range(L.total_in_size):
+        point, rest = {}, i
+        for d, n in reversed(dims):
+            point[d], rest = rest % n, rest // n
+        coord = tuple(L.apply(point).values())
+        lines.append(", ".join(f"{d}={point[d]}" for d, _ in dims) + " -> ("
+                     + ",".join(_pad(x, s) for x, s in zip(coord, shape)) + ")")
+    return "\n".join(lines) + "\n"
+
+
 def layout_view(L: LinearLayout, hardware: bool = False) -> str:
-    if "offset" in L.in_dims:
+    """The tensor view (who holds each element) or, with hardware, the hardware view, chosen by the
+    layout's in-dims: shared (offset), tensor memory (row, col), distributed (register, lane, warp)."""
+    ins = set(L.in_dims)
+    if "offset" in ins:
         return shared_view(L, hardware)
-    return distributed_view(L, hardware)
+    if {"row", "col"} <= ins:
+        return tmem_view(L, hardware)
+    if {"register", "lane", "warp"} <= ins:
+        return distributed_view(L, hardware)
+    return generic_view(L, hardware)

@@ -1,0 +1,171 @@
+"""A verify run, in-process: what `layoutcheck verify` and `checker.verify` share.
+
+    inputs = load_inputs(["specs/"], hardware=None)       # specs (all or nothing) and TTGIR (problems kept)
+    result = check(inputs, engine="both", jobs=4)           # the selected checks proved
+    result.report                                          # the dict report.json holds (build_report)
+
+(The module is not named ``verify``: ``checker.verify`` is the function.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .errors import CheckerError
+from .prove import TIMEOUT_MS
+
+TEXT_NAME = "<text>"
+
+
+@dataclass
+class Inputs:
+    """Every input of a run: the spec files, the TTGIR files read (`KernelChecks`), and every
+    obligation in input order."""
+
+    specs: list[str] = field(default_factory=list)
+    kernels: list = field(default_factory=list)
+    obligations: list = field(default_factory=list)
+
+
+@dataclass
+class Checked:
+    """A finished run: the report (report.json's dict), the timings (timings.json's), the outcomes
+    with records, and the TTGIR input's problems (file, line, message). `nothing` is True when the
+    input is TTGIR with no layout to check (the report then has no checks)."""
+
+    report: dict[str, Any]
+    timings: dict[str, Any]
+    outcomes: list
+    problems: list[tuple[str, int, str]]
+    jobs: int
+    nothing: bool = False
+
+
+def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
+                texts: Sequence[tuple[str, str]] = ()) -> Inputs:
+    """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked)
+    under paths, then every (name, TTGIR text) of `texts`; hardware: a `Hardware` overriding the
+    modules' ttg.target. werror: every check's severity becomes error."""
+    from .spec import find_inputs, is_ir, load_paths
+    from .ttgir_checks import kernel_checks, read_ir_file
+    from .syntax.ttgir import read_ttgir
+    files = find_inputs(paths) if paths else []
+    specs = [f for f in files if not is_ir(f)]
+    by_spec: dict[str, list] = {}
+    for ob in (load_paths(specs) if specs else []):
+        by_spec.setdefault(ob.file, []).append(ob)
+    out = Inputs(specs)
+    for f in files:                     # checks in input order: a spec's, or a TTGIR file's
+        if is_ir(f):
+            out.kernels.append(read_ir_file(f, hardware))
+            out.obligations += out.kernels[-1].obligations
+        else:
+            out.obligations += by_spec.get(f, [])
+    for name, text in texts:
+        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware))
+        out.obligations += out.kernels[-1].obligations
+    if werror:
+        out.obligations = [dataclasses.replace(ob, severity="error") for ob in out.obligations]
+    return out
+
+
+def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
+          timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
+          progress: Callable[[int], Any] | None = None) -> Checked:
+    """Prove the selected checks (`--only` / `--skip` shell patterns) and build the report.
+    progress(n): a callable taking each Outcome, with close() (`checker.runner.Progress`), or None.
+    A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
+    was selected away (`Checked.nothing`)."""
+    from .reports.json_report import build_report, build_timings
+    from .runner import default_jobs, run
+    from .spec import select
+    obligations = select(inputs.obligations, only, skip)
+    kernels = inputs.kernels
+    problems = [(k.file, line, msg) for k in kernels for line, msg in k.problems]
+    jobs = jobs or default_jobs()
+    if not obligations and not problems:
+        if kernels and not (only or skip) and not inputs.specs:
+            report = build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
+            return Checked(report, build_timings([], jobs=jobs, wall_seconds=0.0), [], [], jobs, nothing=True)
+        raise CheckerError("no check is selected (see --only / --skip)")
+    start = time.perf_counter()
+    bar = progress(len(obligations)) if progress is not None and obligations else None
+    try:
+        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    by_file = {k.file: k for k in kernels}
+    for o in outcomes:
+        if o.skipped is not None:
+            by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property, o.check.python)
+    outcomes = [o for o in outcomes if o.record is not None]
+    report = build_report(outcomes, engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
+    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
+    return Checked(report, timings, outcomes, problems, jobs)
+
+
+def is_ttgir_text(item: str) -> bool:
+    """Whether a string given to `checker.verify` is TTGIR text rather than a path: it has a line
+    break, or it is no existing path and reads like IR (``module``, ``#name =``, ``tt.func``)."""
+    if "\n" in item:
+        return True
+    if item == "-" or os.path.exists(item):
+        return False
+    head = item.lstrip()
+    return head.startswith(("module", "#", "tt.func", "builtin.module"))
+
+
+def split_inputs(paths_or_text: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """`checker.verify`'s first argument as (paths, [(name, TTGIR text)]): a path (str or os.PathLike),
+    a TTGIR text, or a list of these; texts are named ``<text>`` (``<text-2>``, ... when several)."""
+    items = [paths_or_text] if isinstance(paths_or_text, (str, os.PathLike)) else list(paths_or_text)
+    if not items:
+        raise CheckerError("give spec files, TTGIR files or TTGIR text to verify")
+    paths, texts = [], []
+    for item in items:
+        if isinstance(item, os.PathLike):
+            paths.append(os.fspath(item))
+        elif not isinstance(item, str):
+            raise CheckerError(f"expected a path or TTGIR text, got {type(item).__name__}")
+        elif is_ttgir_text(item):
+            texts.append(item)
+        else:
+            paths.append(item)
+    named = [(TEXT_NAME if len(texts) == 1 else f"<text-{i + 1}>", t) for i, t in enumerate(texts)]
+    return paths, named
+
+
+def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "both", jobs: int | None = 1,
+           timeout_ms: int = TIMEOUT_MS, only: Sequence[str] = (), skip: Sequence[str] = (),
+           werror: bool = False, report_dir: str | os.PathLike | None = None,
+           formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
+           figures: str = "failed") -> dict[str, Any]:
+    """`checker.verify` (its docstring is in `checker/__init__.py`)."""
+    from .hardware import resolve
+    from .reports.writer import parse_formats, write_reports
+    if engine not in ("f2", "z3", "both"):
+        raise CheckerError(f"engine must be 'f2', 'z3' or 'both', got {engine!r}", field="engine")
+    if jobs is not None and jobs < 1:
+        raise CheckerError(f"must be at least 1, got {jobs}", field="jobs")
+    if timeout_ms < 1:
+        raise CheckerError(f"must be a positive number of milliseconds, got {timeout_ms}", field="timeout_ms")
+    if figures not in ("failed", "all", "none"):
+        raise CheckerError(f"must be 'failed', 'all' or 'none', got {figures!r}", field="figures")
+    kinds = parse_formats(formats if isinstance(formats, str) else ",".join(formats)) if report_dir else []
+    only = [only] if isinstance(only, str) else list(only)
+    skip = [skip] if isinstance(skip, str) else list(skip)
+    paths, texts = split_inputs(paths_or_text)
+    inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts)
+    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs)
+    if report_dir is not None:
+        write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
+                      figures=figures)
+    return done.report
+
+
+__all__ = ["Inputs", "Checked", "load_inputs", "check", "verify", "split_inputs", "is_ttgir_text"]
