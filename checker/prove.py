@@ -63,10 +63,18 @@ def injective_up_to_broadcast(layout, shape: Shape = None, *, engine: str = "bot
     return _injective_up_to_broadcast(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
 
 
-def invertible(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions."""
+def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions. A
+    partitioned layout is judged with its partitions ((offset, block, partition) -> element): Triton's own
+    LinearLayout of it keeps only partition 0, which covers 1 / numPartitions of the tensor by design."""
     from .encodings.base import SharedEncoding
+    from .encodings.partitioned_shared import PartitionedSharedEncoding
     padding = layout.padding_offset_bits() if isinstance(layout, SharedEncoding) else ()
+    if isinstance(layout, PartitionedSharedEncoding):
+        if shape is None:
+            raise CheckerError("a partitioned layout needs the tensor shape", field="shape")
+        return _invertible(layout.full_linear_layout(shape), padding_offset_bits=padding, engine=engine,
+                           timeout_ms=timeout_ms)
     return _invertible(lowered(layout, shape), padding_offset_bits=padding, engine=engine, timeout_ms=timeout_ms)
 
 

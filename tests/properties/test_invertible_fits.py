@@ -122,3 +122,16 @@ def test_fits_failure_speaks_in_bytes():
         "the buffer needs 262144 bytes (65536 slots of 32 bits from byte 0), past the 65536-byte capacity; "
         "the first element past it is offset 16384 (slot 16384, element (dim0=64, dim1=0))")
     assert r.counterexample.data["bit_range"] == [524288, 524320]
+
+
+def test_a_partitioned_layout_is_invertible_with_its_partitions():
+    """Triton's LinearLayout of a partitioned layout keeps partition 0 only (a quarter of a 2x2 split);
+    with the partition in-dim the buffer holds every element once."""
+    from checker import lower, parse_encoding, prove
+    enc = parse_encoding("#ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, "
+                         "partitionLayout = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, "
+                         "order = [1, 0]}>}>")
+    r = prove.invertible(enc, [64, 32])
+    assert r.status == "holds" and r.details["in_bits"] == 11
+    assert lower(enc, [64, 32]).in_dim_size("offset") == 512          # Triton's view: partition 0 only
+    assert prove.invertible(lower(enc, [64, 32])).status == "fails"
