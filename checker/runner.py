@@ -99,6 +99,9 @@ def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS)
     if ob.property == "view_consistent":
         return prove.view_consistent(ob.operand("source"), ob.operand("view"), p("source_shape"), ob.shape,
                                      kind=p("kind"), order=p("order"), **kw)
+    if ob.property in ("bank_conflict_free", "aligned_access") and p("padded_view"):
+        from .properties.padded_access import evaluate_view   # a view of a padded allocation: real addresses
+        return evaluate_view(ob, **kw)
     if ob.property == "aligned_access":
         R, S, shape = op("reg"), op("shared"), ob.shape
         if p("view_of"):  # as bank_conflict_free below: R's coordinates in the allocation's frame

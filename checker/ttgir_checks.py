@@ -193,8 +193,10 @@ class Builder:
         return self.defs.get(value)
 
     def warps_of(self, op: Operation) -> tuple[int, ...]:
-        """The warp counts an operation may run with: its ttg.warp_specialize partition's
-        ``num_warps`` when it is inside one, else the module's (Triton's maybeLookupNumWarps)."""
+        """The warp counts an operation may run with, as Triton's maybeLookupNumWarps finds them: the
+        innermost enclosing ``ttg.warp_specialize`` partition's ``num_warps``, else the innermost
+        enclosing operation with a ``ttg.num-warps`` attribute (a ``tt.func`` may carry its own), else the
+        module's. The default region of a warp_specialize runs with the warps around it."""
         ops = self.m.operations
         child, parent = op, op.parent
         while parent is not None:
@@ -225,7 +227,7 @@ class Builder:
             if unsupported:
                 self.skip(op, unsupported, "well_formed")
             return
-        if (ref.memory_space or "").endswith(TMEM_SPACE):
+        if (ref.memory_space or "").endswith(TMEM_SPACE) or enc.kind.startswith("tensor_memory"):
             return                      # tensor memory: the TMEM op checks read it (checker.ttgir_ops_nvidia)
         if ref.kind == "tensordesc":
             return                      # a TMA box, not a buffer: the TMA checks read it
@@ -288,11 +290,14 @@ def shared_access(b: Builder, op: Operation) -> None:
     if not (b.lowers(reg.encoding, shape) and b.lowers(mem.encoding, alloc)):
         return
     view = (("view_of", alloc),) if shape != alloc else ()
-    if not isinstance(lower(mem.encoding, alloc), LinearLayout) and (view or op.name in ASYNC_ACCESS):
-        b.skip(op, "padded_shared views and async copies (not modelled)", "bank_conflict_free")
-        return
+    padded = not isinstance(lower(mem.encoding, alloc), LinearLayout)
     direction = "load" if op.name in LOADS else "store"
     access = ASYNC_ACCESS.get(op.name, "auto")
+    if padded:  # the real addresses of a view of a padded allocation (checker.properties.padded_access)
+        operand = op.operands[1] if op.name in ASYNC_ACCESS and len(op.operands) > 1 else \
+            (op.operands[0] if op.operands and op.name != "ttg.local_alloc" else None)
+        buffers, starts = padded_view(b, operand, mem, alloc, shape)
+        view += (("padded_view", True), ("buffers", buffers), ("slice_starts", starts))
     pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
     what = " -> ".join(pair if direction == "store" else pair[::-1])
     b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
@@ -301,6 +306,83 @@ def shared_access(b: Builder, op: Operation) -> None:
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
               severity="error", dtype=dtype, bits=bits, params=(("direction", direction),) + view)
+    elif padded:  # the direct-to-LDS write: aligned, and where the hardware puts each lane's vector
+        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+              severity="error", dtype=dtype, bits=bits,
+              params=(("direction", direction), ("access", access)) + view)
+
+
+def padded_view(b: Builder, value: str | None, mem: TypeRef, alloc: list[int], shape: list[int]):
+    """(buffers, subslice starts) of the memdesc an access of a padded layout goes through: the value is
+    traced back through memdesc_subslice (its offsets, summed), memdesc_index (the buffer count of its
+    source) and scf.for iter_args / results (their initial values). Without a memdesc_index on the way
+    back to a local_alloc, the buffers are those of the module's multi-buffered allocations of the same
+    encoding and buffer shape (1 if none); without a subslice, a view narrower than its allocation may
+    start at any multiple of its shape (all listed), else None (the origin)."""
+    rank = len(alloc)
+    buffers, offsets, sliced, rooted = None, [0] * rank, False, False
+    seen: set[str] = set()
+    v = value
+    while v and v not in seen:
+        seen.add(v)
+        op = b.defining_op(v)
+        if op is None:
+            v = _iter_init(b, v)
+            continue
+        if op.name == "ttg.memdesc_subslice":
+            m = re.search(r"memdesc_subslice\s+%[\w#.]+\s*\[([-\d,\s]+)\]", op.text)
+            if not m:
+                break
+            vals = [int(x) for x in m.group(1).split(",") if x.strip()]
+            for i, x in enumerate(vals[len(vals) - rank:]):
+                offsets[i] += x
+            sliced, v = True, op.operands[0] if op.operands else None
+        elif op.name == "ttg.memdesc_index":
+            src = op.operand_types[0] if op.operand_types else None
+            if src is not None and buffers is None:
+                buffers = src.shape[len(src.shape) - rank - 1] if len(src.shape) > rank else 1
+            v = op.operands[0] if op.operands else None
+        elif op.name == "scf.for" and v in op.results:
+            k = op.results.index(v)
+            v = op.operands[3 + k] if 3 + k < len(op.operands) else None
+        else:
+            rooted = op.name == "ttg.local_alloc"
+            break
+    if buffers is None:
+        buffers = 1 if rooted else _same_type_buffers(b, mem, alloc)
+    if sliced:
+        starts = (tuple(offsets),)
+    elif shape != alloc:
+        import itertools
+        starts = tuple(itertools.product(*[range(0, a, s) for a, s in zip(alloc, shape)]))
+    else:
+        starts = None
+    return int(buffers), starts
+
+
+def _iter_init(b: Builder, value: str) -> str | None:
+    """The initial value of an scf.for iter_arg (None: not one)."""
+    for op in b.m.operations:
+        if op.name == "scf.for" and value in op.arguments[1:]:
+            k = op.arguments.index(value) - 1
+            return op.operands[3 + k] if 3 + k < len(op.operands) else None
+    return None
+
+
+def _same_type_buffers(b: Builder, mem: TypeRef, alloc: list[int]) -> int:
+    """The most buffers of a module allocation with this encoding and buffer shape (1 if none)."""
+    most = 1
+    for op in b.m.operations:
+        if op.name != "ttg.local_alloc":
+            continue
+        for t in op.result_types:
+            if t.kind == "memdesc" and t.encoding == mem.encoding and \
+                    list(t.shape[len(t.shape) - len(alloc):]) == alloc and len(t.shape) > len(alloc):
+                n = 1
+                for x in t.shape[:len(t.shape) - len(alloc)]:
+                    n *= x
+                most = max(most, n)
+    return most
 
 
 VIEWS = {"ttg.memdesc_trans": "trans", "ttg.memdesc_reshape": "reshape", "ttg.memdesc_index": "index",

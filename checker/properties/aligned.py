@@ -36,6 +36,31 @@ start row 1 at byte 132. Enumeration (in the "f2" slot) walks every unit
 start; Z3 asks for one with (e * phys(cvt(x))) mod U != 0 in 64-bit
 arithmetic (`smt.physical_offset`). Both must agree.
 
+Views. An access through a view of a padded allocation (`padded_access.Placement`:
+a buffer of a multi-buffered allocation, a subslice) starts at
+e * (base + phys(o ^ xor)); every placement is checked (enumeration: each in
+turn; Z3: one more variable choosing it). A buffer k > 0 starts at slot
+phys(k * n) (Triton's memdesc_index applies the padding to k * n): when n is
+not a multiple of the smallest interval, or the padding of k * n is not a
+multiple of the unit, buffer k's accesses are misaligned although buffer 0's
+are not.
+
+Direct-to-LDS mode (``access="cp.async"`` / ``"direct_to_lds"``, padded
+layouts; the asynchronous copy's LDS write, `padded_access._async_plan`).
+Every lane's vector must start at a multiple of its width; and on targets
+without LDS scattering (gfx942, gfx950) the hardware writes lane i of an
+instruction at the wave's base + i x width (Triton passes lane 0's address:
+``lowerDirectLDSAsyncCopy`` sets laneId = 0), so the property also requires
+addr(x) = addr(x with lane 0) + lane x width for every lane: the layout must
+put consecutive lanes' vectors at consecutive addresses with no padding
+inside one instruction's row. That is what Triton's canLoadDirectToLDS
+demands (vector <= smallest interval / warp size, the lanes of the linear
+component coalesced); a layout that breaks it is refused by Triton's
+lowering, or, were it lowered, written to the wrong slots. Witness kind
+``direct_to_lds_address``: the lane, its element's offset and slot, the
+byte the layout gives it and the byte the hardware writes (lane 0's + lane
+x width). gfx1250 (scattering) takes a per-lane address: only alignment.
+
 Witness. lane, register (R's numbering, the unit's first), warp, offset,
 physical offset, byte address, vector bytes; replay checks on integers that
 R holds S(offset + k) at the unit's k-th register (the access starts at this
@@ -52,44 +77,70 @@ from ..hardware import resolve
 from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout
 from .bank_conflicts import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, _dtype_bits, normalize, plan
-from .padded_access import normalize_padded, padded_plan
+from .padded_access import ORIGIN, Placement, _replay_placement, normalize_padded, padded_plan, slot_expr
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "aligned_access"
 DIMS = (REG, LANE, WARP)
 
 
-def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str = "store", hardware: Any = "sm90",
-                   engine: str = "both", timeout_ms: int | None = None) -> Result:
-    """Is every access of the instruction Triton emits for R <-> S aligned to its width? (module docstring)"""
+ASYNC = ("cp.async", "direct_to_lds")
+
+
+def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str = "store", access: str = "auto",
+                   places: Any = None, hardware: Any = "sm90", engine: str = "both",
+                   timeout_ms: int | None = None) -> Result:
+    """Is every access of the instruction Triton emits for R <-> S aligned to its width (and, in direct-to-LDS
+    mode without LDS scattering, where the hardware writes it)? (module docstring) `places`: the view's
+    `padded_access.Placement`s (padded layouts)."""
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
+    if access not in ("auto",) + ASYNC:
+        raise CheckerError(f"must be 'auto' or one of {list(ASYNC)}, got {access!r}", field="access")
+    if access in ASYNC and direction != "store":
+        raise CheckerError(f"{access} stores into shared memory", field="direction")
     hw = resolve(hardware)
     mem = PaddedLayout.of(S)
     bits = _dtype_bits(dtype_bits)
+    places = tuple(places or ORIGIN)
+    if access in ASYNC and not mem.padded:
+        raise CheckerError("the direct-to-LDS mode is modelled for padded layouts (Triton swizzles the global "
+                           "pointers of swizzled ones instead)", field="access")
     if mem.padded:
         R, mem = normalize_padded(R, mem)
-        p = padded_plan(R, mem, bits, direction, hw)
+        p = padded_plan(R, mem, bits, direction, hw, access)
     else:
         R, S2 = normalize(R, mem.linear)
         mem = PaddedLayout(S2)
         p = plan(R, S2, bits, direction, "auto", hw)
+        places = ORIGIN
     eb = bits // 8
     unit_bytes = 16 if p.matrices else min(p.vector_bytes, hw.max_vector_bytes)
     u = max(1, unit_bytes // eb)
+    lane_rows = access in ASYNC and hw.vendor == "amd" and not hw.has("lds_scatter")
     cols = {d: [b[0] for b in p.cvt.in_bases(d)] if p.cvt.has_in_dim(d) else [] for d in DIMS}
     inside = {d: sum(1 << j for j, b in enumerate(cols[d]) if b < u) for d in DIMS}
+    if access in ASYNC:
+        inside[LANE] = 0        # every lane writes its own vector
     starts = 1
     for d in DIMS:
         starts <<= len(cols[d]) - bin(inside[d]).count("1")
     details = {"hardware": hw.name, "direction": direction, "instruction": p.instruction,
                "mnemonic": p.mnemonic(hw), "vector_bytes": unit_bytes, "vector_elements": u,
                "padded": mem.padded, "accesses_per_cta": starts}
+    if access in ASYNC:
+        details["lane_contiguous"] = lane_rows
+    if len(places) > 1 or not places[0].trivial:
+        details["placements"] = len(places)
     what = (f"{p.mnemonic(hw)} ({p.instruction}, {unit_bytes}-byte "
             f"{'rows' if p.matrices else 'vectors'} of {u} element(s))")
+    if lane_rows:
+        what += f", lane i at the wave's base + i x {unit_bytes} bytes ({hw.name} has no LDS scattering)"
 
-    def unit(x: dict[str, int]) -> Counterexample:
-        return _witness(R, mem, p, hw, x, u, unit_bytes)
+    def unit(x: dict[str, int], pl: Placement = ORIGIN[0]) -> Counterexample:
+        if lane_rows and not _misaligned(p, mem, x, pl, eb, unit_bytes):
+            return _lane_witness(R, mem, p, hw, x, pl, unit_bytes)
+        return _witness(R, mem, p, hw, x, u, unit_bytes, pl)
 
     def f2_engine() -> EngineVerdict:
         if not mem.padded:
@@ -103,31 +154,43 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
             return EngineVerdict("f2", "holds", explanation=(
                 f"{what}: every basis outside the {u}-element unit is a multiple of {u} (Triton's contiguous "
                 f"vectorisation), so every access starts at a multiple of {unit_bytes} bytes"))
-        bad = _first_misaligned(p, mem, cols, inside, eb, unit_bytes)
+        bad = None
+        for pl in places:
+            bad = _first_misaligned(p, mem, cols, inside, eb, unit_bytes, pl, lane_rows)
+            if bad is not None:
+                break
+        views = f" in each of {len(places)} placements" if len(places) > 1 else ""
         if bad is None:
             return EngineVerdict("f2", "holds", explanation=(
-                f"{what}: enumerating all {starts} access starts of the padded layout, each is a multiple of "
-                f"{unit_bytes} bytes"))
-        cx = unit(bad)
-        return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
-            f"{what}: the vector width comes from the linear component, the padding shifts it: "
-            f"{_describe(cx)}"))
+                f"{what}: enumerating all {starts} access starts of the padded layout{views}, each is a multiple "
+                f"of {unit_bytes} bytes" + (" and lies at its lane's place in the wave's row" if lane_rows else "")))
+        cx = unit(bad, pl)
+        why = ("the hardware's lane-contiguous write misses the layout's address" if cx.kind != "misaligned_access"
+               else "the vector width comes from the linear component, the padding shifts it")
+        return EngineVerdict("f2", "fails", counterexample=cx, explanation=f"{what}: {why}: {_describe(cx)}")
 
     def z3_engine() -> EngineVerdict:
-        ans = obligation(p, mem, inside, eb, unit_bytes).solve(timeout_ms)
+        ans = obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(timeout_ms)
         if ans.status == "unknown":
             return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
         if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation=f"no access starts off a {unit_bytes}-byte boundary "
-                                                            f"(unsat)")
-        cx = unit({d: ans.values.get(f"x.{d}", 0) for d in DIMS})
+            return EngineVerdict("z3", "holds", explanation=f"no access starts off a {unit_bytes}-byte boundary"
+                                 + (" or off its lane's place in the wave's row" if lane_rows else "") + " (unsat)")
+        cx = unit({d: ans.values.get(f"x.{d}", 0) for d in DIMS}, places[ans.values.get("place", 0)])
         return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
 
     return decide(NAME, engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
 
 
-def _first_misaligned(p: Plan, mem: PaddedLayout, cols, inside, eb: int, unit_bytes: int) -> dict | None:
-    """The first unit start (warp, then registers, then lanes) whose byte address is misaligned."""
+def _misaligned(p: Plan, mem: PaddedLayout, x: dict, pl: Placement, eb: int, unit_bytes: int) -> bool:
+    off = p.cvt.apply({d: x.get(d, 0) for d in p.cvt.in_dims})[OFFSET]
+    return pl.slot(mem, off) * eb % unit_bytes != 0
+
+
+def _first_misaligned(p: Plan, mem: PaddedLayout, cols, inside, eb: int, unit_bytes: int,
+                      pl: Placement = ORIGIN[0], lane_rows: bool = False) -> dict | None:
+    """The first unit start (warp, then registers, then lanes) whose byte address is misaligned (or, with
+    `lane_rows`, not lane 0's + lane x unit)."""
     free = {d: [j for j in range(len(cols[d])) if not inside[d] >> j & 1] for d in DIMS}
 
     def values(d):
@@ -139,21 +202,29 @@ def _first_misaligned(p: Plan, mem: PaddedLayout, cols, inside, eb: int, unit_by
     lanes = values(LANE)
     for w, wo in values(WARP):
         for r, ro in values(REG):
+            row = pl.slot(mem, wo ^ ro) * eb
             for lane, lo in lanes:
-                if mem.phys(wo ^ ro ^ lo) * eb % unit_bytes:
+                byte = pl.slot(mem, wo ^ ro ^ lo) * eb
+                if byte % unit_bytes or (lane_rows and byte != row + lane * unit_bytes):
                     return {REG: r, LANE: lane, WARP: w}
     return None
 
 
-def obligation(p: Plan, mem: PaddedLayout, inside, eb: int, unit_bytes: int):
+def obligation(p: Plan, mem: PaddedLayout, inside, eb: int, unit_bytes: int, places=ORIGIN,
+               lane_rows: bool = False):
     from .. import smt
     ob = smt.Obligation(NAME)
     x = ob.index(p.cvt, "x")
     for d, v in x.items():
         if inside.get(d):
             ob.require(v & inside[d] == 0)
-    byte = smt.physical_offset(ob.image(p.cvt, x), mem) * smt.wide(eb)
-    ob.require(byte & smt.wide(unit_bytes - 1) != 0)
+    slot = slot_expr(ob, mem, places)
+    byte = slot(ob.image(p.cvt, x)) * smt.wide(eb)
+    bad = byte & smt.wide(unit_bytes - 1) != 0
+    if lane_rows and LANE in x:
+        row = slot(ob.image(p.cvt, {d: v for d, v in x.items() if d != LANE})) * smt.wide(eb)
+        bad = smt.any_of(bad, byte != row + smt.widen(x[LANE]) * smt.wide(unit_bytes))
+    ob.require(bad)
     return ob
 
 
@@ -162,9 +233,11 @@ def _thread(p: Plan, r: int, lane: int) -> tuple[int, int]:
     return p.thread(r, lane) if hasattr(p, "thread") else (p.register(r), lane)
 
 
-def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, unit_bytes: int) -> Counterexample:
+def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, unit_bytes: int,
+             pl: Placement = ORIGIN[0]) -> Counterexample:
     r, lane, warp = x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0)
-    off = p.cvt.apply({d: {REG: r, LANE: lane, WARP: warp}[d] for d in p.cvt.in_dims})[OFFSET]
+    view = p.cvt.apply({d: {REG: r, LANE: lane, WARP: warp}[d] for d in p.cvt.in_dims})[OFFSET]
+    off = pl.offset(view)
     eb = p.bits // 8
     regs = p.cvt.in_bases(REG)
     # the unit's registers in order: cvt register bits that move the offset by 1, 2, 4, ... < u
@@ -176,15 +249,19 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
             elements.append(list(_thread(p, rk, lane)))
     reg0, lane0 = _thread(p, r, lane)
     data = {"instruction": p.instruction, "mnemonic": p.mnemonic(hw), "lane": lane0, "register": reg0,
-            "warp": warp, "offset": off, "physical_offset": mem.phys(off), "byte_address": mem.phys(off) * eb,
-            "vector_bytes": unit_bytes, "vector": elements,
+            "warp": warp, "offset": off, "physical_offset": pl.base + mem.phys(off),
+            "byte_address": (pl.base + mem.phys(off)) * eb, "vector_bytes": unit_bytes, "vector": elements,
             "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)]}
+    if not pl.trivial:
+        data["placement"] = pl.to_dict()
     S = mem.linear
 
     def check(d) -> bool:
-        o = d["offset"]
-        if not 0 <= o < mem.offsets:
+        place = _replay_placement(mem, d)
+        if place is None or not 0 <= d["offset"] < mem.offsets:
             return False
+        slot = place.base + mem.phys(d["offset"])
+        o = place.offset(d["offset"])       # the view's offset of the element (the view at the origin)
         sidx = {k: (o if k == OFFSET else 0) for k in S.in_dims}
         idx = {REG: d["register"], LANE: d["lane"], WARP: d["warp"], BLOCK: 0}
         if R.apply({k: idx[k] for k in R.in_dims}) != S.apply(sidx):
@@ -195,14 +272,61 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
                 return False
         if d["vector"] and d["vector"][0] != [d["register"], d["lane"]]:
             return False
-        return (d["physical_offset"] == mem.phys(o) and d["byte_address"] == mem.phys(o) * eb
+        return (d["physical_offset"] == slot and d["byte_address"] == slot * eb
                 and d["byte_address"] % d["vector_bytes"] != 0)
 
     return Counterexample("misaligned_access", data, check)
 
 
+def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: Placement,
+                  unit_bytes: int) -> Counterexample:
+    """A lane whose vector the direct-to-LDS write (lane 0's address + lane x width) puts elsewhere than
+    the layout does."""
+    r, lane, warp = x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0)
+    eb = p.bits // 8
+
+    def at(ln: int) -> dict:
+        view = p.cvt.apply({d: {REG: r, LANE: ln, WARP: warp}[d] for d in p.cvt.in_dims})[OFFSET]
+        slot = pl.slot(mem, view)
+        return {"offset": pl.offset(view), "physical_offset": slot, "byte_address": slot * eb}
+
+    reg0, lane0 = _thread(p, r, lane)
+    mine, first = at(lane), at(0)
+    data = {"instruction": p.instruction, "mnemonic": p.mnemonic(hw), "lane": lane0, "register": reg0,
+            "warp": warp, **mine, "hardware_byte_address": first["byte_address"] + lane * unit_bytes,
+            "lane0": first, "vector_bytes": unit_bytes,
+            "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)]}
+    if not pl.trivial:
+        data["placement"] = pl.to_dict()
+    S = mem.linear
+
+    def check(d) -> bool:
+        place = _replay_placement(mem, d)
+        if place is None:
+            return False
+        for acc, ln in ((d, d["lane"]), (d["lane0"], 0)):
+            if not 0 <= acc["offset"] < mem.offsets:
+                return False
+            slot = place.base + mem.phys(acc["offset"])
+            if acc["physical_offset"] != slot or acc["byte_address"] != slot * eb:
+                return False
+            idx = {REG: d["register"], LANE: ln, WARP: d["warp"], BLOCK: 0}
+            sidx = {k: (place.offset(acc["offset"]) if k == OFFSET else 0) for k in S.in_dims}
+            if R.apply({k: idx[k] for k in R.in_dims}) != S.apply(sidx):
+                return False
+        want = d["lane0"]["byte_address"] + d["lane"] * d["vector_bytes"]
+        return d["hardware_byte_address"] == want != d["byte_address"]
+
+    return Counterexample("direct_to_lds_address", data, check)
+
+
 def _describe(cx: Counterexample) -> str:
     d = cx.data
+    if cx.kind == "direct_to_lds_address":
+        return (f"lane {d['lane']} register {d['register']} of warp {d['warp']} holds the element of offset "
+                f"{d['offset']} -> slot {d['physical_offset']}, byte {d['byte_address']}, but the wave writes lane "
+                f"{d['lane']} at lane 0's byte {d['lane0']['byte_address']} + {d['lane']} x {d['vector_bytes']} = "
+                f"{d['hardware_byte_address']}")
     return (f"lane {d['lane']} register {d['register']} of warp {d['warp']} accesses {d['vector_bytes']} bytes at "
             f"offset {d['offset']} -> slot {d['physical_offset']}, byte {d['byte_address']} "
             f"({d['byte_address']} mod {d['vector_bytes']} = {d['byte_address'] % d['vector_bytes']})")

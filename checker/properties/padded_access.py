@@ -41,6 +41,39 @@ layout, phases of one access can cost differently (the padding shifts later
 rows); ``conflicts`` is the worst cost minus one. The property holds iff
 every phase costs 1.
 
+Transposed reads (AMD gfx950 / gfx1250 loads of 8/16-bit elements). Triton's
+TransLocalLoadOpConversion takes padded layouts too: when the smallest
+interval holds at least one instruction tile (T = inst_bits / bits
+elements) and the linear component passes the tile test of
+`bank_conflicts._trans_load_plan`, the load is ds_read_b64_tr_b16/_b8
+(gfx950) or ds_load_tr16_b128/tr8_b64 (gfx1250) with the lane addresses of
+that plan, padded. Otherwise ds_read/ds_write as above.
+
+Asynchronous copies (``access="cp.async"`` / ``"direct_to_lds"``: Triton's
+AsyncCopyGlobalToLocal / BufferLoadToLocal lowering, `lowerDirectLDSAsyncCopy`
+-> `lowerLdSt` on the linear component with the padding applied per vector).
+``canLoadDirectToLDS`` caps the vector at the smallest interval, and without
+LDS scattering (gfx942, gfx950: one LDS address per wave, lane i writes at
+M0 base + i x width) at the smallest interval / warp size: padding may only
+fall between two instructions' rows. The width is the widest the layouts
+allow within those caps and the target's direct-to-LDS widths (Triton also
+caps it by the global pointers' contiguity, which the IR does not carry).
+The phases are scored on the layout's own addresses; that the hardware's
+lane-contiguous write puts every lane's vector there is `aligned_access`'s
+direct-to-LDS mode.
+
+Views (`Placement`). An access through a view of a padded allocation
+addresses, for the view element whose offset at the allocation's origin is
+o, the slot base + phys(o ^ xor): ``xor`` = S^-1(the subslice's start) (a
+subslice starts at a multiple of its own shape, so its coordinates are the
+view's XOR the start, and Triton XORs that offset in before padding:
+`lowerLdSt` / `getShmemOffset`), ``base`` = phys(k * n) for buffer k of a
+multi-buffered allocation of n offsets per buffer (Triton's
+MemDescIndexOpConversion: base + applyPadding(k * n); the padding runs on
+across buffers, so when n is not a multiple of an interval the buffers start
+at slots that are not multiples of the buffer size). Every placement the
+access may take is scored; the worst is reported.
+
 Engines. Enumeration (in the "f2" slot: it is exact, not algebraic): walk
 every phase, count words per bank. Z3: two accesses x, y of one phase
 (same warp and instruction bits, registers differing only in vector bits,
@@ -53,16 +86,69 @@ byte, word, bank, and that both lie in one phase).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from ..errors import CheckerError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
-from ..padded import PaddedLayout
-from .bank_conflicts import BLOCK, LANE, OFFSET, REG, WARP, Plan, drop_broadcast_registers, normalize
+from ..padded import PaddedLayout, phys
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, drop_broadcast_registers,
+                             largest_vectorisation, normalize, permute_registers, trans_load_params)
 from .result import Counterexample, EngineVerdict, Result, decide
 
 SUB = "sub"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the elements of a view live (module docstring, Views): the element at offset o (the view at
+    the allocation's origin) is at slot base + phys(o ^ xor); `buffer` is k of base = phys(k * n)."""
+
+    xor: int = 0
+    base: int = 0
+    buffer: int = 0
+
+    def offset(self, o: int) -> int:
+        """The allocation offset of the element at view offset o."""
+        return o ^ self.xor
+
+    def slot(self, mem: PaddedLayout, o: int) -> int:
+        return self.base + mem.phys(o ^ self.xor)
+
+    @property
+    def trivial(self) -> bool:
+        return self.xor == 0 and self.base == 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"buffer": self.buffer, "base_slot": self.base, "offset_xor": self.xor}
+
+
+ORIGIN = (Placement(),)
+
+
+def placements(mem: PaddedLayout, buffers: int = 1, starts: Sequence[dict] | None = None) -> tuple[Placement, ...]:
+    """Every placement of a view: buffers 0..buffers-1 of n = mem.offsets offsets each (base phys(k * n),
+    Triton's memdesc_index), times the subslice starts (coordinates in the allocation, by out-dim name;
+    None: at the origin)."""
+    if buffers < 1:
+        raise CheckerError(f"must be at least 1, got {buffers}", field="buffers")
+    xors = [0]
+    if starts:
+        S = mem.linear
+        try:
+            inv = S.invert()
+        except LayoutError as e:
+            raise CheckerError(f"the subslice start cannot be located: {e.message}", field="S") from None
+        xors = []
+        for c in starts:
+            coords = {d: int(c.get(d, 0)) for d in S.out_dims}
+            for d, v in coords.items():
+                if not 0 <= v < S.out_dim_size(d):
+                    raise CheckerError(f"subslice start {c} lies outside the allocation", field="slice")
+            xors.append(inv.apply(coords)[OFFSET])
+    n = mem.offsets
+    return tuple(Placement(x, mem.phys(k * n), k) for k in range(buffers) for x in dict.fromkeys(xors))
 
 
 def normalize_padded(R: LinearLayout, mem: PaddedLayout) -> tuple[LinearLayout, PaddedLayout]:
@@ -82,8 +168,10 @@ def padded_vectorisation(cvt: LinearLayout, max_elems: int) -> int:
     return 1
 
 
-def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, hw: Hardware) -> Plan:
-    """The ld/st.shared Triton emits for R <-> M (R, M normalized): see the module docstring."""
+def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, hw: Hardware,
+                access: str = "auto") -> Plan:
+    """The instruction Triton emits for R <-> M (R, M normalized): ld/st.shared, AMD's transposed reads,
+    or an asynchronous copy's LDS write (module docstring)."""
     if bits < 8 or bits // 8 > hw.max_vector_bytes:
         raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
                            f"got {bits}", field="dtype_bits")
@@ -99,18 +187,68 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
         raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
                            field="S")
     eb = bits // 8
+    if access in ("cp.async", "direct_to_lds"):
+        return _async_plan(local, origin, mem, bits, access, hw)
+    if direction == "load" and access in ("auto", "ds_read_tr") and hw.vendor == "amd":
+        params = trans_load_params(bits, hw)
+        why = f"{hw.name} has no transposed LDS read of {bits}-bit elements"
+        if params is not None:
+            T = params[0] // bits
+            why = f"the smallest interval {mem.min_interval} is below the instruction's {T} elements"
+            if mem.min_interval >= T:
+                p = _trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
+                if not isinstance(p, str):
+                    return p
+                why = p
+        if access == "ds_read_tr":
+            raise CheckerError(f"ds_read_tr cannot move this layout pair: {why}", field="access")
     v = padded_vectorisation(local, min(mem.min_interval or 1 << 30, hw.max_vector_bytes // eb))
     name = "st.shared" if direction == "store" else "ld.shared"
     return Plan(name, direction, bits, v * eb, 0, local, tuple(origin), tuple(range(log2(v))), (),
                 hw.groups(direction, v * eb))
 
 
+def direct_to_lds_cap(mem: PaddedLayout, hw: Hardware) -> int:
+    """canLoadDirectToLDS's cap on the vector (elements) for a padded destination: the smallest interval,
+    divided by the warp size where the target has no LDS scattering."""
+    interval = mem.min_interval or 1 << 30
+    return max(1, interval if hw.has("lds_scatter") else interval // hw.warp_size)
+
+
+def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access: str, hw: Hardware) -> Plan:
+    """An asynchronous copy's LDS write into a padded layout (module docstring): the widest vector the
+    layouts allow (register permutation allowed, as lowerLdSt's largestVectorisation), capped by
+    canLoadDirectToLDS and fitted to the target's direct-to-LDS widths (NVIDIA: cp.async of at most 16
+    bytes, capped at the smallest interval)."""
+    eb = bits // 8
+    if hw.vendor != "amd":
+        if access != "cp.async":
+            raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")
+        widths, cap = [w for w in (4, 8, 16) if w >= eb], mem.min_interval or 1 << 30
+    else:
+        widths, cap = [w for w in hw.direct_to_lds if w >= eb], direct_to_lds_cap(mem, hw)
+    if not widths:
+        raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
+    v, perm = largest_vectorisation(cvt, max(1, min(max(widths) // eb, cap)))
+    while v * eb not in widths and v > 1:
+        v //= 2
+    if v * eb not in widths:
+        raise CheckerError(f"Triton cannot lower this copy (canLoadDirectToLDS): {hw.name}'s direct-to-LDS loads "
+                           f"move {sorted(widths)} bytes per lane; the layouts and the padding (smallest "
+                           f"interval {mem.min_interval}, at most {cap} element(s) per lane) allow {v * eb}",
+                           field="access")
+    return Plan(access, "store", bits, v * eb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
+                tuple(range(log2(v))), (), hw.groups("store", v * eb))
+
+
 # ------------------------------------------------------------------ addresses
 
 
-def byte_address(mem: PaddedLayout, offset: int, bits: int, sub: int, hw: Hardware) -> int:
-    """The byte of word `sub` of the element at `offset` (sub = 0 for elements of one word or less)."""
-    return mem.phys(offset) * (bits // 8) + sub * hw.bank_bytes
+def byte_address(mem: PaddedLayout, offset: int, bits: int, sub: int, hw: Hardware,
+                 pl: Placement = ORIGIN[0]) -> int:
+    """The byte of word `sub` of the element at view offset `offset` (sub = 0 for elements of one word or
+    less), placed by `pl`."""
+    return pl.slot(mem, offset) * (bits // 8) + sub * hw.bank_bytes
 
 
 def _subs(bits: int, hw: Hardware) -> int:
@@ -149,15 +287,25 @@ def phases(p: Plan):
                 yield w, base, g, [(base | m, lane, regs[base | m] ^ lanes[lane] ^ wo) for lane in g for m in inside]
 
 
-def enumerate_costs(p: Plan, mem: PaddedLayout, hw: Hardware):
-    """Sum and histogram of the phase costs, and the first worst phase's conflicting pair (or None)."""
+def enumerate_costs(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placement] = ORIGIN):
+    """Sum and histogram of the phase costs, the first worst phase's conflicting pair (or None) and the
+    placement they are for: the worst placement (highest phase cost, then most wavefronts)."""
+    best = None
+    for pl in places:
+        got = _costs(p, mem, hw, pl) + (pl,)
+        if best is None or (got[2], got[0]) > (best[2], best[0]):
+            best = got
+    return best
+
+
+def _costs(p: Plan, mem: PaddedLayout, hw: Hardware, pl: Placement):
     subs = _subs(p.bits, hw)
     total, hist, worst, pair = 0, Counter(), 1, None
     for w, _, _, accesses in phases(p):
         banks: dict[int, dict[int, tuple]] = {}
         for r, lane, off in accesses:
             for s in range(subs):
-                word = byte_address(mem, off, p.bits, s, hw) // hw.bank_bytes
+                word = byte_address(mem, off, p.bits, s, hw, pl) // hw.bank_bytes
                 banks.setdefault(word % hw.banks, {}).setdefault(word, (r, lane, w, s))
         cost = max(len(ws) for ws in banks.values())
         total += cost
@@ -173,16 +321,22 @@ def enumerate_costs(p: Plan, mem: PaddedLayout, hw: Hardware):
 # ------------------------------------------------------------------ witness
 
 
-def access(p: Plan, mem: PaddedLayout, hw: Hardware, x: dict[str, int]) -> dict[str, int]:
+def access(p: Plan, mem: PaddedLayout, hw: Hardware, x: dict[str, int], pl: Placement = ORIGIN[0]) -> dict:
     r, lane, warp, sub = x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0), x.get(SUB, 0)
     off = p.cvt.apply({d: {REG: r, LANE: lane, WARP: warp}[d] for d in p.cvt.in_dims})[OFFSET]
-    byte = byte_address(mem, off, p.bits, sub, hw)
-    return {"register": p.register(r), "lane": lane, "warp": warp, "offset": off,
-            "physical_offset": mem.phys(off), "byte_address": byte, "word": byte // hw.bank_bytes}
+    byte = byte_address(mem, off, p.bits, sub, hw, pl)
+    acc = {"register": p.register(r) if p.source is None else r, "lane": lane, "warp": warp,
+           "offset": pl.offset(off), "physical_offset": pl.slot(mem, off), "byte_address": byte,
+           "word": byte // hw.bank_bytes}
+    if p.source is not None:  # a transposed read: the instruction's lane and register, and R's element
+        reg, ln = p.thread(r, lane)
+        acc["thread"] = {"register": reg, "lane": ln}
+    return acc
 
 
-def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, y: dict) -> Counterexample:
-    a, b = access(p, mem, hw, x), access(p, mem, hw, y)
+def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, y: dict,
+            pl: Placement = ORIGIN[0]) -> Counterexample:
+    a, b = access(p, mem, hw, x, pl), access(p, mem, hw, y, pl)
     r = x.get(REG, 0)
     group = next(g for g in p.groups if a["lane"] in g)
     data = {"model": "hardware", "hardware": hw.name, "instruction": p.instruction, "mnemonic": p.mnemonic(hw),
@@ -190,19 +344,29 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
             "instruction_registers": p.registers(r, p.phase_regs),
             "phase": {"lanes": list(group), "registers": p.registers(r, p.phase_regs)},
             "accesses": [a, b], "bank": a["word"] % hw.banks}
+    if not pl.trivial:
+        data["placement"] = pl.to_dict()
     eb, W = p.bits // 8, hw.bank_bytes
     S = mem.linear
 
     def check(d) -> bool:
+        place = _replay_placement(mem, d)
+        if place is None:
+            return False
         for acc in d["accesses"]:
-            idx = {REG: acc["register"], LANE: acc["lane"], WARP: acc["warp"], BLOCK: 0}
+            th = acc.get("thread", {"register": acc["register"], "lane": acc["lane"]})
+            if "thread" in acc and p.thread(acc["register"], acc["lane"]) != (th["register"], th["lane"]):
+                return False
+            idx = {REG: th["register"], LANE: th["lane"], WARP: acc["warp"], BLOCK: 0}
             if not 0 <= acc["offset"] < mem.offsets:
                 return False
-            if R.apply({k: idx[k] for k in R.in_dims}) != S.apply({k: acc["offset"] if k == OFFSET else 0
+            view = place.offset(acc["offset"])     # the element's offset with the view at the origin
+            if R.apply({k: idx[k] for k in R.in_dims}) != S.apply({k: view if k == OFFSET else 0
                                                                    for k in S.in_dims}):
                 return False
-            start = mem.phys(acc["offset"]) * eb
-            if acc["physical_offset"] != mem.phys(acc["offset"]):
+            slot = place.base + mem.phys(acc["offset"])
+            start = slot * eb
+            if acc["physical_offset"] != slot:
                 return False
             if not start <= acc["byte_address"] < start + eb or acc["byte_address"] // W != acc["word"]:
                 return False
@@ -213,6 +377,16 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
         return d["accesses"][0]["word"] != d["accesses"][1]["word"]
 
     return Counterexample("bank_conflict", data, check)
+
+
+def _replay_placement(mem: PaddedLayout, d: dict) -> Placement | None:
+    """The witness's placement, its base recomputed (None: it does not replay)."""
+    q = d.get("placement")
+    if q is None:
+        return ORIGIN[0]
+    if q["base_slot"] != mem.phys(q["buffer"] * mem.offsets):
+        return None
+    return Placement(q["offset_xor"], q["base_slot"], q["buffer"])
 
 
 def describe(cx: Counterexample) -> str:
@@ -229,12 +403,13 @@ def describe(cx: Counterexample) -> str:
 # ------------------------------------------------------------------ the property
 
 
-PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "cp.async")
+PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "direct_to_lds")
 
 
 def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: int, direction: str, access: str,
-                              model: str, hw: Hardware, engine: str, timeout_ms: int | None) -> Result:
-    """bank_conflict_free's entry for a `PaddedLayout` (module docstring)."""
+                              model: str, hw: Hardware, engine: str, timeout_ms: int | None,
+                              places: Sequence[Placement] = ORIGIN) -> Result:
+    """bank_conflict_free's entry for a `PaddedLayout` (module docstring); `places`: the view's placements."""
     from .bank_conflicts import DIRECTIONS, _dtype_bits, bank_conflict_free
     if not mem.padded:
         return bank_conflict_free(R, mem.linear, dtype_bits, direction=direction, access=access, model=model,
@@ -244,36 +419,48 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
     if model != "hardware":
         raise CheckerError("Triton's bank_conflicts takes linear shared layouts only; a padded layout is scored "
                            "with the hardware model", field="model")
-    if access not in PADDED_ACCESSES or (access.startswith("ld") and direction == "store") \
-            or (access.startswith("st") and direction == "load"):
-        raise CheckerError(f"a padded layout is moved with ld/st.shared (Triton declines ldmatrix/stmatrix for "
-                           f"it); {access} cannot {direction} it", field="access")
+    loads = access.startswith("ld") or access == "ds_read_tr"
+    stores = access.startswith("st") or access in ("cp.async", "direct_to_lds")
+    if access not in PADDED_ACCESSES or (loads and direction == "store") or (stores and direction == "load"):
+        raise CheckerError(f"a padded layout is moved with ld/st.shared, AMD's transposed reads or an async copy "
+                           f"(Triton declines ldmatrix/stmatrix for it); {access} cannot {direction} it",
+                           field="access")
+    places = tuple(places) or ORIGIN
     R, mem = normalize_padded(R, mem)
     bits = _dtype_bits(dtype_bits)
-    p = padded_plan(R, mem, bits, direction, hw)
-    total, hist, worst, pair = enumerate_costs(p, mem, hw)
+    p = padded_plan(R, mem, bits, direction, hw, access)
+    total, hist, worst, pair, pl = enumerate_costs(p, mem, hw, places)
     n = sum(hist.values())
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
-               "mnemonic": p.mnemonic(hw), "vector_bytes": p.vector_bytes, "matrices": 0,
+               "mnemonic": p.mnemonic(hw), "asm": p.asm(hw), "vector_bytes": p.vector_bytes, "matrices": 0,
                "instructions_per_warp": p.instructions_per_warp, "phases_per_instruction": p.phases_per_instruction,
                "cost_per_phase": worst, "conflicts": worst - 1, "wavefronts": total, "min_wavefronts": n,
                "phase_costs": {str(c): k for c, k in sorted(hist.items())},
                "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)], "triton_conflicts": None}
-    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane, vector from the linear component "
-               f"capped at the smallest interval {mem.min_interval}), {p.instructions_per_warp} per warp, "
-               f"{p.phases_per_instruction} phase(s) each, padded addresses: {total} wavefronts for {n} phases")
+    where = ""
+    if len(places) > 1 or not places[0].trivial:
+        details["placements"] = len(places)
+        details["worst_placement"] = pl.to_dict()
+        where = (f"; {len(places)} placement(s) of the view (buffers x subslice starts), the worst: buffer "
+                 f"{pl.buffer} at slot {pl.base}, offsets XOR {pl.xor}")
+    vec = ("vector from the linear component capped at the smallest interval" if p.instruction.endswith("shared")
+           else "lane addresses of Triton's transposed read" if p.instruction == "ds_read_tr"
+           else f"vector capped by canLoadDirectToLDS at {direct_to_lds_cap(mem, hw)} element(s)")
+    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane, {vec} {mem.min_interval}), "
+               f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each, padded addresses: "
+               f"{total} wavefronts for {n} phases{where}")
 
     def enum_engine() -> EngineVerdict:
         if pair is None:
             return EngineVerdict("f2", "holds", explanation=(
                 f"{summary}; enumerating every phase, none touches two words of one bank"))
-        cx = witness(R, mem, p, hw, *pair)
+        cx = witness(R, mem, p, hw, *pair, pl=pl)
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
             f"{summary}; enumerating every phase, the worst touches {worst} distinct words in one bank "
             f"(phase costs {dict(hist)}); e.g. {describe(cx)}"))
 
     def z3_engine() -> EngineVerdict:
-        ans = obligation(p, mem, hw).solve(timeout_ms)
+        ans = obligation(p, mem, hw, places).solve(timeout_ms)
         if ans.status == "unknown":
             return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
         if ans.status == "unsat":
@@ -281,24 +468,40 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         x = {d: ans.values.get(f"a.{d}", 0) for d in (REG, LANE, WARP, SUB)}
         y = {d: ans.values.get(f"b.{d}", 0) for d in (REG, LANE, WARP, SUB)}
         y[WARP] = x[WARP]
-        cx = witness(R, mem, p, hw, x, y)
+        cx = witness(R, mem, p, hw, x, y, pl=places[ans.values.get("place", 0)])
         return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {describe(cx)}")
 
     return decide("bank_conflict_free", engine, {"f2": enum_engine, "z3": z3_engine}, details=details)
 
 
-def word_expr(p: Plan, mem: PaddedLayout, hw: Hardware, ob, idx: dict) -> Any:
-    """The 4-byte word of an access, a WIDE bit-vector: (e * phys(cvt(idx)) + sub * 4) >> log2 4."""
+def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):
+    """slot(off) = base + phys(off ^ xor) as a WIDE bit-vector function, for the placement chosen by one
+    variable ``place`` of the obligation (none when there is one placement)."""
+    import z3
     from .. import smt
-    off = ob.image(p.cvt, idx)
-    byte = smt.physical_offset(off, mem) * smt.wide(p.bits // 8)
+    xor, base = smt.wide(places[-1].xor), smt.wide(places[-1].base)
+    if len(places) > 1:
+        width = max(1, (len(places) - 1).bit_length())
+        sel = ob.var("place", width)
+        if len(places) < 1 << width:
+            ob.require(z3.ULT(sel, z3.BitVecVal(len(places), width)))
+        for k in range(len(places) - 2, -1, -1):
+            xor = z3.If(sel == k, smt.wide(places[k].xor), xor)
+            base = z3.If(sel == k, smt.wide(places[k].base), base)
+    return lambda off: base + phys(smt.widen(off) ^ xor, mem.shifts, z3.LShR)
+
+
+def word_expr(p: Plan, hw: Hardware, ob, idx: dict, slot) -> Any:
+    """The 4-byte word of an access, a WIDE bit-vector: (e * slot(cvt(idx)) + sub * 4) >> log2 4."""
+    import z3
+    from .. import smt
+    byte = slot(ob.image(p.cvt, idx)) * smt.wide(p.bits // 8)
     if SUB in idx:
         byte = byte + smt.widen(idx[SUB]) * smt.wide(hw.bank_bytes)
-    import z3
     return z3.LShR(byte, log2(hw.bank_bytes))
 
 
-def obligation(p: Plan, mem: PaddedLayout, hw: Hardware):
+def obligation(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placement] = ORIGIN):
     from .. import smt
     ob = smt.Obligation("bank_conflicts.padded")
     nreg = p.cvt.in_dim_size_log2(REG)
@@ -314,6 +517,34 @@ def obligation(p: Plan, mem: PaddedLayout, hw: Hardware):
     if LANE in x:
         zero = next(g for g in p.groups if 0 in g)
         ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in zero]))
-    wa, wb = word_expr(p, mem, hw, ob, x), word_expr(p, mem, hw, ob, y)
+    slot = slot_expr(ob, mem, places)      # both accesses belong to one execution: one placement
+    wa, wb = word_expr(p, hw, ob, x, slot), word_expr(p, hw, ob, y, slot)
     ob.require(wa != wb, (wa ^ wb) & smt.wide(hw.banks - 1) == 0)
     return ob
+
+
+# ------------------------------------------------------------------ TTGIR views
+
+
+def evaluate_view(ob, engine: str = "both", timeout_ms: int | None = None) -> Result:
+    """A TTGIR access of a padded layout (`checker.ttgir_checks.padded_view`): R lowered at the access's
+    shape in the allocation's frame, M at the allocation shape, every placement of the view (params
+    ``buffers``, ``slice_starts``); bank_conflict_free or aligned_access on those addresses."""
+    from ..encodings import lower
+    from ..hardware import resolve
+    from .aligned import aligned_access
+    p = ob.param
+    alloc = list(p("view_of") or ob.shape)
+    R = lower(ob.operand("reg"), list(ob.shape))
+    mem = PaddedLayout.of(lower(ob.operand("shared"), alloc))
+    R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(mem.linear.out_dims, alloc)))
+    starts = p("slice_starts")
+    dims = list(mem.linear.out_dims)
+    places = placements(mem, int(p("buffers") or 1),
+                        [dict(zip(dims, s)) for s in starts] if starts else None)
+    hw = resolve(ob.hardware)
+    if ob.property == "aligned_access":
+        return aligned_access(R, mem, ob.dtype_bits, direction=p("direction"), access=p("access") or "auto",
+                              places=places, hardware=hw, engine=engine, timeout_ms=timeout_ms)
+    return bank_conflict_free_padded(R, mem, ob.dtype_bits, p("direction"), p("access") or "auto",
+                                     p("model") or "hardware", hw, engine, timeout_ms, places)
