@@ -37,12 +37,14 @@ the NVIDIA operands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
 from .base import LANE, REGISTER, WARP, Bases, DistributedEncoding, require_power_of_two_entries
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .dot_operand import dot_operand_k_dim, require_k_width
+from .closed import Tile, tile_combine
 
 WAVE_SIZE = 64
 MFMA_TILES = ((32, 32), (16, 16), (64, 4), (4, 64))
@@ -89,6 +91,19 @@ class AmdMfmaEncoding(DistributedEncoding):
         validate_cga(self.cga_layout, self.rank, self.kind)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of to_linear_layout_generic: the MFMA tile cached per encoding, then written out."""
+        r = self.rank
+        m, n = r - 2, r - 1
+        n_dim = self.instr_shape[1]
+        t = _mfma_tile(self).copy()
+        tpw, wpc = self.tiles, self.warps_per_cta
+        (t.id(tpw[n], REGISTER, n).id(wpc[n], WARP, n).id(shape[n] // (n_dim * wpc[n] * tpw[n]), REGISTER, n)
+         .id(tpw[m], REGISTER, m).id(wpc[m], WARP, m))
+        if r == 3:
+            t.id(1, REGISTER, 0).id(1, LANE, 0).id(wpc[0], WARP, 0)
+        return tile_combine(t, self.cga_layout, shape)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         m_dim, n_dim = self.instr_shape[0], self.instr_shape[1]
         if (m_dim, n_dim) == (64, 4) and not self.is_transposed:
             raise self.fail("isTransposed", "a 64x4 MFMA layout must be transposed (Triton aborts otherwise)")
@@ -125,6 +140,28 @@ class AmdMfmaEncoding(DistributedEncoding):
         require_k_width(k_width, "an MFMA")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of dot_operand_layout_generic."""
+        r = self.rank
+        k = dot_operand_k_dim(op_idx, r)
+        non_k = r - 2 if op_idx == 0 else r - 1
+        m_dim, n_dim = self.instr_shape[0], self.instr_shape[1]
+        non_k_dim = m_dim if op_idx == 0 else n_dim
+        t = Tile(r).id(k_width, REGISTER, k).id(non_k_dim, LANE, non_k).id(WAVE_SIZE // non_k_dim, LANE, k)
+        k_tile = WAVE_SIZE // non_k_dim * k_width
+        if (m_dim, n_dim, op_idx) in ((64, 4, 0), (4, 64, 1)):
+            t.id(16, REGISTER, k)
+            k_tile *= 16
+        if shape[k] > k_tile:
+            t.id(shape[k] // k_tile, REGISTER, k)
+        t.id(self.tiles[non_k], REGISTER, non_k)
+        t.outs = [k, non_k]
+        if r == 3:
+            t.id(1, REGISTER, 0).id(1, LANE, 0)
+        for d in range(r - 1, -1, -1):
+            t.id(self.warps_per_cta[d], WARP, d)
+        return tile_combine(t, self.cga_layout, shape)
+
+    def dot_operand_layout_generic(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         r = self.rank
         names = standard_out_dims(r)
         k = dot_operand_k_dim(op_idx, r)
@@ -147,3 +184,20 @@ class AmdMfmaEncoding(DistributedEncoding):
             op = op * LinearLayout.identity_1d(1, REGISTER, names[0]) * LinearLayout.identity_1d(1, LANE, names[0])
         warps = identity_standard_nd(WARP, self.warps_per_cta, list(range(r - 1, -1, -1)))
         return combine_cta_cga_with_shape(op * warps, self.cga_layout, shape)
+
+
+@lru_cache(maxsize=1024)
+def _mfma_tile(enc: AmdMfmaEncoding) -> Tile:
+    """One MFMA tile, out order [N, M] (callers copy it before growing it)."""
+    m_dim, n_dim = enc.instr_shape[0], enc.instr_shape[1]
+    if (m_dim, n_dim) == (64, 4) and not enc.is_transposed:
+        raise enc.fail("isTransposed", "a 64x4 MFMA layout must be transposed (Triton aborts otherwise)")
+    r = enc.rank
+    m, n = r - 2, r - 1
+    height = 1 if enc.element_bit_width == 64 else 4
+    tiles = m_dim * n_dim // (WAVE_SIZE * height)
+    along, across, lane_extent = (n, m, m_dim) if enc.is_transposed else (m, n, n_dim)
+    t = (Tile(r).id(height, REGISTER, along).id(lane_extent, LANE, across)
+         .id(WAVE_SIZE // lane_extent, LANE, along).id(tiles, REGISTER, along))
+    t.outs = [n, m]
+    return t

@@ -15,6 +15,7 @@ fall outside (Triton 3.9: blocked layouts never carry zero register bases).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError
@@ -22,6 +23,7 @@ from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
 from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, require_permutation,
                    require_power_of_two_entries, require_rank)
 from .cga import combine_cta_cga_with_shape, validate_cga
+from .closed import FrozenTile, Tile, tile_combine
 from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
 
 
@@ -58,6 +60,11 @@ class BlockedEncoding(DistributedEncoding):
                 * identity_standard_nd(WARP, self.warps_per_cta, self.order))
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form (checker/encodings/closed.py): the tile cached per encoding, then combined."""
+        return _blocked_tile(self).combine(self.cga_layout, shape, broadcast_registers=False)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
+        """The reference: the products of the module docstring, composed as LinearLayouts."""
         return combine_cta_cga_with_shape(self.cta_layout(), self.cga_layout, shape, broadcast_registers=False)
 
     @property
@@ -82,6 +89,17 @@ class BlockedEncoding(DistributedEncoding):
                                 f"be 0), got {k_width}", field="kWidth")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of dot_operand_layout_generic."""
+        k = dot_operand_k_dim(op_idx, self.rank)
+        t = Tile(self.rank)
+        for d in self.order:
+            t.id(shape[k] if d == k else self.size_per_thread[d], REGISTER, d)
+        for in_dim, sizes in ((LANE, self.threads_per_warp), (WARP, self.warps_per_cta)):
+            for d in self.order:
+                (t.zeros if d == k else t.id)(sizes[d], in_dim, d)
+        return tile_combine(t, dot_operand_cga(self.cga_layout, op_idx, self.rank), shape)
+
+    def dot_operand_layout_generic(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         """The FMA operand: each thread holds the whole K extent; lanes and warps broadcast along K.
 
             regs = idND(register, sizePerThread with [K] := shape[K], order)
@@ -95,3 +113,13 @@ class BlockedEncoding(DistributedEncoding):
                * broadcast_along_k(LANE, self.threads_per_warp, self.order, k)
                * broadcast_along_k(WARP, self.warps_per_cta, self.order, k))
         return combine_cta_cga_with_shape(cta, dot_operand_cga(self.cga_layout, op_idx, self.rank), shape)
+
+
+@lru_cache(maxsize=1024)
+def _blocked_tile(enc: BlockedEncoding) -> FrozenTile:
+    """idND(register, sizePerThread) * idND(lane, threadsPerWarp) * idND(warp, warpsPerCTA), all in `order`."""
+    t = Tile(enc.rank)
+    for in_dim, sizes in ((REGISTER, enc.size_per_thread), (LANE, enc.threads_per_warp), (WARP, enc.warps_per_cta)):
+        for d in enc.order:
+            t.id(sizes[d], in_dim, d)
+    return FrozenTile(t)

@@ -94,3 +94,8 @@ class DotOperandEncoding(DistributedEncoding):
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         return self.parent.dot_operand_layout(self.op_idx, self.k_width, shape)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
+        """The reference composition, where the parent has one (else its only lowering)."""
+        generic = getattr(self.parent, "dot_operand_layout_generic", self.parent.dot_operand_layout)
+        return generic(self.op_idx, self.k_width, shape)

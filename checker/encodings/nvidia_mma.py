@@ -25,6 +25,7 @@ operand), and the CGA is the parent's with its K components zeroed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError
@@ -33,6 +34,7 @@ from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, matrix_orde
                    require_power_of_two_entries)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
+from .closed import FrozenTile, Tile
 
 ACCUMULATOR_K_WIDTH = 2
 
@@ -101,6 +103,10 @@ class NvidiaMmaEncoding(DistributedEncoding):
         return matrix_order(self.rank, row_major=not self.is_hopper)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form: the tile with its warps, cached per encoding, then combined with the CGA."""
+        return _accumulator_tile(self).combine(self.cga_layout, shape)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         m, n = self.tile_shape()
         order = matrix_order(self.rank, row_major=True)
         tile = mma_tile(self.rank, order, m, n, ACCUMULATOR_K_WIDTH)
@@ -120,6 +126,21 @@ class NvidiaMmaEncoding(DistributedEncoding):
                                 "operand from registers", field="opIdx")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of dot_operand_layout_generic (tile and warps cached per (encoding, opIdx, kWidth))."""
+        return _operand_tile(self, op_idx, k_width).combine(dot_operand_cga(self.cga_layout, op_idx, self.rank),
+                                                            shape)
+
+    def operand_tile_shape(self, op_idx: int, k_width: int) -> tuple[int, int]:
+        r = self.rank
+        if len(self.instr_shape) < r - 1:
+            raise self.fail("instrShape", f"a dot operand reads M from instrShape[{r - 2}], got "
+                                          f"{list(self.instr_shape)} (Triton aborts)")
+        instr_m = self.instr_shape[r - 2]
+        _require_tile_extent(self, "M", instr_m)
+        k_extent = k_width * (4 if instr_m == 8 else 8)
+        return (instr_m, k_extent) if op_idx == 0 else (8, k_extent)
+
+    def dot_operand_layout_generic(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         r = self.rank
         k_dim = dot_operand_k_dim(op_idx, r)
         if len(self.instr_shape) < r - 1:
@@ -140,3 +161,32 @@ def _require_tile_extent(enc: NvidiaMmaEncoding, what: str, v: int) -> None:
     if v < 8 or not is_power_of_two(v):
         raise enc.fail("instrShape", f"the tile {what} = {v} must be a power of two >= 8 (Triton aborts "
                                      f"otherwise), instrShape {list(enc.instr_shape)}")
+
+
+def mma_tile_closed(rank: int, order: Sequence[int], m: int, n: int, k_width: int) -> Tile:
+    """mma_tile as a Tile: its bases written directly."""
+    inner, outer = order[0], order[1]
+    t = Tile(rank)
+    for d in order:
+        t.id(1, REGISTER, d)
+    return (t.id(k_width, REGISTER, inner).id(4, LANE, inner).id(8, LANE, outer)
+            .id(m // 8, REGISTER, outer).id(n // (4 * k_width), REGISTER, inner))
+
+
+@lru_cache(maxsize=1024)
+def _accumulator_tile(enc: NvidiaMmaEncoding) -> FrozenTile:
+    m, n = enc.tile_shape()
+    t = mma_tile_closed(enc.rank, matrix_order(enc.rank, row_major=True), m, n, ACCUMULATOR_K_WIDTH)
+    for d in enc.warp_order():
+        t.id(enc.warps_per_cta[d], WARP, d)
+    return FrozenTile(t)
+
+
+@lru_cache(maxsize=1024)
+def _operand_tile(enc: NvidiaMmaEncoding, op_idx: int, k_width: int) -> FrozenTile:
+    m, n = enc.operand_tile_shape(op_idx, k_width)
+    k_dim = dot_operand_k_dim(op_idx, enc.rank)
+    t = mma_tile_closed(enc.rank, matrix_order(enc.rank, row_major=(op_idx == 0)), m, n, k_width)
+    for d in enc.warp_order():
+        (t.zeros if d == k_dim else t.id)(enc.warps_per_cta[d], WARP, d)
+    return FrozenTile(t)

@@ -37,13 +37,15 @@ The buffer alignment is 128 * maxPhase bytes (128, 256, 512, 1024).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
-from ..errors import EncodingError, NotModelled
+from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, standard_out_dims,
                       transpose_components)
 from .base import OFFSET, Bases, SharedEncoding
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
+from .closed import combine
 
 SWIZZLE_WIDTHS = (0, 32, 64, 128)
 TMA_MAX_BOX = 256
@@ -148,7 +150,7 @@ class NvmmaSharedEncoding(SharedEncoding):
 
     def _check_core_matrix_fits(self, tma: Sequence[int]) -> None:
         rows, cols = self._collapsed(tma)
-        core_cols = self.core_matrix().out_dim_size("dim1")
+        core_cols = _core_parts(self)[2]
         packing = 2 if self.fp4_padded else 1
         if cols * packing < core_cols or rows < CORE_ROWS:
             # Triton's memdesc verifier accepts such a buffer (a TMA box of one row, say; it checks only the
@@ -173,6 +175,73 @@ class NvmmaSharedEncoding(SharedEncoding):
         return LinearLayout.from_bases([(OFFSET, bases)], standard_out_dims(2))
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of to_linear_layout_generic: the offset bases written in standard component order
+        (the core matrix cached per encoding), the box's reshape done on packed integers."""
+        rank = len(shape)
+        per_cta = shape_per_cta(self.cga_layout, shape)
+        tma = self.tma_block_shape(per_cta, packed=True)
+        box = tma[1:] + tma[:1] if self.transposed else list(tma)
+        if not self.swizzling_byte_width:
+            outs = tuple(range(rank - 1, -1, -1))       # the tile's out order [r-1, ..., 0]
+            bases = []
+            for d in outs:
+                v = 1
+                while v < box[d]:
+                    b = [0] * rank
+                    b[d] = v
+                    bases.append(tuple(b))
+                    v <<= 1
+            if self.transposed:                         # positional over [r-1, ..., 0]: a rotation of dims
+                bases = [b[1:] + b[:1] for b in bases]
+        else:
+            outs = tuple(range(rank))
+            core, core_rows, core_cols = _core_parts(self)
+            rows, cols = self._collapsed(tma)
+            flat = list(core)
+            v = core_rows
+            while v < rows:
+                flat.append((v, 0))
+                v <<= 1
+            v = core_cols
+            while v < cols:
+                flat.append((0, v))
+                v <<= 1
+            flat_rows, flat_cols = max(core_rows, rows), max(core_cols, cols)
+            total = 1
+            for x in box:
+                total *= x
+            if total != flat_rows * flat_cols:
+                raise LayoutError(f"reshape_outs: total size {total} != {flat_rows * flat_cols}")
+            shift = flat_cols.bit_length() - 1
+            bases = []
+            for r, c in flat:                           # last dim fastest on both sides
+                v = c | (r << shift)
+                comp = [0] * rank
+                for d in range(rank - 1, -1, -1):
+                    comp[d] = v % box[d]
+                    v //= box[d]
+                bases.append(tuple(comp))
+            if self.transposed:
+                bases = [b[-1:] + b[:-1] for b in bases]
+        if self.transposed:
+            seen = [0] * rank
+            for b in bases:
+                for k, c in enumerate(b):
+                    seen[k] |= c
+            sizes = [1 << x.bit_length() for x in seen]
+        else:
+            sizes = list(box)
+        for d in outs:                                  # grown to shapePerCTA in the tile's out order
+            v = sizes[d]
+            while v < per_cta[d]:
+                b = [0] * rank
+                b[d] = v
+                bases.append(tuple(b))
+                v <<= 1
+            sizes[d] = max(sizes[d], per_cta[d])
+        return combine(((OFFSET, tuple(bases)),), sizes, outs, self.cga_layout, shape)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         rank = len(shape)
         names = standard_out_dims(rank)
         per_cta = shape_per_cta(self.cga_layout, shape)
@@ -191,6 +260,13 @@ class NvmmaSharedEncoding(SharedEncoding):
             tile = transpose_components(tile, [rank - 1] + list(range(rank - 1)))
         tile = ensure_layout_not_smaller_than(tile, dict(zip(names, per_cta)))
         return combine_cta_cga_with_shape(tile, self.cga_layout, shape)
+
+
+@lru_cache(maxsize=256)
+def _core_parts(enc: NvmmaSharedEncoding) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """The core matrix's (row, col) bases and its two out sizes (cached per encoding)."""
+    core = enc.core_matrix()
+    return core.in_bases(OFFSET), core.out_dim_size("dim0"), core.out_dim_size("dim1")
 
 
 def _powers_below(n: int) -> list[int]:

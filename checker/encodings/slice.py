@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..errors import LayoutError
 from ..layout import LinearLayout, standard_out_dims
 from .base import REGISTER, DistributedEncoding
 
@@ -43,9 +44,36 @@ class SliceEncoding(DistributedEncoding):
         return tuple(b[:self.dim] + b[self.dim + 1:] for b in getattr(self.parent, "cga_layout", ()))
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form: the parent's bases without component `dim` (zero register bases dropped),
+        each out size the smallest power of two above its components."""
         from . import lower
+        dim = self.dim
+        P = lower(self.parent, tuple(shape[:dim]) + (1,) + tuple(shape[dim:]))
+        rank = len(shape)
+        seen = [0] * rank
+        ins = []
+        for n, bs in P._ins:
+            nb = []
+            for b in bs:
+                b = b[:dim] + b[dim + 1:]
+                if any(b):
+                    for k, c in enumerate(b):
+                        seen[k] |= c
+                elif n == REGISTER:
+                    continue
+                nb.append(b)
+            ins.append((n, tuple(nb)))
+        L = LinearLayout._of(ins, tuple(zip(standard_out_dims(rank), (1 << v.bit_length() for v in seen))))
+        if not L.is_surjective():
+            raise LayoutError(f"layout is required to be surjective but is not:\n{L}")
+        return L
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
+        """The reference: the parent lowered by its own reference composition, then sublayout / from_bases."""
         parent_shape = list(shape[:self.dim]) + [1] + list(shape[self.dim:])
-        P = lower(self.parent, parent_shape)
+        self.parent.check_shape(parent_shape)
+        generic = getattr(self.parent, "to_linear_layout_generic", self.parent.to_linear_layout)
+        P = generic(parent_shape)
         keep = [d for k, d in enumerate(P.out_dims) if k != self.dim]
         sub = P.sublayout(P.in_dims, keep)
         names = standard_out_dims(len(keep))

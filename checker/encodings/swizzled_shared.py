@@ -18,6 +18,7 @@ from typing import Sequence
 from ..layout import LinearLayout, standard_out_dims
 from .base import OFFSET, Bases, SharedEncoding, require_permutation
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
+from .closed import combine
 
 
 def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[int, int]]:
@@ -81,6 +82,40 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
         self.validate_phases(min_vec=1)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form: the bases of the module docstring written in standard component order."""
+        per_cta = shape_per_cta(self.cga_layout, shape)
+        rank = self.rank
+        if rank == 1:
+            return combine(((OFFSET, tuple((1 << i,) for i in range(per_cta[0].bit_length() - 1))),),
+                           per_cta, (0,), self.cga_layout, shape)
+        col, row = self.order[0], self.order[1]
+        num_cols, num_rows = per_cta[col], per_cta[row]
+        vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
+        bases = []
+        c = 1
+        while c < num_cols:
+            b = [0] * rank
+            b[col] = c
+            bases.append(tuple(b))
+            c <<= 1
+        r = 1
+        while r < num_rows:
+            b = [0] * rank
+            b[row] = r
+            b[col] = (vec * ((r // per_phase) % max_phase)) % num_cols
+            bases.append(tuple(b))
+            r <<= 1
+        for d in self.order[2:]:
+            s = 1
+            while s < per_cta[d]:
+                b = [0] * rank
+                b[d] = s
+                bases.append(tuple(b))
+                s <<= 1
+        return combine(((OFFSET, tuple(bases)),), per_cta, (row, col) + tuple(self.order[2:]), self.cga_layout,
+                       shape)
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         per_cta = shape_per_cta(self.cga_layout, shape)
         num_cols = per_cta[self.order[0]] if self.rank > 1 else 1
 

@@ -1,0 +1,158 @@
+"""Closed-form lowering (checker/encodings/closed.py and each family's to_linear_layout) against the generic
+composition kept as the reference (each family's *_generic method): bit for bit (in-dims, bases, out-dims and
+their sizes), or the same error, for random valid parameters and shapes (hypothesis)."""
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from checker.encodings import lower
+from checker.encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
+from checker.encodings.blocked import BlockedEncoding
+from checker.encodings.dot_operand import DotOperandEncoding
+from checker.encodings.nvidia_mma import NvidiaMmaEncoding
+from checker.encodings.nvmma_shared import NvmmaSharedEncoding
+from checker.encodings.slice import SliceEncoding
+from checker.encodings.swizzled_shared import SwizzledSharedEncoding
+from checker.errors import CheckerError
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                             HealthCheck.filter_too_much])
+
+
+def pow2(lo: int, hi: int):
+    return st.integers(lo, hi).map(lambda e: 1 << e)
+
+
+def pow2s(rank: int, lo: int = 0, hi: int = 3):
+    return st.lists(pow2(lo, hi), min_size=rank, max_size=rank).map(tuple)
+
+
+@st.composite
+def cga(draw, rank: int):
+    """Valid CGA bases: per dim the powers 1, 2, 4, ... in order, interleaved, with broadcast (zero) bases."""
+    n = draw(st.integers(0, 3))
+    count = [0] * rank
+    out = []
+    for _ in range(n):
+        if out and draw(st.booleans()) and draw(st.booleans()):
+            out.append((0,) * rank)
+            continue
+        d = draw(st.integers(0, rank - 1))
+        b = [0] * rank
+        b[d] = 1 << count[d]
+        count[d] += 1
+        out.append(tuple(b))
+    return tuple(out)
+
+
+def shapes(rank: int, hi: int = 9):
+    return st.lists(pow2(0, hi), min_size=rank, max_size=rank).map(tuple)
+
+
+def outcome(fn, shape):
+    try:
+        return fn(tuple(shape))
+    except CheckerError as e:
+        return (type(e).__name__, str(e))
+
+
+def check(enc, shape):
+    """Closed form == generic on an encoding that validates at a shape it accepts."""
+    try:
+        enc.validate()
+        enc.check_shape(tuple(shape))
+    except CheckerError:
+        assume(False)
+    closed = outcome(enc.to_linear_layout, shape)
+    generic = outcome(enc.to_linear_layout_generic, shape)
+    assert closed == generic
+    if not isinstance(closed, tuple):
+        assert closed.in_dims == generic.in_dims and closed.out_dim_sizes == generic.out_dim_sizes
+        assert closed.bases == generic.bases
+
+
+@st.composite
+def blocked(draw, rank=None):
+    r = rank or draw(st.integers(1, 3))
+    return BlockedEncoding(draw(pow2s(r)), draw(pow2s(r, 0, 5)), draw(pow2s(r)),
+                           tuple(draw(st.permutations(range(r)))), draw(cga(r)))
+
+
+@st.composite
+def nvidia_mma(draw, rank=None):
+    v = draw(st.sampled_from((2, 3)))
+    r = 2 if v == 3 else (rank or draw(st.integers(2, 3)))
+    if v == 3:
+        instr = (draw(st.sampled_from((16, 64))), draw(pow2(3, 8)), 16)
+    else:
+        instr = (1,) * (r - 2) + (draw(pow2(3, 6)), draw(pow2(3, 5)))
+    return NvidiaMmaEncoding(v, 0, draw(pow2s(r)), instr, draw(cga(r)))
+
+
+@st.composite
+def amd_mfma(draw, rank=None):
+    r = rank or draw(st.integers(2, 3))
+    m, n = draw(st.sampled_from(MFMA_TILES))
+    tiles = draw(st.one_of(st.just(()), pow2s(r, 0, 2)))
+    return AmdMfmaEncoding(draw(st.integers(0, 4)), draw(pow2s(r)), (m, n, draw(pow2(2, 5))), draw(st.booleans()),
+                           tiles, draw(st.sampled_from((32, 64))), draw(cga(r)))
+
+
+def distributed(rank=None):
+    return st.one_of(blocked(rank), nvidia_mma(rank), amd_mfma(rank))
+
+
+@given(blocked(), st.data())
+@SETTINGS
+def test_blocked(enc, data):
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(nvidia_mma(), st.data())
+@SETTINGS
+def test_nvidia_mma(enc, data):
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(amd_mfma(), st.data())
+@SETTINGS
+def test_amd_mfma(enc, data):
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(st.one_of(blocked(), nvidia_mma(), amd_mfma()).filter(lambda e: e.rank >= 2), st.data())
+@SETTINGS
+def test_slice(parent, data):
+    enc = SliceEncoding(data.draw(st.integers(0, parent.rank - 1)), parent)
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(distributed().filter(lambda e: e.rank >= 2), st.integers(0, 1), st.data())
+@SETTINGS
+def test_dot_op(parent, op_idx, data):
+    k_width = 0 if isinstance(parent, BlockedEncoding) else data.draw(pow2(0, 4))
+    enc = DotOperandEncoding(op_idx, parent, k_width)
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(st.integers(1, 3).flatmap(lambda r: st.tuples(
+    pow2(0, 4), st.integers(1, 8), st.integers(1, 16), st.permutations(range(r)).map(tuple), cga(r))), st.data())
+@SETTINGS
+def test_swizzled_shared(params, data):
+    vec, per_phase, max_phase, order, cga_bases = params
+    enc = SwizzledSharedEncoding(vec, per_phase, max_phase, order, cga_bases)
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(st.integers(1, 3).flatmap(lambda r: st.tuples(
+    st.sampled_from((0, 32, 64, 128)), st.booleans(), st.sampled_from((4, 8, 16, 32, 64)), st.booleans(),
+    st.just(r), cga(r))), st.data())
+@SETTINGS
+def test_nvmma_shared(params, data):
+    enc = NvmmaSharedEncoding(*params)
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+def test_lower_uses_the_closed_form():
+    enc = BlockedEncoding((1, 4), (4, 8), (4, 1), (1, 0))
+    assert lower(enc, [64, 64]) == enc.to_linear_layout_generic((64, 64))
