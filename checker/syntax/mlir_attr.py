@@ -34,7 +34,8 @@ that is not a permutation matrix once its zero bases are removed prints as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from operator import itemgetter
 from typing import Any, Callable, Mapping
 
 from ..encodings.base import Bases, Encoding
@@ -52,17 +53,64 @@ _IGNORES_UNKNOWN_KEYS = {"nvidia_mma", "amd_mfma", "amd_wmma", "slice", "linear"
 
 # ---------------------------------------------------------------- tokens
 
-@dataclass(frozen=True)
-class _Token:
-    kind: str      # "hash" (text = name after '#'), "ident", "int", "punct", "end"
-    text: str
-    pos: int
-    value: int = 0
+class _Token(tuple):
+    """(kind, text, pos, value): a plain tuple with named fields. kind is "hash" (text = name after '#'),
+    "ident", "int", "punct" or "end"."""
+
+    __slots__ = ()
+    kind = property(itemgetter(0))
+    text = property(itemgetter(1))
+    pos = property(itemgetter(2))
+    value = property(itemgetter(3))
 
     def describe(self) -> str:
-        if self.kind == "end":
+        if self[0] == "end":
             return "end of text"
-        return f"'#{self.text}'" if self.kind == "hash" else f"'{self.text}'"
+        return f"'#{self[1]}'" if self[0] == "hash" else f"'{self[1]}'"
+
+
+_new_token = tuple.__new__
+_KINDS = (None, None, "hash", "ident", "int", "punct")
+
+# The tokens of an ASCII text, each after its whitespace and // comments (group 1): the character classes are
+# exactly those of the lazy lexer's tests on ASCII (str.isspace also holds for \x1c-\x1f). Group 2 '#name',
+# 3 ident, 4 int-like word, 5 punctuation.
+_SKIP = r"(?:[ \t\n\r\f\v\x1c-\x1f]+|//[^\n]*(?=\n|\Z))*"    # a comment runs to the end of its line
+_TOKEN_RE = re.compile(rf"({_SKIP})(?:#([A-Za-z_][A-Za-z0-9_$.]*)|([A-Za-z_][A-Za-z0-9_$.]*)"
+                       r"|(-?[0-9][A-Za-z0-9_$.]*)|([<>{}\[\]=,:+]))")
+_SKIP_RE = re.compile(_SKIP)
+
+
+def _lex_all(text: str) -> list | None:
+    """Every token of an ASCII text at once (then the end token), or None when the text has something the
+    lazy lexer reports as an error, or is not ASCII: the caller then lexes lazily, with the same messages.
+    findall skips what it cannot lex, which shows as positions that do not reach the end of the text."""
+    if not text.isascii():
+        return None
+    out = []
+    append = out.append
+    pos = 0
+    for ws, name, ident, num, punct in _TOKEN_RE.findall(text):
+        pos += len(ws)
+        if punct:
+            append(_new_token(_Token, ("punct", punct, pos, 0)))
+            pos += 1
+        elif ident:
+            append(_new_token(_Token, ("ident", ident, pos, 0)))
+            pos += len(ident)
+        elif name:
+            append(_new_token(_Token, ("hash", name, pos, 0)))
+            pos += len(name) + 1
+        else:
+            if not (num[1:] if num[0] == "-" else num).isdigit():
+                return None         # '12ab', '1_0': the lazy lexer's "is not an integer"
+            append(_new_token(_Token, ("int", num, pos, int(num))))
+            pos += len(num)
+    end = _SKIP_RE.match(text, pos).end()
+    if end != len(text):
+        return None
+    append(_new_token(_Token, ("end", "", end, 0)))
+    return out
 
 
 def _is_ident_start(ch: str) -> bool:
@@ -76,20 +124,25 @@ def _is_ident_char(ch: str) -> bool:
 class _Parser:
     """Recursive descent over a lazily lexed text (the text after an attribute is never lexed)."""
 
-    def __init__(self, text: str, aliases: Mapping[str, Encoding] | None, pos: int = 0, lenient: bool = False):
+    def __init__(self, text: str, aliases: Mapping[str, Encoding] | None, pos: int = 0, lenient: bool = False,
+                 tokens: list | None = None):
         self.text = text
         self.aliases = aliases or {}
         self.pos = pos
         self.lenient = lenient
         self.multiline = "\n" in text
-        self._tok: _Token | None = None
+        self.alias_refs: list[tuple[str, str, Encoding]] = []   # (name, key found, value) of every alias read
+        self._toks = tokens                 # every token, lexed up front (parse_attribute), or None: lazy
+        self._i = 0
+        self._tok: _Token | None = tokens[0] if tokens else None
 
     @property
     def tok(self) -> _Token:
         """The next token, lexed on first look (so nothing after the attribute is lexed early)."""
-        if self._tok is None:
-            self._tok = self._lex()
-        return self._tok
+        tok = self._tok
+        if tok is None:
+            tok = self._tok = self._lex()
+        return tok
 
     # -- errors
 
@@ -115,7 +168,12 @@ class _Parser:
             break
         if i >= len(text):
             self.pos = i
-            return _Token("end", "", i)
+            return _new_token(_Token, ("end", "", i, 0))
+        m = _TOKEN_RE.match(text, i) if text[i].isascii() else None
+        if m is not None and m.lastindex != 4 and (m.end() >= len(text) or text[m.end()].isascii()):
+            g = m.lastindex                   # fast path; ints (and anything touching non-ASCII) below
+            self.pos = m.end()
+            return _new_token(_Token, (_KINDS[g], m.group(g), i, 0))
         ch, start = text[i], i
         if ch == "#":
             i += 1
@@ -123,11 +181,11 @@ class _Parser:
                 raise self.error("'#' must be followed by an encoding or alias name", start)
             while i < len(text) and _is_ident_char(text[i]):
                 i += 1
-            tok = _Token("hash", text[start + 1:i], start)
+            tok = _new_token(_Token, ("hash", text[start + 1:i], start, 0))
         elif _is_ident_start(ch):
             while i < len(text) and _is_ident_char(text[i]):
                 i += 1
-            tok = _Token("ident", text[start:i], start)
+            tok = _new_token(_Token, ("ident", text[start:i], start, 0))
         elif ch.isdigit() or (ch == "-" and i + 1 < len(text) and text[i + 1].isdigit()):
             i += 1
             while i < len(text) and (_is_ident_char(text[i])):
@@ -136,10 +194,10 @@ class _Parser:
             digits = word[1:] if word.startswith("-") else word
             if not digits.isdigit():
                 raise self.error(f"'{word}' is not an integer", start)
-            tok = _Token("int", word, start, int(word))
+            tok = _new_token(_Token, ("int", word, start, int(word)))
         elif ch in _PUNCT:
             i += 1
-            tok = _Token("punct", ch, start)
+            tok = _new_token(_Token, ("punct", ch, start, 0))
         else:
             raise self.error(f"unexpected character '{ch}'", start)
         self.pos = i
@@ -147,11 +205,16 @@ class _Parser:
 
     def advance(self) -> _Token:
         tok = self.tok
-        self._tok = None
+        if self._toks is None:
+            self._tok = None
+        else:
+            self._i += 1
+            self._tok = self._toks[self._i]
         return tok
 
     def at(self, punct: str) -> bool:
-        return self.tok.kind == "punct" and self.tok.text == punct
+        tok = self._tok or self.tok
+        return tok[0] == "punct" and tok[1] == punct
 
     def expect(self, punct: str, opener: _Token | None = None) -> _Token:
         if not self.at(punct):
@@ -253,7 +316,9 @@ class _Parser:
                 raise self.error(e.message, head.pos, e.field) from None
         for key in (head.text, "#" + head.text):
             if key in self.aliases:
-                return self.aliases[key]
+                value = self.aliases[key]
+                self.alias_refs.append((head.text, key, value))
+                return value
         raise self.error(f"unknown alias '#{head.text}'", head.pos)
 
 
@@ -828,13 +893,46 @@ def parse_attribute(text: str, aliases: Mapping[str, Encoding] | None = None, *,
     lenient: accept what Triton's parsers accept (see the module docstring)."""
     if not isinstance(text, str):
         raise ParseError(f"expected attribute text, got {type(text).__name__}")
-    p = _Parser(text, aliases, lenient=lenient)
+    key = (text, lenient)
+    hit = _INTERNED.get(key)
+    if hit is not None and _same_aliases(hit[1], aliases):
+        return hit[0]
+    p = _Parser(text, aliases, lenient=lenient, tokens=_lex_all(text))
     if p.tok.kind == "end":
         raise ParseError("empty attribute text")
     enc = p.attribute()
     if p.tok.kind != "end":
         raise p.error(f"unexpected {p.tok.describe()} after the attribute", p.tok.pos)
+    if len(_INTERNED) >= INTERN_LIMIT:
+        del _INTERNED[next(iter(_INTERNED))]
+    _INTERNED[key] = (enc, tuple(p.alias_refs))
     return enc
+
+
+# Parse once: (text, lenient) -> (encoding, the aliases it read as (name, key found, value)). A hit stands
+# only when every alias the text read resolves to the same value now (aliases are part of the key, the
+# cheap way: only those the text uses). Encodings are immutable, so one value serves every caller.
+INTERN_LIMIT = 4096
+_INTERNED: dict[tuple[str, bool], tuple[Encoding, tuple]] = {}
+
+
+def _same_aliases(refs: tuple, aliases: Mapping[str, Encoding] | None) -> bool:
+    if not refs:
+        return True
+    aliases = aliases or {}
+    for name, key, value in refs:
+        found = name if name in aliases else ("#" + name if "#" + name in aliases else None)
+        if found != key:
+            return False
+        now = aliases[found]
+        if now is not value and now != value:
+            return False
+    return True
+
+
+def clear_parse_cache() -> None:
+    """Forget every interned parse (benchmarks measuring a cold parse)."""
+    _INTERNED.clear()
 
 
 def print_attribute(encoding: Encoding) -> str:
