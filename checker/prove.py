@@ -15,9 +15,11 @@ docstrings of `checker.properties.*`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence, Union
 
+from .encodings.base import Encoding
 from .errors import CheckerError
+from .hardware import Hardware
 from .layout import LinearLayout
 from .padded import PaddedLayout, linear_part
 from .properties import conversion as _conversion
@@ -30,10 +32,13 @@ from .properties import surjective as _surjective
 from .properties.result import Result
 
 TIMEOUT_MS = 10_000
-Shape = Sequence[int] | None
+Shape = Union[Sequence[int], None]
+Layout = Union[LinearLayout, PaddedLayout, Encoding]           # a LinearLayout, a padded one, or an encoding
+Dtype = Union[str, int, None]                                  # "f16", "fp32", "i8", ... or a number of bits
+HardwareLike = Union[str, Hardware, Mapping[str, Any]]         # a preset name ("sm90"), a Hardware, a mapping
 
 
-def lowered(layout, shape: Shape = None, what: str = "layout"):
+def lowered(layout: Layout, shape: Shape = None, what: str = "layout") -> LinearLayout | PaddedLayout:
     """A LinearLayout (or padded shared layout) as given, or an encoding lowered at shape."""
     if isinstance(layout, (LinearLayout, PaddedLayout)):
         return layout
@@ -46,19 +51,19 @@ def lowered(layout, shape: Shape = None, what: str = "layout"):
     return lower(layout, shape)
 
 
-def _linear(layout, shape: Shape, what: str = "layout") -> LinearLayout:
+def _linear(layout: Layout, shape: Shape, what: str = "layout") -> LinearLayout:
     return linear_part(lowered(layout, shape, what))
 
 
-def surjective(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+def surjective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     return _surjective(_linear(layout, shape), shape, engine=engine, timeout_ms=timeout_ms)
 
 
-def injective(layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+def injective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     return _injective(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
 
 
-def injective_up_to_broadcast(layout, shape: Shape = None, *, engine: str = "both",
+def injective_up_to_broadcast(layout: Layout, shape: Shape = None, *, engine: str = "both",
                               timeout_ms: int = TIMEOUT_MS) -> Result:
     return _injective_up_to_broadcast(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
 
@@ -78,12 +83,12 @@ def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", tim
     return _invertible(lowered(layout, shape), padding_offset_bits=padding, engine=engine, timeout_ms=timeout_ms)
 
 
-def equivalent(a, b, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     return _equivalent(_linear(a, shape, "a"), _linear(b, shape, "b"),
                                    engine=engine, timeout_ms=timeout_ms)
 
 
-def conversion(src, dst, shape: Shape = None, *, via=None, engine: str = "both",
+def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | None = None, engine: str = "both",
                timeout_ms: int = TIMEOUT_MS) -> Result:
     """Identical encodings count as Triton's same-encoding case (trivial at once)."""
     same = not isinstance(src, LinearLayout) and src == dst
@@ -92,7 +97,7 @@ def conversion(src, dst, shape: Shape = None, *, via=None, engine: str = "both",
                                   same_encoding=same, engine=engine, timeout_ms=timeout_ms)
 
 
-def fits(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
+def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
          shape: Shape = None, base_bytes: int = 0, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """alignment_bytes defaults to the encoding's own (Triton's getAlignment) when given an encoding."""
     if alignment_bytes is None and hasattr(layout, "alignment") and callable(layout.alignment):
@@ -105,8 +110,8 @@ def fits(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | No
 from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free  # noqa: E402
 
 
-def bank_conflict_free(R, S, shape: Shape = None, dtype=None, *, direction: str = "store",
-                       access: str = "auto", model: str = "hardware", hardware="sm90", engine: str = "both",
+def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
+                       access: str = "auto", model: str = "hardware", hardware: HardwareLike = "sm90", engine: str = "both",
                        timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None) -> Result:
     """Storing R into S (or loading S into R) without bank conflicts; details carry
     conflicts, wavefronts and min_wavefronts for the whole CTA. dtype: a name as in spec files
@@ -124,7 +129,7 @@ def bank_conflict_free(R, S, shape: Shape = None, dtype=None, *, direction: str 
                                timeout_ms=timeout_ms)
 
 
-def dtype_bits(dtype) -> int:
+def dtype_bits(dtype: Dtype) -> int:
     """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
     from .spec import DTYPES
     if isinstance(dtype, int) and not isinstance(dtype, bool) and dtype > 0:
@@ -142,7 +147,8 @@ def dtype_bits(dtype) -> int:
 _bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it
 
 
-def aligned_access(R, S, shape: Shape = None, dtype=None, *, direction: str = "store", hardware="sm90",
+def aligned_access(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
+                   hardware: HardwareLike = "sm90",
                    engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """Every vector access of the instruction Triton emits for R <-> S starts at a multiple of its width
     (`checker.properties.aligned`). dtype: a name ("f16", "fp32", "i8", ...) or a number of bits; it
@@ -156,7 +162,7 @@ def aligned_access(R, S, shape: Shape = None, dtype=None, *, direction: str = "s
                            hardware=hardware, engine=engine, timeout_ms=timeout_ms)
 
 
-def view_consistent(source, view, source_shape: Shape = None, view_shape: Shape = None, *, kind: str,
+def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, view_shape: Shape = None, *, kind: str,
                     order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was
     taken from: `checker.properties.views`."""
