@@ -64,5 +64,14 @@ def _lower_cached(encoding: Encoding, shape: tuple[int, ...]):
     return encoding.to_linear_layout(shape)
 
 
-__all__ = ["lower", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding",
+def clear_caches() -> None:
+    """Forget every lowering and every per-encoding part the closed forms cache (benchmarks of a cold call)."""
+    from . import amd_mfma, blocked, closed, nvidia_mma, nvmma_shared
+    _lower_cached.cache_clear()
+    for fn in (blocked._blocked_tile, nvidia_mma._accumulator_tile, nvidia_mma._operand_tile,
+               amd_mfma._mfma_tile, nvmma_shared._core_parts, closed.cga_parts):
+        fn.cache_clear()
+
+
+__all__ = ["lower", "clear_caches", "ENCODING_CLASSES", "Encoding", "DistributedEncoding", "SharedEncoding", "BlockedEncoding",
            "PaddedLayout"]

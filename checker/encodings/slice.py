@@ -46,9 +46,10 @@ class SliceEncoding(DistributedEncoding):
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """Closed form: the parent's bases without component `dim` (zero register bases dropped),
         each out size the smallest power of two above its components."""
-        from . import lower
         dim = self.dim
-        P = lower(self.parent, tuple(shape[:dim]) + (1,) + tuple(shape[dim:]))
+        parent_shape = tuple(shape[:dim]) + (1,) + tuple(shape[dim:])
+        self.parent.check_shape(parent_shape)           # validate() has validated the parent
+        P = self.parent.to_linear_layout(parent_shape)
         rank = len(shape)
         seen = [0] * rank
         ins = []

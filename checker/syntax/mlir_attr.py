@@ -204,12 +204,14 @@ class _Parser:
         return tok
 
     def advance(self) -> _Token:
-        tok = self.tok
-        if self._toks is None:
+        toks = self._toks
+        if toks is None:
+            tok = self.tok
             self._tok = None
-        else:
-            self._i += 1
-            self._tok = self._toks[self._i]
+            return tok
+        tok = self._tok
+        self._i += 1
+        self._tok = toks[self._i]
         return tok
 
     def at(self, punct: str) -> bool:
@@ -246,6 +248,10 @@ class _Parser:
         raise self.error(f"expected a value, got {tok.describe()}", tok.pos)
 
     def sequence(self, open_ch: str, close_ch: str, item: Callable[[], Any]) -> list:
+        if self._toks is not None and open_ch == "[" and item == self.value:
+            ints = self._int_list()
+            if ints is not None:
+                return ints
         opener = self.expect(open_ch)
         out = []
         if self.at(close_ch):
@@ -261,6 +267,28 @@ class _Parser:
                 return out
             raise self.error(f"expected ',' or '{close_ch}' to close '{open_ch}' opened at "
                              f"{self.where(opener.pos)}, got {self.tok.describe()}", self.tok.pos)
+
+    def _int_list(self) -> list | None:
+        """``[INT, ...]`` read straight off the token list (what sequence + value give), or None (nothing
+        consumed) when the list is anything else."""
+        toks, i = self._toks, self._i + 1
+        out = []
+        while True:
+            tok = toks[i]
+            if tok[0] != "int":
+                return None
+            out.append(tok[3])
+            nxt = toks[i + 1]
+            if nxt[0] != "punct":
+                return None
+            if nxt[1] == ",":
+                i += 2
+            elif nxt[1] == "]":
+                self._i = i + 2
+                self._tok = toks[i + 2]
+                return out
+            else:
+                return None
 
     def dictionary(self) -> "_Fields":
         """``{entries}``."""
