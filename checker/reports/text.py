@@ -227,13 +227,20 @@ TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),
                    "distributed_shared_memory": ("a round trip through distributed shared memory", "cross_cta")}
 
 
-def aligned_message(cx: Mapping[str, Any]) -> str:
-    """'misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132 ...'."""
+MISALIGNED_EFFECT = {"nvidia": "it faults: cudaErrorMisalignedAddress",
+                     "amd": "LDS serves it in the unaligned access mode, split into smaller accesses"}
+
+
+def aligned_message(cx: Mapping[str, Any], hardware: str | None = None) -> str:
+    """'misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132 ...',
+    with what the target does with it (NVIDIA faults; AMD's LDS splits it)."""
+    from ..hardware import PRESETS
     vb, byte = cx.get("vector_bytes"), cx.get("byte_address", 0)
+    vendor = PRESETS[hardware].vendor if hardware in PRESETS else "nvidia"
     return (f"misaligned {vb}-byte access ({cx.get('mnemonic')}): lane {cx.get('lane')} register "
             f"{cx.get('register')} of warp {cx.get('warp')} at offset {cx.get('offset')} (slot "
             f"{cx.get('physical_offset')}) is byte {byte}, {byte % vb if vb else '?'} past a {vb}-byte boundary "
-            f"(NVIDIA: cudaErrorMisalignedAddress)")
+            f"({MISALIGNED_EFFECT.get(vendor, MISALIGNED_EFFECT['nvidia'])})")
 
 
 def conversion_note(check: Mapping[str, Any]) -> str:

@@ -31,13 +31,16 @@ KNOWN_PROBLEMS: dict[str, list[tuple[int, str]]] = {}
 # Failed checks that are true findings, confirmed by the assembly (asm.json): Triton 3.9 keeps
 # 128-bit shared accesses on padded layouts whose padding (4 bytes for the fp32 kernel, 8 bytes for
 # the MFMA kernel) breaks 16-byte alignment of every other row: st.shared.v4.b32 / ds_write_b128 /
-# ds_store_b128 at those lines.  The kernels are legal Gluon; the hardware would fault.
-_PADDED_F32 = {f"gl_rt_padded_f32.{t}.ttgir": [(27, "aligned_access"), (30, "aligned_access")]
-               for t in ("cuda80", "cuda90", "cuda100", "gfx942", "gfx950", "gfx1250")}
-FINDINGS: dict[str, list[tuple[int, str]]] = {
+# ds_store_b128 at those lines.  The kernels are legal Gluon; on NVIDIA the access faults (an error),
+# AMD's LDS serves it split in the unaligned access mode ROCm sets (a warning).
+_SEVERITY = {"cuda80": "error", "cuda90": "error", "cuda100": "error",
+             "gfx942": "warning", "gfx950": "warning", "gfx1250": "warning"}
+_PADDED_F32 = {f"gl_rt_padded_f32.{t}.ttgir": [(27, "aligned_access", sev), (30, "aligned_access", sev)]
+               for t, sev in _SEVERITY.items()}
+FINDINGS: dict[str, list[tuple[int, str, str]]] = {
     **_PADDED_F32,
-    "gl_mfma16_padded.gfx942.ttgir": [(42, "aligned_access")],
-    "gl_mfma16_padded.gfx950.ttgir": [(42, "aligned_access")],
+    "gl_mfma16_padded.gfx942.ttgir": [(42, "aligned_access", "warning")],
+    "gl_mfma16_padded.gfx950.ttgir": [(42, "aligned_access", "warning")],
 }
 
 # Failed checks caused by known checker gaps (file -> [(line, property, why)]); none at present:
@@ -91,13 +94,13 @@ def test_verify_runs_on_the_corpus(corpus_report):
 
 
 def _hard_failures(report):
-    """Failed checks that are errors, not bank-conflict warnings (the summary's `failed`)."""
+    """Failed checks other than bank-conflict warnings: {file: {(line, property, severity)}}."""
     fails = {}
     for c in report["checks"]:
         if c["passed"] or c["property"] == "bank_conflict_free":
             continue
         parts = c["id"].split(":")
-        fails.setdefault(_file_of(c["id"]), set()).add((int(parts[1]), c["property"]))
+        fails.setdefault(_file_of(c["id"]), set()).add((int(parts[1]), c["property"], c["severity"]))
     return fails
 
 
@@ -106,10 +109,11 @@ def test_verify_failures_are_known(corpus_report):
     fails = _hard_failures(report)
     gaps = {f: {(ln, prop) for ln, prop, _ in v} for f, v in CHECKER_GAPS.items()}
     known = {f: set(v) for f, v in FINDINGS.items()}
-    new = {f: sorted(v - known.get(f, set()) - gaps.get(f, set())) for f, v in fails.items()}
+    new = {f: sorted(x for x in v - known.get(f, set()) if x[:2] not in gaps.get(f, set()))
+           for f, v in fails.items()}
     new = {f: v for f, v in new.items() if v}
     assert not new, f"new failures on the corpus: {new}"
-    assert report["summary"]["failed"] == sum(len(v) for v in fails.values())
+    assert report["summary"]["failed"] == sum(sev == "error" for v in fails.values() for _, _, sev in v)
 
 
 @pytest.mark.parametrize("name", sorted(FINDINGS))

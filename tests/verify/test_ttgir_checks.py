@@ -79,8 +79,8 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     assert out.splitlines()[-4:] == [
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
-        f"{TILE}:16: ttg.local_load: warning: 8-way bank conflict (LDSM.16.MT88.4): lane 0 registers 0 and 1 hit "
-        f"bank 0 (addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
+        f"{TILE}:16: ttg.local_load: warning: 4-way bank conflict (LDSM.16.MT88.4): lanes 0 and 1 hit bank 0 "
+        f"(addresses 0x0, 0x100); 512 wavefronts where 128 would do",
         f"{TILE}:23: ttg.convert_layout: note: cta-level conversion #mma -> #blocked1: data moves between warps "
         f"(through shared memory); Triton emits a round trip through shared memory",
         f"{TILE}:24: ttg.convert_layout: note: register-level conversion #blocked1 -> #blocked1: every thread "
@@ -196,7 +196,7 @@ def test_padded_shared_gets_layout_fits_bank_and_alignment_checks():
     assert [(ob.line, ob.property, ob.severity) for ob in k.obligations if ob.property not in
             ("well_formed", "surjective", "injective_up_to_broadcast")] == [
         (6, "invertible", "error"), (6, "fits", "error"), (6, "bank_conflict_free", "warning"),
-        (6, "aligned_access", "error")]
+        (6, "aligned_access", "warning")]     # AMD's LDS serves a misaligned vector (split), NVIDIA faults
     assert k.summary()["skipped_checks"] == {}
     assert all(ob.hardware is PRESETS["gfx942"] for ob in k.obligations)
 
@@ -213,7 +213,16 @@ def test_padded_shared_accesses_use_the_padded_addresses(verify, tmp_path):
     # 4 elements (8 bytes) of padding per 64-element row: row 1's 16-byte vector starts at byte 136
     (path := tmp_path / "p4.ttgir").write_text(PADDED.replace("[64:+8]", "[64:+4]"))
     rc, out, err, _ = verify(str(path))
-    assert rc == 1
+    assert rc == 0                                        # gfx942: a warning (the LDS splits it)
     assert out.splitlines()[-1] == (
-        f"{path}:6: ttg.local_alloc: error: misaligned 16-byte access (ds_write_b128): lane 8 register 0 of warp 0 "
-        f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (NVIDIA: cudaErrorMisalignedAddress)")
+        f"{path}:6: ttg.local_alloc: warning: misaligned 16-byte access (ds_write_b128): lane 8 register 0 of warp 0 "
+        f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (LDS serves it in the unaligned access "
+        f"mode, split into smaller accesses)")
+    nvidia = PADDED.replace("[64:+8]", "[64:+4]").replace('ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64',
+                                                           'ttg.target = "cuda:90", "ttg.threads-per-warp" = 32')
+    (path := tmp_path / "p4_sm90.ttgir").write_text(nvidia.replace("threadsPerWarp = [8, 8]", "threadsPerWarp = [4, 8]"))
+    rc, out, err, _ = verify(str(path))
+    assert rc == 1                                        # sm90: the same access faults
+    assert out.splitlines()[-1] == (
+        f"{path}:6: ttg.local_alloc: error: misaligned 16-byte access (STS.128): lane 8 register 0 of warp 0 "
+        f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (it faults: cudaErrorMisalignedAddress)")
