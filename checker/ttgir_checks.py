@@ -205,20 +205,16 @@ class Builder:
         child, parent = op, op.parent
         while parent is not None:
             owner = ops[parent]
-            if owner.name == "ttg.warp_specialize":
+            region = getattr(child, "region", None)
+            if owner.name in ("ttg.warp_specialize", "ttg.warp_specialize.partitions"):
                 counts = _region_warps(owner)
-                region = getattr(child, "region", None)
-                if region is not None and 1 <= region <= len(counts):
-                    return (counts[region - 1],)
-                if region == 0 and self.m.num_warps:
-                    return (self.m.num_warps,)
-                return self.warps
-            if owner.name == "ttg.warp_specialize.partitions":
-                counts = _region_warps(owner)
-                region = getattr(child, "region", None)
-                if region is not None and region < len(counts):
-                    return (counts[region],)
-                return self.warps
+                k = region - 1 if owner.name == "ttg.warp_specialize" and region is not None else region
+                if k is not None and 0 <= k < len(counts):
+                    return (counts[k],)
+                if region is None:
+                    return self.warps
+            if isinstance(owner.attributes.get("ttg.num-warps"), int):
+                return (owner.attributes["ttg.num-warps"],)
             child, parent = owner, owner.parent
         return (self.m.num_warps,) if self.m.num_warps else ()
 

@@ -196,7 +196,7 @@ def finding(check: Mapping[str, Any]) -> str:
     if prop == "bank_conflict_free":
         return bank_conflict_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
-        return aligned_message(cx)
+        return aligned_message(cx, check.get("hardware"))
     if prop in ("well_formed", "dot_operands", "tmem_access", "mma_operands", "tma_copy", "tmem_subslice",
                 "tmem_copy", "local_gather", "scaled_dot", "tdm_copy"):
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
