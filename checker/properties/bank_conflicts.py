@@ -21,7 +21,9 @@ Instruction (``access="auto"`` picks what Triton emits). Triton tries
   other basis must keep clear of those offset bits (Triton's ``divideLeft``);
 * matrix, transposed (16-bit; 8-bit where the target has ``b8``): lanes 2,
   3, 4 must map to offsets 1, 2, 4 (8-bit: plus a register to 8) and every
-  other basis must keep clear of them;
+  other basis must keep clear of them; the register(s) that pick the rows
+  of one matrix are the ones with the fewest conflicts in Triton's own
+  16-byte-row model (`_row_registers`), not simply R's first;
 * ``.xN``: N = min(128/bits, registers) / registers per matrix;
 * otherwise ``st/ld.shared`` with the largest v (elements, at most 16 bytes)
   such that v registers, after a permutation, map to offsets 0..v-1 and
@@ -646,7 +648,15 @@ def _trans_load_plan(cvt, origin, bits, registers, hw) -> Plan | str:
 
 
 def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
-    """Triton's lowerLdStMatrix decision, or why it declines."""
+    """Triton's lowerLdStMatrix decision, or why it declines.
+
+    Not transposed: the first log2(32/bits) registers (after `_register_perm_for`) fill
+    one lane's 32 bits, lanes 0, 1 the rest of a 16-byte row, lanes 2, 3, 4 pick the row;
+    the next registers pick the matrix of an ``.xN`` (the registers keep R's order).
+    Transposed: lanes 2, 3, 4 (and, for 8-bit, the register Triton brings to the front
+    for offset 8) fill the 16-byte row; the rows of one 8x8 (b8: 16x16) matrix are picked
+    by `_row_registers` (one register, two for the 8-bit load) and then lanes 0, 1; the
+    registers left, in R's order, pick the matrix and then the instruction."""
     feature = "stmatrix" if direction == "store" else "ldmatrix"
     name = feature + (".trans" if trans else "")
     if not hw.has(feature):
@@ -660,7 +670,7 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
         t = log2(32 // bits)
         tile = LinearLayout([(REG, [(1 << i,) for i in range(t)]), (LANE, [(1 << t,), (2 << t,)])],
                             [(OFFSET, 4 << t)])
-        per_tile, perm_reg, work = t, list(range(n)), cvt
+        per_tile, work = t, cvt
     else:
         if not (bits == 16 or (bits == 8 and hw.has("b8"))):
             return "transposed forms move 16-bit elements" + (" (8-bit needs b8 support)" if bits == 8 else "")
@@ -669,8 +679,7 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
         per_tile = c + o
         if n < per_tile:
             return f"needs at least {1 << per_tile} registers per lane, the layout has {1 << n}"
-        perm_reg = [c + i for i in range(o)] + [i for i in range(n) if not c <= i < c + o]
-        work = _permute_lanes(permute_registers(cvt, perm_reg), [2, 3, 4, 0, 1])
+        work = _permute_lanes(cvt, [2, 3, 4, 0, 1])
         tile = LinearLayout([(REG, [(8 << i,) for i in range(o)]), (LANE, [(1,), (2,), (4,)])],
                             [(OFFSET, 8 << o)])
     perm_div = _register_perm_for(work, tile)
@@ -679,11 +688,10 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
             return "lanes 2, 3, 4 do not address consecutive elements of one 16-byte row"
         return (f"the first {1 << per_tile} register(s) and lanes 0, 1 do not fill one 16-byte row "
                 f"that no other basis touches")
-    order = [perm_reg[p] for p in perm_div]
-    inverse = [0] * n
-    for i, p in enumerate(perm_reg):
-        inverse[p] = i
-    order = [order[inverse[i]] for i in range(n)]
+    order = perm_div
+    if trans:
+        rows = _row_registers(permute_registers(work, perm_div), perm_div, o, c, bits)
+        order = [perm_div[o + j] for j in rows] + [perm_div[k] for k in range(n) if k - o not in rows]
     matrices = min(128 // bits, 1 << n) >> per_tile
     phase_regs = tuple(range(per_tile))
     select = tuple(range(per_tile, per_tile + log2(matrices)))
@@ -692,6 +700,42 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
         groups = (tuple(x for x in range(32) if not x & 2), tuple(x for x in range(32) if x & 2))
     return Plan(name, direction, bits, (1 << per_tile) * bits // 8 * matrices, matrices,
                 permute_registers(cvt, order), tuple(origin[p] for p in order), phase_regs, select, groups)
+
+
+def _row_registers(work: LinearLayout, perm: list[int], o: int, row_regs: int, bits: int) -> list[int]:
+    """Which registers pick the rows of a transposed matrix instruction (Triton >= 3.9).
+
+    Triton's lowerLdStMatrix (getLdStMatrixRowPermutation, NVIDIA Utility.cpp) takes `row_regs`
+    registers (1; 2 for the 8-bit ldmatrix) out of the quotient by the 16-byte row tile and
+    scores every ordered choice by its own bank model over one 128-byte phase: the phase is the
+    chosen registers' rows and the first 3 - `row_regs` remaining lanes (R's lanes 0, 1), in
+    16-byte rows; rows split into 8 banks (the low 3 bits of the row index) and segments (the
+    rest), conflicts = 2^dim(span(segments) ∩ span(phase)) - 1, counted as Triton's
+    intersectionBasis does (`_triton_intersection_dim`). Ties go to more chosen registers that
+    lie inside one 32-bit word of R (R's register bit below log2(32/bits)), then more chosen
+    registers at their own position (R's bit j for row bit j), then the first choice in
+    order (i outer, j inner). Returns positions in the quotient's registers (work's register
+    `o + position`); `perm` maps work's registers to R's."""
+    k = work.out_dim_index(OFFSET)
+    shift = 3 + o
+    regs = [b[k] >> shift for b in work.in_bases(REG)[o:]]
+    lanes = [b[k] >> shift for b in work.in_bases(LANE)[3:]]
+    rows_total = work.out_dim_size_log2(OFFSET) - shift
+    segments = [1 << i for i in range(min(3, rows_total), rows_total)]
+    word = log2(32 // bits)
+    best, best_cost = None, None
+    for i in range(len(regs)):
+        for j in (range(len(regs)) if row_regs == 2 else (None,)):
+            if j == i:
+                continue
+            chosen = [i] if j is None else [i, j]
+            phase = [regs[x] for x in chosen] + lanes[:3 - row_regs]
+            source = [perm[o + x] for x in chosen]
+            cost = (_triton_intersection_dim(segments, phase), -sum(s < word for s in source),
+                    -sum(s == pos for pos, s in enumerate(source)))
+            if best_cost is None or cost < best_cost:
+                best, best_cost = chosen, cost
+    return best
 
 
 @dataclass(frozen=True)

@@ -418,3 +418,120 @@ def test_async_copies_name_their_instruction():
     assert amd.holds and amd.details["mnemonic"] == "global_load_lds_dwordx4"
     g = prove.bank_conflict_free(R, S, [64, 64], 16, access="cp.async", hardware="gfx1250")
     assert g.details["mnemonic"] == "global_load_async_to_lds_b128"
+
+
+# ------------------------------------------------------------------ matrix rows, read off Triton 3.9's PTX
+
+# tools/ldmatrix_rows.py: small Gluon kernels (R -> local_alloc(S) -> load(R2)) compiled by Triton 3.9 for
+# cuda:80 / cuda:90 / cuda:100, every thread's shared-memory address evaluated from the PTX
+# (tools/ptx_lanes.py): 2-D and 3-D (batched) mma v2 operands, wgmma register A operands and mma v3
+# accumulators, fp16/bf16/fp8/int8, K- and MN-contiguous, swizzled, NVMMA and unswizzled shared layouts.
+MATRIX_ROWS = load_jsonl("ldst_matrix_rows.jsonl")
+NV_TARGETS = {"cuda:80": "sm80", "cuda:90": "sm90", "cuda:100": "sm100"}
+
+
+def _asm_module():
+    import pathlib
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+    import asm_compare
+    return asm_compare
+
+
+def _plan_lane_rows(p, warps):
+    """Per warp, the sorted byte addresses (one tuple of lane addresses per instruction) that plan `p`
+    gives the lanes of each ldmatrix/stmatrix: lane bits pick, in order, the row registers (transposed:
+    the phase registers that are not inside the 16-byte row) and R's lanes 0, 1, or (not transposed)
+    R's lanes 2, 3, 4; then the select registers. Instruction registers enumerate the instructions."""
+    L = p.cvt
+    trans = p.instruction.endswith(".trans")
+    if trans:
+        inside = (16 // p.bits).bit_length() - 1
+        bits = [("register", 1 << j) for j in p.phase_regs[:len(p.phase_regs) - inside]]
+        bits += [("lane", 1), ("lane", 2)]
+    else:
+        bits = [("lane", 4), ("lane", 8), ("lane", 16)]
+    bits += [("register", 1 << j) for j in p.select_regs]
+    instr = p.instr_regs
+    out = []
+    for w in range(warps):
+        rows = []
+        for m in range(1 << len(instr)):
+            r0 = sum(1 << j for k, j in enumerate(instr) if m >> k & 1)
+            lanes = []
+            for a in range(1 << len(bits)):
+                idx = {"register": r0, "lane": 0, "warp": w}
+                for k, (d, v) in enumerate(bits):
+                    if a >> k & 1:
+                        idx[d] ^= v
+                lanes.append(L.apply(idx)["offset"] * p.bits // 8)
+            rows.append(tuple(lanes))
+        out.append(sorted(rows))
+    return out, 1 << len(bits)
+
+
+def _ptx_wavefronts(addresses, vb, matrix, groups, banks=32, bank_bytes=4):
+    """Wavefronts of the PTX's accesses: per phase, the most distinct words any bank serves. A matrix
+    instruction's phases are its 8-lane row groups (16 bytes a row); a vector access's are `groups`."""
+    total = 0
+    for warp in addresses:
+        for ins in warp:
+            phases = [range(g, g + 8) for g in range(0, 32, 8)] if matrix else groups
+            for ph in phases:
+                if matrix and all(ins[x] is None for x in ph):
+                    continue
+                words = {(ins[x] + b) // bank_bytes for x in ph for b in range(0, max(vb, 1))}
+                per_bank = {}
+                for wd in words:
+                    per_bank[wd % banks] = per_bank.get(wd % banks, 0) + 1
+                total += max(per_bank.values())
+    return total
+
+
+@pytest.mark.parametrize("side", ["store", "load"])
+@pytest.mark.parametrize("case", MATRIX_ROWS, ids=[c["id"] for c in MATRIX_ROWS])
+def test_matrix_rows_are_the_emitted_ones(case, side):
+    """The instruction, its count per warp, and (matrix instructions) every lane's row address in every
+    warp are the PTX's; the wavefronts layoutcheck counts are those of the PTX's addresses."""
+    asm_compare = _asm_module()
+    ll = case["triton_ll"]
+    R = LinearLayout.from_triton_json(ll["R" if side == "store" else "R2"])
+    S = LinearLayout.from_triton_json(ll["S"])
+    hw = PRESETS[NV_TARGETS[case["target"]]]
+    r = bank_conflict_free(R, S, case["bits"], direction=side, hardware=hw, engine="f2")
+    d = r.details
+    emitted = {}
+    for ins, n in case[side]["instructions"].items():
+        emitted[asm_compare.normalize(ins)] = emitted.get(asm_compare.normalize(ins), 0) + n
+    assert emitted == {d["asm"]: d["instructions_per_warp"]}
+    addresses = case[side]["addresses"]
+    if d["matrices"]:
+        p = plan(*normalize(R, S), case["bits"], side, "auto", hw)
+        want, lanes = _plan_lane_rows(p, case["num_warps"])
+        got = [sorted(tuple(ins[:lanes]) for ins in warp) for warp in addresses]
+        assert got == want
+    groups = hw.groups(side, d["vector_bytes"]) if not d["matrices"] else None
+    assert _ptx_wavefronts(addresses, 16 if d["matrices"] else d["vector_bytes"], bool(d["matrices"]),
+                           groups, hw.banks, hw.bank_bytes) == d["wavefronts"]
+
+
+def test_matrix_rows_cover_the_variations():
+    seen = {(c["target"], c["dtype"], len(c["shape"]), side, asm)
+            for c in MATRIX_ROWS for side in ("store", "load")
+            for asm in (_asm_module().normalize(i) for i in c[side]["instructions"])}
+    assert {("cuda:80", "fp16", 3, "load", "ldmatrix.x4.trans"), ("cuda:90", "bf16", 3, "store", "stmatrix.x4.trans"),
+            ("cuda:90", "fp8", 2, "load", "ldmatrix.x4"), ("cuda:80", "int8", 3, "load", "ldmatrix.x4"),
+            ("cuda:90", "fp16", 2, "store", "stmatrix.x4")} <= seen
+
+
+def test_3d_ldmatrix_trans_picks_the_row_register_with_fewest_conflicts():
+    """Batched B operand, order [2, 0, 1]: K+1 as first row bit puts all 8 rows of a phase 128 bytes apart
+    (7 conflicts); Triton takes the register holding N+16 (rows 32 bytes apart: 3 conflicts) and K+1 picks
+    the matrix."""
+    case = next(c for c in MATRIX_ROWS if c["id"] == "fp16_3d_b_2x32x32_o201_80")
+    R, S = (LinearLayout.from_triton_json(case["triton_ll"][k]) for k in ("R2", "S"))
+    p = plan(*normalize(R, S), 16, "load", "auto", PRESETS["sm80"])
+    assert p.cvt.apply({"register": 1 << p.phase_regs[0], "lane": 0, "warp": 0})["offset"] == 16  # N+16
+    assert [R.in_bases("register")[p.origin[j]] for j in p.select_regs] == [(0, 1, 0), (0, 8, 0)]  # K+1, K+8
+    r = bank_conflict_free(R, S, 16, direction="load", hardware="sm80")
+    assert (r.details["conflicts"], r.details["triton_conflicts"]) == (3, 3)

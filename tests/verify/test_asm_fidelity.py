@@ -83,14 +83,13 @@ def test_asm_line_mapping():
 
 # 3-D ldmatrix.trans (batched dot, #shared order [2, 0, 1], fp16, cuda:80): Triton emits
 # ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 (x2 per warp), as scored. The row addresses its PTX gives
-# lanes 0-7 of warp 0 (relative to the B buffer): 0, 32, 256, 288, 512, 544, 768, 800 bytes: the first
-# row bit is the register holding N+16, not the one holding K+1 (which picks the matrix), so each 8-row
-# phase puts 4 rows in one 16-byte bank group: 3 conflicts, not the 7 the hardware model derives from
-# rows 0, 128, ..., 896 (K+1 as first row bit). Triton's own bank_conflicts says 3.
+# lanes 0-7 of warp 0 (relative to the B buffer): 0, 32, 256, 288, 512, 544, 768, 800 bytes: Triton 3.9
+# takes as first row bit the register with the fewest conflicts in its 16-byte-row model (the one holding
+# N+16: 3 conflicts), not R's first (K+1, which then picks the matrix; rows 0, 128, ..., 896: 7 conflicts).
+# tests/properties/test_bank_conflicts.py::test_matrix_rows_are_the_emitted_ones checks the rule on PTX.
 TRITON_ROWS_3D = [0, 32, 256, 288, 512, 544, 768, 800]
 
 
-@pytest.mark.xfail(reason="Triton 3.9's row order for 3-D ldmatrix.trans is not reproduced yet", strict=True)
 def test_3d_ldmatrix_trans_rows_are_the_emitted_ones():
     import checker
     from checker.hardware import PRESETS
