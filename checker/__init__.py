@@ -93,7 +93,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     paths_or_text: a spec file (``*.yaml``), a TTGIR file (``*.ttgir``, ``*.mlir``), a folder searched
     for both, TTGIR text (anything with a line break, or that starts ``module`` / ``#``), or a list of
     these; TTGIR text is named ``<text>`` in the report. The keywords are the command's options:
-    hardware (a preset name overriding the modules' ttg.target), engine ("f2", "z3" or "both"), jobs
+    hardware (a preset name overriding the modules' ttg.target), engine ("f2", "z3", "both" or "all"), jobs
     (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
     werror. Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
     timings=True, and the HTML report's `figures`, as on the command line).

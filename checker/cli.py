@@ -165,6 +165,7 @@ def cmd_verify(args) -> int:
     from .reports.writer import parse_formats, write_reports, written_line
     from .runner import Progress
     from .verification import check, load_inputs
+    _need_solvers(args.engine)
     formats = parse_formats(args.format)
     if args.jobs is not None and args.jobs < 1:
         raise CheckerError(f"must be at least 1, got {args.jobs}", field="--jobs")
@@ -298,6 +299,7 @@ def _need(ops: list, n: int, prop: str) -> None:
 
 def cmd_prove(args) -> int:
     from . import prove
+    _need_solvers(args.engine)
     pasted = _operands(args)
     ops = [p.encoding for p in pasted]
     shape = layout_shape(args.shape, pasted)
@@ -334,6 +336,13 @@ def cmd_prove(args) -> int:
         if result.explanation:
             print(result.explanation)
     return EXIT_OK if result.status == "holds" else EXIT_FAILED
+
+
+def _need_solvers(engine: str) -> None:
+    """--engine all without the second solver installed: one line, exit 2."""
+    if engine == "all":
+        from .solvers import require
+        require()
 
 
 def cmd_smt(args) -> int:
@@ -394,8 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                "tensor/memdesc types; or names in --file)")
     sp.add_argument("--file", help=file_help)
     sp.add_argument("--shape", help=shape_help)
-    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
-                    help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default: %(default)s)")
+    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
+                    help="decision procedure: GF(2) algebra, Z3, both, which must agree, or all: both and a second "
+                         "SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]') on the same SMT-LIB2 "
+                         "obligations (default: %(default)s)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
     sp.add_argument("--dtype-bits", type=int,
@@ -445,8 +456,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run only checks whose id matches this shell pattern (repeatable)")
     sp.add_argument("--skip", action="append", default=[], metavar="PATTERN",
                     help="skip checks whose id matches this shell pattern (repeatable)")
-    sp.add_argument("--engine", choices=("f2", "z3", "both"), default="both",
-                    help="decision procedure: GF(2) algebra, Z3, or both, which must agree (default)")
+    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
+                    help="decision procedure: GF(2) algebra, Z3, both, which must agree (default), or all: both "
+                         "and a second SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]')")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per check in ms (default: %(default)s)")
     sp.add_argument("--quiet", action="store_true",

@@ -22,12 +22,17 @@ Lowering, derived from the LinearLayout alone:
 
 `to_smtlib` prints any obligation as an SMT-LIB2 script (``(check-sat)``
 answers ``unsat`` exactly when the property holds) for another solver.
+Inside ``with solved_by(f):`` every `Obligation.solve` is answered by
+``f(obligation, timeout_ms)`` instead of Z3 (`checker.solvers` routes the
+obligations' SMT-LIB2 text to a second solver that way, for ``engine="all"``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from .layout import LinearLayout, log2
 from .padded import PaddedLayout, phys
@@ -49,6 +54,18 @@ class _LazyZ3:
 
 
 z3 = _LazyZ3()
+
+_SOLVER: contextvars.ContextVar = contextvars.ContextVar("layoutcheck_smt_solver", default=None)
+
+
+@contextlib.contextmanager
+def solved_by(solve: Callable[["Obligation", "int | None"], "Answer"]) -> Iterator[None]:
+    """Inside the block, `Obligation.solve` returns ``solve(obligation, timeout_ms)`` instead of asking Z3."""
+    token = _SOLVER.set(solve)
+    try:
+        yield
+    finally:
+        _SOLVER.reset(token)
 
 
 @dataclass
@@ -121,7 +138,10 @@ class Obligation:
         of XOR chains, so they go straight to bit-blasting and SAT after simplification and
         equation solving (dense 24-bit layouts: seconds with the default solver, a tenth with
         this); should that pipeline give up for another reason than the time limit, Z3's
-        default solver gets the same constraints."""
+        default solver gets the same constraints. Inside `solved_by`, that solver answers instead."""
+        other = _SOLVER.get()
+        if other is not None:
+            return other(self, timeout_ms)
         s = _solver(z3.Then("simplify", "solve-eqs", "simplify", "bit-blast", "sat").solver(), timeout_ms)
         s.add(*self._constraints)
         r = s.check()
@@ -135,6 +155,11 @@ class Obligation:
             return Answer("unknown", reason=s.reason_unknown())
         m = s.model()
         return Answer("sat", {n: m.eval(v, model_completion=True).as_long() for n, v in self._vars.items()})
+
+    @property
+    def symbols(self) -> dict[str, str]:
+        """Each variable's name (the keys of `Answer.values`) -> its SMT-LIB2 symbol."""
+        return {n: f"{self.name}.{n}" for n in self._vars}
 
     def to_smtlib(self) -> str:
         s = z3.Solver()
@@ -167,15 +192,15 @@ def check_smtlib(text: str, timeout_ms: int | None = None) -> str:
 
 def differ(x: Mapping[str, z3.BitVecRef], y: Mapping[str, z3.BitVecRef]):
     """Two indices with the same dims differ in some component."""
-    return z3.Or([x[d] != y[d] for d in x] or [z3.BoolVal(False)])
+    return _or([x[d] != y[d] for d in x])
 
 
 def any_of(*cs):
-    return z3.Or(list(cs))
+    return _or(cs)
 
 
 def all_of(*cs):
-    return z3.And(list(cs))
+    return _and(cs)
 
 
 def negate(c):
@@ -185,7 +210,7 @@ def negate(c):
 def masked_nonzero(x: Mapping[str, z3.BitVecRef], masks: Mapping[str, int]):
     """Some dim d has a set bit of x[d] inside masks[d]."""
     terms = [x[d] & masks[d] != 0 for d in x if masks.get(d)]
-    return z3.Or(terms or [z3.BoolVal(False)])
+    return _or(terms)
 
 
 def high_bits_set(x: z3.BitVecRef, keep: int):
@@ -208,7 +233,7 @@ def annihilates(w: z3.BitVecRef, columns: Sequence[int]):
         bits = [z3.Extract(b, b, w) for b in _bits(c)]
         if bits:
             out.append(_xor(bits) == 0)
-    return z3.And(out or [z3.BoolVal(True)])
+    return _and(out)
 
 
 def fields_below(L: LinearLayout, packed: z3.BitVecRef, shape: Mapping[str, int]):
@@ -219,7 +244,7 @@ def fields_below(L: LinearLayout, packed: z3.BitVecRef, shape: Mapping[str, int]
         if k and shape.get(d, size) < size:
             out.append(z3.ULT(z3.Extract(shift + k - 1, shift, packed), z3.BitVecVal(shape[d], k)))
         shift += k
-    return z3.And(out or [z3.BoolVal(True)])
+    return _and(out)
 
 
 def widen(x: z3.BitVecRef, width: int = WIDE) -> z3.BitVecRef:
@@ -258,6 +283,19 @@ def _bits(v: int):
             yield k
         v >>= 1
         k += 1
+
+
+def _and(cs) -> z3.BoolRef:
+    """The conjunction; one operand stands alone (SMT-LIB2's ``and`` takes at least two, and solvers
+    other than Z3 reject Z3's printed ``(and x)``), none is ``true``."""
+    cs = list(cs)
+    return cs[0] if len(cs) == 1 else z3.And(cs) if cs else z3.BoolVal(True)
+
+
+def _or(cs) -> z3.BoolRef:
+    """The disjunction, as `_and`; none is ``false``."""
+    cs = list(cs)
+    return cs[0] if len(cs) == 1 else z3.Or(cs) if cs else z3.BoolVal(False)
 
 
 def _xor(bits: list) -> z3.BitVecRef:

@@ -148,8 +148,11 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     """`checker.verify` (its docstring is in `checker/__init__.py`)."""
     from .hardware import resolve
     from .reports.writer import parse_formats, write_reports
-    if engine not in ("f2", "z3", "both"):
-        raise CheckerError(f"engine must be 'f2', 'z3' or 'both', got {engine!r}", field="engine")
+    if engine not in ("f2", "z3", "both", "all"):
+        raise CheckerError(f"engine must be 'f2', 'z3', 'both' or 'all', got {engine!r}", field="engine")
+    if engine == "all":
+        from .solvers import require
+        require()
     if jobs is not None and jobs < 1:
         raise CheckerError(f"must be at least 1, got {jobs}", field="jobs")
     if timeout_ms < 1:

@@ -36,6 +36,10 @@ start row 1 at byte 132. Enumeration (in the "f2" slot) walks every unit
 start; Z3 asks for one with (e * phys(cvt(x))) mod U != 0 in 64-bit
 arithmetic (`smt.physical_offset`). Both must agree.
 
+No certificate (`checker.certificate`) on a ``holds``: the linear check is
+a divisibility test of each basis (re-run in a line), the padded one an
+enumeration of every unit start.
+
 Views. An access through a view of a padded allocation (`padded_access.Placement`:
 a buffer of a multi-buffered allocation, a subslice) starts at
 e * (base + phys(o ^ xor)); every placement is checked (enumeration: each in

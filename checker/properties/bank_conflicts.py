@@ -65,6 +65,15 @@ group), W(x) != W(y) with equal bank bits; unsat proves the property.
 Triton's model: some nonzero tensor vector is both a segment combination
 and a wavefront-lane combination.
 
+Certificates of F2 ``holds`` (`checker.certificate`): the rank computation,
+a row-echelon form E = T·b(W) of the phase's masked words with T unit lower
+triangular, re-multiplied by the checker, each zero row of E a combination
+that is zero on the full words too (``rank_preserved``: rank W = rank b∘W);
+Triton's model: the same over segment + lane vectors, each zero row's
+segment part zero (``trivial_intersection``). They certify the linear
+algebra from the plan's word vectors on; the plan itself (instruction,
+phase bits, word map) is the model both engines share.
+
 Witness. Two accesses of one phase: register index (R's numbering), lane,
 warp, element offset, byte address, 4-byte word; same bank, different words.
 Replay recomputes R(index) = S(offset), the byte and word arithmetic, the
@@ -81,7 +90,7 @@ from ..errors import CheckerError, InternalError, LayoutError
 from ..hardware import Hardware, coset_basis, resolve
 from ..layout import LinearLayout, divide_left, is_power_of_two, log2
 from ..padded import PaddedLayout
-from . import frame
+from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
@@ -336,7 +345,8 @@ def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
         if not common:
             return EngineVerdict("f2", "holds", explanation=(
                 f"Triton's model: no tensor vector is both a segment basis combination of S and a lane "
-                f"combination of one {1 << len(t.lane_bases)}-lane wavefront (vector {t.vec} x {bits} bits)"))
+                f"combination of one {1 << len(t.lane_bases)}-lane wavefront (vector {t.vec} x {bits} bits)"),
+                certificate=certify.trivial_intersection(t.segment_bases, t.lane_bases))
         v = common[0]
         seg = f2.solve(t.segment_bases, [v])[0]
         lane = f2.solve(t.lane_bases, [v])[0]
@@ -364,7 +374,8 @@ def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
         return EngineVerdict("z3", "fails", counterexample=cx,
                              explanation=f"z3 model: lane {cx.data['lanes'][1]} shares lane 0's bank")
 
-    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
+                  certified=True)
 
 
 # ------------------------------------------------------------ the hardware model
@@ -863,7 +874,8 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> R
     def f2_engine() -> EngineVerdict:
         if cost == 1:
             return EngineVerdict("f2", "holds", explanation=(
-                f"{summary}; every phase touches at most one word per bank{note}"))
+                f"{summary}; every phase touches at most one word per bank{note}"),
+                certificate=certify.rank_preserved(words, mask))
         kernel = f2.nullspace([w & mask for w in words])
         k = next(v for v in kernel if f2.combine(words, v))
         y: dict[str, int] = {}
@@ -899,7 +911,8 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> R
         cx = _hw_witness(R, S, p, hw, wm, xa, yb)
         return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
 
-    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+    return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
+                  certified=True)
 
 
 def _group_of_zero(p: Plan) -> tuple[int, ...]:

@@ -34,6 +34,12 @@ span is the witness, with a functional w (w ⊥ span, w·target = 1) as
 certificate. Z3: find x (and a src index y holding dst(x)) and w with
 w ⊥ the span and w·(dst(x) + src(x_F)) = 1, or x_F outside src's range.
 Replay: by `apply`: the element, the holder y, and the certificate.
+
+Certificates of F2 ``holds`` (`checker.certificate`, ``combinations``): for
+every sub-claim and level that holds, per dst in-bit e_j the src columns
+outside F whose XOR is dst(e_j) + src(e_j on F); the folded result carries
+``all_of`` them (contains, the level found, writes and reads). The slots
+claim has no certificate: phys is strictly increasing by its formula.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from __future__ import annotations
 from .. import f2, smt
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from . import frame, triton_conversion
+from . import certify, frame, triton_conversion
 from ..padded import OFFSET, PaddedLayout
 from .result import Counterexample, EngineVerdict, Result, decide, engines_for
 from .surjective import certifies_outside, separating_functional
@@ -120,7 +126,7 @@ def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engine, timeo
     fixed = tuple(d for d in fixed if d in dst.in_dims or d in src.in_dims)
     return decide(f"{NAME}.{name}", engine,
                   {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
-                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles)})
+                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles)}, certified=True)
 
 
 def _bits(L: LinearLayout, d: str) -> int:
@@ -177,7 +183,8 @@ def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> Engi
                 cx = not_held(src, dst, fixed, x, y, w, roles)
                 return EngineVerdict("f2", "fails", counterexample=cx, explanation=_why(cx, fixed, roles))
     what = f"at an index with the same {', '.join(fixed)}" if fixed else "somewhere"
-    return EngineVerdict("f2", "holds", explanation=f"every {roles[1]} basis is held in {roles[0]} {what}")
+    return EngineVerdict("f2", "holds", explanation=f"every {roles[1]} basis is held in {roles[0]} {what}",
+                         certificate=certify.conversion(src, dst, fixed))
 
 
 def _holder(src: LinearLayout, packed: int, holder_dims) -> dict | None:
@@ -283,8 +290,14 @@ def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, detai
         status = "fails" if any(v.status == "fails" for v in vs) else (
             "unknown" if any(v.status == "unknown" for v in vs) else "holds")
         cx = next((v.counterexample for v in vs if v.status == "fails"), None)
+        cert = None
+        if name == "f2" and status == "holds":
+            used = list(subs.values()) + ([levels[details["level"]]] if details["level"] in FIXED
+                                          and details["level"] != "cross_cta" else [])
+            parts = [r.verdicts["f2"].certificate for r in used if r.verdicts["f2"].certificate is not None]
+            cert = certify.all_of(*parts) if parts else None
         verdicts[name] = EngineVerdict(name, status, sum(r.verdicts[name].seconds for r in order), cx,
-                                       "; ".join(v.explanation for v in vs))
+                                       "; ".join(v.explanation for v in vs), certificate=cert)
     statuses = [r.status for r in subs.values()]
     status = "fails" if "fails" in statuses else ("unknown" if "unknown" in statuses else "holds")
     failing = next((r for r in subs.values() if r.status == "fails"), None)

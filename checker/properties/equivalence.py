@@ -7,7 +7,9 @@ are matched by name; out sizes do not matter (only the values do).
 
 F2 engine. An in-bit that only one layout has is a witness (that index
 exists in one layout only). Otherwise A(x) XOR B(x) is linear in x, so A = B
-iff their columns agree; the first differing column e_j is the witness.
+iff their columns agree; the first differing column e_j is the witness. A
+``holds`` carries a certificate (`checker.certificate`, ``equal_columns``:
+the column equality, re-checked from both layouts' bases).
 
 Z3 engine. x ranges over the wider of the two domains per in-dim; find x
 that is an index of exactly one layout, or of both with A(x) != B(x).
@@ -21,7 +23,7 @@ from __future__ import annotations
 from .. import smt
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from . import frame
+from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "equivalent"
@@ -32,7 +34,8 @@ def equivalent(A: LinearLayout, B: LinearLayout, *, engine: str = "both", timeou
         raise LayoutError(f"equivalent: the layouts have different hardware dims {list(A.in_dims)} "
                           f"and {list(B.in_dims)}")
     A, B = frame.align([A, B])
-    return decide(NAME, engine, {"f2": lambda: f2_verdict(A, B), "z3": lambda: z3_verdict(A, B, timeout_ms)})
+    return decide(NAME, engine, {"f2": lambda: f2_verdict(A, B), "z3": lambda: z3_verdict(A, B, timeout_ms)},
+                  certified=True)
 
 
 def mismatch(A: LinearLayout, B: LinearLayout, x: dict[str, int]) -> Counterexample:
@@ -65,7 +68,7 @@ def f2_verdict(A: LinearLayout, B: LinearLayout) -> EngineVerdict:
                 return EngineVerdict("f2", "fails", counterexample=cx,
                                      explanation=f"basis {d}={1 << i} differs: {frame.show(cx.data['images'][0])} "
                                                  f"vs {frame.show(cx.data['images'][1])}")
-    return EngineVerdict("f2", "holds", explanation="every basis agrees")
+    return EngineVerdict("f2", "holds", explanation="every basis agrees", certificate=certify.equivalent(A, B))
 
 
 def obligation(A: LinearLayout, B: LinearLayout) -> smt.Obligation:

@@ -13,7 +13,8 @@ bits end by 8 * capacity_bytes:
 
 F2 engine (closed form). phys is strictly increasing, so the last offset
 is the extreme one; when it overflows, the witness is the first offset that
-does (binary search on the monotone phys).
+does (binary search on the monotone phys). A ``holds`` has no certificate
+(`checker.certificate`): it is one comparison of integers on the last offset.
 
 Z3 engine. Find i < n with 8 start + (phys(i) + 1) b > 8 capacity in 64-bit
 arithmetic (phys as `smt.physical_offset`).

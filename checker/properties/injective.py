@@ -12,7 +12,8 @@ F2 engine. Scan the columns (in-dims in order, bit 0 first); the first
 column j that depends on the earlier ones gives the collision
 a = e_j, b = the earlier columns that sum to it: L(a) = L(b), a != b.
 For the broadcast variant zero columns are skipped, so a XOR b always has a
-non-broadcast bit.
+non-broadcast bit. A ``holds`` carries a certificate (`checker.certificate`,
+``left_inverse``): a matrix M with M·A = I for the (non-broadcast) columns A.
 
 Z3 engine. Find x != y with L(x) = L(y) (broadcast variant: and some bit of
 x XOR y outside the broadcast mask).
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from .. import f2, smt
 from ..layout import LinearLayout
-from . import frame
+from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 
@@ -41,7 +42,8 @@ def _decide(name: str, L: LinearLayout, modulo_broadcast: bool, engine: str, tim
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2,
                "broadcast_bits": [n for n, c in zip(frame.bit_names(L), L.columns) if c == 0]}
     return decide(name, engine, {"f2": lambda: f2_verdict(L, modulo_broadcast),
-                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast, timeout_ms)}, details=details)
+                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast, timeout_ms)}, details=details,
+                  certified=True)
 
 
 def broadcast_masks(L: LinearLayout) -> dict[str, int]:
@@ -77,7 +79,8 @@ def f2_verdict(L: LinearLayout, modulo_broadcast: bool) -> EngineVerdict:
     kernel = f2.nullspace([cols[j] for j in keep])
     if not kernel:
         what = "non-broadcast bases" if modulo_broadcast else "bases"
-        return EngineVerdict("f2", "holds", explanation=f"the {len(keep)} {what} are linearly independent")
+        return EngineVerdict("f2", "holds", explanation=f"the {len(keep)} {what} are linearly independent",
+                             certificate=certify.injective(L, modulo_broadcast))
     k = kernel[0]
     flat = sum(1 << keep[i] for i in range(len(keep)) if k >> i & 1)
     j = flat.bit_length() - 1

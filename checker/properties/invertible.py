@@ -32,6 +32,14 @@ collision is reported before a missing coordinate, with indices in S's own
 numbering and replayed on S. The slots: F2 answers by the monotonicity of
 phys; Z3 searches i != j below the offset count with phys(i) = phys(j) in
 bit-vector arithmetic. Replay of a slot collision recomputes phys on integers.
+
+Certificate of an F2 ``holds`` (`checker.certificate`): ``all_of`` a
+``left_inverse`` (an explicit M with M·A = I for S's columns without the
+declared bits, which the checker confirms are zero bases) and a ``spanning``
+set (each coordinate bit as a combination of columns); with both, S minus
+those bits is square and invertible. The slot part of a padded layout has no
+certificate: phys(i) = i + sum_k (i >> a_k) << b_k is strictly increasing by
+its formula, nothing is computed that a certificate could record.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from typing import Sequence
 from .. import smt
 from ..layout import LinearLayout
 from ..padded import OFFSET, PaddedLayout
-from . import frame
+from . import certify, frame
 from .injective import collision, f2_verdict as injective_f2, z3_verdict as injective_z3
 from .surjective import f2_verdict as surjective_f2, z3_verdict as surjective_z3
 from .result import Counterexample, EngineVerdict, Result, decide
@@ -79,7 +87,7 @@ def invertible(S, *, padding_offset_bits: Sequence[int] = (), engine: str = "bot
         details["broadcast_ctas"] = {"block_bits": drop[BLOCK], "copies": 1 << len(drop[BLOCK])}
     local = _without(L, drop)
     return decide(NAME, engine, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box, timeout_ms)},
-                  details=details)
+                  details=details, certified=True)
 
 
 def _without(L: LinearLayout, drop: dict[str, list[int]]) -> tuple[LinearLayout, dict[str, list[int]]]:
@@ -126,7 +134,10 @@ def _f2(mem: PaddedLayout, local, box) -> EngineVerdict:
         why += " once the declared padding offsets and broadcast CTAs (zero bases) are set aside"
     if mem.padded:
         why += "; padding keeps slots distinct (phys is strictly increasing)"
-    return EngineVerdict("f2", "holds", explanation=why)
+    L, keep = mem.linear, local[1]
+    dropped = {d: [j for j in range(L.in_dim_size_log2(d)) if j not in keep[d]] for d in L.in_dims}
+    cert = certify.all_of(certify.injective(L, False, dropped), certify.surjective(L, box))
+    return EngineVerdict("f2", "holds", explanation=why, certificate=cert)
 
 
 def slots_obligation(mem: PaddedLayout) -> smt.Obligation:

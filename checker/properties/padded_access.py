@@ -81,6 +81,9 @@ lanes in one group) with different words in one bank, the word computed in
 64-bit arithmetic from `smt.physical_offset`; unsat proves the property.
 Both must agree; witnesses are replayed on integers (R(x) = S(offset), phys,
 byte, word, bank, and that both lie in one phase).
+
+No certificate (`checker.certificate`): a ``holds`` of the enumeration is
+every phase walked, which a certificate could only record by listing it.
 """
 
 from __future__ import annotations

@@ -14,7 +14,15 @@ one `Result`:
   and raise `InternalError` naming both answers;
 * the result is ``unknown`` as soon as one requested engine is ``unknown``
   (the other engine's answer is kept in the verdicts and the explanation), so
-  a timeout never turns into ``holds``.
+  a timeout never turns into ``holds``;
+* every certificate (`checker.certificate`: the F2 engine's proof that a
+  property holds) is checked by the independent checker; one that does not
+  check raises `InternalError`, and so does an F2 ``holds`` without one where
+  the caller says the property has certificates (``certified=True``).
+
+Engines: "f2", "z3", "both" (f2 and z3), "all" (f2, z3 and the second SMT
+solver of `checker.solvers`, Bitwuzla, which decides the same SMT-LIB2
+obligations as Z3 and whose models are decoded and replayed like Z3's).
 
 Everything in a `Result` is JSON-serializable through ``to_dict()``.
 """
@@ -28,7 +36,8 @@ from typing import Any, Callable, Mapping
 from ..errors import CheckerError, InternalError
 
 STATUSES = ("holds", "fails", "unknown")
-ENGINES = ("f2", "z3", "both")
+ENGINES = ("f2", "z3", "both", "all")
+SECOND_SOLVER = "bitwuzla"  # checker.solvers.SOLVER (not imported here: the extra is optional)
 
 
 @dataclass
@@ -64,6 +73,7 @@ class EngineVerdict:
     seconds: float = 0.0
     counterexample: Counterexample | None = None
     explanation: str = ""
+    certificate: Any = None   # a checker.certificate.Certificate for an F2 "holds", where there is one
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -75,7 +85,8 @@ class EngineVerdict:
     def to_dict(self) -> dict[str, Any]:
         return {"engine": self.engine, "status": self.status, "seconds": self.seconds,
                 "counterexample": self.counterexample.to_dict() if self.counterexample else None,
-                "explanation": self.explanation}
+                "explanation": self.explanation,
+                **({"certificate": self.certificate.to_dict()} if self.certificate is not None else {})}
 
 
 @dataclass
@@ -129,9 +140,14 @@ Engine = Callable[[], EngineVerdict]
 
 
 def engines_for(engine: str) -> tuple[str, ...]:
-    """The engine names a request runs: "both" -> ("f2", "z3")."""
+    """The engine names a request runs: "both" -> ("f2", "z3"), "all" -> ("f2", "z3", "bitwuzla")
+    (a `CheckerError` saying how to install it when the second solver is missing)."""
     if engine not in ENGINES:
         raise CheckerError(f"engine must be one of {list(ENGINES)}, got {engine!r}", field="engine")
+    if engine == "all":
+        from ..solvers import require
+        require()
+        return ("f2", "z3", SECOND_SOLVER)
     return ("f2", "z3") if engine == "both" else (engine,)
 
 
@@ -145,18 +161,26 @@ def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
 
 
 def decide(prop: str, engine: str, runners: Mapping[str, Engine], *,
-           details: dict[str, Any] | None = None) -> Result:
+           details: dict[str, Any] | None = None, certified: bool = False) -> Result:
     """Run the engines `engine` asks for (from `runners`), replay every
-    witness, require agreement, and build the Result (module docstring)."""
+    witness, check every certificate, require agreement, and build the Result
+    (module docstring). The second solver runs the "z3" runner with its
+    obligations routed to it (`checker.solvers.engine`). ``certified``: the
+    F2 engine's ``holds`` must carry a certificate."""
     verdicts: dict[str, EngineVerdict] = {}
     for name in engines_for(engine):
-        if name not in runners:
+        run = runners.get(name)
+        if run is None and name == SECOND_SOLVER and "z3" in runners:
+            from ..solvers import engine as second_engine
+            run = second_engine(runners["z3"])
+        if run is None:
             raise CheckerError(f"property {prop!r} has no {name} engine", field="engine")
-        verdicts[name] = timed(name, runners[name])
+        verdicts[name] = timed(name, run)
     for v in verdicts.values():
         if v.counterexample is not None and not v.counterexample.replay():
             raise InternalError(f"{prop}: the {v.engine} counterexample {v.counterexample.to_dict()} "
                                 f"does not replay on the concrete layout")
+        check_certificate(prop, v, certified)
     decided = {n: v for n, v in verdicts.items() if v.status != "unknown"}
     if len({v.status for v in decided.values()}) > 1:
         answers = "; ".join(f"{n}: {v.status} ({v.explanation})" for n, v in verdicts.items())
@@ -173,3 +197,19 @@ def decide(prop: str, engine: str, runners: Mapping[str, Engine], *,
         explanation = first.explanation
         witness = first.counterexample
     return Result(prop, status, verdicts, witness, explanation, dict(details or {}))
+
+
+def check_certificate(prop: str, v: EngineVerdict, required: bool = False) -> None:
+    """Run the independent checker on v's certificate (`checker.certificate`): `InternalError` when it
+    does not check, or when `required` and an F2 ``holds`` has none."""
+    if v.certificate is None:
+        if required and v.engine == "f2" and v.status == "holds":
+            raise InternalError(f"{prop}: the f2 engine's 'holds' carries no certificate")
+        return
+    from ..certificate import CertificateError
+    if v.status != "holds":
+        raise InternalError(f"{prop}: the {v.engine} engine attached a certificate to a {v.status!r} verdict")
+    try:
+        v.certificate.check()
+    except CertificateError as e:
+        raise InternalError(f"{prop}: the {v.engine} certificate does not check: {e}") from None

@@ -7,7 +7,9 @@ e_k of its coordinate bits, and the image U = span(columns of L) is a
 subspace: the property is B ⊆ U.
 
 F2 engine. B ⊆ U iff every e_k of B lies in U; the witness is the first
-e_k outside U. Its certificate is a functional w in U^⊥ (w·L(e_j) = 0 for
+e_k outside U. A ``holds`` carries a certificate (`checker.certificate`,
+``spanning``): for each e_k of B, the in-bits whose columns XOR to it.
+A failure's certificate is a functional w in U^⊥ (w·L(e_j) = 0 for
 every in-bit j) with w·c = 1; one exists because c ∉ U = (U^⊥)^⊥.
 
 Z3 engine. Find c in B and w with w·L(e_j) = 0 for every in-bit j and
@@ -25,7 +27,7 @@ from typing import Mapping, Sequence
 from .. import f2, smt
 from ..errors import InternalError
 from ..layout import LinearLayout, log2
-from . import frame
+from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "surjective"
@@ -38,7 +40,7 @@ def surjective(L: LinearLayout, shape: Sequence[int] | Mapping[str, int] | None 
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
                "shape": box}
     return decide(NAME, engine, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box, timeout_ms)},
-                  details=details)
+                  details=details, certified=True)
 
 
 def missing_coordinate(L: LinearLayout, packed: int, w: int, box: Mapping[str, int],
@@ -90,7 +92,8 @@ def f2_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
                    f"{frame.show(box)}")
             return EngineVerdict("f2", "fails", counterexample=missing_coordinate(L, e, w, box), explanation=why)
     return EngineVerdict("f2", "holds", explanation=f"the bases span all {len(_box_units(L, box))} coordinate "
-                                                    f"bits of the shape {frame.show(box)}")
+                                                    f"bits of the shape {frame.show(box)}",
+                         certificate=certify.surjective(L, box))
 
 
 def obligation(L: LinearLayout, box: Mapping[str, int]) -> smt.Obligation:
