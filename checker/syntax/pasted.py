@@ -128,8 +128,8 @@ def _subject(text: str, form: str | None, table: Mapping[str, Encoding], others:
     if text.startswith("!"):
         raise ParseError(f"'{_short(text)}' is not a tensor<...>, !ttg.memdesc<...> or !tt.tensordesc<...> type "
                          "(or a type alias defined above)")
-    raise ParseError(f"expected Triton attribute text ('#ttg.blocked<{{...}}>'), a tensor<...> or "
-                     f"!ttg.memdesc<...> type, or alias lines, got '{_short(text)}'")
+    raise ParseError(f"attribute text starts with '#' ('#ttg.blocked<{{...}}>'; or give a tensor<...> or "
+                     f"!ttg.memdesc<...> type, or alias lines), got '{_short(text)}'")
 
 
 def _attribute(text: str, table: Mapping[str, Encoding], others: Mapping[str, str]) -> Encoding:
