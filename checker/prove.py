@@ -22,13 +22,13 @@ from .errors import CheckerError
 from .hardware import Hardware
 from .layout import LinearLayout
 from .padded import PaddedLayout, linear_part
-from .properties import conversion as _conversion
-from .properties import equivalent as _equivalent
-from .properties import fits as _fits
-from .properties import injective as _injective
-from .properties import injective_up_to_broadcast as _injective_up_to_broadcast
-from .properties import invertible as _invertible
-from .properties import surjective as _surjective
+from .properties.conversion import conversion as _conversion
+from .properties.equivalence import equivalent as _equivalent
+from .properties.fits import fits as _fits
+from .properties.injective import injective as _injective
+from .properties.injective import injective_up_to_broadcast as _injective_up_to_broadcast
+from .properties.invertible import invertible as _invertible
+from .properties.surjective import surjective as _surjective
 from .properties.result import Result
 
 TIMEOUT_MS = 10_000

@@ -7,7 +7,7 @@ A check *passes* when its verdict is the expected one (``holds`` or
 (``details["conflicts"]``) and the conversion level (``details["level"]``)
 are the expected ones.
 
-Determinism. Obligations run in worker processes (``jobs``; default: one
+Determinism. Checks run in worker processes (``jobs``; default: one
 per core) in chunks, and come back in obligation order. A record holds only
 what the obligation and the proof determine (no times, no process ids), so
 the records, and the JSON report built from them, are byte-identical for
@@ -44,13 +44,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
-from .layout import LinearLayout
-from .padded import linear_part
+from .properties import PROPERTIES
 from .properties.result import Result
-from .properties.op_properties import OP_PROPERTIES
-from .properties.well_formed import dot_operands, well_formed
 from .prove import TIMEOUT_MS
-from .spec import Obligation
+from .spec import Check
 
 
 @dataclass
@@ -60,68 +57,22 @@ class Outcome:
     record: dict[str, Any] | None
     seconds: dict[str, Any]
     skipped: str | None = None        # why a TTGIR check was not made (then there is no record)
-    check: Any = None                 # the Obligation of a skipped check
+    check: Any = None                 # the Check of a skipped check
 
     @property
     def passed(self) -> bool:
         return self.record is None or self.record["passed"]
 
 
-STATIC_PROPERTIES = ("well_formed", "dot_operands", *OP_PROPERTIES)   # OP_PROPERTIES: TTGIR op rules
+def evaluate(ob: Check, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Decide the check's property: its `checker.properties.PROPERTIES` entry's ``decide``."""
+    prop = PROPERTIES.get(ob.property)
+    if prop is None:
+        raise InternalError(f"no property {ob.property!r} in the registry")
+    return prop.run(ob, engine, timeout_ms)
 
 
-def evaluate(ob: Obligation, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    """Prove the obligation's property with the proof API (`checker.prove`)."""
-    from . import prove
-    from .encodings import lower
-    kw = {"engine": engine, "timeout_ms": timeout_ms}
-    p = ob.param
-    if ob.property in OP_PROPERTIES:
-        return OP_PROPERTIES[ob.property](ob)
-    if ob.property in STATIC_PROPERTIES:
-        op = ob.operand
-    else:
-        op = {role: lower(enc, ob.layout_shape) if ob.layout_shape else enc for role, enc in ob.operands}.get
-    if ob.property in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
-        return getattr(prove, ob.property)(op("layout"), ob.shape, **kw)
-    if ob.property == "equivalent":
-        return prove.equivalent(op("src"), op("dst"), ob.shape, **kw)
-    if ob.property == "conversion":
-        return prove.conversion(op("src"), op("dst"), ob.shape, via=op("via"), **kw)
-    if ob.property == "fits":
-        return prove.fits(op("layout"), ob.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
-                          shape=ob.shape, base_bytes=p("base_bytes"), **kw)
-    if ob.property == "well_formed":
-        return well_formed(op("layout"), ob.shape, lanes=p("threads_per_warp"), warps=p("warps") or (),
-                           ctas=p("num_ctas"))
-    if ob.property == "dot_operands":
-        return dot_operands(op("a"), op("b"), op("acc"), p("a_shape"), p("b_shape"), ob.shape)
-    if ob.property == "view_consistent":
-        return prove.view_consistent(ob.operand("source"), ob.operand("view"), p("source_shape"), ob.shape,
-                                     kind=p("kind"), order=p("order"), **kw)
-    if ob.property in ("bank_conflict_free", "aligned_access") and p("padded_view"):
-        from .properties.padded_access import evaluate_view   # a view of a padded allocation: real addresses
-        return evaluate_view(ob, **kw)
-    if ob.property == "aligned_access":
-        R, S, shape = op("reg"), op("shared"), ob.shape
-        if p("view_of"):  # as bank_conflict_free below: R's coordinates in the allocation's frame
-            R, S, shape = lower(R, ob.shape), lower(S, p("view_of")), None
-            R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims],
-                             list(zip(linear_part(S).out_dims, p("view_of"))))
-        return prove.aligned_access(R, S, shape, ob.dtype_bits, direction=p("direction"), hardware=ob.hardware,
-                                    **kw)
-    if ob.property == "bank_conflict_free" and p("view_of"):
-        R, S = lower(op("reg"), ob.shape), lower(op("shared"), p("view_of"))
-        R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(S.out_dims, p("view_of"))))
-        return prove.bank_conflict_free(R, S, None, ob.dtype_bits, direction=p("direction"), access=p("access"),
-                                        model=p("model"), hardware=ob.hardware, **kw)
-    if ob.property == "bank_conflict_free":
-        return prove.bank_conflict_free(op("reg"), op("shared"), ob.shape, ob.dtype_bits, direction=p("direction"),
-                                        access=p("access"), model=p("model"), hardware=ob.hardware, **kw)
-    raise InternalError(f"no runner for property {ob.property!r}")
-
-
-def judge(ob: Obligation, r: Result) -> str | None:
+def judge(ob: Check, r: Result) -> str | None:
     """None when the result meets the obligation's expectation, else why not (one line)."""
     if r.status != ob.expect:
         return f"expected {ob.expect}, got {r.status}"
@@ -132,7 +83,7 @@ def judge(ob: Obligation, r: Result) -> str | None:
     return None
 
 
-def record(ob: Obligation, r: Result) -> dict[str, Any]:
+def record(ob: Check, r: Result) -> dict[str, Any]:
     """The report record of one check (docs/report-schema.md), as plain JSON data."""
     from .syntax.mlir_attr import print_attribute
     failure = judge(ob, r)
@@ -165,7 +116,7 @@ def _fresh_z3_context() -> None:
     z3.z3._main_ctx = None
 
 
-def _work(task: tuple[Obligation, str, int]) -> tuple:
+def _work(task: tuple[Check, str, int]) -> tuple:
     """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
     ob, engine, timeout_ms = task
     if engine == "z3":
@@ -186,7 +137,7 @@ def _work(task: tuple[Obligation, str, int]) -> tuple:
     return ("ok", rec, {"total": time.perf_counter() - start, "engines": r.seconds})
 
 
-def error_record(ob: Obligation, message: str) -> dict[str, Any]:
+def error_record(ob: Check, message: str) -> dict[str, Any]:
     """The record of a TTGIR check that raised an internal error: verdict ``error``, failed."""
     rec = record(ob, Result(ob.property, "unknown", {}, None, "", {}))
     rec.update(verdict="error", passed=False, failure=f"internal error: {message}", severity="error",
@@ -198,7 +149,7 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-def run(obligations: Sequence[Obligation], *, jobs: int | None = None, engine: str = "both",
+def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = "both",
         timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Every obligation's Outcome, in obligation order (module docstring)."""
     jobs = max(1, min(jobs or default_jobs(), len(obligations)))

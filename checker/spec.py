@@ -1,4 +1,4 @@
-"""Spec files: what `layoutcheck verify` proves, read into a flat list of obligations.
+"""Spec files: what `layoutcheck verify` proves, read into a flat list of checks (`Check`).
 
 A spec (docs/spec-format.md) names a hardware target, encodings (included
 from ``encodings/*.yaml``, declared inline in YAML, or written as Triton
@@ -31,6 +31,7 @@ from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import Hardware, resolve
+from .properties import SPEC_PROPERTIES, Property
 from .schema import path_field
 from .syntax.yaml_decl import YamlDocument, check_schema, encoding_from_mapping, load_encodings, read_yaml
 
@@ -47,43 +48,19 @@ DTYPES = {"f64": 64, "i64": 64, "u64": 64,
           "f4": 4, "i4": 4}
 
 
-@dataclass(frozen=True)
-class PropertyRule:
-    """What a `prove:` property takes: operand roles (each 'distributed', 'shared' or 'any'),
-    whether it needs an element type, and the extra check keys it reads (with defaults)."""
-
-    required: tuple[tuple[str, str], ...]
-    optional: tuple[tuple[str, str], ...] = ()
-    needs_dtype: bool = False
-    params: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def roles(self) -> tuple[tuple[str, str], ...]:
-        return self.required + self.optional
+# What each property takes (operand roles, dtype, parameters, layout_shape): the registry.
+PROPERTIES: dict[str, Property] = SPEC_PROPERTIES
+PropertyRule = Property
 
 
-PROPERTIES: dict[str, PropertyRule] = {
-    "surjective": PropertyRule((("layout", "any"),)),
-    "injective": PropertyRule((("layout", "any"),)),
-    "injective_up_to_broadcast": PropertyRule((("layout", "any"),)),
-    "invertible": PropertyRule((("layout", "shared"),)),
-    "equivalent": PropertyRule((("src", "any"), ("dst", "any"))),
-    "conversion": PropertyRule((("src", "distributed"), ("dst", "distributed")), (("via", "shared"),)),
-    "fits": PropertyRule((("layout", "shared"),), needs_dtype=True,
-                         params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
-    "bank_conflict_free": PropertyRule((("reg", "distributed"), ("shared", "shared")), needs_dtype=True,
-                                       params=(("direction", "store"), ("access", "auto"), ("model", "hardware"))),
-    "aligned_access": PropertyRule((("reg", "distributed"), ("shared", "shared")), needs_dtype=True,
-                                   params=(("direction", "store"),)),
-}
 ROLES = ("layout", "src", "dst", "via", "reg", "shared")
-LAYOUT_SHAPE_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent")
-CHECK_PARAMS = ("direction", "access", "model", "capacity_bytes", "base_bytes", "alignment_bytes")
+LAYOUT_SHAPE_PROPERTIES = tuple(n for n, p in PROPERTIES.items() if p.layout_shape)
+CHECK_PARAMS = tuple(dict.fromkeys(k for p in PROPERTIES.values() for k, _ in p.params))
 SWEEP_LABELS = {"num_warps": "warps"}
 
 
 @dataclass(frozen=True)
-class Obligation:
+class Check:
     """One check, fully resolved: everything the runner needs and the report shows.
 
     ``operands`` are (role, encoding) in the property's role order, lowered at
@@ -118,6 +95,9 @@ class Obligation:
 
     def param(self, name: str) -> Any:
         return dict(self.params).get(name)
+
+
+Obligation = Check          # the name this had before checks and SMT obligations were told apart
 
 
 class _Where:
@@ -180,10 +160,10 @@ def is_ir(path: str) -> bool:
     return path == STDIN or path.endswith(IR_SUFFIXES)
 
 
-def load_paths(paths: Iterable[str]) -> list[Obligation]:
+def load_paths(paths: Iterable[str]) -> list[Check]:
     """Every obligation of every spec under paths, in file order then check order; ids unique."""
-    obligations: list[Obligation] = []
-    where: dict[str, Obligation] = {}
+    obligations: list[Check] = []
+    where: dict[str, Check] = {}
     for file in find_inputs(paths, SPEC_SUFFIXES):
         for ob in load_spec(file):
             if ob.id in where:
@@ -195,7 +175,7 @@ def load_paths(paths: Iterable[str]) -> list[Obligation]:
     return obligations
 
 
-def load_spec(file: str) -> list[Obligation]:
+def load_spec(file: str) -> list[Check]:
     """The obligations of one spec file (see the module docstring)."""
     doc = read_yaml(file)
     if not isinstance(doc.data, Mapping):
@@ -205,14 +185,14 @@ def load_spec(file: str) -> list[Obligation]:
     data = doc.data
     hardware = _hardware(w, data.get("hardware"), ("hardware",))
     table = _encodings(w, data)
-    out: list[Obligation] = []
+    out: list[Check] = []
     for i, check in enumerate(data["checks"]):
         out += _expand(w, ("checks", i), check, table, hardware)
     return out
 
 
-def select(obligations: Sequence[Obligation], only: Sequence[str] = (), skip: Sequence[str] = ()) -> list[Obligation]:
-    """Obligations whose id matches some --only pattern (all when none) and no --skip pattern (shell globs)."""
+def select(obligations: Sequence[Check], only: Sequence[str] = (), skip: Sequence[str] = ()) -> list[Check]:
+    """Checks whose id matches some --only pattern (all when none) and no --skip pattern (shell globs)."""
     def hit(patterns, ob):
         return any(fnmatch.fnmatchcase(ob.id, p) for p in patterns)
     return [ob for ob in obligations if (not only or hit(only, ob)) and not hit(skip, ob)]
@@ -343,11 +323,11 @@ def _with_num_warps(enc: Encoding, n: int) -> Encoding | None:
 
 
 def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding],
-            hardware: Hardware | None) -> list[Obligation]:
+            hardware: Hardware | None) -> list[Check]:
     """The obligations of one check: one, or one per point of its sweep."""
     prop = check["prove"]
     rule = PROPERTIES[prop]
-    roles = dict(rule.roles)
+    roles = dict(rule.all_roles)
     for role in ROLES:
         if role in check and role not in roles:
             raise w.error(path + (role,), f"prove: {prop} takes no operand '{role}' "
@@ -384,7 +364,7 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
         label = ",".join(f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}" for k, v in values.items())
         ob_id = f"{check['id']}[{label}]" if label else check["id"]
         try:
-            out.append(_obligation(w, path, check, ob_id, rule, operands, values, hardware))
+            out.append(_check(w, path, check, ob_id, rule, operands, values, hardware))
         except CheckerError as e:
             if e.file is None:
                 e = w.locate(e, path)
@@ -394,7 +374,7 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
     return out
 
 
-def _check_sweep_key(w: _Where, path: tuple, key: str, prop: str, rule: PropertyRule,
+def _check_sweep_key(w: _Where, path: tuple, key: str, prop: str, rule: Property,
                      operands: Mapping[str, Encoding]) -> None:
     if key in ("shape", "hardware"):
         return
@@ -427,8 +407,8 @@ def _probe_field(enc: Encoding, name: str) -> bool:
     return isinstance(parent, Encoding) and _probe_field(parent, name)
 
 
-def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: PropertyRule,
-                operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None) -> Obligation:
+def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
+                operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None) -> Check:
     """One point of a check: apply the sweep's values, resolve everything, lower every operand once."""
     def value(key):
         return values[key] if key in values else check.get(key)
@@ -474,7 +454,7 @@ def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Proper
         if key == "capacity_bytes" and v is None:
             v = hw.smem_bytes_per_block
         params.append((key, default if v is None else v))
-    for role, kind in rule.roles:
+    for role, kind in rule.all_roles:
         if role not in ops:
             continue
         enc = ops[role]
@@ -490,8 +470,8 @@ def _obligation(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Proper
             raise w.locate(e, path + (role,))
     expect_conflicts = check.get("expect_conflicts")
     level = check.get("expect_level")
-    return Obligation(id=ob_id, property=check["prove"],
-                      operands=tuple((r, ops[r]) for r, _ in rule.roles if r in ops),
+    return Check(id=ob_id, property=check["prove"],
+                      operands=tuple((r, ops[r]) for r, _ in rule.all_roles if r in ops),
                       shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw,
                       params=tuple(params), expect=_expectation(check), expect_conflicts=expect_conflicts,
                       expect_level=LEVEL_ALIASES.get(level, level), file=w.file, line=w.line(path))

@@ -44,7 +44,7 @@ from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import PRESETS, Hardware
 from .layout import LinearLayout
-from .spec import Obligation
+from .spec import Check
 from .syntax.ttgir import Module, Operation, TypeRef
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
@@ -85,7 +85,7 @@ class KernelChecks:
     with its line, operation and reason (`skips`), and their count by reason (`skipped`)."""
 
     file: str
-    obligations: list[Obligation] = field(default_factory=list)
+    obligations: list[Check] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     skips: list[dict] = field(default_factory=list)
@@ -177,7 +177,7 @@ class Builder:
         base = f"{self.file}:{op.line}:{op.name}:{prop}" + (f"[{what}]" if what else "")
         self.ids[base] += 1
         ob_id = base if self.ids[base] == 1 else f"{base}#{self.ids[base]}"
-        self.out.obligations.append(Obligation(
+        self.out.obligations.append(Check(
             id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
             dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
             expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,

@@ -2,7 +2,8 @@ import random
 
 from checker import smt
 from checker.layout import LinearLayout
-from checker.properties import injective, surjective
+from checker.properties.injective import injective
+from checker.properties.surjective import surjective
 from checker.padded import PaddedLayout
 
 L = LinearLayout({"register": [(1, 0), (0, 3)], "lane": [(2, 1), (0, 0), (4, 2)], "warp": []},

@@ -1,17 +1,142 @@
-"""Properties of layouts, each decided by two engines (GF(2) algebra and Z3) that must agree.
+"""Properties of layouts: one registry, `PROPERTIES`, that every stage reads.
 
 One module per property; each module's docstring states the definition, how
-each engine decides it and how a counterexample is replayed. `result` holds
-the shared `Result` / `Counterexample` types and the engine protocol.
+each engine decides it (GF(2) algebra and Z3, which must agree) and how a
+counterexample is replayed. `result` holds the shared `Result` /
+`Counterexample` types and the engine protocol.
+
+A `Property` entry says what a check of it takes and how it is decided:
+
+- ``roles``: its operands, each (role, kind) with kind ``distributed``,
+  ``shared`` or ``any``; ``optional`` roles may be left out;
+- ``params``: the extra keys a check may give, with their defaults;
+- ``needs_dtype`` / ``needs_hardware``: an element type, a target;
+- ``layout_shape``: whether a spec may lower the operand at another shape
+  than the one it is judged over;
+- ``in_specs``: usable in spec files, ``layoutcheck prove`` and
+  `checker.prove`; the others are derived from TTGIR only (op rules);
+- ``static``: decided by a direct check (no engines, no counterexample);
+- ``decide``: ``"module:function"`` in this package, the function deciding
+  one `checker.spec.Check` (``function(check, engine, timeout_ms) -> Result``),
+  imported on first use so that reading the registry loads no engine;
+- ``smt``: ``"module:function"`` building the SMT obligation that
+  ``layoutcheck smt`` writes (``function(layouts, shape) -> smt.Obligation``),
+  or None.
+
+Readers: `checker.spec` (roles, params, dtype, layout_shape), `checker.runner`
+(``decide``), `checker.cli` (``prove`` and ``smt`` choices), the JSON schemas
+(a test asserts their enums equal the registry), the report renderers
+(``static``: a failure is printed with its explanation).
+
+Adding a property: write its module (with its ``check`` function), add its
+entry here, document it in docs/spec-format.md (and, when TTGIR derives it,
+register the op check in `checker.ttgir_checks`).
 """
 
-from .conversion import conversion
-from .equivalence import equivalent
-from .fits import fits
-from .injective import injective, injective_up_to_broadcast
-from .invertible import invertible
-from .result import Counterexample, EngineVerdict, Result
-from .surjective import surjective
+from __future__ import annotations
 
-__all__ = ["Counterexample", "EngineVerdict", "Result", "conversion", "equivalent", "fits", "injective",
-           "injective_up_to_broadcast", "invertible", "surjective"]
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .result import Counterexample, EngineVerdict, Result
+
+Role = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Property:
+    """What a check of this property takes, and where its decision procedure lives (module docstring)."""
+
+    name: str
+    summary: str
+    decide: str
+    roles: tuple[Role, ...] = ()
+    optional: tuple[Role, ...] = ()
+    params: tuple[tuple[str, Any], ...] = ()
+    needs_dtype: bool = False
+    needs_hardware: bool = False
+    layout_shape: bool = False
+    in_specs: bool = True
+    static: bool = False
+    smt: str | None = None
+
+    @property
+    def required(self) -> tuple[Role, ...]:
+        return self.roles
+
+    @property
+    def all_roles(self) -> tuple[Role, ...]:
+        return self.roles + self.optional
+
+    def run(self, check: Any, engine: str, timeout_ms: int | None) -> Result:
+        """Decide one check (`checker.spec.Check`) of this property."""
+        return _function(self.decide)(check, engine, timeout_ms)
+
+    def obligation(self) -> Callable | None:
+        """The SMT obligation builder (``layoutcheck smt``), or None."""
+        return _function(self.smt) if self.smt else None
+
+
+def _function(ref: str) -> Callable:
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+LAYOUT = (("layout", "any"),)
+SHARED = (("layout", "shared"),)
+PAIR = (("src", "any"), ("dst", "any"))
+ACCESS = (("reg", "distributed"), ("shared", "shared"))
+
+_ENTRIES = (
+    Property("surjective", "every element of the shape is held by some hardware index", "checks:surjective",
+             LAYOUT, layout_shape=True, smt="checks:surjective_obligation"),
+    Property("injective", "no two hardware indices hold the same element", "checks:injective",
+             LAYOUT, layout_shape=True, smt="checks:injective_obligation"),
+    Property("injective_up_to_broadcast", "only declared broadcasts (zero bases) repeat elements",
+             "checks:injective_up_to_broadcast", LAYOUT, layout_shape=True,
+             smt="checks:injective_up_to_broadcast_obligation"),
+    Property("invertible", "a shared layout puts offsets and elements in bijection, per CTA", "checks:invertible",
+             SHARED, layout_shape=True),
+    Property("equivalent", "two layouts are the same function", "checks:equivalent", PAIR, layout_shape=True,
+             smt="checks:equivalent_obligation"),
+    Property("conversion", "every element dst needs is in src, and at which level it moves", "checks:conversion",
+             (("src", "distributed"), ("dst", "distributed")), optional=(("via", "shared"),)),
+    Property("fits", "a shared buffer fits in the capacity", "checks:fits", SHARED, needs_dtype=True,
+             params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
+    Property("bank_conflict_free", "the shared-memory access costs its conflict-free wavefronts",
+             "checks:bank_conflict_free", ACCESS, needs_dtype=True, needs_hardware=True,
+             params=(("direction", "store"), ("access", "auto"), ("model", "hardware"))),
+    Property("aligned_access", "every vector access starts at a multiple of its width", "checks:aligned_access",
+             ACCESS, needs_dtype=True, needs_hardware=True, params=(("direction", "store"),)),
+    Property("well_formed", "the encoding is valid for the module's lanes, warps and CTAs", "checks:well_formed",
+             LAYOUT, in_specs=False, static=True),
+    Property("dot_operands", "A, B and the accumulator of a dot agree", "checks:dot_operands",
+             (("a", "any"), ("b", "any"), ("acc", "distributed")), in_specs=False, static=True),
+    Property("view_consistent", "a memdesc view addresses the buffer it came from", "checks:view_consistent",
+             (("source", "shared"), ("view", "shared")), in_specs=False),
+    Property("tmem_access", "a tcgen05.ld/st message moves the register layout", "op_properties:tmem_access",
+             (("reg", "distributed"), ("tmem", "any")), in_specs=False, static=True),
+    Property("mma_operands", "tc_gen5_mma operands agree", "op_properties:mma_operands", in_specs=False,
+             static=True),
+    Property("tma_copy", "a TMA copy's buffer and box suit the descriptor", "op_properties:tma_copy",
+             in_specs=False, static=True),
+    Property("tmem_subslice", "a tensor-memory subslice is a valid column window", "op_properties:tmem_subslice",
+             in_specs=False, static=True),
+    Property("tmem_copy", "a tcgen05.cp source and destination agree", "op_properties:tmem_copy", in_specs=False,
+             static=True),
+    Property("local_gather", "a shared gather/scatter's buffer, indices and values agree",
+             "op_properties:local_gather", in_specs=False, static=True),
+    Property("scaled_dot", "a scaled dot's operands and scales agree", "op_properties:scaled_dot", in_specs=False,
+             static=True),
+    Property("tdm_copy", "a TDM copy's buffer and descriptor agree", "op_properties:tdm_copy", in_specs=False,
+             static=True),
+)
+
+PROPERTIES: dict[str, Property] = {p.name: p for p in _ENTRIES}
+SPEC_PROPERTIES: dict[str, Property] = {n: p for n, p in PROPERTIES.items() if p.in_specs}
+STATIC_PROPERTIES: tuple[str, ...] = tuple(n for n, p in PROPERTIES.items() if p.static)
+SMT_PROPERTIES: tuple[str, ...] = tuple(n for n, p in SPEC_PROPERTIES.items() if p.smt)
+
+__all__ = ["Counterexample", "EngineVerdict", "PROPERTIES", "Property", "Result", "SMT_PROPERTIES",
+           "SPEC_PROPERTIES", "STATIC_PROPERTIES"]

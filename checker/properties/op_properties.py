@@ -1,5 +1,6 @@
-"""The static properties of operation rules (TTGIR op checks), by name: each evaluates one
-`Obligation` (its operands and parameters) into a `Result` with no engine verdicts.
+"""The static properties of operation rules (TTGIR op checks): each function decides one
+`checker.spec.Check` (its operands and parameters) into a `Result` with no engine verdicts; they are
+the ``decide`` of their `checker.properties.PROPERTIES` entries (engine and timeout unused).
 
     tmem_access   a tcgen05.ld/st message moves the register layout (tmem_access.py)
     mma_operands  tc_gen5_mma(_scaled) operands (mma_operands.py)
@@ -13,59 +14,44 @@
 
 from __future__ import annotations
 
-from typing import Callable
 
-
-def _tmem_access(ob):
+def tmem_access(ob, engine=None, timeout_ms=None):
     from .tmem_access import tmem_access
     p = ob.param
     return tmem_access(ob.operand("reg"), ob.operand("tmem"), ob.shape, p("mem_shape"), ob.dtype_bits,
                        scales=bool(p("scales")), maxnreg=p("maxnreg") or 256)
 
 
-def _mma_operands(ob):
+def mma_operands(ob, engine=None, timeout_ms=None):
     from .mma_operands import check
     return check(ob)
 
 
-def _tma_copy(ob):
+def tma_copy(ob, engine=None, timeout_ms=None):
     from .tma import check
     return check(ob)
 
 
-def _tmem_subslice(ob):
+def tmem_subslice(ob, engine=None, timeout_ms=None):
     from .tmem_views import check_subslice
     return check_subslice(ob)
 
 
-def _tmem_copy(ob):
+def tmem_copy(ob, engine=None, timeout_ms=None):
     from .tmem_views import check_copy
     return check_copy(ob)
 
 
-def _local_gather(ob):
+def local_gather(ob, engine=None, timeout_ms=None):
     from .gather import check
     return check(ob)
 
 
-def _scaled_dot(ob):
+def scaled_dot(ob, engine=None, timeout_ms=None):
     from .scaled_dot import check
     return check(ob)
 
 
-def _tdm_copy(ob):
+def tdm_copy(ob, engine=None, timeout_ms=None):
     from .tdm import check
     return check(ob)
-
-
-OP_PROPERTIES: dict[str, Callable] = {
-    "tmem_access": _tmem_access,
-    "mma_operands": _mma_operands,
-    "tma_copy": _tma_copy,
-    "tmem_subslice": _tmem_subslice,
-    "tmem_copy": _tmem_copy,
-    "local_gather": _local_gather,
-    "scaled_dot": _scaled_dot,
-    "tdm_copy": _tdm_copy,
-}
-

@@ -3,7 +3,7 @@
 import pytest
 
 from checker.layout import LinearLayout
-from checker.properties import conversion
+from checker.properties.conversion import conversion
 
 from ..conftest import load_jsonl
 

@@ -1,5 +1,5 @@
 from checker.layout import LinearLayout
-from checker.properties import conversion
+from checker.properties.conversion import conversion
 from checker.padded import PaddedLayout
 
 # src: register 1, lanes 2 and 4, warp 8; dst swaps the register and warp bits.

@@ -2,7 +2,7 @@ import pytest
 
 from checker.errors import LayoutError
 from checker.layout import LinearLayout
-from checker.properties import equivalent
+from checker.properties.equivalence import equivalent
 
 A = LinearLayout({"register": [(1,), (2,)], "lane": [(4,), (8,)]}, [("dim0", 16)])
 

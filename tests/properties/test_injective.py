@@ -1,5 +1,6 @@
 from checker.layout import LinearLayout
-from checker.properties import injective, injective_up_to_broadcast
+from checker.properties.injective import injective
+from checker.properties.injective import injective_up_to_broadcast
 
 from .test_surjective import BLOCKED_8x8
 

@@ -2,7 +2,8 @@ import pytest
 
 from checker.errors import CheckerError, LayoutError
 from checker.layout import LinearLayout
-from checker.properties import fits, invertible
+from checker.properties.fits import fits
+from checker.properties.invertible import invertible
 from checker.padded import PaddedLayout
 
 # 16x8 swizzled: offset -> (row, col), col XOR-ed with the row.

@@ -8,7 +8,9 @@ on all of them (engine="both" raises otherwise).
 import pytest
 
 from checker.layout import LinearLayout
-from checker.properties import equivalent, injective, surjective
+from checker.properties.equivalence import equivalent
+from checker.properties.injective import injective
+from checker.properties.surjective import surjective
 
 from ..conftest import load_jsonl
 

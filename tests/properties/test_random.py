@@ -4,8 +4,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checker.layout import LinearLayout
-from checker.properties import (conversion, equivalent, fits, injective, injective_up_to_broadcast, invertible,
-                                surjective)
+from checker.properties.conversion import conversion
+from checker.properties.equivalence import equivalent
+from checker.properties.fits import fits
+from checker.properties.injective import injective
+from checker.properties.injective import injective_up_to_broadcast
+from checker.properties.invertible import invertible
+from checker.properties.surjective import surjective
 from checker.padded import PaddedLayout
 
 from . import brute

@@ -1,6 +1,6 @@
 from checker.errors import LayoutError
 from checker.layout import LinearLayout
-from checker.properties import surjective
+from checker.properties.surjective import surjective
 
 import pytest
 
