@@ -108,19 +108,12 @@ def record(ob: Check, r: Result) -> dict[str, Any]:
         raise InternalError(f"the result of check '{ob.id}' is not JSON data: {e}") from None
 
 
-def _fresh_z3_context() -> None:
-    """Start Z3 over from a new global context. A Z3 model depends on the terms the context
-    has seen before (their internal ids), so without this a z3-only witness would depend on
-    which obligations ran earlier in the same worker, i.e. on --jobs."""
-    import z3
-    z3.z3._main_ctx = None
-
-
 def _work(task: tuple[Check, str, int]) -> tuple:
     """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
     ob, engine, timeout_ms = task
     if engine == "z3":
-        _fresh_z3_context()
+        from . import smt
+        smt.fresh_context()        # a Z3 model depends on the terms its context saw: one per check
     start = time.perf_counter()
     try:
         r = evaluate(ob, engine, timeout_ms)

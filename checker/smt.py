@@ -88,7 +88,7 @@ class Obligation:
     # -------------------------------------------------------------- variables
 
     def var(self, name: str, width: int) -> z3.BitVecRef:
-        v = z3.BitVec(f"{self.name}.{name}", max(1, width))
+        v = z3.BitVec(f"{self.name}.{name}", max(1, width), ctx=context())
         self._vars[name] = v
         if width == 0:  # bit-vectors have at least one bit; a 0-bit value is that bit fixed at 0
             self.require(v == 0)
@@ -142,11 +142,11 @@ class Obligation:
         other = _SOLVER.get()
         if other is not None:
             return other(self, timeout_ms)
-        s = _solver(z3.Then("simplify", "solve-eqs", "simplify", "bit-blast", "sat").solver(), timeout_ms)
+        s = _solver(z3.Then("simplify", "solve-eqs", "simplify", "bit-blast", "sat", ctx=context()).solver(), timeout_ms)
         s.add(*self._constraints)
         r = s.check()
         if r == z3.unknown and "timeout" not in s.reason_unknown() and "canceled" not in s.reason_unknown():
-            s = _solver(z3.Solver(), timeout_ms)
+            s = _solver(z3.Solver(ctx=context()), timeout_ms)
             s.add(*self._constraints)
             r = s.check()
         if r == z3.unsat:
@@ -162,7 +162,7 @@ class Obligation:
         return {n: f"{self.name}.{n}" for n in self._vars}
 
     def to_smtlib(self) -> str:
-        s = z3.Solver()
+        s = z3.Solver(ctx=context())
         s.add(*self._constraints)
         return f"; obligation {self.name}: sat = counterexample, unsat = the property holds\n" + s.to_smt2()
 
@@ -179,8 +179,8 @@ def to_smtlib(obligation: Obligation) -> str:
 
 
 def check_smtlib(text: str, timeout_ms: int | None = None) -> str:
-    """Re-check SMT-LIB2 text from scratch: "sat", "unsat" or "unknown"."""
-    s = z3.Solver()
+    """Re-check SMT-LIB2 text from scratch (in a context of its own): "sat", "unsat" or "unknown"."""
+    s = z3.Solver(ctx=z3.Context())
     if timeout_ms is not None:
         s.set("timeout", int(timeout_ms))
     s.from_string(text)
@@ -216,7 +216,7 @@ def masked_nonzero(x: Mapping[str, z3.BitVecRef], masks: Mapping[str, int]):
 def high_bits_set(x: z3.BitVecRef, keep: int):
     """x has a set bit at position >= keep."""
     if keep >= x.size():
-        return z3.BoolVal(False)
+        return z3.BoolVal(False, ctx=context())
     return z3.Extract(x.size() - 1, keep, x) != 0
 
 
@@ -242,7 +242,7 @@ def fields_below(L: LinearLayout, packed: z3.BitVecRef, shape: Mapping[str, int]
     for d, size in L.out_dim_sizes:
         k = log2(size)
         if k and shape.get(d, size) < size:
-            out.append(z3.ULT(z3.Extract(shift + k - 1, shift, packed), z3.BitVecVal(shape[d], k)))
+            out.append(z3.ULT(z3.Extract(shift + k - 1, shift, packed), z3.BitVecVal(shape[d], k, ctx=context())))
         shift += k
     return _and(out)
 
@@ -261,6 +261,38 @@ def physical_offset(i: z3.BitVecRef, mem: PaddedLayout) -> z3.BitVecRef:
     return phys(widen(i), mem.shifts, z3.LShR)
 
 
+_CONTEXT = None
+
+
+def context():
+    """The Z3 context every term and solver of layoutcheck is built in (one per process until
+    `fresh_context`)."""
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = z3.Context()
+    return _CONTEXT
+
+
+def fresh_context() -> None:
+    """Build what follows in a new Z3 context. A Z3 model depends on the terms its context has seen
+    (their internal ids), so a Z3-only witness would otherwise depend on which checks ran before it in
+    the same worker, i.e. on --jobs."""
+    global _CONTEXT
+    _CONTEXT = None
+
+
+def const(value: int, width: int) -> z3.BitVecRef:
+    return z3.BitVecVal(value, width, ctx=context())
+
+
+def ite(cond, a, b):
+    return z3.If(cond, a, b)
+
+
+def lshr(x, k: int):
+    return z3.LShR(x, k)
+
+
 def ult(a, b):
     return z3.ULT(a, b)
 
@@ -270,7 +302,7 @@ def ugt(a, b):
 
 
 def wide(value: int) -> z3.BitVecRef:
-    return z3.BitVecVal(value, WIDE)
+    return z3.BitVecVal(value, WIDE, ctx=context())
 
 
 # ------------------------------------------------------------------ helpers
@@ -289,18 +321,18 @@ def _and(cs) -> z3.BoolRef:
     """The conjunction; one operand stands alone (SMT-LIB2's ``and`` takes at least two, and solvers
     other than Z3 reject Z3's printed ``(and x)``), none is ``true``."""
     cs = list(cs)
-    return cs[0] if len(cs) == 1 else z3.And(cs) if cs else z3.BoolVal(True)
+    return cs[0] if len(cs) == 1 else z3.And(cs) if cs else z3.BoolVal(True, ctx=context())
 
 
 def _or(cs) -> z3.BoolRef:
     """The disjunction, as `_and`; none is ``false``."""
     cs = list(cs)
-    return cs[0] if len(cs) == 1 else z3.Or(cs) if cs else z3.BoolVal(False)
+    return cs[0] if len(cs) == 1 else z3.Or(cs) if cs else z3.BoolVal(False, ctx=context())
 
 
 def _xor(bits: list) -> z3.BitVecRef:
     if not bits:
-        return z3.BitVecVal(0, 1)
+        return z3.BitVecVal(0, 1, ctx=context())
     acc = bits[0]
     for b in bits[1:]:
         acc = acc ^ b

@@ -480,28 +480,26 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
 def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):
     """slot(off) = base + phys(off ^ xor) as a WIDE bit-vector function, for the placement chosen by one
     variable ``place`` of the obligation (none when there is one placement)."""
-    import z3
     from .. import smt
     xor, base = smt.wide(places[-1].xor), smt.wide(places[-1].base)
     if len(places) > 1:
         width = max(1, (len(places) - 1).bit_length())
         sel = ob.var("place", width)
         if len(places) < 1 << width:
-            ob.require(z3.ULT(sel, z3.BitVecVal(len(places), width)))
+            ob.require(smt.ult(sel, smt.const(len(places), width)))
         for k in range(len(places) - 2, -1, -1):
-            xor = z3.If(sel == k, smt.wide(places[k].xor), xor)
-            base = z3.If(sel == k, smt.wide(places[k].base), base)
-    return lambda off: base + phys(smt.widen(off) ^ xor, mem.shifts, z3.LShR)
+            xor = smt.ite(sel == k, smt.wide(places[k].xor), xor)
+            base = smt.ite(sel == k, smt.wide(places[k].base), base)
+    return lambda off: base + phys(smt.widen(off) ^ xor, mem.shifts, smt.lshr)
 
 
 def word_expr(p: Plan, hw: Hardware, ob, idx: dict, slot) -> Any:
     """The 4-byte word of an access, a WIDE bit-vector: (e * slot(cvt(idx)) + sub * 4) >> log2 4."""
-    import z3
     from .. import smt
     byte = slot(ob.image(p.cvt, idx)) * smt.wide(p.bits // 8)
     if SUB in idx:
         byte = byte + smt.widen(idx[SUB]) * smt.wide(hw.bank_bytes)
-    return z3.LShR(byte, log2(hw.bank_bytes))
+    return smt.lshr(byte, log2(hw.bank_bytes))
 
 
 def obligation(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placement] = ORIGIN):
