@@ -15,6 +15,7 @@ from typing import Sequence
 
 from .errors import CheckerError, InternalError
 from .padded import linear_part
+from .properties import SMT_PROPERTIES, SPEC_PROPERTIES
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -275,9 +276,8 @@ def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: b
     return EXIT_OK
 
 
-PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "invertible", "equivalent", "conversion",
-              "bank_conflict_free", "aligned_access", "fits")
-SMT_PROPERTIES = ("surjective", "injective", "injective_up_to_broadcast", "equivalent")
+# What `prove` and `smt` offer: the property registry's spec properties (and those with an SMT builder).
+PROPERTIES = tuple(SPEC_PROPERTIES)
 
 
 def _operands(args) -> list:
@@ -292,47 +292,41 @@ def _operands(args) -> list:
     return [resolve_layout(text, None, None) for text in args.layouts]
 
 
-def _need(ops: list, n: int, prop: str) -> None:
-    if len(ops) != n:
-        raise CheckerError(f"{prop} takes {n} layout(s), got {len(ops)}", field="layouts")
+def _need(ops: list, prop) -> None:
+    """As many layouts as the property has roles (its optional roles may be left out)."""
+    low, high = len(prop.required), len(prop.all_roles)
+    if not low <= len(ops) <= high:
+        n = low if low == high else f"{low} or {high}"
+        raise CheckerError(f"{prop.name} takes {n} layout(s), got {len(ops)}", field="layouts")
 
 
 def cmd_prove(args) -> int:
-    from . import prove
+    """One check of a registry property (`checker.properties.PROPERTIES`) from the command line."""
+    from .hardware import resolve
+    from .spec import Check
     _need_solvers(args.engine)
+    prop = SPEC_PROPERTIES[args.property]
     pasted = _operands(args)
     ops = [p.encoding for p in pasted]
+    _need(ops, prop)
     shape = layout_shape(args.shape, pasted)
     bits = element_bits(args.dtype_bits, pasted)
-    common = {"engine": args.engine, "timeout_ms": args.timeout}
-    p = args.property
-    if p in ("surjective", "injective", "injective_up_to_broadcast", "invertible"):
-        _need(ops, 1, p)
-        result = getattr(prove, p)(ops[0], shape, **common)
-    elif p in ("equivalent", "conversion"):
-        _need(ops, 2, p)
-        result = getattr(prove, p)(ops[0], ops[1], shape, **common)
-    elif p == "aligned_access":
-        _need(ops, 2, p)
+    if bits is None and prop.needs_dtype:
+        bits = getattr(ops[-1], "element_bit_width", None)      # an nvmma_shared layout says it
         if bits is None:
-            raise CheckerError("aligned_access needs --dtype-bits (or a pasted type)", field="--dtype-bits")
-        result = prove.aligned_access(ops[0], ops[1], shape, bits, direction=args.direction,
-                                      hardware=args.hardware, **common)
-    elif p == "bank_conflict_free":
-        _need(ops, 2, p)
-        result = prove.bank_conflict_free(ops[0], ops[1], shape, bits, direction=args.direction,
-                                          access=args.access, model=args.model, hardware=args.hardware, **common)
-    else:
-        _need(ops, 1, p)
-        if bits is None:
-            raise CheckerError("fits needs --dtype-bits (or a pasted type)", field="--dtype-bits")
-        from .hardware import resolve
-        capacity = resolve(args.hardware).smem_bytes_per_block
-        result = prove.fits(ops[0], bits, capacity, shape=shape, **common)
+            raise CheckerError(f"{prop.name} needs --dtype-bits (or a pasted type)", field="--dtype-bits")
+    hw = resolve(args.hardware)
+    given = {"direction": args.direction, "access": args.access, "model": args.model,
+             "capacity_bytes": hw.smem_bytes_per_block}
+    check = Check(id=prop.name, property=prop.name, operands=tuple(zip((r for r, _ in prop.all_roles), ops)),
+                  shape=None if shape is None else tuple(shape), layout_shape=None, dtype=None, dtype_bits=bits,
+                  hardware=hw, params=tuple((k, given.get(k, default)) for k, default in prop.params),
+                  expect="holds", expect_conflicts=None, expect_level=None, file="<command line>", line=0)
+    result = prop.run(check, args.engine, args.timeout)
     if args.json:
         print(json.dumps(result.to_dict(), sort_keys=True))
     else:
-        print(f"{p}: {result.status}")
+        print(f"{prop.name}: {result.status}")
         if result.explanation:
             print(result.explanation)
     return EXIT_OK if result.status == "holds" else EXIT_FAILED
@@ -346,28 +340,16 @@ def _need_solvers(engine: str) -> None:
 
 
 def cmd_smt(args) -> int:
+    """The SMT-LIB2 text of a registry property's obligation (its ``smt`` builder)."""
     from . import smt
     from .prove import lowered
-    import importlib
-    equivalence, frame, injective, surjective = (importlib.import_module(f"checker.properties.{m}")
-                                                 for m in ("equivalence", "frame", "injective", "surjective"))
+    prop = SPEC_PROPERTIES[args.property]
     pasted = _operands(args)
     ops = [p.encoding for p in pasted]
+    _need(ops, prop)
     shape = layout_shape(args.shape, pasted)
     layouts = [linear_part(lowered(op, shape)) for op in ops]
-    p = args.property
-    if p == "surjective":
-        _need(ops, 1, p)
-        box = frame.shape_map(layouts[0], shape)
-        (L,) = frame.align(layouts, box)
-        ob = surjective.obligation(L, box)
-    elif p in ("injective", "injective_up_to_broadcast"):
-        _need(ops, 1, p)
-        ob = injective.obligation(p, layouts[0], p == "injective_up_to_broadcast")
-    else:
-        _need(ops, 2, p)
-        ob = equivalence.obligation(layouts[0], layouts[1])
-    sys.stdout.write(smt.to_smtlib(ob))
+    sys.stdout.write(smt.to_smtlib(prop.obligation()(layouts, shape)))
     return EXIT_OK
 
 
