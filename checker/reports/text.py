@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..properties import STATIC_PROPERTIES
+
 WITNESS_CHARS = 320
 
 
@@ -197,8 +199,7 @@ def finding(check: Mapping[str, Any]) -> str:
         return bank_conflict_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
         return aligned_message(cx, check.get("hardware"))
-    if prop in ("well_formed", "dot_operands", "tmem_access", "mma_operands", "tma_copy", "tmem_subslice",
-                "tmem_copy", "local_gather", "scaled_dot", "tdm_copy"):
+    if prop in STATIC_PROPERTIES:            # direct checks: the explanation names the broken rule
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
     witness = witness_line(check)
     return f"{prop} fails {label}" + (f"; witness: {witness}" if witness else f": {check.get('explanation', '')}")
