@@ -212,10 +212,6 @@ class LinearLayout:
         return 1 << self.total_out_size_log2
 
     @property
-    def num_in_dims(self) -> int:
-        return len(self._ins)
-
-    @property
     def num_out_dims(self) -> int:
         return len(self._outs)
 
@@ -375,16 +371,6 @@ class LinearLayout:
             return self
         return self.reshape_outs([(self._outs[0][0], self.total_out_size)])
 
-    def squeeze_ins(self, d: str) -> "LinearLayout":
-        if self.in_dim_size(d) != 1:
-            raise LayoutError(f"squeeze_ins: in-dim '{d}' has size {self.in_dim_size(d)}, not 1")
-        return self.reshape_ins([(n, s) for n, s in self.in_dim_sizes if n != d])
-
-    def squeeze_outs(self, d: str) -> "LinearLayout":
-        if self.out_dim_size(d) != 1:
-            raise LayoutError(f"squeeze_outs: out-dim '{d}' has size {self.out_dim_size(d)}, not 1")
-        return self.reshape_outs([(n, s) for n, s in self._outs if n != d])
-
     def resize_in_dim(self, d: str, new_size: int) -> "LinearLayout":
         """Keep the first log2(new_size) bases of in-dim d."""
         if not is_power_of_two(new_size) or new_size > self.in_dim_size(d):
@@ -402,14 +388,6 @@ class LinearLayout:
         outs = [(n, new_size if n == d else s) for n, s in self._outs]
         return LinearLayout._of(ins, outs)
 
-    def rename_in_dim(self, old: str, new: str) -> "LinearLayout":
-        self.in_bases(old)
-        return LinearLayout([(new if n == old else n, bs) for n, bs in self._ins], self._outs)
-
-    def rename_out_dim(self, old: str, new: str) -> "LinearLayout":
-        self.out_dim_index(old)
-        return LinearLayout(self._ins, [(new if n == old else n, s) for n, s in self._outs])
-
     def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> "LinearLayout":
         """Restrict to the given in-dims (others read as 0) and out-dims; sizes kept."""
         in_set, out_set = set(in_dims), set(out_dims)
@@ -422,19 +400,6 @@ class LinearLayout:
     def sublayout_is_zero(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> bool:
         sub = self.sublayout(in_dims, out_dims)
         return all(c == 0 for _, bs in sub._ins for b in bs for c in b)
-
-    def concat_ins(self, other: "LinearLayout") -> "LinearLayout":
-        """Disjoint union of in-dims over the same out-dims."""
-        if self._outs != other._outs:
-            raise LayoutError("concat_ins: layouts must have the same out-dims and sizes")
-        return LinearLayout(self._ins + other._ins, self._outs)
-
-    def concat_outs(self, other: "LinearLayout") -> "LinearLayout":
-        """Same in-dims; out-dims of self followed by those of other."""
-        if self.in_dim_sizes != other.in_dim_sizes:
-            raise LayoutError("concat_outs: layouts must have the same in-dims and sizes")
-        ins = [(n, [a + b for a, b in zip(bs, obs)]) for (n, bs), (_, obs) in zip(self._ins, other._ins)]
-        return LinearLayout(ins, self._outs + other._outs)
 
     def with_in_dim(self, d: str) -> "LinearLayout":
         """The same map with one more in-dim d of size 1 (no bases), last."""
@@ -587,9 +552,6 @@ class LinearLayout:
         return 1 << min(consec, tz)
 
     # ---------------------------------------------------------------- equality
-
-    def equal_ignoring_out_dim_sizes(self, other: "LinearLayout") -> bool:
-        return self.out_dims == other.out_dims and self._ins == other._ins
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LinearLayout):

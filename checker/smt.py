@@ -190,11 +190,6 @@ def check_smtlib(text: str, timeout_ms: int | None = None) -> str:
 # ------------------------------------------------------------------ formulas
 
 
-def differ(x: Mapping[str, z3.BitVecRef], y: Mapping[str, z3.BitVecRef]):
-    """Two indices with the same dims differ in some component."""
-    return _or([x[d] != y[d] for d in x])
-
-
 def any_of(*cs):
     return _or(cs)
 

@@ -36,7 +36,6 @@ from .schema import path_field
 from .syntax.yaml_decl import YamlDocument, check_schema, encoding_from_mapping, load_encodings, read_yaml
 
 SCHEMA = "spec.schema.json"
-EXPECTATIONS = ("holds", "fails")
 LEVELS = ("register", "warp", "cta", "cross_cta")
 LEVEL_ALIASES = {"shared_memory": "cta"}
 

@@ -500,4 +500,4 @@ def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:
     return kernel_checks(read_ttgir(text, name), name, hardware)
 
 
-from . import ttgir_ops_nvidia  # noqa: E402,F401  (registers the NVIDIA op checks)
+from . import ttgir_ops_amd, ttgir_ops_common, ttgir_ops_nvidia  # noqa: E402,F401  (they register their op checks)

@@ -200,5 +200,3 @@ def tmem_copy(b: Builder, op: Operation) -> None:
           params=(("source_shape", list(src.shape)), ("source_alloc", layout_shape(src)),
                   ("alloc", layout_shape(dst)), ("source_in_shared", not _is_tmem(src)), ("mutable", dst.mutable)))
 
-
-from . import ttgir_ops_amd, ttgir_ops_common  # noqa: E402,F401  (register their op checks)

@@ -24,8 +24,6 @@ from ..errors import EncodingError
 from ..layout import LinearLayout, is_power_of_two
 
 REGISTER, LANE, WARP, BLOCK, OFFSET = "register", "lane", "warp", "block", "offset"
-DISTRIBUTED_IN_DIMS = (REGISTER, LANE, WARP, BLOCK)
-SHARED_IN_DIMS = (OFFSET, BLOCK)
 
 Bases = tuple[tuple[int, ...], ...]
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError
-from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
+from ..layout import LinearLayout, identity_standard_nd
 from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, require_permutation,
                    require_power_of_two_entries, require_rank)
 from .cga import combine_cta_cga_with_shape, validate_cga
@@ -66,13 +66,6 @@ class BlockedEncoding(DistributedEncoding):
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         """The reference: the products of the module docstring, composed as LinearLayouts."""
         return combine_cta_cga_with_shape(self.cta_layout(), self.cga_layout, shape, broadcast_registers=False)
-
-    @property
-    def threads_per_warp_total(self) -> int:
-        n = 1
-        for t in self.threads_per_warp:
-            n *= t
-        return n
 
     @property
     def num_warps(self) -> int:

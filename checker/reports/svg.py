@@ -55,12 +55,10 @@ Nested dicts and lists are searched; the path of keys names each mark.
 from __future__ import annotations
 
 import colorsys
-import os
 from html import escape
 from typing import Any, Mapping
 
 from .. import f2
-from ..errors import CheckerError
 from ..layout import LinearLayout
 from ..padded import PaddedLayout, linear_part
 
