@@ -77,6 +77,19 @@ class Answer:
     reason: str = ""
 
 
+def verdict(answer: Answer, *, holds: str, on_sat: Callable[[dict[str, int]], tuple]):
+    """A solver's answer as the Z3 engine's verdict (an `EngineVerdict`): ``unknown`` when it gave up
+    (the reason kept), ``holds`` on unsat (`holds` says why), ``fails`` on sat: ``on_sat(values)``
+    builds the (counterexample, explanation) pair from the model's values."""
+    from .properties.result import EngineVerdict
+    if answer.status == "unknown":
+        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {answer.reason}")
+    if answer.status == "unsat":
+        return EngineVerdict("z3", "holds", explanation=holds)
+    counterexample, explanation = on_sat(answer.values)
+    return EngineVerdict("z3", "fails", counterexample=counterexample, explanation=explanation)
+
+
 class Obligation:
     """Variables and constraints whose models are the counterexamples to one property."""
 

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import smt
 from ..errors import CheckerError
 from ..hardware import resolve
 from ..layout import LinearLayout, log2
@@ -174,14 +175,14 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=f"{what}: {why}: {_describe(cx)}")
 
     def z3_engine() -> EngineVerdict:
-        ans = obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(timeout_ms)
-        if ans.status == "unknown":
-            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-        if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation=f"no access starts off a {unit_bytes}-byte boundary"
-                                 + (" or off its lane's place in the wave's row" if lane_rows else "") + " (unsat)")
-        cx = unit({d: ans.values.get(f"x.{d}", 0) for d in DIMS}, places[ans.values.get("place", 0)])
-        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
+        def on_sat(values):
+            cx = unit({d: values.get(f"x.{d}", 0) for d in DIMS}, places[values.get("place", 0)])
+            return cx, f"z3 model: {_describe(cx)}"
+
+        holds = (f"no access starts off a {unit_bytes}-byte boundary"
+                 + (" or off its lane's place in the wave's row" if lane_rows else "") + " (unsat)")
+        return smt.verdict(obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(timeout_ms),
+                           holds=holds, on_sat=on_sat)
 
     return decide(NAME, engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
 
@@ -216,7 +217,6 @@ def _first_misaligned(p: Plan, mem: PaddedLayout, cols, inside, eb: int, unit_by
 
 def obligation(p: Plan, mem: PaddedLayout, inside, eb: int, unit_bytes: int, places=ORIGIN,
                lane_rows: bool = False):
-    from .. import smt
     ob = smt.Obligation(NAME)
     x = ob.index(p.cvt, "x")
     for d, v in x.items():

@@ -365,14 +365,11 @@ def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
         a, b = ob.index(seg, "a"), ob.index(lanes, "b")
         va, vb_ = ob.image(seg, a), ob.image(lanes, b)
         ob.require(va == vb_, va != 0)
-        ans = ob.solve(timeout_ms)
-        if ans.status == "unknown":
-            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-        if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation="no segment/lane vector in common (unsat)")
-        cx = _triton_witness(R, S, t, ans.values.get("a.segment", 0), ans.values.get("b.lane", 0))
-        return EngineVerdict("z3", "fails", counterexample=cx,
-                             explanation=f"z3 model: lane {cx.data['lanes'][1]} shares lane 0's bank")
+        def on_sat(values):
+            cx = _triton_witness(R, S, t, values.get("a.segment", 0), values.get("b.lane", 0))
+            return cx, f"z3 model: lane {cx.data['lanes'][1]} shares lane 0's bank"
+
+        return smt.verdict(ob.solve(timeout_ms), holds="no segment/lane vector in common (unsat)", on_sat=on_sat)
 
     return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
                   certified=True)
@@ -901,15 +898,13 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> R
             ob.require(x[WARP] == y[WARP])
         wa, wb = ob.image(L, x), ob.image(L, y)
         ob.require(wa != wb, (wa ^ wb) & mask == 0)
-        ans = ob.solve(timeout_ms)
-        if ans.status == "unknown":
-            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-        if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank (unsat)")
-        xa = {d: ans.values.get(f"a.{d}", 0) for d in L.in_dims}
-        yb = {d: ans.values.get(f"b.{d}", 0) for d in L.in_dims}
-        cx = _hw_witness(R, S, p, hw, wm, xa, yb)
-        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {_describe(cx)}")
+        def on_sat(values):
+            cx = _hw_witness(R, S, p, hw, wm, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
+                             {d: values.get(f"b.{d}", 0) for d in L.in_dims})
+            return cx, f"z3 model: {_describe(cx)}"
+
+        return smt.verdict(ob.solve(timeout_ms), holds="no two accesses of one phase share a bank (unsat)",
+                           on_sat=on_sat)
 
     return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
                   certified=True)

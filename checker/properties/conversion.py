@@ -223,15 +223,14 @@ def obligation(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder: b
 
 
 def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, timeout_ms, roles) -> EngineVerdict:
-    ans = obligation(name, src, dst, fixed, holder_dims is not None).solve(timeout_ms)
-    if ans.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-    if ans.status == "unsat":
-        return EngineVerdict("z3", "holds", explanation="no dst index lacks its element there (unsat)")
-    x = {d: ans.values.get(f"x.{d}", 0) for d in dst.in_dims}
-    y = {d: ans.values.get(f"y.{d}", 0) for d in src.in_dims} if holder_dims is not None else None
-    cx = not_held(src, dst, fixed, x, y, ans.values["certificate"], roles)
-    return EngineVerdict("z3", "fails", counterexample=cx, explanation="z3 model: " + _why(cx, fixed, roles))
+    def on_sat(values):
+        x = {d: values.get(f"x.{d}", 0) for d in dst.in_dims}
+        y = {d: values.get(f"y.{d}", 0) for d in src.in_dims} if holder_dims is not None else None
+        cx = not_held(src, dst, fixed, x, y, values["certificate"], roles)
+        return cx, "z3 model: " + _why(cx, fixed, roles)
+
+    return smt.verdict(obligation(name, src, dst, fixed, holder_dims is not None).solve(timeout_ms),
+                       holds="no dst index lacks its element there (unsat)", on_sat=on_sat)
 
 
 # ------------------------------------------------------------------ slots
@@ -265,15 +264,12 @@ def _slots(mem: PaddedLayout, engine, timeout_ms) -> Result:
                 ob.require(p[d] == q[d])
         if OFFSET in p:
             ob.require(smt.physical_offset(p[OFFSET], mem) == smt.physical_offset(q[OFFSET], mem))
-        ans = ob.solve(timeout_ms)
-        if ans.status == "unknown":
-            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-        if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation="no two elements share a slot (unsat)")
-        a = {d: ans.values.get(f"p.{d}", 0) for d in S.in_dims}
-        b = {d: ans.values.get(f"q.{d}", 0) for d in S.in_dims}
-        cx = slot_share(mem, a, b)
-        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"elements share slot {cx.data['slot']}")
+        def on_sat(values):
+            cx = slot_share(mem, {d: values.get(f"p.{d}", 0) for d in S.in_dims},
+                            {d: values.get(f"q.{d}", 0) for d in S.in_dims})
+            return cx, f"elements share slot {cx.data['slot']}"
+
+        return smt.verdict(ob.solve(timeout_ms), holds="no two elements share a slot (unsat)", on_sat=on_sat)
 
     return decide(f"{NAME}.slots", engine, {"f2": f2_run, "z3": z3_run})
 

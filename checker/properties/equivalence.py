@@ -83,13 +83,10 @@ def obligation(A: LinearLayout, B: LinearLayout) -> smt.Obligation:
 
 
 def z3_verdict(A: LinearLayout, B: LinearLayout, timeout_ms) -> EngineVerdict:
-    ans = obligation(A, B).solve(timeout_ms)
-    if ans.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-    if ans.status == "unsat":
-        return EngineVerdict("z3", "holds", explanation="no index tells them apart (unsat)")
-    x = {d: ans.values.get(f"x.{d}", 0) for d in A.in_dims}
-    cx = mismatch(A, B, x)
-    return EngineVerdict("z3", "fails", counterexample=cx,
-                         explanation=f"z3 model: index {frame.show(x)} maps to {cx.data['images'][0]} "
-                                     f"and {cx.data['images'][1]}")
+    def on_sat(values):
+        x = {d: values.get(f"x.{d}", 0) for d in A.in_dims}
+        cx = mismatch(A, B, x)
+        return cx, f"z3 model: index {frame.show(x)} maps to {cx.data['images'][0]} and {cx.data['images'][1]}"
+
+    return smt.verdict(obligation(A, B).solve(timeout_ms), holds="no index tells them apart (unsat)",
+                       on_sat=on_sat)

@@ -106,11 +106,7 @@ def obligation(mem: PaddedLayout, start: int, bits: int, capacity: int) -> smt.O
 
 
 def _z3(mem: PaddedLayout, start: int, bits: int, capacity: int, timeout_ms) -> EngineVerdict:
-    ans = obligation(mem, start, bits, capacity).solve(timeout_ms)
-    if ans.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-    if ans.status == "unsat":
-        return EngineVerdict("z3", "holds", explanation="no offset ends past the capacity (unsat)")
-    cx = overflow(mem, ans.values["offset"], start, bits, capacity)
-    return EngineVerdict("z3", "fails", counterexample=cx,
-                         explanation=f"z3 model: offset {ans.values['offset']} ends past the capacity")
+    return smt.verdict(obligation(mem, start, bits, capacity).solve(timeout_ms),
+                       holds="no offset ends past the capacity (unsat)",
+                       on_sat=lambda v: (overflow(mem, v["offset"], start, bits, capacity),
+                                         f"z3 model: offset {v['offset']} ends past the capacity"))

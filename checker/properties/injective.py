@@ -110,14 +110,11 @@ def obligation(name: str, L: LinearLayout, modulo_broadcast: bool) -> smt.Obliga
 
 
 def z3_verdict(name: str, L: LinearLayout, modulo_broadcast: bool, timeout_ms) -> EngineVerdict:
-    ans = obligation(name, L, modulo_broadcast).solve(timeout_ms)
-    if ans.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-    if ans.status == "unsat":
-        return EngineVerdict("z3", "holds", explanation="no two indices collide (unsat)")
-    a = {d: 0 for d in L.in_dims}                     # the collision (0, k)
-    b = {d: ans.values.get(f"k.{d}", 0) for d in L.in_dims}
-    cx = collision(L, a, b, modulo_broadcast)
-    return EngineVerdict("z3", "fails", counterexample=cx,
-                         explanation=f"z3 model: {frame.show(a)} and {frame.show(b)} both hold "
-                                     f"{frame.show(cx.data['coordinate'])}")
+    def on_sat(values):
+        a = {d: 0 for d in L.in_dims}                     # the collision (0, k)
+        b = {d: values.get(f"k.{d}", 0) for d in L.in_dims}
+        cx = collision(L, a, b, modulo_broadcast)
+        return cx, f"z3 model: {frame.show(a)} and {frame.show(b)} both hold {frame.show(cx.data['coordinate'])}"
+
+    return smt.verdict(obligation(name, L, modulo_broadcast).solve(timeout_ms),
+                       holds="no two indices collide (unsat)", on_sat=on_sat)

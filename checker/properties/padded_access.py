@@ -92,6 +92,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from .. import smt
 from ..errors import CheckerError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
@@ -463,16 +464,15 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
             f"(phase costs {dict(hist)}); e.g. {describe(cx)}"))
 
     def z3_engine() -> EngineVerdict:
-        ans = obligation(p, mem, hw, places).solve(timeout_ms)
-        if ans.status == "unknown":
-            return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-        if ans.status == "unsat":
-            return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank (unsat)")
-        x = {d: ans.values.get(f"a.{d}", 0) for d in (REG, LANE, WARP, SUB)}
-        y = {d: ans.values.get(f"b.{d}", 0) for d in (REG, LANE, WARP, SUB)}
-        y[WARP] = x[WARP]
-        cx = witness(R, mem, p, hw, x, y, pl=places[ans.values.get("place", 0)])
-        return EngineVerdict("z3", "fails", counterexample=cx, explanation=f"z3 model: {describe(cx)}")
+        def on_sat(values):
+            x = {d: values.get(f"a.{d}", 0) for d in (REG, LANE, WARP, SUB)}
+            y = {d: values.get(f"b.{d}", 0) for d in (REG, LANE, WARP, SUB)}
+            y[WARP] = x[WARP]
+            cx = witness(R, mem, p, hw, x, y, pl=places[values.get("place", 0)])
+            return cx, f"z3 model: {describe(cx)}"
+
+        return smt.verdict(obligation(p, mem, hw, places).solve(timeout_ms),
+                           holds="no two accesses of one phase share a bank (unsat)", on_sat=on_sat)
 
     return decide("bank_conflict_free", engine, {"f2": enum_engine, "z3": z3_engine}, details=details)
 
@@ -480,7 +480,6 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
 def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):
     """slot(off) = base + phys(off ^ xor) as a WIDE bit-vector function, for the placement chosen by one
     variable ``place`` of the obligation (none when there is one placement)."""
-    from .. import smt
     xor, base = smt.wide(places[-1].xor), smt.wide(places[-1].base)
     if len(places) > 1:
         width = max(1, (len(places) - 1).bit_length())
@@ -495,7 +494,6 @@ def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):
 
 def word_expr(p: Plan, hw: Hardware, ob, idx: dict, slot) -> Any:
     """The 4-byte word of an access, a WIDE bit-vector: (e * slot(cvt(idx)) + sub * 4) >> log2 4."""
-    from .. import smt
     byte = slot(ob.image(p.cvt, idx)) * smt.wide(p.bits // 8)
     if SUB in idx:
         byte = byte + smt.widen(idx[SUB]) * smt.wide(hw.bank_bytes)
@@ -503,7 +501,6 @@ def word_expr(p: Plan, hw: Hardware, ob, idx: dict, slot) -> Any:
 
 
 def obligation(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placement] = ORIGIN):
-    from .. import smt
     ob = smt.Obligation("bank_conflicts.padded")
     nreg = p.cvt.in_dim_size_log2(REG)
     widths = {REG: nreg, LANE: p.cvt.in_dim_size_log2(LANE), WARP: p.cvt.in_dim_size_log2(WARP),

@@ -105,12 +105,10 @@ def obligation(L: LinearLayout, box: Mapping[str, int]) -> smt.Obligation:
 
 
 def z3_verdict(L: LinearLayout, box: Mapping[str, int], timeout_ms: int | None) -> EngineVerdict:
-    ans = obligation(L, box).solve(timeout_ms)
-    if ans.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {ans.reason}")
-    if ans.status == "unsat":
-        return EngineVerdict("z3", "holds", explanation="no coordinate of the shape is outside the image (unsat)")
-    c = ans.values["coordinate"]
-    cx = missing_coordinate(L, c, ans.values["certificate"], box)
-    return EngineVerdict("z3", "fails", counterexample=cx,
-                         explanation=f"z3 model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")
+    def on_sat(values):
+        c = values["coordinate"]
+        return (missing_coordinate(L, c, values["certificate"], box),
+                f"z3 model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")
+
+    return smt.verdict(obligation(L, box).solve(timeout_ms),
+                       holds="no coordinate of the shape is outside the image (unsat)", on_sat=on_sat)
