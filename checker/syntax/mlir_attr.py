@@ -210,8 +210,9 @@ class _Parser:
             self._tok = None
             return tok
         tok = self._tok
-        self._i += 1
-        self._tok = toks[self._i]
+        if tok[0] != "end":             # at the end the lazy lexer keeps answering 'end'
+            self._i += 1
+            self._tok = toks[self._i]
         return tok
 
     def at(self, punct: str) -> bool:
