@@ -19,7 +19,8 @@ from collections import defaultdict
 import numpy as np
 
 from checker import prove
-from checker.encodings import _lower_cached, lower
+from checker.encodings import lower
+from checker.errors import CheckerError
 from checker.layout import LinearLayout
 from checker.syntax.gluon import from_gluon
 
@@ -29,41 +30,112 @@ from .timing import clock, ratio, summary
 # ------------------------------------------------------------------ 1. lowering
 
 
+def _baseline_parser():
+    """mlir_attr's parser as it was before parse-once (BASELINE_COMMIT), loaded beside the current one."""
+    import importlib.util
+    from .startup import BASELINE_COMMIT
+    try:
+        source = subprocess.run(["git", "show", f"{BASELINE_COMMIT}:checker/syntax/mlir_attr.py"], cwd=corpus.ROOT,
+                                capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    spec = importlib.util.spec_from_loader("checker.syntax._mlir_attr_baseline", loader=None)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "checker.syntax"
+    sys.modules[spec.name] = module
+    exec(compile(source, "<baseline mlir_attr.py>", "exec"), module.__dict__)
+    return module.parse_attribute
+
+
+def _generic(enc, shape):
+    """The reference lowering (the generic composition, as before the closed forms), uncached."""
+    enc.validate()
+    enc.check_shape(shape)
+    return getattr(enc, "to_linear_layout_generic", enc.to_linear_layout)(shape)
+
+
+def _median(xs):
+    return sorted(xs)[len(xs) // 2]
+
+
 def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -> dict:
-    ours_cold: dict[str, list[float]] = defaultdict(list)
-    ours_warm: dict[str, list[float]] = defaultdict(list)
-    per_case: dict[str, dict] = {}
+    """Text -> LinearLayout per family, cold (every cache cleared: parse, lowering, cached tiles) and warm
+    (the same text again), against the code before this work (its parser, the generic composition: run
+    interleaved with ours, call by call) and Triton's C++ (attribute built, then its first lowering call;
+    its repeated call). One case per distinct text (its first shape), so neither side has seen it."""
+    from checker.encodings import clear_caches
+    from checker.syntax import mlir_attr
+    from checker.syntax.mlir_attr import parse_attribute, print_attribute
+    old_parse = _baseline_parser()
+    seen, todo = set(), []
     for c in cases:
-        def cold():
-            _lower_cached.cache_clear()
-            lower(c.encoding, c.shape)
-        t_cold = min(clock(cold, repeat))
-        t_warm = min(clock(lambda: lower(c.encoding, c.shape), repeat))
-        ours_cold[c.family].append(t_cold)
-        ours_warm[c.family].append(t_warm)
-        per_case[c.id] = {"family": c.family, "cold": t_cold, "warm": t_warm}
-    triton, note = _triton_lowering(cases, triton_python, repeat)
-    theirs: dict[str, list[float]] = defaultdict(list)
-    theirs_first: dict[str, list[float]] = defaultdict(list)
+        try:
+            text = print_attribute(c.encoding)
+        except CheckerError:
+            continue
+        if text in seen and not c.id.startswith("large-"):
+            continue
+        seen.add(text)
+        todo.append((c, text, tuple(c.shape)))
+    per_case: dict[str, dict] = {}
+    for c, text, shape in todo:
+        cold, base_cold, warm, base_warm = [], [], [], []
+        for _ in range(repeat):                     # interleaved: ours, baseline, ours, baseline, ...
+            mlir_attr.clear_parse_cache()
+            clear_caches()
+            t = time.perf_counter()
+            lower(parse_attribute(text), shape)
+            cold.append(time.perf_counter() - t)
+            if old_parse is not None:
+                t = time.perf_counter()
+                _generic(old_parse(text), shape)
+                base_cold.append(time.perf_counter() - t)
+        for _ in range(repeat):
+            t = time.perf_counter()
+            lower(parse_attribute(text), shape)
+            warm.append(time.perf_counter() - t)
+            if old_parse is not None:
+                t = time.perf_counter()
+                lower(old_parse(text), shape)       # before parse-once: a repeated text is parsed again
+                base_warm.append(time.perf_counter() - t)
+        per_case[c.id] = {"family": c.family, "cold": _median(cold), "warm": _median(warm),
+                          "baseline_cold": _median(base_cold) if base_cold else None,
+                          "baseline_warm": _median(base_warm) if base_warm else None}
+    triton, note = _triton_lowering([c for c, _, _ in todo], triton_python, repeat)
     for cid, t in triton.items():
         if isinstance(t, dict) and cid in per_case:
-            theirs[per_case[cid]["family"]].append(min(t["repeat"]))
-            theirs_first[per_case[cid]["family"]].append(t["first"])
+            per_case[cid]["triton_cold"] = t.get("build", 0.0) + t["first"]
+            per_case[cid]["triton_first"] = t["first"]
+            per_case[cid]["triton_warm"] = _median(t["repeat"])
     families = {}
-    for fam in sorted(ours_cold):
-        row = {"cases": len(ours_cold[fam]), "layoutcheck_cold": summary(ours_cold[fam]),
-               "layoutcheck_warm": summary(ours_warm[fam]), "triton_first": summary(theirs_first.get(fam, [])),
-               "triton": summary(theirs.get(fam, []))}
-        row["ratio_cold_vs_triton_first"] = ratio(row["layoutcheck_cold"]["median"],
-                                                  row["triton_first"].get("median"))
-        row["ratio_cold_vs_triton"] = ratio(row["layoutcheck_cold"]["median"], row["triton"].get("median"))
-        row["ratio_warm_vs_triton"] = ratio(row["layoutcheck_warm"]["median"], row["triton"].get("median"))
+    by_family: dict[str, list[dict]] = defaultdict(list)
+    for cid, v in per_case.items():
+        by_family[v["family"]].append(v)
+    for fam, rows in sorted(by_family.items()):
+        def col(key):
+            return [r[key] for r in rows if r.get(key) is not None]
+
+        def paired(a, b):
+            return [r[a] / r[b] for r in rows if r.get(a) and r.get(b)]
+        row = {"cases": len(rows), "layoutcheck_cold": summary(col("cold")), "layoutcheck_warm": summary(col("warm")),
+               "baseline_cold": summary(col("baseline_cold")), "baseline_warm": summary(col("baseline_warm")),
+               "triton_cold": summary(col("triton_cold")), "triton_first": summary(col("triton_first")),
+               "triton": summary(col("triton_warm")),
+               "ratio_cold_vs_baseline": summary(paired("cold", "baseline_cold"), 1),
+               "ratio_warm_vs_baseline": summary(paired("warm", "baseline_warm"), 1),
+               "ratio_cold_vs_triton_cold": summary(paired("cold", "triton_cold"), 1),
+               "ratio_cold_vs_triton_first": summary(paired("cold", "triton_first"), 1),
+               "ratio_warm_vs_triton_warm": summary(paired("warm", "triton_warm"), 1)}
+        row["ratio_cold_vs_triton"] = row["ratio_cold_vs_triton_cold"].get("median")
+        row["ratio_warm_vs_triton"] = row["ratio_warm_vs_triton_warm"].get("median")
         families[fam] = row
     large = {cid: {"layoutcheck_cold_us": round(v["cold"] * 1e6, 1),
-                   "triton_us": round(min(triton[cid]["repeat"]) * 1e6, 1)
-                   if isinstance(triton.get(cid), dict) else None}
+                   "baseline_cold_us": round(v["baseline_cold"] * 1e6, 1) if v.get("baseline_cold") else None,
+                   "triton_cold_us": round(v["triton_cold"] * 1e6, 1) if v.get("triton_cold") else None}
              for cid, v in per_case.items() if cid.startswith("large-")}
-    return {"families": families, "large_shapes": large, "triton_note": note}
+    return {"families": families, "large_shapes": large, "triton_note": note, "statistic":
+            f"per case the median of {repeat} calls (ours and the baseline interleaved); per family the median "
+            f"[p10-p90] over cases, ratios paired per case"}
 
 
 def _triton_lowering(cases, triton_python, repeat) -> tuple[dict, str]:
@@ -82,8 +154,9 @@ def _triton_lowering(cases, triton_python, repeat) -> tuple[dict, str]:
     version = subprocess.run([triton_python, "-c", "import triton; print(triton.__version__)"],
                              capture_output=True, text=True).stdout.strip()
     return json.loads(run.stdout), (f"Triton {version} through {triton_python}: GluonOpBuilder.to_linear_layout, "
-                                    f"best of {repeat} calls after a first one (Triton caches per attribute "
-                                    f"and shape in its MLIR context)")
+                                    f"cold = building the attribute + the first call for the layout and "
+                                    f"shape; warm = the median of {repeat} later calls (Triton caches per "
+                                    f"attribute and shape in its MLIR context)")
 
 
 # ------------------------------------------------------------------ 2. proofs
@@ -210,6 +283,11 @@ def enumeration_baseline(prop: str, shape, a, b, s) -> bool | str:
     return int(np.bincount(keys[0] * 32 + keys[1]).max()) == 1
 
 
+def _has_tensor_layouts() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("tensor_layouts") is not None
+
+
 def tensor_layouts_baseline(prop: str, shape, a) -> None:
     """tensor-layouts' enumeration (is_injective / is_surjective) on the same map, built from its F2 matrix."""
     from tensor_layouts import Layout
@@ -252,7 +330,8 @@ def scaling(quick: bool, enumeration_limit: int = 24, tensor_layouts_limit: int 
                 row["enumeration_agrees"] = (answer == proof.details["level"] if prop == "conversion"
                                              else answer == proof.holds)
             row["tensor_layouts"] = (min(clock(lambda: tensor_layouts_baseline(prop, shape, a), 1))
-                                     if prop in ("surjective", "injective") and n <= tensor_layouts_limit else None)
+                                     if prop in ("surjective", "injective") and n <= tensor_layouts_limit
+                                     and _has_tensor_layouts() else None)
             row["enumeration_over_f2"] = ratio(row["enumeration"], row["f2"])
             rows.append(row)
     at_max = [r for r in rows if r["log2_elements"] == logs[-1]]
