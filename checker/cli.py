@@ -177,7 +177,7 @@ def cmd_verify(args) -> int:
     if args.explain is not None:
         return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
     done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
-                 jobs=args.jobs, progress=None if args.quiet else Progress)
+                 jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures)
     if done.nothing:
         print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
         return EXIT_OK

@@ -83,8 +83,9 @@ def judge(ob: Check, r: Result) -> str | None:
     return None
 
 
-def record(ob: Check, r: Result) -> dict[str, Any]:
-    """The report record of one check (docs/report-schema.md), as plain JSON data."""
+def record(ob: Check, r: Result, layouts: str = "failed") -> dict[str, Any]:
+    """The report record of one check (docs/report-schema.md), as plain JSON data; `layouts` says which
+    records carry their lowered layouts (`shown_layouts`, for figures): "failed" (default), "all", "none"."""
     from .syntax.mlir_attr import print_attribute
     failure = judge(ob, r)
     rec = {"id": ob.id, "property": ob.property,
@@ -102,22 +103,41 @@ def record(ob: Check, r: Result) -> dict[str, Any]:
         rec["source"]["op"] = ob.op
     if ob.python is not None:
         rec["source"]["python"] = {"file": ob.python[0], "line": ob.python[1], "col": ob.python[2]}
+    if layouts == "all" or (layouts == "failed" and failure is not None):
+        rec["layouts"] = shown_layouts(ob)
     try:
         return json.loads(json.dumps(rec))
     except (TypeError, ValueError) as e:
         raise InternalError(f"the result of check '{ob.id}' is not JSON data: {e}") from None
 
 
-def _work(task: tuple[Check, str, int]) -> tuple:
+def shown_layouts(ob: Check) -> dict[str, Any]:
+    """The lowered layouts a failed check's figures show ({role: LinearLayout.to_dict()}, a padded layout's
+    linear component), each at the shape the check reads it at; operands that do not lower are left out.
+    Report renderers draw from these and never parse or lower."""
+    from .encodings import lower
+    from .padded import linear_part
+    out = {}
+    for role, enc in ob.operands:
+        shape = (ob.param("view_of") if role == "shared" and ob.param("view_of") else
+                 ob.param(f"{role}_shape") or ob.layout_shape or ob.shape)
+        try:
+            out[role] = linear_part(lower(enc, shape)).to_dict()
+        except (CheckerError, TypeError, ValueError):
+            continue
+    return out
+
+
+def _work(task: tuple[Check, str, int, str]) -> tuple:
     """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
-    ob, engine, timeout_ms = task
+    ob, engine, timeout_ms, layouts = task
     if engine == "z3":
         from . import smt
         smt.fresh_context()        # a Z3 model depends on the terms its context saw: one per check
     start = time.perf_counter()
     try:
         r = evaluate(ob, engine, timeout_ms)
-        rec = record(ob, r)
+        rec = record(ob, r, layouts)
     except CheckerError as e:
         if ob.op is not None:
             return ("skip", e.message if not e.field else f"{e.field}: {e.message}", ob)
@@ -143,10 +163,11 @@ def default_jobs() -> int:
 
 
 def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = "both",
-        timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+        timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None,
+        layouts: str = "failed") -> list[Outcome]:
     """Every obligation's Outcome, in obligation order (module docstring)."""
     jobs = max(1, min(jobs or default_jobs(), len(obligations)))
-    tasks = [(ob, engine, timeout_ms) for ob in obligations]
+    tasks = [(ob, engine, timeout_ms, layouts) for ob in obligations]
     answers = []
 
     def take(answer):

@@ -75,9 +75,11 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
 
 def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
           timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
-          progress: Callable[[int], Any] | None = None) -> Checked:
+          progress: Callable[[int], Any] | None = None, layouts: str = "failed") -> Checked:
     """Prove the selected checks (`--only` / `--skip` shell patterns) and build the report.
     progress(n): a callable taking each Outcome, with close() (`checker.runner.Progress`), or None.
+    layouts: which records carry their lowered layouts for figures ("failed", "all", "none": the HTML
+    report's --figures).
     A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
     was selected away (`Checked.nothing`)."""
     from .reports.json_report import build_report, build_timings
@@ -95,7 +97,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     start = time.perf_counter()
     bar = progress(len(obligations)) if progress is not None and obligations else None
     try:
-        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar)
+        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar, layouts=layouts)
     finally:
         if bar is not None:
             bar.close()
@@ -164,7 +166,7 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     skip = [skip] if isinstance(skip, str) else list(skip)
     paths, texts = split_inputs(paths_or_text)
     inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts)
-    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs)
+    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
                       figures=figures)

@@ -23,11 +23,10 @@ the default), for every check (``"all"``) or none (``"none"``); at most one set 
 The witness is drawn on them (conflicting lanes and cells outlined in red; on a shared layout
 the cells of the conflicting bank outlined, dashed).
 
-Where the layouts come from: a record's ``layouts`` or ``details.layouts`` ({name: LinearLayout
-dict, or Triton's {"in_dims", "in", "shape"}}) when present; otherwise each operand's attribute
-text is parsed and lowered here (at ``layout_shape`` or ``shape``; a bank-conflict check's shared
-operand at its ``view_of`` parameter when given). Lowering belongs upstream and is done here only
-for the checks that get a figure. A layout that cannot be rebuilt gets a one-line note in place
+Where the layouts come from: a record's ``layouts`` (the runner puts them on every check that did
+not pass: `checker.runner.shown_layouts`) or ``details.layouts`` ({name: LinearLayout dict, or
+Triton's {"in_dims", "in", "shape"}}). The page never parses attribute text or lowers an encoding;
+a check without them gets no figure. A layout that cannot be rebuilt gets a one-line note in place
 of its figure; the page is still written.
 
 The same report gives the same bytes.
@@ -36,7 +35,6 @@ The same report gives the same bytes.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from html import escape
 from typing import Any, Mapping
 
@@ -551,21 +549,7 @@ def _layouts(check: Mapping[str, Any]) -> list[tuple[str, LinearLayout | str]]:
             except CheckerError as e:
                 out.append((str(name), str(e)))
         return out
-    out = []
-    for name, text in _operand_texts(check):
-        try:
-            out.append((name, _lower(text, tuple(_shape(check, name)))))
-        except CheckerError as e:
-            out.append((name, str(e)))
-    return out
-
-
-@lru_cache(maxsize=256)
-def _lower(text: str, shape: tuple[int, ...]):
-    """The layout of attribute text at a shape (the one place the page lowers; see the module docstring)."""
-    from ..encodings import lower
-    from ..syntax.mlir_attr import parse_attribute
-    return lower(parse_attribute(text), list(shape))
+    return []
 
 
 def _shape(check: Mapping[str, Any], operand: str) -> list[int]:
