@@ -201,78 +201,12 @@ def cmd_verify(args) -> int:
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
 
-def names_file(path: str, given: str) -> bool:
-    """Whether --explain's FILE names the input `path`: the same file, or a suffix of its path made of
-    whole components ('matmul.ttgir', 'kernels/matmul.ttgir' name 'specs/kernels/matmul.ttgir')."""
-    import os
-    if path == given:
-        return True
-    if path.startswith("<") or given.startswith("<"):
-        return False
-    if os.path.isabs(given) or given.startswith("."):
-        if os.path.realpath(path) == os.path.realpath(given):
-            return True
-    want = [c for c in os.path.normpath(given).replace("\\", "/").split("/") if c not in ("", ".")]
-    have = [c for c in os.path.normpath(path).replace("\\", "/").split("/") if c not in ("", ".")]
-    return bool(want) and have[-len(want):] == want
-
-
 def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
-    """--explain [FILE:]LINE: every proof about the operation at that line (verdicts first), then its
-    layouts as Triton prints them, each followed by its show view (who holds each element) with `grids`.
-    FILE names an input by its path or a suffix of it."""
-    from .encodings import lower
-    from .runner import evaluate
-    from .reports.text import show
-    from .syntax.mlir_attr import print_attribute
-    from .views import layout_view
-    file, _, line_text = where.rpartition(":")
-    if not line_text.isdigit():
-        raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
-    line = int(line_text)
-    chosen = [k for k in kernels if not file or names_file(k.file, file)]
-    if len(chosen) != 1:
-        if file and len(chosen) > 1:
-            raise CheckerError(f"{file} names {len(chosen)} TTGIR inputs ({', '.join(k.file for k in chosen)}): "
-                               "give more of its path", field="--explain")
-        named = f" named {file} (inputs: {', '.join(k.file for k in kernels) or 'none'})" if file else ""
-        raise CheckerError(f"--explain needs exactly one TTGIR input{named}", field="--explain")
-    k = chosen[0]
-    type_checks = ("well_formed", "surjective", "injective_up_to_broadcast", "invertible")
-    obs = sorted((ob for ob in k.obligations if ob.line == line), key=lambda ob: ob.property in type_checks)
-    problems = [msg for ln, msg in k.problems if ln == line]
-    if not obs and not problems:
-        raise CheckerError(f"no check is derived from line {line}", file=k.file, line=line, field="--explain")
-    out = []
-    for msg in problems:
-        out.append(f"{k.file}:{line}: error: {msg}")
-    for ob in obs:
-        r = evaluate(ob, engine, timeout_ms)
-        out.append(f"== {ob.op} {ob.property}: {r.status}" + (f" ({ob.severity})" if r.status == "fails" else ""))
-        out.append(f"   {r.explanation}")
-        if r.counterexample:
-            out.append("   witness: " + show(r.counterexample.to_dict()))
-        if r.details:
-            out.append("   details: " + show(r.details))
-    shown = set()
-    for ob in obs:
-        for role, enc in ob.operands:
-            shape = ob.shape if role not in ("a", "b") else ob.param(f"{role}_shape")
-            key = (enc, tuple(shape))
-            if key in shown:
-                continue
-            shown.add(key)
-            out.append(f"== {role}: {print_attribute(enc)} at {'x'.join(map(str, shape))}")
-            if not grids:
-                continue
-            try:
-                L = lower(enc, shape)
-                out.append(layout_view(linear_part(L)).rstrip())
-            except CheckerError as e:
-                out.append(f"(does not lower: {e.message})")
-    if shown and not grids:
-        out.append("(--grids shows who holds each element of each layout)")
-    sys.stdout.write("\n".join(out) + "\n")
+    """--explain [FILE:]LINE: the proofs about the operation at that line, then its layouts
+    (`checker.verification.explain`, rendered by `checker.reports.explain`)."""
+    from .reports.explain import render_explain
+    from .verification import explain as explain_line
+    sys.stdout.write(render_explain(explain_line(kernels, where, engine=engine, timeout_ms=timeout_ms), grids=grids))
     return EXIT_OK
 
 

@@ -173,4 +173,72 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     return done.report
 
 
-__all__ = ["Inputs", "Checked", "load_inputs", "check", "verify", "split_inputs", "is_ttgir_text"]
+def names_file(path: str, given: str) -> bool:
+    """Whether --explain's FILE names the input `path`: the same file, or a suffix of its path made of
+    whole components ('matmul.ttgir', 'kernels/matmul.ttgir' name 'specs/kernels/matmul.ttgir')."""
+    import os
+    if path == given:
+        return True
+    if path.startswith("<") or given.startswith("<"):
+        return False
+    if os.path.isabs(given) or given.startswith("."):
+        if os.path.realpath(path) == os.path.realpath(given):
+            return True
+    want = [c for c in os.path.normpath(given).replace("\\", "/").split("/") if c not in ("", ".")]
+    have = [c for c in os.path.normpath(path).replace("\\", "/").split("/") if c not in ("", ".")]
+    return bool(want) and have[-len(want):] == want
+
+
+@dataclass
+class Explained:
+    """What --explain shows for one TTGIR line: the reader's problems there, every check derived from it
+    with its result (verdicts first), and each distinct (operand, shape) with its lowered layout (or
+    why it does not lower)."""
+
+    file: str
+    line: int
+    problems: list[str]
+    checks: list[tuple[Any, Any]]
+    layouts: list[tuple[str, Any, tuple[int, ...], Any]]
+
+
+def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Explained:
+    """--explain [FILE:]LINE over the TTGIR inputs read (`KernelChecks`): FILE names an input by its path or
+    a suffix of it (`names_file`)."""
+    from .encodings import lower
+    from .runner import evaluate
+    file, _, line_text = where.rpartition(":")
+    if not line_text.isdigit():
+        raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
+    line = int(line_text)
+    chosen = [k for k in kernels if not file or names_file(k.file, file)]
+    if len(chosen) != 1:
+        if file and len(chosen) > 1:
+            raise CheckerError(f"{file} names {len(chosen)} TTGIR inputs ({', '.join(k.file for k in chosen)}): "
+                               "give more of its path", field="--explain")
+        named = f" named {file} (inputs: {', '.join(k.file for k in kernels) or 'none'})" if file else ""
+        raise CheckerError(f"--explain needs exactly one TTGIR input{named}", field="--explain")
+    k = chosen[0]
+    type_checks = ("well_formed", "surjective", "injective_up_to_broadcast", "invertible")
+    obs = sorted((ob for ob in k.obligations if ob.line == line), key=lambda ob: ob.property in type_checks)
+    problems = [msg for ln, msg in k.problems if ln == line]
+    if not obs and not problems:
+        raise CheckerError(f"no check is derived from line {line}", file=k.file, line=line, field="--explain")
+    checks = [(ob, evaluate(ob, engine, timeout_ms)) for ob in obs]
+    layouts, shown = [], set()
+    for ob in obs:
+        for role, enc in ob.operands:
+            shape = tuple(ob.shape if role not in ("a", "b") else ob.param(f"{role}_shape"))
+            if (enc, shape) in shown:
+                continue
+            shown.add((enc, shape))
+            try:
+                built = lower(enc, list(shape))
+            except CheckerError as e:
+                built = e.message
+            layouts.append((role, enc, shape, built))
+    return Explained(k.file, line, problems, checks, layouts)
+
+
+__all__ = ["Inputs", "Checked", "Explained", "load_inputs", "check", "explain", "verify", "split_inputs",
+           "is_ttgir_text", "names_file"]
