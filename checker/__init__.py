@@ -86,7 +86,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
            engine: str = "both", jobs: int | None = 1, timeout_ms: int = 10_000, only: Sequence[str] = (),
            skip: Sequence[str] = (), werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
-           figures: str = "failed") -> dict[str, Any]:
+           figures: str = "failed", differential: bool = False) -> dict[str, Any]:
     """Run `layoutcheck verify` in-process and return the report it writes to report.json
     (``{"schema_version", "summary", "checks"}``, docs/report-schema.md).
 
@@ -95,7 +95,8 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     these; TTGIR text is named ``<text>`` in the report. The keywords are the command's options:
     hardware (a preset name overriding the modules' ttg.target), engine ("f2", "z3", "both" or "all"), jobs
     (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
-    werror. Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
+    werror, differential (``matches_triton`` for every encoding of the TTGIR: Triton must be installed).
+    Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
     timings=True, and the HTML report's `figures`, as on the command line).
 
     Raises `CheckerError` for bad input (a spec that does not load, nothing selected) as the command
@@ -105,7 +106,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     from .verification import verify as run
     return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
                skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
-               figures=figures)
+               figures=figures, differential=differential)
 
 
 def __getattr__(name: str) -> Any:

@@ -173,7 +173,7 @@ def cmd_verify(args) -> int:
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
     hardware = resolve(args.hardware) if args.hardware else None
-    inputs = load_inputs(args.paths, hardware, werror=args.werror)
+    inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential)
     if args.explain is not None:
         return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
     done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
@@ -385,6 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--hardware", metavar="NAME",
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
     sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")
+    sp.add_argument("--differential", action="store_true",
+                    help="also lower every encoding of the TTGIR with the installed Triton and check that the "
+                         "bases agree (matches_triton; needs pip install 'layoutcheck[triton]')")
     sp.add_argument("--explain", metavar="[FILE:]LINE",
                     help="print the proofs (verdicts first) and the layouts of the TTGIR operation at LINE, then "
                          "stop; FILE is an input's path or a suffix of it, e.g. matmul.cuda80.ttgir:84 "

@@ -112,11 +112,13 @@ class KernelChecks:
                 "problems": [{"line": line, "message": msg} for line, msg in self.problems]}
 
 
-def kernel_checks(modules: list[Module], file: str, hardware: Hardware | None = None) -> KernelChecks:
-    """Every obligation of every module of one file (module docstring), in source order."""
+def kernel_checks(modules: list[Module], file: str, hardware: Hardware | None = None, *,
+                  differential: bool = False) -> KernelChecks:
+    """Every obligation of every module of one file (module docstring), in source order; differential:
+    also ``matches_triton`` for every distinct (encoding, shape) (`checker.properties.matches_triton`)."""
     out = KernelChecks(file)
     for module in modules:
-        Builder(module, file, hardware, out).build()
+        Builder(module, file, hardware, out, differential=differential).build()
     return out
 
 
@@ -145,8 +147,10 @@ class Builder:
     (`op_check`) and get the builder: `add` a check, `skip` one with its reason, `warps_of` an
     operation, `lowers` (the encoding lowers at a shape), `defining_op` of an SSA value."""
 
-    def __init__(self, module: Module, file: str, hardware: Hardware | None, out: KernelChecks):
+    def __init__(self, module: Module, file: str, hardware: Hardware | None, out: KernelChecks, *,
+                 differential: bool = False):
         self.m, self.file, self.out = module, file, out
+        self.differential = differential
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
         self.ids: Counter = Counter()
@@ -244,6 +248,11 @@ class Builder:
         if key in self.seen or not self.lowers(enc, shape):
             return
         self.seen.add(key)
+        if self.differential and ref.kind in ("tensor", "memdesc"):
+            params = (("element_type", ref.element_type if not ref.element_type.startswith("!") else "i64"),
+                      ("target", self.m.target), ("num_warps", warps[0] if warps else self.m.num_warps),
+                      ("threads_per_warp", self.m.threads_per_warp), ("num_ctas", self.m.num_ctas))
+            self.add(op, "matches_triton", what, [("layout", enc)], shape, params=params)
         if enc.is_shared:
             self.add(op, "invertible", what, [("layout", enc)], shape)
         elif ref.kind == "tensor":
@@ -484,7 +493,7 @@ def _partition_warps(module: Module) -> list[int]:
     return [n for op in module.operations if op.name == "ttg.warp_specialize" for n in _region_warps(op)]
 
 
-def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:
+def read_ir_file(path: str, hardware: Hardware | None = None, *, differential: bool = False) -> KernelChecks:
     """Read one TTGIR file (``-``: stdin, named ``<stdin>``) and derive its checks."""
     import sys
     from .syntax.ttgir import read_ttgir
@@ -497,7 +506,7 @@ def read_ir_file(path: str, hardware: Hardware | None = None) -> KernelChecks:
                 text = f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise CheckerError(f"cannot read: {e}", file=name) from None
-    return kernel_checks(read_ttgir(text, name), name, hardware)
+    return kernel_checks(read_ttgir(text, name), name, hardware, differential=differential)
 
 
 from . import ttgir_ops_amd, ttgir_ops_common, ttgir_ops_nvidia  # noqa: E402,F401  (they register their op checks)

@@ -46,10 +46,14 @@ class Checked:
 
 
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
-                texts: Sequence[tuple[str, str]] = ()) -> Inputs:
+                texts: Sequence[tuple[str, str]] = (), differential: bool = False) -> Inputs:
     """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked)
     under paths, then every (name, TTGIR text) of `texts`; hardware: a `Hardware` overriding the
-    modules' ttg.target. werror: every check's severity becomes error."""
+    modules' ttg.target. werror: every check's severity becomes error. differential: every distinct
+    (encoding, shape) of the TTGIR also gets a ``matches_triton`` check (needs Triton: one line, exit 2)."""
+    if differential:
+        from .properties.matches_triton import require_triton
+        require_triton("--differential")
     from .spec import find_inputs, is_ir, load_paths
     from .ttgir_checks import kernel_checks, read_ir_file
     from .syntax.ttgir import read_ttgir
@@ -61,12 +65,12 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     out = Inputs(specs)
     for f in files:                     # checks in input order: a spec's, or a TTGIR file's
         if is_ir(f):
-            out.kernels.append(read_ir_file(f, hardware))
+            out.kernels.append(read_ir_file(f, hardware, differential=differential))
             out.obligations += out.kernels[-1].obligations
         else:
             out.obligations += by_spec.get(f, [])
     for name, text in texts:
-        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware))
+        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware, differential=differential))
         out.obligations += out.kernels[-1].obligations
     if werror:
         out.obligations = [dataclasses.replace(ob, severity="error") for ob in out.obligations]
@@ -107,6 +111,9 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
             by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property, o.check.python)
     outcomes = [o for o in outcomes if o.record is not None]
     report = build_report(outcomes, engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
+    if any(ob.property == "matches_triton" for ob in obligations):
+        from .properties.matches_triton import triton_version
+        report["summary"]["triton_version"] = triton_version() or "unknown"
     timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
     return Checked(report, timings, outcomes, problems, jobs)
 
@@ -146,7 +153,7 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
            timeout_ms: int = TIMEOUT_MS, only: Sequence[str] = (), skip: Sequence[str] = (),
            werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
-           figures: str = "failed") -> dict[str, Any]:
+           figures: str = "failed", differential: bool = False) -> dict[str, Any]:
     """`checker.verify` (its docstring is in `checker/__init__.py`)."""
     from .hardware import resolve
     from .reports.writer import parse_formats, write_reports
@@ -165,7 +172,8 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     only = [only] if isinstance(only, str) else list(only)
     skip = [skip] if isinstance(skip, str) else list(skip)
     paths, texts = split_inputs(paths_or_text)
-    inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts)
+    inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts,
+                         differential=differential)
     done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),

@@ -131,6 +131,8 @@ _ENTRIES = (
              static=True),
     Property("tdm_copy", "a TDM copy's buffer and descriptor agree", "op_properties:tdm_copy", in_specs=False,
              static=True),
+    Property("matches_triton", "layoutcheck's lowering is the installed Triton's, bit for bit",
+             "matches_triton:check", LAYOUT, in_specs=False, static=True),
 )
 
 PROPERTIES: dict[str, Property] = {p.name: p for p in _ENTRIES}
