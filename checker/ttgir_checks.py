@@ -173,7 +173,21 @@ class Builder:
             derive = OP_CHECKS.get(op.name)
             if derive is not None:
                 derive(self, op)
+        self.kernel_budget()
 
+    def kernel_budget(self) -> None:
+        """The whole kernel's shared memory (`checker.ttgir_shared.budget`: every allocation with its
+        buffering, every conversion, reduction and scan scratch, placed as Triton places them) against
+        the target's capacity: one ``fits`` check per module, at its function (severity error)."""
+        from .ttgir_shared import budget
+        funcs = [op for op in self.m.operations if op.name == "tt.func"]
+        if not funcs or self.hw is None:
+            return
+        b = budget(self.m, self.hw)
+        entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
+        params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
+                  ("breakdown", entries))
+        self.add(funcs[0], "fits", "kernel", [], [max(b.total, 1)], params=params)
     # ------------------------------------------------------------ helpers
 
     def add(self, op: Operation, prop: str, what: str, operands, shape, *, severity: str = "error",
