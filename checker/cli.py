@@ -201,12 +201,67 @@ def cmd_verify(args) -> int:
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
 
+def cmd_run(args) -> int:
+    """Run a program with Triton's compilation listener installed (`checker.triton`); every kernel it
+    compiles is verified, its findings printed as they come, the summary at the end; the exit status is
+    the program's when it failed, else 1 on an error (or a warning under --werror), else 0."""
+    import importlib.util
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    from .reports.writer import parse_formats
+    from .triton import ENV, collect, finish
+    command = list(args.program)
+    if command[:1] == ["--"]:
+        command = command[1:]
+    if not command:
+        raise CheckerError("give the program to run after --, e.g. layoutcheck run -- python script.py",
+                           field="program")
+    if sys.modules.get("triton", False) is None or importlib.util.find_spec("triton") is None:
+        raise CheckerError("layoutcheck run needs Triton, which is not installed (pip install 'layoutcheck[triton]')")
+    if args.differential:
+        from .properties.matches_triton import require_triton
+        require_triton("--differential")
+    parse_formats(args.format)
+    records = tempfile.mkdtemp(prefix="layoutcheck-run-")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ)
+    env[ENV] = json.dumps({"werror": args.werror, "only": args.only, "differential": args.differential,
+                           "engine": args.engine, "record_dir": records})
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(here, "_run"), os.path.dirname(here)]
+                                        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    try:
+        try:
+            status = subprocess.call(command, env=env)
+        except OSError as e:
+            raise CheckerError(f"cannot run {command[0]}: {e.strerror}", field="program") from None
+        except KeyboardInterrupt:
+            status = 130
+        kernels = collect(records)
+    finally:
+        shutil.rmtree(records, ignore_errors=True)
+    finish(kernels, report_dir=args.report_dir, formats=args.format, summary=not args.quiet)
+    if status:
+        return status if status > 0 else 128 - status
+    errors = sum(k.errors + (k.problem is not None) for k in kernels)
+    warnings = sum(k.warnings for k in kernels)
+    return EXIT_FAILED if errors or (args.werror and warnings) else EXIT_OK
+
+
 def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
     """--explain [FILE:]LINE: the proofs about the operation at that line, then its layouts
     (`checker.verification.explain`, rendered by `checker.reports.explain`)."""
+    from .errors import one_line
     from .reports.explain import render_explain
     from .verification import explain as explain_line
-    sys.stdout.write(render_explain(explain_line(kernels, where, engine=engine, timeout_ms=timeout_ms), grids=grids))
+    explained = explain_line(kernels, where, engine=engine, timeout_ms=timeout_ms)
+    sys.stdout.write(render_explain(explained, grids=grids))
+    if explained.problems:              # the reader could not read (all of) that line: bad input
+        sys.stdout.flush()
+        print(f"layoutcheck: error: {one_line(f'{explained.file}:{explained.line}: {explained.problems[0]}')}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK
 
 
@@ -395,6 +450,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--grids", action="store_true",
                     help="with --explain, also print who holds each element of each layout (default: off)")
     sp.set_defaults(run=cmd_verify)
+
+    sp = sub.add_parser("run", help="run a program and verify every kernel Triton compiles in it: "
+                                    "layoutcheck run [options] -- python script.py [args]")
+    sp.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]",
+                    help="the command to run (after --)")
+    sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts) make the exit status 1")
+    sp.add_argument("--report-dir", help="write the reports of every kernel there at the end (default: none)")
+    sp.add_argument("--format", default="text,json",
+                    help="reports to write with --report-dir, comma-separated: text,json,md,junit,html "
+                         "(default: text,json)")
+    sp.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                    help="run only checks whose id matches this shell pattern (repeatable)")
+    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
+                    help="decision procedure, as for verify (default: %(default)s)")
+    sp.add_argument("--differential", action="store_true",
+                    help="also check every encoding's lowering against the installed Triton's (matches_triton)")
+    sp.add_argument("--quiet", action="store_true", help="no summary at the end (findings are still printed)")
+    sp.set_defaults(run=cmd_run)
     return p
 
 

@@ -1,0 +1,304 @@
+"""Every kernel Triton compiles, verified as it is compiled: `layoutcheck run`, notebooks, test suites.
+
+    import checker.triton
+    session = checker.triton.install(werror=False, report_dir=None, only=None)
+    ...                                   # compile or launch kernels: each is verified once, findings on stderr
+    session.kernels                       # what was verified (`Kernel`: name, target, report, errors, warnings)
+    checker.triton.uninstall()            # or let the interpreter exit: the summary is printed, reports written
+
+`install` sets Triton's compilation listener (``triton.knobs.compilation.listener``, called by
+``triton.compile`` with ``src``, ``metadata``, ``metadata_group`` -- the paths of every stage, the
+``.ttgir`` with its ``loc(...)`` among them --, ``times`` and ``cache_hit``; a listener already set is
+kept and called first). Each kernel (by its hash: a cache hit of a kernel already seen is not verified
+again) is verified as ``layoutcheck verify`` verifies a module (`checker.verification`), its findings
+printed to stderr at once, in compiler style at the Python line they come from, the TTGIR line beside
+it (`checker.reports.run`). At exit (or `Session.finish`) a summary goes to stderr and, with
+`report_dir`, the reports of every kernel together (``report.json``, ``report.txt``, ...).
+
+`layoutcheck run -- python script.py` runs the program with the listener installed at start-up
+(`checker/_run/sitecustomize.py`, through ``PYTHONPATH``); the kernels' records go to a folder the
+command reads back when the program ends (`collect`), so a program that exits through ``os._exit``
+or dies still has its kernels summarised.
+
+Needs Triton (``pip install 'layoutcheck[triton]'``): without it `install` raises a `CheckerError`
+saying so in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Sequence, TextIO
+
+from .errors import CheckerError
+
+ENV = "LAYOUTCHECK_RUN"
+
+
+@dataclass
+class Kernel:
+    """One verified kernel: its name, target, TTGIR path, Triton's metadata ``shared``, whether it
+    came from Triton's cache, its report (``checker.verify``'s dict) and its findings."""
+
+    name: str
+    target: str
+    ttgir: str
+    hash: str
+    cache_hit: bool
+    shared: int | None
+    report: dict[str, Any]
+    errors: int = 0
+    warnings: int = 0
+    diagnostics: list[str] = field(default_factory=list)
+    problem: str | None = None              # why it could not be verified (bad input, internal error)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "target": self.target, "ttgir": self.ttgir, "hash": self.hash,
+                "cache_hit": self.cache_hit, "shared": self.shared, "report": self.report, "errors": self.errors,
+                "warnings": self.warnings, "diagnostics": self.diagnostics, "problem": self.problem}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Kernel":
+        return cls(**d)
+
+
+def _target_text(target: Any) -> str:
+    if target is None:
+        return "?"
+    if isinstance(target, (list, tuple)) and len(target) >= 2:
+        return f"{target[0]}:{target[1]}"
+    backend, arch = getattr(target, "backend", None), getattr(target, "arch", None)
+    return f"{backend}:{arch}" if backend is not None else str(target)
+
+
+class Session:
+    """The kernels verified since `install` (module docstring)."""
+
+    def __init__(self, *, werror: bool = False, report_dir: str | os.PathLike | None = None,
+                 only: Sequence[str] | str | None = None, differential: bool = False, engine: str = "both",
+                 formats: Sequence[str] | str = ("text", "json"), stream: TextIO | None = None,
+                 record_dir: str | None = None, summary: bool = True):
+        self.werror, self.differential, self.engine = werror, differential, engine
+        self.report_dir = os.fspath(report_dir) if report_dir is not None else None
+        self.only = [only] if isinstance(only, str) else list(only or ())
+        self.formats = formats if isinstance(formats, str) else ",".join(formats)
+        self.stream = stream
+        self.record_dir, self.summary = record_dir, summary
+        self.kernels: list[Kernel] = []
+        self.seen: dict[str, Kernel] = {}
+        self.watchers: list[list[Kernel]] = []    # open windows (a pytest test) collecting the kernels they see
+        self.previous = None
+        self.finished = False
+        self.lock = threading.Lock()
+
+    # ------------------------------------------------------------ the listener
+
+    def listener(self, *, src=None, metadata=None, metadata_group=None, times=None, cache_hit=False, **_):
+        if self.previous is not None:
+            self.previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times, cache_hit=cache_hit)
+        metadata = dict(metadata or {})
+        paths = dict(metadata_group or {})
+        ttgir = next((p for k, p in paths.items() if k.endswith(".ttgir")), None)
+        key = str(metadata.get("hash") or ttgir)
+        with self.lock:
+            k = self.seen.get(key)
+            if k is None and ttgir is not None:
+                k = self.verify_kernel(ttgir, metadata, key, bool(cache_hit))
+                self.seen[key] = k
+                self.kernels.append(k)
+            if k is not None:
+                for w in self.watchers:
+                    w.append(k)
+
+    def verify_kernel(self, ttgir: str, metadata: dict, key: str, cache_hit: bool) -> Kernel:
+        """Verify one kernel's TTGIR as ``layoutcheck verify`` does; print its findings."""
+        from .reports.run import diagnostics
+        from .verification import check, load_inputs
+        name = str(metadata.get("name") or os.path.basename(ttgir).rsplit(".", 1)[0])
+        kernel = Kernel(name, _target_text(metadata.get("target")), ttgir, key, cache_hit,
+                        metadata.get("shared"), {})
+        try:
+            inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential)
+            done = check(inputs, only=self.only, engine=self.engine, jobs=1)
+            kernel.report = done.report
+        except CheckerError as e:
+            kernel.problem = f"cannot verify kernel {name}: {e}"
+        except Exception as e:                 # never break the user's program: say so and go on
+            kernel.problem = f"internal error verifying kernel {name}: {type(e).__name__}: {e}"
+        if kernel.report:
+            s = kernel.report["summary"]
+            kernel.errors = s["failed"] + sum(1 for p in s.get("ttgir", ()) for _ in p.get("problems", ()))
+            kernel.warnings = s.get("warnings", 0)
+            kernel.diagnostics = diagnostics(kernel.report, os.path.basename(ttgir))
+        out = self.stream or sys.stderr
+        for line in kernel.diagnostics:
+            print(line, file=out)
+        if kernel.problem:
+            print(f"layoutcheck: {kernel.problem}", file=out)
+        out.flush()
+        if self.record_dir:
+            self._record(kernel)
+        return kernel
+
+    def _record(self, kernel: Kernel) -> None:
+        os.makedirs(self.record_dir, exist_ok=True)
+        path = os.path.join(self.record_dir, f"{os.getpid()}-{len(self.kernels):05d}.json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(kernel.to_dict(), f)
+        os.replace(path + ".tmp", path)
+
+    # ------------------------------------------------------------ results
+
+    @property
+    def errors(self) -> int:
+        return sum(k.errors + (k.problem is not None) for k in self.kernels)
+
+    @property
+    def warnings(self) -> int:
+        return sum(k.warnings for k in self.kernels)
+
+    def exit_status(self, program_status: int = 0) -> int:
+        """The program's own status when it failed; else 1 when a kernel has errors (or warnings under
+        werror); else 0."""
+        if program_status:
+            return program_status
+        return 1 if self.errors or (self.werror and self.warnings) else 0
+
+    def finish(self) -> None:
+        """The summary on stderr and the reports in report_dir (once)."""
+        if self.finished:
+            return
+        self.finished = True
+        finish(self.kernels, report_dir=self.report_dir, formats=self.formats, stream=self.stream,
+               summary=self.summary)
+
+
+def merged_report(kernels: Sequence[Kernel]) -> dict[str, Any] | None:
+    """One report (report.json's dict) holding every kernel's checks, or None when no kernel was verified."""
+    from types import SimpleNamespace
+    from .reports.json_report import build_report
+    reports = [k.report for k in kernels if k.report]
+    if not reports:
+        return None
+    outcomes = [SimpleNamespace(record=c) for r in reports for c in r["checks"]]
+    ttgir = [t for r in reports for t in r["summary"].get("ttgir", ())]
+    first = reports[0]["summary"]
+    report = build_report(outcomes, engine=first["engine"], timeout_ms=first["timeout_ms"], ttgir=ttgir)
+    versions = {r["summary"]["triton_version"] for r in reports if "triton_version" in r["summary"]}
+    from .properties.matches_triton import triton_version
+    version = next(iter(versions), None) or triton_version()
+    if version:
+        report["summary"]["triton_version"] = version
+    return report
+
+
+def finish(kernels: Sequence[Kernel], *, report_dir: str | None, formats: str = "text,json",
+           stream: TextIO | None = None, summary: bool = True) -> list[str]:
+    """Print the summary of `kernels` and write their merged reports to report_dir; the paths written."""
+    from .reports.run import summary_lines
+    from .reports.writer import parse_formats, write_reports, written_line
+    out = stream or sys.stderr
+    report = merged_report(kernels)
+    written: list = []
+    if report_dir is not None and report is not None:
+        written = write_reports(report, None, parse_formats(formats), report_dir)
+    if summary:
+        for line in summary_lines(kernels, report):
+            print(line, file=out)
+        if written:
+            print(written_line(written), file=out)
+        out.flush()
+    return written
+
+
+def collect(record_dir: str) -> list[Kernel]:
+    """The kernels a `layoutcheck run` child recorded, in the order they were verified."""
+    if not os.path.isdir(record_dir):
+        return []
+    out = []
+    for name in sorted(os.listdir(record_dir), key=lambda n: (n.split("-")[0], n)):
+        if name.endswith(".json"):
+            with open(os.path.join(record_dir, name)) as f:
+                out.append(Kernel.from_dict(json.load(f)))
+    return out
+
+
+# ---------------------------------------------------------------- install / uninstall
+
+_SESSION: list[Session] = []
+
+
+def require() -> Any:
+    """Triton's knobs module, or a `CheckerError` (one line, exit 2) saying Triton is not installed."""
+    try:
+        from triton import knobs
+    except ImportError:
+        raise CheckerError("checker.triton needs Triton, which is not installed "
+                           "(pip install 'layoutcheck[triton]')") from None
+    return knobs
+
+
+def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
+            only: Sequence[str] | str | None = None, *, differential: bool = False, engine: str = "both",
+            formats: Sequence[str] | str = ("text", "json"), stream: TextIO | None = None,
+            summary: bool = True, record_dir: str | None = None) -> Session:
+    """Verify every kernel Triton compiles from now on (module docstring); returns the `Session`.
+    werror: warnings count as errors (`Session.exit_status`); report_dir: where the reports go at exit;
+    only: shell patterns of check ids, as ``verify --only``; differential: ``matches_triton`` checks.
+    Installing again replaces the session (its summary is printed first)."""
+    knobs = require()
+    if differential:
+        from .properties.matches_triton import require_triton
+        require_triton("--differential")
+    if _SESSION:
+        uninstall()
+    session = Session(werror=werror, report_dir=report_dir, only=only, differential=differential, engine=engine,
+                      formats=formats, stream=stream, record_dir=record_dir, summary=summary)
+    session.previous = knobs.compilation.listener
+    knobs.compilation.listener = session.listener
+    _SESSION.append(session)
+    import atexit
+    atexit.register(session.finish)
+    return session
+
+
+def uninstall() -> Session | None:
+    """Remove the listener (restoring the one it replaced), print the summary and write the reports."""
+    if not _SESSION:
+        return None
+    session = _SESSION.pop()
+    try:
+        from triton import knobs
+        if knobs.compilation.listener == session.listener:
+            knobs.compilation.listener = session.previous
+    except ImportError:
+        pass
+    session.finish()
+    return session
+
+
+def session() -> Session | None:
+    """The installed session, if any."""
+    return _SESSION[-1] if _SESSION else None
+
+
+def install_from_environment() -> Session | None:
+    """What `checker/_run/sitecustomize.py` calls in a `layoutcheck run` child: the settings are in
+    ``$LAYOUTCHECK_RUN`` (JSON); the kernels' records go to its ``record_dir``; the summary is the
+    command's."""
+    text = os.environ.get(ENV)
+    if not text:
+        return None
+    cfg = json.loads(text)
+    try:
+        return install(werror=cfg.get("werror", False), only=cfg.get("only") or None,
+                       differential=cfg.get("differential", False), engine=cfg.get("engine", "both"),
+                       record_dir=cfg["record_dir"], summary=False)
+    except CheckerError:
+        return None          # the program's Python has no Triton: it compiles no kernel
+
+
+__all__ = ["Kernel", "Session", "install", "uninstall", "session", "collect", "finish", "merged_report"]
