@@ -36,7 +36,10 @@ def parse_encoding(spec: Spec) -> Encoding:
       (a trailing ``loc(...)`` is ignored), alias lines followed by one type or attribute;
     - ``{"kind": "blocked", "size_per_thread": [...], ...}`` or ``{"attr": "..."}``:
       a declaration as written in ``encodings/*.yaml`` (docs/encodings.md);
-    - ``{"class": "BlockedLayout", "params": {...}}``: a Gluon layout spec.
+    - ``{"class": "BlockedLayout", "params": {...}}``: a Gluon layout spec;
+    - a Gluon layout object, ``gl.BlockedLayout(...)`` and every other Gluon layout class (NVIDIA, AMD,
+      shared, tensor memory), read through its fields (`checker.syntax.gluon.gluon_object_spec`; Triton
+      is imported only by whoever built the object).
 
     Text that is no layout raises a `ParseError` saying what it is (a memory space, a location,
     an Intel or Gluon auto encoding, ...).
@@ -45,6 +48,9 @@ def parse_encoding(spec: Spec) -> Encoding:
         from .syntax.pasted import read_pasted
         enc = read_pasted(spec).encoding
     elif isinstance(spec, Mapping) and "class" in spec:
+        from .syntax.gluon import from_gluon
+        enc = from_gluon(spec)
+    elif type(spec).__module__.startswith("triton.experimental.gluon"):
         from .syntax.gluon import from_gluon
         enc = from_gluon(spec)
     elif isinstance(spec, Mapping):

@@ -39,8 +39,41 @@ def lower_gluon(encoding: Encoding, shape):
     return result
 
 
+def is_gluon_object(obj: Any) -> bool:
+    """Whether obj is a Gluon layout object (a class of ``triton.experimental.gluon``); Triton is not
+    imported to tell."""
+    return type(obj).__module__.startswith("triton.experimental.gluon")
+
+
+def gluon_object_spec(obj: Any) -> dict:
+    """The spec ``{"class", "params"}`` of a Gluon layout object (``gl.BlockedLayout(...)``, the NVIDIA,
+    AMD, shared and tensor-memory classes): its dataclass fields are the constructor's parameters, which
+    the spec reader takes by the same names; nested layouts (``parent``, ``partition_layout``) become
+    nested specs; a subclass (``MBarrierLayout``) is read as the class it extends."""
+    import dataclasses
+    cls = next((c.__name__ for c in type(obj).__mro__ if c.__name__ in GLUON_CLASSES), None)
+    if cls is None or not dataclasses.is_dataclass(obj):
+        raise EncodingError(f"Gluon {type(obj).__name__} is not a layout layoutcheck reads (a concrete layout is "
+                            f"one of: {', '.join(sorted(c for c in GLUON_CLASSES if '(' not in c))})", field="class")
+    return {"class": cls, "params": {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}}
+
+
+def _plain(value: Any) -> Any:
+    """A Gluon field as plain data: constexpr unwrapped, layouts as specs, tuples as lists."""
+    if type(value).__name__ == "constexpr" and hasattr(value, "value"):
+        value = value.value
+    if is_gluon_object(value):
+        return gluon_object_spec(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
 def from_gluon(spec: Mapping[str, Any]) -> Encoding:
-    """Build the encoding a Gluon layout spec ``{"class", "params"[, "ctor"]}`` describes."""
+    """Build the encoding a Gluon layout spec ``{"class", "params"[, "ctor"]}`` describes (or a Gluon
+    layout object itself: `gluon_object_spec`)."""
+    if is_gluon_object(spec):
+        spec = gluon_object_spec(spec)
     if not isinstance(spec, Mapping) or "class" not in spec:
         raise EncodingError("a Gluon layout spec needs a 'class' and 'params'", field="class")
     cls = spec["class"]
@@ -324,6 +357,25 @@ def _partitioned_shared(p: Mapping[str, Any]) -> Encoding:
     _gluon_assert(isinstance(inner, SharedEncoding), cls, "partition_layout",
                   f"partition_layout must be a SharedLayout, got {inner.kind}")
     return PartitionedSharedEncoding(parts, groups, dim, inner)
+
+
+@gluon_class("TensorMemoryLayout")
+def _tensor_memory(p: Mapping[str, Any]) -> Encoding:
+    """Blackwell's ``TensorMemoryLayout(block, col_stride, cga_layout, two_ctas, fp4_padded)``."""
+    from ..encodings.tensor_memory import TensorMemoryEncoding
+    block = as_ints(p["block"])
+    _gluon_assert(len(block) == 2, "TensorMemoryLayout", "block", f"block is [M, N], got {list(block)}")
+    if p.get("fp4_padded"):
+        from ..errors import NotModelled
+        raise NotModelled("TensorMemoryLayout: fp4_padded tensor memory is not modelled", field="fp4_padded")
+    return TensorMemoryEncoding(block[0], block[1], int(p.get("col_stride", 1)), as_bases(p.get("cga_layout")),
+                                bool(p.get("two_ctas", False)))
+
+
+@gluon_class("TensorMemoryScalesLayout")
+def _tensor_memory_scales(p: Mapping[str, Any]) -> Encoding:
+    from ..encodings.tensor_memory import TensorMemoryScalesEncoding
+    return TensorMemoryScalesEncoding(as_bases(p.get("cga_layout")))
 
 
 @gluon_class("AMDRotatingShared(text)")
