@@ -89,12 +89,14 @@ def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both
 
 
 def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | None = None, engine: str = "both",
-               timeout_ms: int = TIMEOUT_MS) -> Result:
-    """Identical encodings count as Triton's same-encoding case (trivial at once)."""
+               timeout_ms: int = TIMEOUT_MS, triton: bool = False) -> Result:
+    """triton=True adds how Triton itself classifies and lowers the conversion (details ``triton_trivial``,
+    ``triton_class``, ``triton_lowering``, ...), computed only on request. Identical encodings count as
+    Triton's same-encoding case (trivial at once)."""
     same = not isinstance(src, LinearLayout) and src == dst
     return _conversion(_linear(src, shape, "src"), _linear(dst, shape, "dst"),
                                   via=None if via is None else lowered(via, shape, "via"),
-                                  same_encoding=same, engine=engine, timeout_ms=timeout_ms)
+                                  same_encoding=same, engine=engine, timeout_ms=timeout_ms, triton=triton)
 
 
 def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
@@ -112,9 +114,10 @@ from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free
 
 def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware: HardwareLike = "sm90", engine: str = "both",
-                       timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None) -> Result:
+                       timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None, triton: bool = False) -> Result:
     """Storing R into S (or loading S into R) without bank conflicts; details carry
-    conflicts, wavefronts and min_wavefronts for the whole CTA. dtype: a name as in spec files
+    conflicts, wavefronts and min_wavefronts for the whole CTA (with triton=True and the hardware model, also
+    Triton's own count, ``triton_conflicts``, and why the models differ where they do). dtype: a name as in spec files
     ("f16", "bf16", "fp32", "i8", ...) or a number of bits (``dtype_bits=`` says the same); it
     defaults to the shared encoding's element width where it has one (nvmma_shared)."""
     if dtype is not None and dtype_bits is not None and _bits(dtype) != dtype_bits:
@@ -126,7 +129,7 @@ def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype =
             raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
     return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), _bits(dtype),
                                direction=direction, access=access, model=model, hardware=hardware, engine=engine,
-                               timeout_ms=timeout_ms)
+                               timeout_ms=timeout_ms, triton=triton)
 
 
 def dtype_bits(dtype: Dtype) -> int:

@@ -343,6 +343,9 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
         raise w.error(path + ("expect_conflicts",), "applies to prove: bank_conflict_free only")
     if "expect_level" in check and prop != "conversion":
         raise w.error(path + ("expect_level",), "applies to prove: conversion only")
+    if "triton" in check and not rule.triton_figures:
+        raise w.error(path + ("triton",), f"applies to prove: "
+                                          f"{', '.join(n for n, p in PROPERTIES.items() if p.triton_figures)} only")
     if "dtype" in check and not rule.needs_dtype:
         raise w.error(path + ("dtype",), f"does not apply to prove: {prop}")
     if "layout_shape" in check and prop not in LAYOUT_SHAPE_PROPERTIES:
@@ -467,6 +470,8 @@ def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
             lower(enc, layout_shape or shape)
         except CheckerError as e:
             raise w.locate(e, path + (role,))
+    if check.get("triton"):             # Triton's own figures, on request (Property.triton_figures)
+        params.append(("triton", True))
     expect_conflicts = check.get("expect_conflicts")
     level = check.get("expect_level")
     return Check(id=ob_id, property=check["prove"],

@@ -284,7 +284,8 @@ def convert(b: Builder, op: Operation) -> None:
     if not (b.lowers(src.encoding, src.shape) and b.lowers(dst.encoding, dst.shape)):
         return
     what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
-    b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape)
+    b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
+          params=(("triton", True),))         # the note says what Triton emits (details.triton_lowering)
 
 
 @op_check(*STORES, *LOADS)

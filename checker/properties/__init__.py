@@ -16,6 +16,10 @@ A `Property` entry says what a check of it takes and how it is decided:
 - ``in_specs``: usable in spec files, ``layoutcheck prove`` and
   `checker.prove`; the others are derived from TTGIR only (op rules);
 - ``static``: decided by a direct check (no engines, no counterexample);
+- ``triton_figures``: the check can also report Triton's own view of it (a conversion's
+  ``triton_class`` / ``triton_lowering``, a bank access's ``triton_conflicts``), computed only on
+  request: the spec key ``triton: true``, ``verify --triton-figures`` (TTGIR conversions ask for it:
+  their note shows what Triton emits);
 - ``decide``: ``"module:function"`` in this package, the function deciding
   one `checker.spec.Check` (``function(check, engine, timeout_ms) -> Result``),
   imported on first use so that reading the registry loads no engine;
@@ -60,6 +64,7 @@ class Property:
     in_specs: bool = True
     static: bool = False
     smt: str | None = None
+    triton_figures: bool = False
 
     @property
     def required(self) -> tuple[Role, ...]:
@@ -101,12 +106,12 @@ _ENTRIES = (
     Property("equivalent", "two layouts are the same function", "checks:equivalent", PAIR, layout_shape=True,
              smt="checks:equivalent_obligation"),
     Property("conversion", "every element dst needs is in src, and at which level it moves", "checks:conversion",
-             (("src", "distributed"), ("dst", "distributed")), optional=(("via", "shared"),)),
+             (("src", "distributed"), ("dst", "distributed")), optional=(("via", "shared"),), triton_figures=True),
     Property("fits", "a shared buffer fits in the capacity", "checks:fits", SHARED, needs_dtype=True,
              params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
     Property("bank_conflict_free", "the shared-memory access costs its conflict-free wavefronts",
              "checks:bank_conflict_free", ACCESS, needs_dtype=True, needs_hardware=True,
-             params=(("direction", "store"), ("access", "auto"), ("model", "hardware"))),
+             params=(("direction", "store"), ("access", "auto"), ("model", "hardware")), triton_figures=True),
     Property("aligned_access", "every vector access starts at a multiple of its width", "checks:aligned_access",
              ACCESS, needs_dtype=True, needs_hardware=True, params=(("direction", "store"),)),
     Property("well_formed", "the encoding is valid for the module's lanes, warps and CTAs", "checks:well_formed",

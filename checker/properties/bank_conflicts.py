@@ -103,9 +103,11 @@ TRITON_BANK_BITS = 32 * 32  # Triton's model: 32 banks of 32 bits
 
 def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
-                       engine: str = "both", timeout_ms: int | None = None) -> Result:
+                       engine: str = "both", timeout_ms: int | None = None, triton: bool = False) -> Result:
     """Does storing R into S (direction="store") or loading S into R ("load") cost
-    only the conflict-free number of wavefronts? See the module docstring."""
+    only the conflict-free number of wavefronts? See the module docstring. triton: with the hardware
+    model, also Triton's own count (``details["triton_conflicts"]``) and, where it differs, why (in the
+    explanation); computed only on request (it is a second model run on the same access)."""
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
     if access not in ACCESSES:
@@ -124,7 +126,7 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(R, S, bits, direction, hw, engine, timeout_ms)
-    return _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms)
+    return _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, triton)
 
 
 # ------------------------------------------------------------------- inputs
@@ -848,7 +850,7 @@ def _ranges(xs) -> str:
     return ",".join(out)
 
 
-def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> Result:
+def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, triton: bool = False) -> Result:
     p = plan(R, S, bits, direction, access, hw)
     wm = word_map(p, hw)
     free = _free_bits(p, wm)
@@ -866,7 +868,7 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms) -> R
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
                f"{cost * phases} wavefronts for {phases} phases")
-    note = _triton_note(R, S, bits, hw, p, cost - 1, details)
+    note = _triton_note(R, S, bits, hw, p, cost - 1, details) if triton else ""
 
     def f2_engine() -> EngineVerdict:
         if cost == 1:

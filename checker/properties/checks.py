@@ -64,7 +64,7 @@ def equivalent(check, engine, timeout_ms) -> Result:
 def conversion(check, engine, timeout_ms) -> Result:
     from .. import prove
     return prove.conversion(_operand(check, "src"), _operand(check, "dst"), check.shape, via=_operand(check, "via"),
-                            **_kw(engine, timeout_ms))
+                            triton=bool(check.param("triton")), **_kw(engine, timeout_ms))
 
 
 def fits(check, engine, timeout_ms) -> Result:
@@ -117,7 +117,8 @@ def bank_conflict_free(check, engine, timeout_ms) -> Result:
     if p("view_of"):
         (R, S), shape = _in_allocation(check), None
     return prove.bank_conflict_free(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"),
-                                    model=p("model"), hardware=check.hardware, **_kw(engine, timeout_ms))
+                                    model=p("model"), hardware=check.hardware, triton=bool(p("triton")),
+                                    **_kw(engine, timeout_ms))
 
 
 def aligned_access(check, engine, timeout_ms) -> Result:

@@ -59,7 +59,7 @@ FIXED = {"register": ("lane", "warp", "block"), "warp": ("warp", "block"), "cta"
 
 
 def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding: bool = False,
-               engine: str = "both", timeout_ms: int | None = None) -> Result:
+               engine: str = "both", timeout_ms: int | None = None, triton: bool = False) -> Result:
     for L, what in ((src, "src"), (dst, "dst")):
         extra = [d for d in L.in_dims if d not in HW]
         if extra:
@@ -94,7 +94,8 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
     details = {"level": level, "levels": {lv: levels[lv].status for lv in levels},
                "witnesses": {lv: levels[lv].counterexample.to_dict() for lv in levels if levels[lv].fails},
                "claims": {k: r.status for k, r in subs.items()}}
-    details.update(triton_view(src, dst, same_encoding))
+    if triton:                  # Triton's own classification (triton_view), only on request
+        details.update(triton_view(src, dst, same_encoding))
     return _fold(subs, levels, engine, details)
 
 

@@ -4,8 +4,11 @@
 with one record per check in run order (`checker.runner.record`; fields in
 docs/report-schema.md, checked by ``checker/schemas/report.schema.json``).
 It holds no wall times, so the same specs give the same bytes whatever
-``--jobs``. Times go to ``timings.json``:
-``{"schema_version": 1, "jobs", "wall_seconds", "checks": {id: {"total", "engines"}}}``.
+``--jobs`` or ``--executor``. A report of up to `PRETTY_MAX_CHECKS` checks is
+indented (two spaces); a larger one is compact: no indentation, one check
+record per line (``--pretty`` indents it anyway). Times go to ``timings.json``:
+``{"schema_version": 1, "jobs", "wall_seconds", "checks": {id: {"total", "engines"[, "same_as"]}}}``
+(``same_as``: the identical check whose proof this one reused).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 from typing import Any, Sequence
 
 SCHEMA_VERSION = 1
+PRETTY_MAX_CHECKS = 2000        # larger reports are written compact (one record per line) unless asked
 VERDICTS = ("holds", "fails", "unknown", "error")
 
 
@@ -50,10 +54,31 @@ def _verdicts(checks: Sequence[dict]) -> dict[str, int]:
 def build_timings(outcomes: Sequence, *, jobs: int, wall_seconds: float) -> dict[str, Any]:
     """Wall times of a run (not deterministic; kept out of report.json)."""
     return {"schema_version": SCHEMA_VERSION, "jobs": jobs, "wall_seconds": round(wall_seconds, 6),
-            "checks": {o.record["id"]: {"total": round(o.seconds["total"], 6),
-                                        "engines": {k: round(v, 6) for k, v in o.seconds["engines"].items()}}
-                       for o in outcomes}}
+            "checks": {o.record["id"]: _timing(o.seconds) for o in outcomes}}
 
 
-def render_json(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+def _timing(seconds: dict[str, Any]) -> dict[str, Any]:
+    out = {"total": round(seconds["total"], 6), "engines": {k: round(v, 6) for k, v in seconds["engines"].items()}}
+    if seconds.get("same_as"):          # proved once for an identical check (checker.runner.proof_key)
+        out["same_as"] = seconds["same_as"]
+    return out
+
+
+def render_json(data: dict[str, Any], pretty: bool | None = None) -> str:
+    """JSON text of a report (or timings). pretty: True indents, False is compact (each element of
+    ``checks`` on a line of its own), None (default) indents up to `PRETTY_MAX_CHECKS` checks."""
+    checks = data.get("checks")
+    if pretty is None:
+        pretty = len(checks) <= PRETTY_MAX_CHECKS if isinstance(checks, (list, dict)) else True
+    if pretty:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    head = json.dumps({k: v for k, v in data.items() if k != "checks"}, **compact)
+    if checks is None:
+        return head + "\n"
+    if isinstance(checks, dict):
+        rows = [f"{json.dumps(k, **compact)}:{json.dumps(v, **compact)}" for k, v in checks.items()]
+        body = "{\n" + ",\n".join(rows) + "\n}"
+    else:
+        body = "[\n" + ",\n".join(json.dumps(c, **compact) for c in checks) + "\n]"
+    return f"{head[:-1]}{',' if len(head) > 2 else ''}\"checks\":{body}}}\n"

@@ -55,19 +55,22 @@ def parse_formats(text: str) -> list[str]:
 
 
 def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, formats: Sequence[str],
-                  report_dir: str, figures: str = "failed") -> list[str]:
+                  report_dir: str, figures: str = "failed", pretty: bool | None = None) -> list[str]:
     """Write the requested reports into report_dir, and timings.json when `timings` is given (not
     None); returns the paths written, in format order (timings.json last). `figures` is the HTML
-    report's choice of figures (checker.reports.html: failed, all, none)."""
+    report's choice of figures (checker.reports.html: failed, all, none); `pretty` the JSON files'
+    (`checker.reports.json_report.render_json`: None indents small reports only)."""
     texts: dict[str, str] = {}
     for f in formats:
-        if f in RENDER:
+        if f == "json":
+            texts[FILES[f]] = render_json(report, pretty)
+        elif f in RENDER:
             texts[FILES[f]] = RENDER[f](report)
         elif f == "html":
             from .html import render_html
             texts[FILES[f]] = render_html(report, figures=figures)
     if timings is not None:
-        texts["timings.json"] = render_json(dict(timings))
+        texts["timings.json"] = render_json(dict(timings), pretty)
     try:
         os.makedirs(report_dir, exist_ok=True)
     except OSError as e:

@@ -101,7 +101,7 @@ def test_triton_model_outside_image_solves_to_zero():
 @pytest.mark.parametrize("case", H100, ids=[c["id"] for c in H100])
 def test_hardware_model_h100(case, side):
     R, S, bits = h100_side(case, side)
-    r = bank_conflict_free(R, S, bits, direction=side)
+    r = bank_conflict_free(R, S, bits, direction=side, triton=True)
     d = r.details
     ops = {k: v for k, v in case["sass_shared_ops"].items() if k.startswith("ST" if side == "store" else "LD")}
     assert ops == {d["mnemonic"]: d["instructions_per_warp"]}
@@ -155,7 +155,7 @@ def test_witness_ldmatrix_and_64bit():
 
 
 def test_models_differ_is_explained():
-    r = _h100("f16_64x64_rowvec_to_c32x1_swz1.4.16", "load")
+    r = _h100("f16_64x64_rowvec_to_c32x1_swz1.4.16", "load", triton=True)
     assert (r.details["conflicts"], r.details["triton_conflicts"]) == (7, 3)
     assert "the models differ: Triton's bank_conflicts says 3, the hardware 7 (it counts one bank per " \
            "16-bit element" in r.explanation
@@ -197,7 +197,7 @@ def test_amd_noncontiguous_read_groups():
     S = LinearLayout({"offset": [(1 << i,) for i in range(8)]}, [("dim0", 256)])
     store = bank_conflict_free(R, S, 32, direction="store", hardware="gfx942")
     assert store.holds and (store.details["mnemonic"], store.details["wavefronts"]) == ("ds_write_b128", 8)
-    load = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942")
+    load = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942", triton=True)
     d = load.counterexample.to_dict()
     assert (d["mnemonic"], d["phase"]["lanes"], d["bank"]) == ("ds_read_b128", [0, 1, 2, 3, 20, 21, 22, 23], 0)
     assert [(a["lane"], a["byte_address"]) for a in d["accesses"]] == [(0, 0), (20, 128)]
@@ -533,5 +533,5 @@ def test_3d_ldmatrix_trans_picks_the_row_register_with_fewest_conflicts():
     p = plan(*normalize(R, S), 16, "load", "auto", PRESETS["sm80"])
     assert p.cvt.apply({"register": 1 << p.phase_regs[0], "lane": 0, "warp": 0})["offset"] == 16  # N+16
     assert [R.in_bases("register")[p.origin[j]] for j in p.select_regs] == [(0, 1, 0), (0, 8, 0)]  # K+1, K+8
-    r = bank_conflict_free(R, S, 16, direction="load", hardware="sm80")
+    r = bank_conflict_free(R, S, 16, direction="load", hardware="sm80", triton=True)
     assert (r.details["conflicts"], r.details["triton_conflicts"]) == (3, 3)

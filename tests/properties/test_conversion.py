@@ -9,7 +9,7 @@ OFFSETS = LinearLayout({"offset": [(1,), (2,), (4,), (8,)]}, [("dim0", 16)])
 
 
 def test_level_with_a_witness_per_failing_level():
-    r = conversion(SRC, DST)
+    r = conversion(SRC, DST, triton=True)
     assert r.holds and r.details["level"] == "cta"
     assert r.details["levels"] == {"register": "fails", "warp": "fails", "cta": "holds", "cross_cta": "holds"}
     w = r.details["witnesses"]["register"]
@@ -24,16 +24,16 @@ def test_level_with_a_witness_per_failing_level():
 
 def test_register_permutation_is_register_level_and_trivial():
     dst = LinearLayout({"register": [(1,)], "lane": [(4,), (2,)], "warp": [(8,)]}, [("dim0", 16)])
-    r = conversion(SRC, SRC)
+    r = conversion(SRC, SRC, triton=True)
     assert r.details["level"] == "register" and r.details["triton_trivial"] is True
-    r = conversion(SRC, dst)
+    r = conversion(SRC, dst, triton=True)
     assert r.details["level"] == "warp" and r.details["triton_class"] == "warp_shuffle"
     assert r.details["witnesses"]["register"]["dst_index"] == {"register": 0, "lane": 1, "warp": 0}
 
 
 def test_missing_element():
     half = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(0,)]}, [("dim0", 16)])
-    r = conversion(half, SRC)
+    r = conversion(half, SRC, triton=True)
     assert r.fails and r.details["level"] is None and r.details["levels"] == {}
     assert r.counterexample.to_dict() == {"kind": "missing_element", "dst_index": {"register": 0, "lane": 0, "warp": 1},
                                           "element": {"dim0": 8}, "certificate": 8}

@@ -33,7 +33,7 @@ def test_conversion_note_says_plainly_when_triton_does_more_than_needed():
                          "warpsPerCTA = [8, 1], instrShape = [16, 8]}>}>")
     dst = parse_encoding("#ttg.linear<{register = [[0], [8]], lane = [[2], [4], [0], [1], [0]], "
                          "warp = [[0], [0], [0]], block = []}>")
-    r = prove.conversion(src, dst, [16])
+    r = prove.conversion(src, dst, [16], triton=True)
     assert (r.status, r.details["level"], r.details["triton_class"], r.details["triton_lowering"]) == (
         "holds", "register", "warp_shuffle", "warp_shuffle")
     note = conversion_note({"id": "k.ttgir:3:ttg.convert_layout:conversion[#a -> #b]", "details": r.details})
