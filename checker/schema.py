@@ -1,37 +1,60 @@
-"""A JSON Schema validator for the part of draft 2020-12 that layoutcheck's schemas use.
+"""JSON Schema (draft 2020-12) validation by ``jsonschema``, its errors turned into layoutcheck's messages.
 
     violations = Schema.load("encoding.schema.json").validate(data)           # the whole document
     violations = Schema.load("encoding.schema.json").validate(decl, "#/$defs/declaration")
 
-Keywords: ``type``, ``properties``, ``required``, ``additionalProperties``,
-``propertyNames``, ``pattern``, ``enum``, ``const``, ``items``, ``minItems``,
-``maxItems``, ``minimum``, ``maximum``, ``allOf``, ``anyOf``, ``oneOf``,
-``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``, boolean
-schemas, and ``$ref`` to ``#/json/pointer`` in the same document or to
-``other.schema.json#/pointer`` shipped beside it in ``checker/schemas``.
-Annotations (``title``, ``description``, ``default``, ``$comment``, ...) are
-ignored here; `yaml_decl` reads ``default`` to fill in optional fields.
+The schemas shipped in ``checker/schemas`` are held in one `referencing`
+Registry under their file names, so ``$ref`` to ``#/json/pointer`` in the same
+document or to ``other.schema.json#/pointer`` beside it resolves.
 
-A violation is (path, message): the path runs from the instance's root to the
-offending value, and for an unknown, missing or forbidden key it ends with
-that key, so a caller can point at the key's line. Integers exclude booleans,
-as in JSON. Of the alternatives of an ``anyOf``/``oneOf`` that all fail, the
-ones failing on the value's type are set aside and the remaining one with the
-fewest violations is reported.
+A violation is (path, message, keyword): the path runs from the instance's root
+to the offending value, and for an unknown, missing or forbidden key it ends
+with that key, so a caller can point at the key's line. The adapter keeps these
+conventions on top of jsonschema's verdicts:
+
+* ``type``: "must be a mapping, got 3" (integers and numbers exclude booleans,
+  and an integer is an ``int``: ``2.0`` is not one); a value of the wrong type
+  gets that message alone, as does a value outside an ``enum``/``const``
+  ("must be one of 'a', 'b', got 'c'"; they compare like JSON: true is not 1);
+  ``pattern``, ``minimum``/``maximum``, ``minItems``/``maxItems``: "must match
+  the pattern P", "must be at least N", "must have at least N entries", each
+  with ", got VALUE"; a ``false`` schema: "is not allowed".
+* ``additionalProperties: false``: "unknown key (allowed: a, b)" at each extra
+  key; ``required``: "required key is missing" at each missing key;
+  ``propertyNames``: "the name " before the message, at the key;
+  ``dependentRequired``: "is required when 'k' is given" at the missing key;
+  ``dependentSchemas``: " when 'k' is given" after each message.
+* ``anyOf``/``oneOf`` that no alternative passes: the alternatives failing on
+  the value's own type are set aside and the remaining one with the fewest
+  violations is reported (the first of equals); where all fail on the type,
+  "must be A or B, got V". A ``oneOf`` that several pass: "matches N of the
+  alternatives, but must match exactly one".
+
+Violations come in the order of a walk of the schema: ``$ref``, type,
+enum/const, pattern, minimum, maximum, minItems, maxItems, the items in order,
+the object's keys in the instance's order (name, then value), required,
+dependentRequired, dependentSchemas, allOf, then/else, anyOf, oneOf.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable
+
+import referencing
+import referencing.exceptions
+from jsonschema import Draft202012Validator, ValidationError, validators
+from referencing.jsonschema import DRAFT202012
 
 from .errors import InternalError
 
 Path = tuple  # of str keys and int indices
+
+_DIR = pathlib.Path(__file__).parent / "schemas"
 
 _TYPE_NAMES = {"object": "a mapping", "array": "a list", "integer": "an integer", "number": "a number",
                "string": "a string", "boolean": "true or false", "null": "null"}
@@ -41,7 +64,8 @@ _TYPE_NAMES = {"object": "a mapping", "array": "a list", "integer": "an integer"
 class Violation:
     path: Path
     message: str
-    keyword: str = ""    # the schema keyword that failed
+    keyword: str = ""    # the keyword that failed: "false" for a false schema, the outer propertyNames or
+    #                      dependentSchemas where one wraps the message, anyOf/oneOf for "must be A or B"
 
     @property
     def field(self) -> str | None:
@@ -76,152 +100,275 @@ def show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _is_type(value: Any, name: str) -> bool:
-    if name == "integer":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if name == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, {"object": Mapping, "array": list, "string": str, "boolean": bool,
-                              "null": type(None)}[name])
+# ---------------------------------------------------------------- the validator class
 
+_STOCK = Draft202012Validator.VALIDATORS
+
+
+def _fails(validator, word: str, instance: Any, schema: Mapping) -> bool:
+    return word in schema and next(iter(_STOCK[word](validator, schema[word], instance, schema)), None) is not None
+
+
+def _guarded(word: str, check):
+    """A keyword that is skipped where the value already fails ``type`` (or, after it, ``enum``/``const``)."""
+    def guarded(validator, value, instance, schema):
+        if _fails(validator, "type", instance, schema):
+            return
+        if word not in ("enum", "const") and (_fails(validator, "enum", instance, schema)
+                                              or _fails(validator, "const", instance, schema)):
+            return
+        yield from check(validator, value, instance, schema)
+    return guarded
+
+
+def _ref(validator, ref, instance, schema):
+    """``$ref``, with the keyword kept in the errors' schema paths (jsonschema leaves it out)."""
+    for error in _STOCK["$ref"](validator, ref, instance, schema):
+        error.relative_schema_path.appendleft("$ref")
+        yield error
+
+
+def _property_names(validator, names, instance, schema):
+    """``propertyNames``, with the failing name at the end of the errors' paths."""
+    for error in _STOCK["propertyNames"](validator, names, instance, schema):
+        error.relative_path.appendleft(error.instance)    # every error below is about the name itself
+        yield error
+
+
+def _one_of(validator, one_of, instance, schema):
+    """``oneOf``; where several alternatives pass, the message says how many."""
+    for error in _STOCK["oneOf"](validator, one_of, instance, schema):
+        if not error.context:
+            passing = sum(validator.evolve(schema=sub).is_valid(instance) for sub in one_of)
+            error.message = f"matches {passing} of the alternatives, but must match exactly one"
+        yield error
+
+
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
+    "integer": lambda _, v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda _, v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "object": lambda _, v: isinstance(v, Mapping),
+})
+
+_OWN = {"$ref": _ref, "propertyNames": _property_names, "oneOf": _one_of}
+_Validator = validators.extend(
+    Draft202012Validator,
+    validators={word: (check if word in ("$ref", "type") else _guarded(word, check))
+                for word, check in {**_STOCK, **_OWN}.items()},
+    type_checker=_TYPES,
+)
+
+_stock_descend = _Validator.descend
+
+
+def _descend(self, instance, schema, path=None, schema_path=None, resolver=None):
+    """jsonschema's descend, with a false subschema's error given its path and schema path (4.x leaves them out)."""
+    for error in _stock_descend(self, instance, schema, path, schema_path, resolver):
+        if schema is False:
+            if path is not None:
+                error.relative_path.appendleft(path)
+            if schema_path is not None:
+                error.relative_schema_path.appendleft(schema_path)
+        yield error
+
+
+_Validator.descend = _descend
+
+
+def _resource(document: Any) -> referencing.Resource:
+    """A document as a draft 2020-12 resource.
+
+    Its ``$schema`` is left out: jsonschema's ``evolve`` would pick the stock validator class by it.
+    """
+    if isinstance(document, Mapping) and "$schema" in document:
+        document = {k: v for k, v in document.items() if k != "$schema"}
+    return DRAFT202012.create_resource(document)
+
+
+@lru_cache(maxsize=None)
+def _shipped() -> tuple[referencing.Registry, dict[str, Any]]:
+    """Every schema in ``checker/schemas`` under its file name, and the documents as read."""
+    documents = {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(_DIR.glob("*.json"))}
+    registry = referencing.Registry().with_resources((name, _resource(doc)) for name, doc in documents.items())
+    return registry, documents
+
+
+# ---------------------------------------------------------------- schemas
 
 class Schema:
-    """One schema document; `$ref`s into sibling documents load those on demand."""
+    """One schema document, validated with the shipped schemas beside it for ``$ref``s."""
 
-    def __init__(self, document: Mapping, name: str = "<schema>"):
+    def __init__(self, document: Any, name: str = "<schema>"):
         self.document = document
         self.name = name
+        shipped, documents = _shipped()
+        if documents.get(name) is document:
+            self._registry = shipped
+        else:
+            self._registry = shipped.with_resource(name, _resource(document))
+        self._validators: dict[str, Any] = {}
 
     @staticmethod
     @lru_cache(maxsize=None)
     def load(name: str) -> "Schema":
         """A schema shipped in ``checker/schemas``."""
-        text = (pathlib.Path(__file__).parent / "schemas" / name).read_text(encoding="utf-8")
-        return Schema(json.loads(text), name)
+        documents = _shipped()[1]
+        if name not in documents:
+            raise InternalError(f"no schema '{name}' in {_DIR}")
+        return Schema(documents[name], name)
 
     def resolve(self, pointer: str) -> tuple["Schema", Any]:
         """``#/a/b`` in this document or ``file.json#/a/b`` beside it -> (document, subschema)."""
-        target, _, fragment = pointer.partition("#")
+        target = pointer.partition("#")[0]
         doc = Schema.load(target) if target and target != self.name else self
-        node: Any = doc.document
-        for part in filter(None, fragment.split("/")):
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(node, Mapping) or part not in node:
-                raise InternalError(f"{self.name}: $ref '{pointer}' does not resolve")
-            node = node[part]
-        return doc, node
+        try:
+            return doc, self._registry.resolver(base_uri=self.name).lookup(pointer).contents
+        except referencing.exceptions.Unresolvable:
+            raise InternalError(f"{self.name}: $ref '{pointer}' does not resolve") from None
 
     def validate(self, instance: Any, pointer: str = "#") -> list[Violation]:
-        """Every violation of the subschema at `pointer`, in schema-traversal order."""
-        doc, schema = self.resolve(pointer)
-        return list(doc._check(instance, schema, ()))
+        """Every violation of the subschema at `pointer`, in schema-walk order."""
+        validator = self._validators.get(pointer)
+        if validator is None:
+            self.resolve(pointer)                      # an InternalError where it does not resolve
+            validator = _Validator({"$ref": self.name + pointer}, registry=self._registry)
+            self._validators[pointer] = validator
+        try:
+            return [v for _, v, _ in _ordered(validator.iter_errors(instance), instance, 0)]
+        except referencing.exceptions.Unresolvable as e:
+            raise InternalError(f"{self.name}: a $ref does not resolve ({e})") from None
 
-    # ---------------------------------------------------------------- keywords
 
-    def _check(self, value: Any, schema: Any, path: Path) -> Iterator[Violation]:
-        if schema is True:
-            return
-        if schema is False:
-            yield Violation(path, "is not allowed", "false")
-            return
-        if "$ref" in schema:
-            doc, target = self.resolve(schema["$ref"])
-            yield from doc._check(value, target, path)
-        if "type" in schema:
-            types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            if not any(_is_type(value, t) for t in types):
-                want = " or ".join(_TYPE_NAMES[t] for t in types)
-                yield Violation(path, f"must be {want}, got {show(value)}", "type")
-                return
-        if _outside_enum(value, schema):
-            allowed = schema.get("enum", [schema.get("const")])
-            what = show(allowed[0]) if len(allowed) == 1 else "one of " + ", ".join(show(v) for v in allowed)
-            yield Violation(path, f"must be {what}, got {show(value)}")
-            return
-        if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
-            yield Violation(path, f"must match the pattern {schema['pattern']}, got {show(value)}")
-        if _is_type(value, "number"):
-            yield from self._number(value, schema, path)
-        if isinstance(value, list):
-            yield from self._array(value, schema, path)
-        if isinstance(value, Mapping):
-            yield from self._object(value, schema, path)
-        yield from self._combinators(value, schema, path)
+# ---------------------------------------------------------------- the adapter
 
-    def _number(self, value, schema, path) -> Iterator[Violation]:
-        if "minimum" in schema and value < schema["minimum"]:
-            yield Violation(path, f"must be at least {schema['minimum']}, got {show(value)}")
-        if "maximum" in schema and value > schema["maximum"]:
-            yield Violation(path, f"must be at most {schema['maximum']}, got {show(value)}")
+# The rank of each keyword in a schema's walk; a node's object keys share one rank, in the instance's key order.
+_RANK = {"$ref": 0, "type": 1, "enum": 2, "const": 2, "pattern": 3, "minimum": 4, "maximum": 5,
+         "minItems": 6, "maxItems": 7, "items": 8, "propertyNames": 9, "properties": 9,
+         "additionalProperties": 9, "required": 10, "dependentRequired": 11, "dependentSchemas": 12,
+         "allOf": 13, "then": 14, "else": 14, "anyOf": 15, "oneOf": 16}
 
-    def _array(self, value, schema, path) -> Iterator[Violation]:
-        if "minItems" in schema and len(value) < schema["minItems"]:
-            yield Violation(path, f"must have at least {schema['minItems']} entries, got {show(value)}")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            yield Violation(path, f"must have at most {schema['maxItems']} entries, got {show(value)}")
-        if "items" in schema:
-            for i, item in enumerate(value):
-                yield from self._check(item, schema["items"], path + (i,))
+_Item = tuple  # (order key, Violation, is a plain type failure)
 
-    def _object(self, value, schema, path) -> Iterator[Violation]:
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if "propertyNames" in schema:
-                for v in self._check(key, schema["propertyNames"], path + (key,)):
-                    yield Violation(v.path, f"the name {v.message}")
-            if key in props:
-                yield from self._check(item, props[key], path + (key,))
-            elif extra is False:
-                allowed = ", ".join(sorted(props))
-                yield Violation(path + (key,), f"unknown key (allowed: {allowed})" if allowed else "unknown key")
+
+def _ordered(errors: Iterable[ValidationError], instance: Any, skip: int) -> list[_Item]:
+    """Violations of jsonschema errors, relative to `instance`, sorted in walk order.
+
+    `skip` leading schema-path entries are dropped first (1: the alternative's index in a context).
+    """
+    items: list[_Item] = []
+    done: set = set()       # (schema path, instance path) of keywords already turned into all their violations
+    firsts: dict = {}       # first-seen ordinals of dependentSchemas keys
+    for error in errors:
+        items.extend(_violations(error, instance, skip, done, firsts))
+    items.sort(key=lambda item: item[0])
+    return items
+
+
+def _violations(error: ValidationError, instance: Any, skip: int, done: set, firsts: dict) -> list[_Item]:
+    steps = list(error.relative_schema_path)[skip:]
+    word = error.validator
+    if word is not None:                               # the failing keyword ends the schema path; False schemas have none
+        steps.pop()
+    order, wrap = _walk(steps, list(error.relative_path), instance, firsts)
+    path = tuple(error.absolute_path)
+    value = error.instance
+
+    def one(rank: tuple, at: Path, message: str, keyword: str) -> _Item:
+        plain = keyword == "type" and not wrap
+        for kind, text, outer in reversed(wrap):
+            message, keyword = (text + message if kind == "prefix" else message + text), outer
+        return (order + (rank,), Violation(at, message, keyword), plain)
+
+    if word is None:
+        return [one((-1,), path, "is not allowed", "false")]
+    want = error.validator_value
+    if word == "type":
+        names = " or ".join(_TYPE_NAMES[t] for t in ([want] if isinstance(want, str) else want))
+        return [one((1,), path, f"must be {names}, got {show(value)}", word)]
+    if word in ("enum", "const"):
+        allowed = want if word == "enum" else [want]
+        what = show(allowed[0]) if len(allowed) == 1 else "one of " + ", ".join(show(v) for v in allowed)
+        return [one((2,), path, f"must be {what}, got {show(value)}", word)]
+    if word == "pattern":
+        return [one((3,), path, f"must match the pattern {want}, got {show(value)}", word)]
+    if word in ("minimum", "maximum"):
+        side = "at least" if word == "minimum" else "at most"
+        return [one((_RANK[word],), path, f"must be {side} {want}, got {show(value)}", word)]
+    if word in ("minItems", "maxItems"):
+        side = "at least" if word == "minItems" else "at most"
+        return [one((_RANK[word],), path, f"must have {side} {want} entries, got {show(value)}", word)]
+    if word == "items":                                # items: false
+        return [one((8, i), path + (i,), "is not allowed", "false") for i in range(len(value))]
+    if word in ("additionalProperties", "required", "dependentRequired"):
+        key = (tuple(error.absolute_schema_path), path)
+        if key in done:                                # jsonschema gives one error per key; this made them all
+            return []
+        done.add(key)
+        keys = list(value)
+        if word == "additionalProperties":
+            props = error.schema.get("properties", {})
+            allowed = ", ".join(sorted(props))
+            message = f"unknown key (allowed: {allowed})" if allowed else "unknown key"
+            return [one((9, keys.index(k), 1), path + (k,), message, word) for k in keys if k not in props]
+        if word == "required":
+            return [one((10, i), path + (k,), "required key is missing", word)
+                    for i, k in enumerate(want) if k not in value]
+        return [one((11, i, j), path + (other,), f"is required when '{k}' is given", word)
+                for i, (k, needed) in enumerate(want.items()) if k in value
+                for j, other in enumerate(needed) if other not in value]
+    if word in ("anyOf", "oneOf"):
+        if not error.context:                          # a oneOf that several alternatives pass
+            return [one((16,), path, error.message, word)]
+        alternatives: dict[int, list] = {}
+        for sub in error.context:
+            alternatives.setdefault(sub.relative_schema_path[0], []).append(sub)
+        results = [_ordered(subs, value, 1) for subs in alternatives.values()]
+        typed = [r for r in results if not (len(r) == 1 and r[0][2] and r[0][1].path == path)]
+        if typed:
+            return [one((_RANK[word],) + sub_order, v.path, v.message, v.keyword)
+                    for sub_order, v, _ in min(typed, key=len)]
+        wants = " or ".join(r[0][1].message.split(", got ")[0].removeprefix("must be ") for r in results)
+        return [one((_RANK[word],), path, f"must be {wants}, got {show(value)}", word)]
+    raise InternalError(f"schema keyword '{word}' has no message here")
+
+
+def _walk(steps: list, ipath: list, node: Any, firsts: dict) -> tuple[tuple, list]:
+    """The walk order of a schema path (and the instance path along it) down to its last keyword's node.
+
+    Also the messages' wrappers on the way (propertyNames, dependentSchemas).
+    """
+    order: list = []
+    wrap: list = []
+    s = j = 0
+    while s < len(steps):
+        word = steps[s]
+        s += 1
+        if word in ("properties", "additionalProperties", "propertyNames"):
+            if word == "properties":
+                s += 1                                 # the property's name
+            key = ipath[j]
+            j += 1
+            order.append((9, list(node).index(key), 0 if word == "propertyNames" else 1))
+            if word == "propertyNames":
+                wrap.append(("prefix", "the name ", word))
+                node = key
             else:
-                yield from self._check(item, extra, path + (key,))
-        for key in schema.get("required", ()):
-            if key not in value:
-                yield Violation(path + (key,), "required key is missing")
-        for key, needed in schema.get("dependentRequired", {}).items():
-            if key in value:
-                for other in needed:
-                    if other not in value:
-                        yield Violation(path + (other,), f"is required when '{key}' is given")
-        for key, sub in schema.get("dependentSchemas", {}).items():
-            if key in value:
-                for v in self._check(value, sub, path):
-                    yield Violation(v.path, f"{v.message} when '{key}' is given")
-
-    def _combinators(self, value, schema, path) -> Iterator[Violation]:
-        for sub in schema.get("allOf", ()):
-            yield from self._check(value, sub, path)
-        if "if" in schema:
-            branch = "then" if not any(True for _ in self._check(value, schema["if"], path)) else "else"
-            if branch in schema:
-                yield from self._check(value, schema[branch], path)
-        for word in ("anyOf", "oneOf"):
-            if word not in schema:
-                continue
-            results = [list(self._check(value, sub, path)) for sub in schema[word]]
-            passing = sum(1 for r in results if not r)
-            if word == "oneOf" and passing > 1:
-                yield Violation(path, f"matches {passing} of the alternatives, but must match exactly one")
-            if passing:
-                continue
-            typed = [r for r in results if not _type_failure(r, path)]
-            if typed:
-                yield from min(typed, key=len)
-            else:
-                wants = " or ".join(r[0].message.split(", got ")[0].removeprefix("must be ") for r in results)
-                yield Violation(path, f"must be {wants}, got {show(value)}")
-
-
-def _outside_enum(value: Any, schema: Mapping) -> bool:
-    """`enum`/`const` fail; they compare like JSON: true is not 1 and 1 is not true."""
-    allowed = schema.get("enum", [schema["const"]] if "const" in schema else None)
-    if allowed is None:
-        return False
-    return not any(value == a and isinstance(value, bool) == isinstance(a, bool) for a in allowed)
-
-
-def _type_failure(violations: list[Violation], path: Path) -> bool:
-    """The alternative failed on the value's own type (so its other messages say nothing useful)."""
-    return len(violations) == 1 and violations[0].path == path and violations[0].keyword == "type"
+                node = node[key]
+        elif word == "items":
+            order.append((8, ipath[j]))
+            node = node[ipath[j]]
+            j += 1
+        elif word == "allOf":
+            order.append((13, steps[s]))
+            s += 1
+        elif word == "dependentSchemas":
+            key = steps[s]
+            s += 1
+            ordinal = firsts.setdefault((tuple(order), key), len(firsts))
+            order.append((12, ordinal))
+            wrap.append(("suffix", f" when '{key}' is given", word))
+        elif word in _RANK:                            # $ref, then, else
+            order.append((_RANK[word],))
+        else:
+            raise InternalError(f"schema keyword '{word}' is not walked here")
+    return tuple(order), wrap
