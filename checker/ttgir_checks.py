@@ -334,6 +334,12 @@ def shared_access(b: Builder, op: Operation) -> None:
         b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
               severity="error", dtype=dtype, bits=bits,
               params=(("direction", direction), ("access", access)) + view)
+    if op.name in ASYNC_ACCESS and b.hw.vendor == "amd" and re.search(r"\bother\s+%", op.text):
+        # AMD stores the `other` values of masked elements with a plain LDS store after each
+        # direct-to-LDS load (`bank_conflicts._fill_plan`): a second access on the line
+        b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", [("reg", reg.encoding),
+              ("shared", mem.encoding)], shape, severity="warning", dtype=dtype, bits=bits,
+              params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view)
 
 
 def padded_view(b: Builder, value: str | None, mem: TypeRef, alloc: list[int], shape: list[int]):

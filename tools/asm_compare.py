@@ -21,6 +21,32 @@ sign/d16 variants of narrow reads to ``ds_read_u8/u16``. An access is *compared*
 is unambiguous: its line is not 0, no other shared access op sits on that line, and the line has
 shared-memory instructions of the access's kind (loads for a load, writes or async copies for a
 store); it *agrees* when those instructions, normalized, are exactly the scored one.
+
+Rules found on Triton 3.9's corpus (tests/corpus, tests/verify/test_corpus_asm.py):
+
+* Only access instructions count (`is_access`): a line may also carry another op's mbarrier.*,
+  tcgen05.* (waits, commits), cp.async.commit/wait, cp.async.bulk.*, fences, mapa, LDS atomics, when
+  LLVM gave them the access's debug line (a local_store next to a tcgen05 wait: gl_tcgen05_tmem_a).
+* AMD async copies with an ``other`` operand: after each direct-to-LDS load Triton stores the
+  ``other`` values of the masked lanes with a plain LDS store of the copy's width at the same
+  addresses (``global_load_lds_dwordx4`` + ``ds_write_b128``). layoutcheck scores that store as a
+  second bank_conflict_free check of the op (``access="fill_store"``); the comparison folds it
+  into the copy's row (``fill``) and wants exactly the two instructions.
+* LLVM's optimizer may rewrite Triton's vectors (tl_dot_fp32_ieee, FMA dot operand, fp32, on
+  cuda:90 / cuda:100: Triton emits 16 ``load <4 x i32>, align 16``; LLVM scalarizes them and
+  re-merges the scalars into ``<4 x float>, align 4``, which the NVPTX back end splits again: 48
+  ld.shared.b32 + 4 ld.shared.v4.b32; the same TTGIR on cuda:80 keeps 16 v4). layoutcheck scores
+  Triton's lowering; the facts' ``triton_llvm`` (Triton's own LLVM IR, before LLVM's optimizer) show
+  it. Such a row is ``agrees in Triton's LLVM IR`` (`LLVM_REWROTE`): compared and agreeing, counted
+  apart (``llvm_rewrote``), only when Triton's IR is exactly the scored instruction and the
+  assembly moves the same bytes.
+* Uncompared rows: several accesses on one line (ambiguous); LLVM put one access's instructions on
+  a neighbouring access's line (`_moved`: ambiguous pairs); no access instruction at the line,
+  because LLVM merged two ops' loads into one instruction with no line (``ds_read2_b64`` under
+  ``.loc`` line 0: the facts' ``unmapped``) or sank them to their user's line (8-bit operand
+  reads next to the dot or the conversion that consumes them). Where Triton's own LLVM IR still
+  names the line with plain loads, such a row is checked there (`NO_ASM_IR_AGREES`); intrinsics
+  (ldmatrix, transposed LDS reads) are not in it and stay unmapped.
 """
 
 from __future__ import annotations
@@ -62,6 +88,35 @@ def asm_instructions(asm: str) -> dict[str, Counter]:
                 ins += f":{int(size.group(1), 0)}"
         lines[str(cur)][ins] += 1
     return lines
+
+
+_LLVM_ACCESS = re.compile(r"^\s*(?:%\S+\s*=\s*)?(load|store)\s+(?:volatile\s+)?(.*?)ptr addrspace\(3\).*?"
+                          r"align (\d+).*?!dbg !(\d+)")
+_LLVM_TYPE = re.compile(r"^(?:<(\d+) x )?(i\d+|half|bfloat|float|double)")
+_TYPE_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64}
+
+
+def llvm_shared_accesses(ir: str) -> dict[int, Counter]:
+    """{line: Counter} of Triton's own LLVM IR (before LLVM's optimization): its plain shared-memory
+    loads and stores (``addrspace(3)``) as ``ld.shared.b128`` / ``st.shared.b32``, with the alignment
+    Triton gave them (``@16``), by the line of their debug location. Inline assembly and intrinsics
+    (ldmatrix, cp.async, direct-to-LDS) are not listed."""
+    locs = {m.group(1): int(m.group(2)) for m in re.finditer(r"^!(\d+) = !DILocation\(line: (\d+)", ir, re.M)}
+    out: dict[int, Counter] = defaultdict(Counter)
+    for ln in ir.split("\n"):
+        m = _LLVM_ACCESS.match(ln)
+        if not m:
+            continue
+        ty = m.group(2).strip()
+        if m.group(1) == "store":           # store <ty> <value>, ptr addrspace(3) ...
+            ty = ty.split(" ", 1)[0] if not ty.startswith("<") else ty[:ty.index(">") + 1]
+        t = _LLVM_TYPE.match(ty)
+        if not t:
+            continue
+        bits = int(t.group(1) or 1) * (_TYPE_BITS.get(t.group(2)) or int(t.group(2)[1:]))
+        kind = "ld" if m.group(1) == "load" else "st"
+        out[locs.get(m.group(4), 0)][f"{kind}.shared.b{bits}@{m.group(3)}"] += 1
+    return out
 
 
 def facts(paths: list[str]) -> dict:
@@ -119,6 +174,17 @@ def is_load(norm: str) -> bool:
     return norm.startswith(("ld.", "ldmatrix", "ds_read", "ds_load"))
 
 
+# the instructions a local_alloc / local_store / local_load / async copy is lowered to, normalized; the
+# other shared-memory instructions a line may carry (mbarrier.*, tcgen05.*, fences, cp.async.commit/wait,
+# cp.async.bulk.*, mapa, tensor_load_to_lds, LDS atomics) belong to other ops LLVM gave the same line
+ACCESS = re.compile(r"^(?:(?:ld|st)\.shared\.b\d+|(?:ldmatrix|stmatrix)\.x\d|cp\.async(?:\.b\d+)?$|"
+                    r"ds_(?:read|write|load|store)_|global_load_lds_|global_load_async_to_lds_|buffer_load_\w+\.lds$)")
+
+
+def is_access(norm: str) -> bool:
+    return bool(ACCESS.match(norm))
+
+
 def _facts_for(asm_facts: dict, path: str) -> dict | None:
     if path in asm_facts:
         return asm_facts[path]
@@ -139,7 +205,9 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
     for path in paths:
         fx = _facts_for(asm_facts, path)
         kc = read_ir_file(path)
-        obs = [ob for ob in kc.obligations if ob.property == "bank_conflict_free"]
+        every = [ob for ob in kc.obligations if ob.property == "bank_conflict_free"]
+        fills = {(ob.line, ob.op): ob for ob in every if dict(ob.params or ()).get("access") == "fill_store"}
+        obs = [ob for ob in every if dict(ob.params or ()).get("access") != "fill_store"]
         per_line = Counter(ob.line for ob in obs)
         for ob in obs:
             row = {"file": path, "line": ob.line, "op": ob.op,
@@ -152,31 +220,90 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
                            conflicts=d.get("conflicts"))
             except Exception as e:  # noqa: BLE001 - a check that cannot be scored is reported
                 row.update(scored=None, error=f"{type(e).__name__}: {getattr(e, 'message', e)}")
+            fill = fills.get((ob.line, ob.op))
+            if fill is not None:  # AMD's store of an async copy's `other` values: the same op, one more instruction
+                try:
+                    row["fill"] = (runner.evaluate(fill, engine=engine).details or {}).get("asm")
+                except Exception as e:  # noqa: BLE001
+                    row.update(fill=None, error=f"fill store: {type(e).__name__}: {getattr(e, 'message', e)}")
             emitted = Counter()
             if fx is not None:
                 for ins, n in (fx.get("lines", {}).get(str(ob.line)) or {}).items():
                     emitted[normalize(ins)] += n
             want_load = ob.params and dict(ob.params).get("direction") == "load"
-            kind = {k: n for k, n in emitted.items() if is_load(k) == bool(want_load)}
+            kind = {k: n for k, n in emitted.items() if is_access(k) and is_load(k) == bool(want_load)}
             row["emitted"] = dict(kind)
+            others = {k: n for k, n in emitted.items() if not is_access(k)}
+            if others:
+                row["other_instructions"] = others
             if fx is None:
                 row["status"] = "no asm facts"
-            elif row.get("scored") is None:
+            elif row.get("scored") is None or ("fill" in row and row["fill"] is None):
                 row["status"] = "not scored"
             elif per_line[ob.line] > 1:
                 row["status"] = "ambiguous (several accesses on the line)"
             elif not kind:
                 row["status"] = "no asm at this line"
+                ir, llvm = _triton_ir(row, fx, ob.line, bool(want_load)), _as_llvm(row["scored"])
+                if ir and llvm:  # LLVM moved or merged them; Triton's IR still names this line
+                    row["triton_llvm"] = ir
+                    row["status"] = NO_ASM_IR_AGREES if set(ir) == {llvm} else NO_ASM_IR_DIFFERS
             elif ob.line in set((fx or {}).get("ambiguous_lines") or ()):
                 row["status"] = "ambiguous (the facts say so)"
             else:
                 # facts without cp.async's byte count (the corpus's asm.json) compare the family only
                 scored = "cp.async" if set(kind) == {"cp.async"} and row["scored"].startswith("cp.async") \
                     else row["scored"]
-                row["status"] = "agrees" if set(kind) == {scored} else "MISMATCH"
+                want = {scored} | ({row["fill"]} if row.get("fill") else set())
+                row["status"] = "agrees" if set(kind) == want else "MISMATCH"
+                if row["status"] == "MISMATCH" and _llvm_rewrote(row, kind, fx, ob.line):
+                    row["status"] = LLVM_REWROTE
             rows.append(row)
         _moved(rows[len(rows) - len(obs):])
     return rows
+
+
+LLVM_REWROTE = "agrees in Triton's LLVM IR (LLVM's optimizer re-vectorized it)"
+NO_ASM_IR_AGREES = "no asm at this line; agrees in Triton's LLVM IR"
+NO_ASM_IR_DIFFERS = "no asm at this line; DIFFERS in Triton's LLVM IR"
+
+
+def _as_llvm(scored: str) -> str | None:
+    """The scored instruction as `triton_llvm` names a plain LLVM load/store (None: an intrinsic or
+    inline assembly there: ldmatrix, transposed LDS reads, async copies)."""
+    if _bits(scored):
+        return scored
+    m = re.fullmatch(r"ds_(read|load|write|store)_[bu](\d+)", scored)
+    if m:
+        return f"{'ld' if m.group(1) in ('read', 'load') else 'st'}.shared.b{m.group(2)}"
+    return None
+
+
+def _triton_ir(row: dict, fx: dict, line: int, want_load: bool) -> dict[str, int]:
+    """Triton's own LLVM loads (or stores) at the line, alignment dropped."""
+    out: dict[str, int] = {}
+    for k, n in ((fx or {}).get("triton_llvm", {}).get(str(line)) or {}).items():
+        k = k.split("@")[0]
+        if k.startswith("ld.") == want_load:
+            out[k] = out.get(k, 0) + n
+    return out
+
+
+def _bits(norm: str) -> int | None:
+    m = re.fullmatch(r"(?:ld|st)\.shared\.b(\d+)(?:@\d+)?", norm)
+    return int(m.group(1)) if m else None
+
+
+def _llvm_rewrote(row: dict, kind: dict, fx: dict, line: int) -> bool:
+    """Triton emitted exactly the scored ld/st.shared at this line (``triton_llvm``: its own LLVM IR,
+    before LLVM's optimizer), and the assembly moves the same bytes in other widths: LLVM scalarized
+    the vectors and re-merged them (tl_dot_fp32_ieee on cuda:90/100: 16 ``load <4 x i32>, align 16``
+    become 48 ld.shared.b32 + 4 ld.shared.v4.b32; the same module on cuda:80 keeps 16 v4)."""
+    triton = {k.split("@")[0]: n for k, n in ((fx or {}).get("triton_llvm", {}).get(str(line)) or {}).items()}
+    scored = row.get("scored") or ""
+    if _bits(scored) is None or set(triton) != {scored} or any(_bits(k) is None for k in kind):
+        return False
+    return sum(_bits(k) * n for k, n in kind.items()) == _bits(scored) * triton[scored]
 
 
 def _moved(rows: list[dict]) -> None:
@@ -187,7 +314,7 @@ def _moved(rows: list[dict]) -> None:
         if r["status"] != "MISMATCH" or r["scored"] not in r["emitted"]:
             continue
         extra = set(r["emitted"]) - {r["scored"]}
-        donors = [o for o in rows if o is not r and o["status"] == "no asm at this line" and o["scored"] in extra
+        donors = [o for o in rows if o is not r and o["status"].startswith("no asm at this line") and o["scored"] in extra
                   and abs(o["line"] - r["line"]) <= 3]
         if {o["scored"] for o in donors} == extra:
             r["status"] = "ambiguous (a neighbouring access's instructions on this line)"
@@ -198,11 +325,12 @@ def _moved(rows: list[dict]) -> None:
 def summary(rows: list[dict]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for r in rows:
-        s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0})
+        s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0, "llvm_rewrote": 0})
         s["accesses"] += 1
-        if r["status"] in ("agrees", "MISMATCH"):
+        if r["status"] in ("agrees", "MISMATCH", LLVM_REWROTE):
             s["compared"] += 1
-            s["agree"] += r["status"] == "agrees"
+            s["agree"] += r["status"] != "MISMATCH"
+            s["llvm_rewrote"] += r["status"] == LLVM_REWROTE
     return out
 
 

@@ -19,7 +19,10 @@ Outputs, in ``--out``:
   a two-line ``//`` header (what, for which target, with which parameters; the command).
 * ``asm.json``: per fixture the target, num_warps, num_ctas, threads_per_warp, Triton's
   ``metadata.shared`` (bytes) and, per TTGIR line of the fixture file, the shared-memory
-  instructions (PTX or AMDGCN opcodes with static counts) that the line's op emitted.
+  instructions (PTX or AMDGCN opcodes with static counts) that the line's op emitted; under
+  ``triton_llvm`` the plain shared-memory loads/stores of Triton's own LLVM IR (the module it hands
+  to LLVM's optimizer), ``ld.shared.b128@16`` (bits, alignment), per line: what Triton emitted
+  before LLVM rewrote anything (`llvm_shared_accesses`).
 
 The line mapping: each pair is compiled a second time with ``knobs.compilation.use_ir_loc =
 "ttgir"`` (Triton's USE_IR_LOC): Triton writes the TTGIR, the same text as the fixture below its
@@ -65,6 +68,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+from asm_compare import llvm_shared_accesses  # noqa: E402
 from corpus_kernels import MODULES  # noqa: E402
 
 TARGETS = {
@@ -200,6 +204,28 @@ def compile_case(case, target: GPUTarget):
     return triton.compile(src, target=target, options=dict(case["options"]))
 
 
+@contextlib.contextmanager
+def _capture_llvm_ir(backend: str, sink: list):
+    """Record the LLVM module Triton hands to LLVM's optimizer (its own lowering, unoptimized)."""
+    mod = importlib.import_module(f"triton.backends.{'nvidia' if backend == 'cuda' else 'amd'}.compiler")
+    real = mod.llvm
+
+    class Proxy:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        @staticmethod
+        def optimize_module(llvm_mod, *args, **kwargs):
+            sink.append(str(llvm_mod))
+            return real.optimize_module(llvm_mod, *args, **kwargs)
+
+    mod.llvm = Proxy()
+    try:
+        yield
+    finally:
+        mod.llvm = real
+
+
 def facts(fixture_text: str, case, target: GPUTarget, first, header_lines: int = 2) -> dict:
     """Compile again with ``knobs.compilation.use_ir_loc = "ttgir"``: Triton then writes the TTGIR
     (the very text of the fixture, below its header) to a file and gives every op the location
@@ -211,8 +237,9 @@ def facts(fixture_text: str, case, target: GPUTarget, first, header_lines: int =
         knobs.cache.dir = tmp
         knobs.compilation.always_compile = True
         knobs.compilation.use_ir_loc = "ttgir"
+        unoptimized: list[str] = []
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stdout(io.StringIO()), _capture_llvm_ir(target.backend, unoptimized):
                 second = compile_case(case, target)
         finally:
             knobs.compilation.use_ir_loc = None
@@ -234,6 +261,8 @@ def facts(fixture_text: str, case, target: GPUTarget, first, header_lines: int =
         "shared": md.shared,
         "lines": lines,
         "unmapped": dict(sorted(per_line.get(0, {}).items())),
+        "triton_llvm": {str(k + header_lines): dict(sorted(v.items())) for k, v in
+                        sorted(llvm_shared_accesses(unoptimized[-1]).items()) if k} if unoptimized else {},
         "ambiguous_lines": sorted(int(k) for k in lines if int(k) not in ops),
         "foreign_lines": sorted(int(k) for k in lines if int(k) in ops and not _SMEM_OP.search(fixture_lines[int(k) - 1])),
         "recompile_matches": same_text and orig == total(per_line) and md.shared == second.metadata.shared,

@@ -95,7 +95,7 @@ from .result import Counterexample, EngineVerdict, Result, decide
 
 REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
 ACCESSES = ("auto", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "stmatrix.trans", "ldmatrix.trans",
-            "ds_read_tr", "cp.async", "direct_to_lds")
+            "ds_read_tr", "cp.async", "direct_to_lds", "fill_store")
 MODELS = ("hardware", "triton")
 DIRECTIONS = ("store", "load")
 TRITON_BANK_BITS = 32 * 32  # Triton's model: 32 banks of 32 bits
@@ -538,6 +538,8 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
         return p
     if access in ("cp.async", "direct_to_lds"):
         return _async_plan(local, origin, bits, access, hw)
+    if access == "fill_store":
+        return _fill_plan(local, origin, bits, hw)
     if access == "auto":
         for trans in (False, True):
             p = _matrix_plan(local, origin, bits, direction, trans, hw)
@@ -593,6 +595,24 @@ def _async_plan(cvt, origin, bits, access, hw) -> Plan:
                             [(OFFSET, 1 << (width + len(warps)))])
     return Plan(access, "store", bits, vb, 0, work, tuple(origin[p] for p in perm), tuple(range(log2(v))), (),
                 hw.groups("store", vb))
+
+
+def _fill_plan(cvt, origin, bits, hw) -> Plan:
+    """The store that fills the masked elements of an AMD asynchronous copy with an ``other`` operand.
+
+    Triton 3.9's AMD lowering of ``async_copy_global_to_local`` / ``buffer_load_to_local`` with
+    ``other`` follows each direct-to-LDS load with a plain LDS store of the ``other`` values,
+    predicated on the lane's mask being false: a vector of the copy's width (the same registers)
+    at the lane's own element address (gfx9: the warp's base plus lane * width, plus the source
+    swizzle's lane offset; gfx1250: the per-lane address), so ``ds_write_b128`` next to
+    ``global_load_lds_dwordx4`` in the assembly. NVIDIA's cp.async takes no such store (``other``
+    must be zero; cp.async zero-fills through its source size). Scored as ``st.shared`` of that
+    width on the real addresses."""
+    if hw.vendor != "amd":
+        raise CheckerError(f"only AMD's asynchronous copies store their `other` values; {hw.name}'s cp.async "
+                           f"zero-fills", field="access")
+    width = _async_plan(cvt, origin, bits, "cp.async", hw).vector_bytes
+    return _vector_plan(cvt, origin, bits, "store", hw, max_bytes=width)
 
 
 def trans_load_params(bits: int, hw: Hardware) -> tuple[int, bool] | None:

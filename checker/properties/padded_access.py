@@ -60,7 +60,9 @@ allow within those caps and the target's direct-to-LDS widths (Triton also
 caps it by the global pointers' contiguity, which the IR does not carry).
 The phases are scored on the layout's own addresses; that the hardware's
 lane-contiguous write puts every lane's vector there is `aligned_access`'s
-direct-to-LDS mode.
+direct-to-LDS mode. ``access="fill_store"``: AMD's store of an async copy's
+``other`` values (`bank_conflicts._fill_plan`): the copy's vector, at the
+same addresses, as ds_write.
 
 Views (`Placement`). An access through a view of a padded allocation
 addresses, for the view element whose offset at the allocation's origin is
@@ -89,7 +91,7 @@ every phase walked, which a certificate could only record by listing it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .. import smt
@@ -193,6 +195,11 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
     eb = bits // 8
     if access in ("cp.async", "direct_to_lds"):
         return _async_plan(local, origin, mem, bits, access, hw)
+    if access == "fill_store":  # the copy's `other` values, stored with its vector at its addresses
+        if hw.vendor != "amd":
+            raise CheckerError(f"only AMD's asynchronous copies store their `other` values; {hw.name}'s cp.async "
+                               f"zero-fills", field="access")
+        return replace(_async_plan(local, origin, mem, bits, "cp.async", hw), instruction="st.shared")
     if direction == "load" and access in ("auto", "ds_read_tr") and hw.vendor == "amd":
         params = trans_load_params(bits, hw)
         why = f"{hw.name} has no transposed LDS read of {bits}-bit elements"
@@ -407,7 +414,7 @@ def describe(cx: Counterexample) -> str:
 # ------------------------------------------------------------------ the property
 
 
-PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "direct_to_lds")
+PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "direct_to_lds", "fill_store")
 
 
 def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: int, direction: str, access: str,
@@ -424,7 +431,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         raise CheckerError("Triton's bank_conflicts takes linear shared layouts only; a padded layout is scored "
                            "with the hardware model", field="model")
     loads = access.startswith("ld") or access == "ds_read_tr"
-    stores = access.startswith("st") or access in ("cp.async", "direct_to_lds")
+    stores = access.startswith("st") or access in ("cp.async", "direct_to_lds", "fill_store")
     if access not in PADDED_ACCESSES or (loads and direction == "store") or (stores and direction == "load"):
         raise CheckerError(f"a padded layout is moved with ld/st.shared, AMD's transposed reads or an async copy "
                            f"(Triton declines ldmatrix/stmatrix for it); {access} cannot {direction} it",
@@ -447,7 +454,9 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         details["worst_placement"] = pl.to_dict()
         where = (f"; {len(places)} placement(s) of the view (buffers x subslice starts), the worst: buffer "
                  f"{pl.buffer} at slot {pl.base}, offsets XOR {pl.xor}")
-    vec = ("vector from the linear component capped at the smallest interval" if p.instruction.endswith("shared")
+    vec = ("the copy's vector for its `other` fill, capped by canLoadDirectToLDS at "
+           f"{direct_to_lds_cap(mem, hw)} element(s)" if access == "fill_store"
+           else "vector from the linear component capped at the smallest interval" if p.instruction.endswith("shared")
            else "lane addresses of Triton's transposed read" if p.instruction == "ds_read_tr"
            else f"vector capped by canLoadDirectToLDS at {direct_to_lds_cap(mem, hw)} element(s)")
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane, {vec} {mem.min_interval}), "
