@@ -92,7 +92,8 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
            engine: str = "both", jobs: int | None = 1, timeout_ms: int = 10_000, only: Sequence[str] = (),
            skip: Sequence[str] = (), werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
-           figures: str = "failed", differential: bool = False) -> dict[str, Any]:
+           figures: str = "failed", differential: bool = False, triton_figures: bool = False,
+           executor: str | None = None, pretty: bool | None = None) -> dict[str, Any]:
     """Run `layoutcheck verify` in-process and return the report it writes to report.json
     (``{"schema_version", "summary", "checks"}``, docs/report-schema.md).
 
@@ -101,9 +102,13 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     these; TTGIR text is named ``<text>`` in the report. The keywords are the command's options:
     hardware (a preset name overriding the modules' ttg.target), engine ("f2", "z3", "both" or "all"), jobs
     (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
-    werror, differential (``matches_triton`` for every encoding of the TTGIR: Triton must be installed).
+    werror, differential (``matches_triton`` for every encoding of the TTGIR: Triton must be installed),
+    triton_figures (Triton's own figures beside every conversion and bank check: ``--triton-figures``),
+    executor (None: processes; "ray" or "ray://HOST:PORT": Ray tasks, ``pip install 'layoutcheck[ray]'``).
+    Identical checks are proved once and every distinct (encoding, shape) is lowered once per process, so
+    calling it again on an edited kernel redoes only the lowering of new encodings (the cache is kept).
     Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
-    timings=True, and the HTML report's `figures`, as on the command line).
+    timings=True, the HTML report's `figures`, and `pretty` for the JSON files, as on the command line).
 
     Raises `CheckerError` for bad input (a spec that does not load, nothing selected) as the command
     exits 2; a TTGIR file's unreadable constructs do not raise: they are in
@@ -112,7 +117,8 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     from .verification import verify as run
     return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
                skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
-               figures=figures, differential=differential)
+               figures=figures, differential=differential, triton_figures=triton_figures, executor=executor,
+               pretty=pretty)
 
 
 def __getattr__(name: str) -> Any:

@@ -176,14 +176,19 @@ def cmd_verify(args) -> int:
     inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential)
     if args.explain is not None:
         return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
+    if args.executor != "processes":
+        from .executors import parse, require_ray
+        parse(args.executor)
+        require_ray()
     done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
-                 jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures)
+                 jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
+                 triton_figures=args.triton_figures, executor=args.executor)
     if done.nothing:
         print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
         return EXIT_OK
     report, problems = done.report, done.problems
     written = write_reports(report, done.timings if args.timings else None, formats, args.report_dir,
-                            figures=args.figures)
+                            figures=args.figures, pretty=True if args.pretty else None)
     sys.stdout.write(render_text(report))
     if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
         sys.stdout.flush()
@@ -437,6 +442,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--figures", choices=("failed", "all", "none"), default="failed",
                     help="figures in the HTML report: for the checks that fail or warn (default), all, none")
     sp.add_argument("--timings", action="store_true", help="also write timings.json (wall times per check)")
+    sp.add_argument("--pretty", action="store_true",
+                    help="indent report.json whatever its size (default: indented up to 2000 checks, compact "
+                         "with one check per line above)")
+    sp.add_argument("--triton-figures", action="store_true",
+                    help="also report Triton's own figures beside each conversion (triton_class, "
+                         "triton_lowering) and bank-conflict check (triton_conflicts) (default: only where a "
+                         "spec asks, triton: true, and for TTGIR conversions)")
+    sp.add_argument("--executor", default="processes", metavar="processes|ray|ray://HOST:PORT",
+                    help="where the checks run: worker processes on this machine (default, --jobs of them), "
+                         "or Ray tasks in batches: ray (a local Ray, or the cluster RAY_ADDRESS names), "
+                         "ray://HOST:PORT (a cluster through Ray Client); needs pip install 'layoutcheck[ray]'")
     sp.add_argument("--hardware", metavar="NAME",
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
     sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")

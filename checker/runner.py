@@ -8,10 +8,21 @@ A check *passes* when its verdict is the expected one (``holds`` or
 are the expected ones.
 
 Determinism. Checks run in worker processes (``jobs``; default: one
-per core) in chunks, and come back in obligation order. A record holds only
-what the obligation and the proof determine (no times, no process ids), so
-the records, and the JSON report built from them, are byte-identical for
-every ``jobs``. Wall times travel beside the record (`Outcome.seconds`).
+per core) in chunks, or as Ray tasks in batches (``executor="ray"`` or
+``"ray://HOST:PORT"``, `checker.executors`), and come back in obligation
+order. A record holds only what the obligation and the proof determine (no
+times, no process ids), so the records, and the JSON report built from
+them, are byte-identical for every ``jobs`` and executor. Wall times travel
+beside the record (`Outcome.seconds`).
+
+Sharing. Identical checks (same property, operands, shapes, element type,
+hardware and parameters: `proof_key`) are proved once per run: the first
+one in obligation order is proved, the others get its proof in a record of
+their own (their id, expectation, severity and source; `Outcome.seconds`
+of 0 with ``same_as`` naming the proved one). Each distinct (encoding,
+shape) is lowered once per process (`checker.encodings.lower` caches it;
+the parent lowers every operand while loading, and forked workers inherit
+that cache).
 With ``engine="both"`` (or ``"all"``) the record's witness and explanation are
 the GF(2) engine's and Z3 (and Bitwuzla) contribute their verdicts only; with ``engine="z3"`` each
 obligation gets a fresh Z3 context, so Z3's model does not depend on what
@@ -41,7 +52,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
 from .properties import PROPERTIES
@@ -74,30 +85,45 @@ def evaluate(ob: Check, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> R
 
 def judge(ob: Check, r: Result) -> str | None:
     """None when the result meets the obligation's expectation, else why not (one line)."""
-    if r.status != ob.expect:
-        return f"expected {ob.expect}, got {r.status}"
-    if ob.expect_conflicts is not None and r.details.get("conflicts") != ob.expect_conflicts:
-        return f"expected {ob.expect_conflicts} conflicts, got {r.details.get('conflicts')}"
-    if ob.expect_level is not None and r.details.get("level") != ob.expect_level:
-        return f"expected level {ob.expect_level}, got {r.details.get('level')}"
+    return _judged(ob, r.status, r.details)
+
+
+def _judged(ob: Check, status: str, details: dict) -> str | None:
+    if status != ob.expect:
+        return f"expected {ob.expect}, got {status}"
+    if ob.expect_conflicts is not None and details.get("conflicts") != ob.expect_conflicts:
+        return f"expected {ob.expect_conflicts} conflicts, got {details.get('conflicts')}"
+    if ob.expect_level is not None and details.get("level") != ob.expect_level:
+        return f"expected level {ob.expect_level}, got {details.get('level')}"
     return None
+
+
+PROOF_FIELDS = ("verdict", "engines", "counterexample", "explanation", "details")
 
 
 def record(ob: Check, r: Result, layouts: str = "failed") -> dict[str, Any]:
     """The report record of one check (docs/report-schema.md), as plain JSON data; `layouts` says which
     records carry their lowered layouts (`shown_layouts`, for figures): "failed" (default), "all", "none"."""
+    proof = {"verdict": r.status, "engines": {name: v.status for name, v in r.verdicts.items()},
+             "counterexample": r.counterexample.to_dict() if r.counterexample else None,
+             "explanation": r.explanation, "details": r.details}
+    return record_of_proof(ob, proof, layouts)
+
+
+def record_of_proof(ob: Check, proof: dict[str, Any], layouts: str = "failed") -> dict[str, Any]:
+    """`record` from the proof's part of a record (`PROOF_FIELDS`: what the proof alone determines), so
+    that an identical check reuses another's proof in a record of its own."""
     from .syntax.mlir_attr import print_attribute
-    failure = judge(ob, r)
+    failure = _judged(ob, proof["verdict"], proof["details"])
     rec = {"id": ob.id, "property": ob.property,
            "operands": {role: print_attribute(enc) for role, enc in ob.operands},
            "shape": list(ob.shape), "layout_shape": list(ob.layout_shape) if ob.layout_shape else None,
            "dtype": ob.dtype, "element_bit_width": ob.dtype_bits,
            "hardware": ob.hardware.name if ob.hardware else None, "parameters": dict(ob.params),
            "expect": ob.expect, "expect_conflicts": ob.expect_conflicts, "expect_level": ob.expect_level,
-           "verdict": r.status, "passed": failure is None, "failure": failure,
-           "engines": {name: v.status for name, v in r.verdicts.items()},
-           "counterexample": r.counterexample.to_dict() if r.counterexample else None,
-           "explanation": r.explanation, "details": r.details,
+           "verdict": proof["verdict"], "passed": failure is None, "failure": failure,
+           "engines": proof["engines"], "counterexample": proof["counterexample"],
+           "explanation": proof["explanation"], "details": proof["details"],
            "severity": ob.severity, "source": {"file": ob.file, "line": ob.line}}
     if ob.op is not None:
         rec["source"]["op"] = ob.op
@@ -162,29 +188,70 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
+def _frozen(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(_frozen(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    return v
+
+
+def proof_key(ob: Check) -> tuple | None:
+    """What a check's proof depends on (its property, operands, shapes, element type, hardware and
+    parameters; whether it comes from TTGIR, which decides what an error means), or None when a part of
+    it cannot be compared."""
+    key = (ob.property, ob.operands, ob.shape, ob.layout_shape, ob.dtype, ob.dtype_bits, ob.hardware,
+           _frozen(ob.params), ob.op is None)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _shared(ob: Check, answer: tuple, first: Check, layouts: str) -> tuple:
+    """The answer of `ob` from the answer of the identical check `first` (proved in its place)."""
+    kind = answer[0]
+    if kind == "skip":
+        return ("skip", answer[1], ob)
+    if kind in ("bad", "bug"):
+        return (kind, answer[1].replace(f"check '{first.id}'", f"check '{ob.id}'", 1), ob.file, ob.line)
+    rec = answer[1]
+    if rec["verdict"] == "error":
+        new = error_record(ob, rec["failure"][len("internal error: "):])
+    else:
+        new = record_of_proof(ob, {k: rec[k] for k in PROOF_FIELDS}, layouts)
+    return ("ok", new, {"total": 0.0, "engines": {}, "same_as": first.id})
+
+
 def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = "both",
         timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None,
-        layouts: str = "failed") -> list[Outcome]:
-    """Every obligation's Outcome, in obligation order (module docstring)."""
-    jobs = max(1, min(jobs or default_jobs(), len(obligations)))
-    tasks = [(ob, engine, timeout_ms, layouts) for ob in obligations]
-    answers = []
+        layouts: str = "failed", executor: str | None = None) -> list[Outcome]:
+    """Every obligation's Outcome, in obligation order (module docstring). executor: None (worker
+    processes, `jobs` of them), or "ray" / "ray://HOST:PORT" (Ray tasks, `checker.executors`)."""
+    first: dict[tuple, int] = {}
+    copies: dict[int, list[int]] = {}         # index proved -> the identical checks after it
+    proved = []
+    for i, ob in enumerate(obligations):
+        key = proof_key(ob)
+        if key is not None and key in first:
+            copies.setdefault(first[key], []).append(i)
+            continue
+        if key is not None:
+            first[key] = i
+        proved.append(i)
+    tasks = [(obligations[i], engine, timeout_ms, layouts) for i in proved]
+    answers: list = [None] * len(obligations)
 
-    def take(answer):
-        answers.append(answer)
+    def take(i, answer):
+        answers[i] = answer
         if answer[0] in ("ok", "skip") and progress is not None:
             progress(_outcome(answer))
 
-    if jobs == 1:
-        for task in tasks:
-            take(_work(task))
-    else:
-        # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
-        ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        chunk = max(1, len(tasks) // (jobs * 8))
-        with ctx.Pool(jobs) as pool:
-            for answer in pool.imap(_work, tasks, chunksize=chunk):
-                take(answer)
+    for i, answer in zip(proved, _answers(tasks, jobs, executor)):
+        take(i, answer)
+        for j in copies.get(i, ()):
+            take(j, _shared(obligations[j], answer, obligations[i], layouts))
     for answer in answers:
         if answer[0] in ("bad", "bug"):
             kind, message, file, line = answer
@@ -192,6 +259,35 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
                 raise CheckerError(message, file=file, line=line)
             raise InternalError(f"{file}:{line}: {message}")
     return [_outcome(answer) for answer in answers]
+
+
+def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tuple]:
+    """Each task's answer (`_work`), in task order: in this process, in worker processes, or on Ray."""
+    if executor not in (None, "", "local", "processes"):
+        from .executors import ray_answers
+        yield from ray_answers(tasks, executor)
+        return
+    jobs = max(1, min(jobs or default_jobs(), len(tasks)))
+    if jobs == 1:
+        for task in tasks:
+            yield _work(task)
+        return
+    # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    chunk = chunk_size(len(tasks), jobs)
+    import gc
+    gc.freeze()         # the forked workers inherit the parent's objects untouched by their collector
+    try:
+        with ctx.Pool(jobs) as pool:
+            yield from pool.imap(_work, tasks, chunksize=chunk)
+    finally:
+        gc.unfreeze()
+
+
+def chunk_size(tasks: int, workers: int) -> int:
+    """Checks sent to a worker at a time: about 16 chunks per worker (so that the last ones even out the
+    load), and at most 64 checks (a few hundred ms), so that no worker is left with a long tail."""
+    return max(1, min(64, tasks // (workers * 16)))
 
 
 def _outcome(answer: tuple) -> Outcome:

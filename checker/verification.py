@@ -79,17 +79,23 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
 
 def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
           timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
-          progress: Callable[[int], Any] | None = None, layouts: str = "failed") -> Checked:
+          progress: Callable[[int], Any] | None = None, layouts: str = "failed",
+          triton_figures: bool = False, executor: str | None = None) -> Checked:
     """Prove the selected checks (`--only` / `--skip` shell patterns) and build the report.
     progress(n): a callable taking each Outcome, with close() (`checker.runner.Progress`), or None.
     layouts: which records carry their lowered layouts for figures ("failed", "all", "none": the HTML
-    report's --figures).
+    report's --figures). triton_figures: every check whose property has them (`Property.triton_figures`)
+    also reports Triton's own figures (as its spec key ``triton: true`` asks). executor: None (worker
+    processes) or "ray" / "ray://HOST:PORT" (`checker.executors`). Identical checks are proved once
+    (`checker.runner.proof_key`).
     A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
     was selected away (`Checked.nothing`)."""
     from .reports.json_report import build_report, build_timings
     from .runner import default_jobs, run
     from .spec import select
     obligations = select(inputs.obligations, only, skip)
+    if triton_figures:
+        obligations = with_triton_figures(obligations)
     kernels = inputs.kernels
     problems = [(k.file, line, msg) for k in kernels for line, msg in k.problems]
     jobs = jobs or default_jobs()
@@ -101,7 +107,8 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     start = time.perf_counter()
     bar = progress(len(obligations)) if progress is not None and obligations else None
     try:
-        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar, layouts=layouts)
+        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar, layouts=layouts,
+                       executor=executor)
     finally:
         if bar is not None:
             bar.close()
@@ -116,6 +123,18 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
         report["summary"]["triton_version"] = triton_version() or "unknown"
     timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
     return Checked(report, timings, outcomes, problems, jobs)
+
+
+def with_triton_figures(obligations: Sequence[Any]) -> list:
+    """The checks with ``triton`` set wherever their property can report Triton's own figures."""
+    from .properties import PROPERTIES
+    out = []
+    for ob in obligations:
+        prop = PROPERTIES.get(ob.property)
+        if prop is not None and prop.triton_figures and not ob.param("triton"):
+            ob = dataclasses.replace(ob, params=tuple(p for p in ob.params if p[0] != "triton") + (("triton", True),))
+        out.append(ob)
+    return out
 
 
 def is_ttgir_text(item: str) -> bool:
@@ -153,7 +172,8 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
            timeout_ms: int = TIMEOUT_MS, only: Sequence[str] = (), skip: Sequence[str] = (),
            werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
-           figures: str = "failed", differential: bool = False) -> dict[str, Any]:
+           figures: str = "failed", differential: bool = False, triton_figures: bool = False,
+           executor: str | None = None, pretty: bool | None = None) -> dict[str, Any]:
     """`checker.verify` (its docstring is in `checker/__init__.py`)."""
     from .hardware import resolve
     from .reports.writer import parse_formats, write_reports
@@ -174,10 +194,15 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     paths, texts = split_inputs(paths_or_text)
     inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts,
                          differential=differential)
-    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures)
+    if executor not in (None, "processes"):
+        from .executors import parse, require_ray
+        parse(executor)
+        require_ray()
+    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
+                 triton_figures=triton_figures, executor=executor)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
-                      figures=figures)
+                      figures=figures, pretty=pretty)
     return done.report
 
 
@@ -249,4 +274,4 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
 
 
 __all__ = ["Inputs", "Checked", "Explained", "load_inputs", "check", "explain", "verify", "split_inputs",
-           "is_ttgir_text", "names_file"]
+           "is_ttgir_text", "names_file", "with_triton_figures"]
