@@ -34,9 +34,10 @@ span of its units, so every coordinate of the shape is A of the XOR of the
 combinations of its bits: some index holds it.
 
 ``equal_columns`` (equivalent). Claim: ``layouts`` [A, B]. Proof: none.
-Check: the same in-dims with the same sizes, and every basis of A equals
-B's, out-dims matched by name (a missing out-dim reads 0). Two linear maps
-with equal columns are equal on every index.
+Check: the same in-dims with the same sizes and the same out-dims with the
+same sizes (a dim of size 1 may be missing from either), and every basis
+of A equals B's, out-dims matched by name (a missing out-dim reads 0). Two
+linear maps with equal columns are equal on every index.
 
 ``combinations`` (conversion: contains, writes, reads and every level
 local_register / local_warp / local_cta that holds). Claim: ``src``,
@@ -249,10 +250,14 @@ def _spanning(claim: Mapping, proof: Mapping) -> None:
 
 def _equal_columns(claim: Mapping, proof: Mapping) -> None:
     a, b = claim["layouts"]
-    sa = {d: len(bs) for d, bs in a["bases"].items()}
-    sb = {d: len(bs) for d, bs in b["bases"].items()}
+    sa = {d: len(bs) for d, bs in a["bases"].items() if bs}
+    sb = {d: len(bs) for d, bs in b["bases"].items() if bs}
     if sa != sb:
         raise CertificateError(f"the in-dims differ: {sa} vs {sb}")
+    oa = {n: s for n, s in a["out_dims"].items() if s != 1}
+    ob = {n: s for n, s in b["out_dims"].items() if s != 1}
+    if oa != ob:
+        raise CertificateError(f"the out sizes differ: {oa} vs {ob}")
     nb = {(d, i): v for d, i, v in _named(b)}
     for d, i, v in _named(a):
         if nb[(d, i)] != v:

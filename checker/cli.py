@@ -300,6 +300,8 @@ def cmd_prove(args) -> int:
     from .spec import Check
     _need_solvers(args.engine)
     prop = SPEC_PROPERTIES[args.property]
+    if args.timeout < 1:
+        raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
     pasted = _operands(args)
     ops = [p.encoding for p in pasted]
     _need(ops, prop)

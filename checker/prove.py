@@ -8,13 +8,16 @@ Every function accepts a `LinearLayout` (or, for shared memory, a
 `checker.padded.PaddedLayout`) or an encoding plus
 the tensor ``shape`` to lower it at, and the keywords ``engine`` ("both",
 the default: GF(2) algebra and Z3 must agree; or "f2" / "z3") and
-``timeout_ms`` (Z3's limit per obligation; a timeout gives "unknown").
+``timeout_ms`` (Z3's limit per obligation, a positive integer, or None for
+no limit; 0 or less is refused with a `CheckerError` naming it, since Z3
+would read 0 as no limit; a timeout gives "unknown").
 Each returns a `checker.properties.Result`; the definitions are in the
 docstrings of `checker.properties.*`.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence, Union
 
 from .encodings.base import Encoding
@@ -29,13 +32,28 @@ from .properties.injective import injective as _injective
 from .properties.injective import injective_up_to_broadcast as _injective_up_to_broadcast
 from .properties.invertible import invertible as _invertible
 from .properties.surjective import surjective as _surjective
-from .properties.result import Result
+from .properties.result import Result, check_timeout
 
 TIMEOUT_MS = 10_000
 Shape = Union[Sequence[int], None]
 Layout = Union[LinearLayout, PaddedLayout, Encoding]           # a LinearLayout, a padded one, or an encoding
 Dtype = Union[str, int, None]                                  # "f16", "fp32", "i8", ... or a number of bits
 HardwareLike = Union[str, Hardware, Mapping[str, Any]]         # a preset name ("sm90"), a Hardware, a mapping
+
+
+def _api(fn):
+    """A public prove function: ``timeout_ms`` of 0 or less is refused (`CheckerError` naming it) before
+    anything is lowered; Z3 would read 0 as "no limit". None means no limit."""
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        if "timeout_ms" in kwargs:
+            check_timeout(kwargs["timeout_ms"])
+        return fn(*args, **kwargs)
+    return checked
+
+
+def _text(shape) -> str:
+    return "x".join(str(v) for v in (shape.values() if isinstance(shape, Mapping) else shape))
 
 
 def lowered(layout: Layout, shape: Shape = None, what: str = "layout") -> LinearLayout | PaddedLayout:
@@ -55,19 +73,37 @@ def _linear(layout: Layout, shape: Shape, what: str = "layout") -> LinearLayout:
     return linear_part(lowered(layout, shape, what))
 
 
-def surjective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _surjective(_linear(layout, shape), shape, engine=engine, timeout_ms=timeout_ms)
+@_api
+def surjective(layout: Layout, shape: Shape = None, *, layout_shape: Shape = None, engine: str = "both",
+               timeout_ms: int = TIMEOUT_MS) -> Result:
+    """Every element of `shape` is held by some hardware index. An encoding is lowered at ``layout_shape``
+    (default: `shape`) and judged over `shape`, as a spec's ``layout_shape`` says; coordinates of the
+    layout outside `shape` do not count. A LinearLayout's own out sizes are its layout shape: judging it
+    over another `shape` needs ``layout_shape`` equal to them, so that it is never done by accident."""
+    from .properties.frame import shape_map
+    L = _linear(layout, layout_shape if layout_shape is not None else shape)
+    own = dict(L.out_dim_sizes)
+    if layout_shape is not None and shape_map(L, layout_shape) != own:
+        raise CheckerError(f"layout_shape {_text(layout_shape)} is not the layout's own shape {_text(own)}",
+                           field="layout_shape")
+    if shape is not None and layout_shape is None and shape_map(L, shape) != own:
+        raise CheckerError(f"the layout is lowered at {_text(own)} but the shape is {_text(shape)}: judging a layout "
+                           f"over another shape than its own needs layout_shape={_text(own)}", field="shape")
+    return _surjective(L, shape, engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def injective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     return _injective(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def injective_up_to_broadcast(layout: Layout, shape: Shape = None, *, engine: str = "both",
                               timeout_ms: int = TIMEOUT_MS) -> Result:
     return _injective_up_to_broadcast(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions. A
     partitioned layout is judged with its partitions ((offset, block, partition) -> element): Triton's own
@@ -83,11 +119,13 @@ def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", tim
     return _invertible(lowered(layout, shape), padding_offset_bits=padding, engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     return _equivalent(_linear(a, shape, "a"), _linear(b, shape, "b"),
                                    engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | None = None, engine: str = "both",
                timeout_ms: int = TIMEOUT_MS, triton: bool = False) -> Result:
     """triton=True adds how Triton itself classifies and lowers the conversion (details ``triton_trivial``,
@@ -99,6 +137,7 @@ def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | N
                                   same_encoding=same, engine=engine, timeout_ms=timeout_ms, triton=triton)
 
 
+@_api
 def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
          shape: Shape = None, base_bytes: int = 0, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """alignment_bytes defaults to the encoding's own (Triton's getAlignment) when given an encoding."""
@@ -112,6 +151,7 @@ def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: 
 from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free  # noqa: E402
 
 
+@_api
 def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware: HardwareLike = "sm90", engine: str = "both",
                        timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None, triton: bool = False) -> Result:
@@ -150,6 +190,7 @@ def dtype_bits(dtype: Dtype) -> int:
 _bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it
 
 
+@_api
 def aligned_access(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
                    hardware: HardwareLike = "sm90",
                    engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
@@ -165,6 +206,7 @@ def aligned_access(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = Non
                            hardware=hardware, engine=engine, timeout_ms=timeout_ms)
 
 
+@_api
 def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, view_shape: Shape = None, *, kind: str,
                     order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was

@@ -182,8 +182,15 @@ class Obligation:
 
 def _solver(s, timeout_ms: int | None):
     if timeout_ms is not None:
+        _positive(timeout_ms)
         s.set("timeout", int(timeout_ms))
     return s
+
+
+def _positive(timeout_ms) -> None:
+    """Z3 reads a timeout of 0 as "no limit": refuse it (and negative ones) instead."""
+    from .properties.result import check_timeout
+    check_timeout(timeout_ms)
 
 
 def to_smtlib(obligation: Obligation) -> str:
@@ -195,6 +202,7 @@ def check_smtlib(text: str, timeout_ms: int | None = None) -> str:
     """Re-check SMT-LIB2 text from scratch (in a context of its own): "sat", "unsat" or "unknown"."""
     s = z3.Solver(ctx=z3.Context())
     if timeout_ms is not None:
+        _positive(timeout_ms)
         s.set("timeout", int(timeout_ms))
     s.from_string(text)
     return str(s.check())

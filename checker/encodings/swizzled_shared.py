@@ -79,7 +79,14 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
     kind = "swizzled_shared"
 
     def validate(self) -> None:
-        self.validate_phases(min_vec=1)
+        """Triton 3.9 reads vec, perPhase and maxPhase as unsigned integers (a negative one: "expected an
+        unsigned integer value in vec") and its verifier accepts any of them. vec = 0 builds the identity
+        (every row basis has column vec * ... = 0), as Triton does; perPhase or maxPhase of 0 pass Triton's
+        verifier but its lowering divides by them (SIGFPE), so they are refused here."""
+        for field, v in (("vec", self.vec), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
+            if v < 0:
+                raise self.fail(field, f"expected an unsigned integer value in {field}, got {v}")
+        self.validate_phases(min_vec=0, why=" (Triton's lowering divides by it)")
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """Closed form: the bases of the module docstring written in standard component order."""

@@ -75,8 +75,9 @@ class Property:
         return self.roles + self.optional
 
     def run(self, check: Any, engine: str, timeout_ms: int | None) -> Result:
-        """Decide one check (`checker.spec.Check`) of this property."""
-        return _function(self.decide)(check, engine, timeout_ms)
+        """Decide one check (`checker.spec.Check`) of this property (`timeout_ms`: positive, or None)."""
+        from .result import check_timeout
+        return _function(self.decide)(check, engine, check_timeout(timeout_ms))
 
     def obligation(self) -> Callable | None:
         """The SMT obligation builder (``layoutcheck smt``), or None."""
@@ -103,7 +104,8 @@ _ENTRIES = (
              smt="checks:injective_up_to_broadcast_obligation"),
     Property("invertible", "a shared layout puts offsets and elements in bijection, per CTA", "checks:invertible",
              SHARED, layout_shape=True),
-    Property("equivalent", "two layouts are the same function", "checks:equivalent", PAIR, layout_shape=True,
+    Property("equivalent", "two layouts are the same layout: indices, out range and map", "checks:equivalent",
+             PAIR, layout_shape=True,
              smt="checks:equivalent_obligation"),
     Property("conversion", "every element dst needs is in src, and at which level it moves", "checks:conversion",
              (("src", "distributed"), ("dst", "distributed")), optional=(("via", "shared"),), triton_figures=True),

@@ -79,7 +79,11 @@ def surjective(L: LinearLayout, box: Mapping[str, int]) -> Certificate:
     return Certificate("spanning", {"layout": L.to_dict(), "shape": dict(box)}, {"combinations": combos})
 
 
-def equivalent(A: LinearLayout, B: LinearLayout) -> Certificate:
+def equivalent(A: LinearLayout, B: LinearLayout, ranges=None) -> Certificate:
+    """A and B with their own out sizes (`ranges`, when they were aligned to a common frame)."""
+    if ranges is not None:
+        A, B = (LinearLayout([(d, L.in_bases(d)) for d in L.in_dims], [(n, r[n]) for n in L.out_dims])
+                for L, r in zip((A, B), ranges))
     return Certificate("equal_columns", {"layouts": [A.to_dict(), B.to_dict()]}, {"columns": len(A.columns)})
 
 

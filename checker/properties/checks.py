@@ -38,7 +38,8 @@ def _kw(engine: str, timeout_ms: int | None) -> dict[str, Any]:
 
 def surjective(check, engine, timeout_ms) -> Result:
     from .. import prove
-    return prove.surjective(_operand(check, "layout"), check.shape, **_kw(engine, timeout_ms))
+    return prove.surjective(check.operand("layout"), check.shape, layout_shape=check.layout_shape,
+                            **_kw(engine, timeout_ms))
 
 
 def injective(check, engine, timeout_ms) -> Result:
@@ -177,5 +178,8 @@ def injective_up_to_broadcast_obligation(layouts: Sequence[LinearLayout], shape)
 
 
 def equivalent_obligation(layouts: Sequence[LinearLayout], shape):
-    from .equivalence import obligation
-    return obligation(layouts[0], layouts[1])
+    from . import frame
+    from .equivalence import common_dims, obligation
+    A, B = common_dims(layouts[0], layouts[1])
+    ranges = (dict(A.out_dim_sizes), dict(B.out_dim_sizes))
+    return obligation(*frame.align([A, B]), ranges)

@@ -26,7 +26,30 @@ Hardware indices are (register, lane, warp, block); a *thread* is
     two offsets holding different elements share a slot (slots; see
     `checker.padded`).
 
-The property holds when (a) and, with ``via``, (d) hold.
+(e) with ``via``, which CTA's buffer each element goes through. S's
+    ``block`` component names the CTA whose shared memory holds a slot:
+    slot (o, b) is in CTA b's buffer. The store src -> S is CTA-local when
+    every slot (o, b) gets its element from a src index of CTA b: src holds
+    S(o, b) at an index y with y_block = b (the CTA that owns a buffer is
+    the one that writes it; claim ``store_cta``, holder src, needer S, block
+    kept). The load S -> dst is CTA-local when every dst index x finds its
+    element in its own CTA's buffer: S(o, x_block) = dst(x) for some o
+    (claim ``load_cta``, holder S, needer dst, block kept). Both together:
+    dst index x reads slot (o, x_block), which a src index of CTA x_block
+    wrote, and no CTA touches another's shared memory. Otherwise the round
+    trip needs distributed shared memory (a CTA writes into, or reads from,
+    another CTA's buffer: CTA 1's elements stored in CTA 0's buffer), and
+    the levels register, warp and cta fail with that witness (kind
+    ``not_local``, kept ``block``; e.g. a dst index of block 1 whose element
+    is held in shared at block 0 only), so ``details.level`` is
+    ``cross_cta``. With a CTA-local round trip the level is the direct
+    conversion's (b). ``details["round_trip"]`` has the two claims'
+    statuses and the round trip's own level (``cta`` or ``cross_cta``).
+    A slot no src index holds at all fails ``store_cta`` too (nobody can
+    write it); a layout without a ``block`` dim lives in CTA 0.
+
+The property holds when (a) and, with ``via``, (d) hold; (e) only moves the
+level.
 
 Engines, per sub-claim (each decided and replayed on its own):
 F2: a dst in-bit e_j whose image (shifted by src(x_F)) falls outside the
@@ -38,7 +61,8 @@ Replay: by `apply`: the element, the holder y, and the certificate.
 Certificates of F2 ``holds`` (`checker.certificate`, ``combinations``): for
 every sub-claim and level that holds, per dst in-bit e_j the src columns
 outside F whose XOR is dst(e_j) + src(e_j on F); the folded result carries
-``all_of`` them (contains, the level found, writes and reads). The slots
+``all_of`` them (contains, the level found, writes and reads, and, when the
+level found is below cross_cta, store_cta and load_cta). The slots
 claim has no certificate: phys is strictly increasing by its formula.
 """
 
@@ -78,6 +102,18 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
         for level in LEVELS[:-1]:
             levels[level] = _claim(f"local_{level}", src, dst, FIXED[level], engine, timeout_ms, holder_dims=HW)
         levels["cross_cta"] = subs["contains"]
+    trip: dict[str, Result] = {}
+    if mem is not None:
+        subs["writes"] = _claim("writes", mem.linear, src, (), engine, timeout_ms, holder_dims=None,
+                                roles=("shared", "src"))
+        subs["reads"] = _claim("reads", mem.linear, dst, (), engine, timeout_ms, holder_dims=None,
+                               roles=("shared", "dst"))
+        subs["slots"] = _slots(mem, engine, timeout_ms)
+        trip["store_cta"] = _claim("store_cta", src, mem.linear, ("block",), engine, timeout_ms, holder_dims=HW,
+                                   roles=("src", "shared"), held=False)
+        trip["load_cta"] = _claim("load_cta", mem.linear, dst, ("block",), engine, timeout_ms,
+                                  holder_dims=(OFFSET, "block"), roles=("shared", "dst"), held=False)
+        levels = {lv: (_through(r, trip) if lv != "cross_cta" else r) for lv, r in levels.items()}
     level = None  # the first level that holds, unless one before it is undecided
     for lv in LEVELS:
         if lv not in levels or levels[lv].status == "unknown":
@@ -85,18 +121,28 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
         if levels[lv].holds:
             level = lv
             break
-    if mem is not None:
-        subs["writes"] = _claim("writes", mem.linear, src, (), engine, timeout_ms, holder_dims=None,
-                                roles=("shared", "src"))
-        subs["reads"] = _claim("reads", mem.linear, dst, (), engine, timeout_ms, holder_dims=None,
-                               roles=("shared", "dst"))
-        subs["slots"] = _slots(mem, engine, timeout_ms)
     details = {"level": level, "levels": {lv: levels[lv].status for lv in levels},
                "witnesses": {lv: levels[lv].counterexample.to_dict() for lv in levels if levels[lv].fails},
                "claims": {k: r.status for k, r in subs.items()}}
+    if trip:
+        statuses = [r.status for r in trip.values()]
+        details["round_trip"] = {**{k: r.status for k, r in trip.items()},
+                                 "level": "cross_cta" if "fails" in statuses else (
+                                     None if "unknown" in statuses else "cta")}
     if triton:                  # Triton's own classification (triton_view), only on request
         details.update(triton_view(src, dst, same_encoding))
-    return _fold(subs, levels, engine, details)
+    return _fold(subs, levels, engine, details, trip)
+
+
+def _through(direct: Result, trip: dict[str, Result]) -> Result:
+    """A level below cross_cta with ``via``: it holds when the direct conversion is local there and the round
+    trip stays in each CTA's own buffer; otherwise the first failing (else undecided) of them answers."""
+    parts = [direct, *trip.values()]
+    for status in ("fails", "unknown"):
+        for r in parts:
+            if r.status == status:
+                return r
+    return direct
 
 
 def triton_view(src: LinearLayout, dst: LinearLayout, same_encoding: bool) -> dict:
@@ -121,13 +167,15 @@ def triton_view(src: LinearLayout, dst: LinearLayout, same_encoding: bool) -> di
 
 
 def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engine, timeout_ms, holder_dims,
-           roles=("src", "dst")) -> Result:
+           roles=("src", "dst"), held: bool = True) -> Result:
     """For every dst index x: dst(x) = src(y) for some src index y agreeing with x on `fixed`.
-    `roles` names the holder and the needer in witnesses ("src"/"dst", or "shared" for via)."""
+    `roles` names the holder and the needer in witnesses ("src"/"dst", or "shared" for via). With
+    `holder_dims`, a witness names a src index holding the element elsewhere; `held` says every element is
+    held somewhere (Z3 then searches for that index too; otherwise it is found by algebra when one exists)."""
     fixed = tuple(d for d in fixed if d in dst.in_dims or d in src.in_dims)
     return decide(f"{NAME}.{name}", engine,
                   {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
-                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles)}, certified=True)
+                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles, held)}, certified=True)
 
 
 def _bits(L: LinearLayout, d: str) -> int:
@@ -223,14 +271,20 @@ def obligation(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder: b
     return ob
 
 
-def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, timeout_ms, roles) -> EngineVerdict:
+def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, timeout_ms, roles,
+        held: bool = True) -> EngineVerdict:
+    search = holder_dims is not None and held
+
     def on_sat(values):
         x = {d: values.get(f"x.{d}", 0) for d in dst.in_dims}
-        y = {d: values.get(f"y.{d}", 0) for d in src.in_dims} if holder_dims is not None else None
+        if search:
+            y = {d: values.get(f"y.{d}", 0) for d in src.in_dims}
+        else:
+            y = _holder(src, frame.packed_image(dst, x), holder_dims)
         cx = not_held(src, dst, fixed, x, y, values["certificate"], roles)
         return cx, "z3 model: " + _why(cx, fixed, roles)
 
-    return smt.verdict(obligation(name, src, dst, fixed, holder_dims is not None).solve(timeout_ms),
+    return smt.verdict(obligation(name, src, dst, fixed, search).solve(timeout_ms),
                        holds="no dst index lacks its element there (unsat)", on_sat=on_sat)
 
 
@@ -278,9 +332,12 @@ def _slots(mem: PaddedLayout, engine, timeout_ms) -> Result:
 # ------------------------------------------------------------------ folding
 
 
-def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, details: dict) -> Result:
+def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, details: dict,
+          trip: dict[str, Result] | None = None) -> Result:
     """One Result: status from the sub-claims, per-engine verdicts summed over every check."""
-    order = [r for r in subs.values()] + [r for lv, r in levels.items() if lv != "cross_cta"]
+    trip = trip or {}
+    every = [*subs.values(), *trip.values(), *(r for lv, r in levels.items() if lv != "cross_cta")]
+    order = list({id(r): r for r in every}.values())     # each sub-claim's time once
     verdicts = {}
     for name in engines_for(engine):
         vs = [r.verdicts[name] for r in subs.values()]
@@ -289,8 +346,8 @@ def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, detai
         cx = next((v.counterexample for v in vs if v.status == "fails"), None)
         cert = None
         if name == "f2" and status == "holds":
-            used = list(subs.values()) + ([levels[details["level"]]] if details["level"] in FIXED
-                                          and details["level"] != "cross_cta" else [])
+            local = details["level"] in FIXED and details["level"] != "cross_cta"
+            used = list(subs.values()) + ([levels[details["level"]], *trip.values()] if local else [])
             parts = [r.verdicts["f2"].certificate for r in used if r.verdicts["f2"].certificate is not None]
             cert = certify.all_of(*parts) if parts else None
         verdicts[name] = EngineVerdict(name, status, sum(r.verdicts[name].seconds for r in order), cx,
@@ -311,4 +368,6 @@ def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, detai
             explanation += f" (not {lower}: {levels[lower].explanation})"
         if "writes" in subs:
             explanation += "; the round trip through shared memory delivers every element"
+            if details.get("round_trip", {}).get("level") == "cross_cta":
+                explanation += " through distributed shared memory (a CTA's buffer written or read by another CTA)"
     return Result(NAME, status, verdicts, failing.counterexample if failing is not None else None, explanation, details)

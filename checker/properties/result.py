@@ -151,6 +151,16 @@ def engines_for(engine: str) -> tuple[str, ...]:
     return ("f2", "z3") if engine == "both" else (engine,)
 
 
+def check_timeout(timeout_ms: Any, field: str = "timeout_ms") -> int | None:
+    """A solver limit in milliseconds: a positive integer, or None (no limit). 0 and negative values are
+    refused (`CheckerError` naming `field`): Z3 would read 0 as "no limit"."""
+    if timeout_ms is None:
+        return None
+    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
+        raise CheckerError(f"must be a positive number of milliseconds, got {timeout_ms!r}", field=field)
+    return timeout_ms
+
+
 def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
     """Run one engine and stamp its wall time on the verdict."""
     start = time.perf_counter()

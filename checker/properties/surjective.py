@@ -2,8 +2,14 @@
 
 Definition. For the box B = {c : c_d < shape_d for every out-dim d}
 (default shape: L's out sizes), for every c in B there is an index x with
-L(x) = c. Shapes are powers of two, so B is the span of the unit vectors
-e_k of its coordinate bits, and the image U = span(columns of L) is a
+L(x) = c. A layout lowered at another shape than the one it is judged over
+(a spec's ``layout_shape``; `checker.prove.surjective`'s ``layout_shape=``)
+is judged over B alone: coordinates of L outside B do not count, they are
+neither required nor a failure, and an index holding one is not folded onto
+B (for the layout Triton builds at the tensor's shape, lower it there).
+``details["layout_shape"]`` records L's own out sizes when they are not B.
+Shapes are powers of two, so B is the span of the unit vectors e_k of its
+coordinate bits, and the image U = span(columns of L) is a
 subspace: the property is B ⊆ U.
 
 F2 engine. B ⊆ U iff every e_k of B lies in U; the witness is the first
@@ -39,6 +45,8 @@ def surjective(L: LinearLayout, shape: Sequence[int] | Mapping[str, int] | None 
     (A,) = frame.align([L], box)
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
                "shape": box}
+    if box != dict(L.out_dim_sizes):
+        details["layout_shape"] = dict(L.out_dim_sizes)
     return decide(NAME, engine, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box, timeout_ms)},
                   details=details, certified=True)
 

@@ -51,10 +51,30 @@ def injective_up_to_broadcast(L: LinearLayout) -> bool:
     return True
 
 
+def _domain(L: LinearLayout, dims) -> set[tuple]:
+    """L's indices over `dims` (a dim L lacks has the one value 0)."""
+    sizes = [L.in_dim_size(d) if L.has_in_dim(d) else 1 for d in dims]
+    return set(itertools.product(*[range(s) for s in sizes]))
+
+
+def _out_range(L: LinearLayout, names) -> set[tuple]:
+    sizes = [L.out_dim_size(n) if n in L.out_dims else 1 for n in names]
+    return set(itertools.product(*[range(s) for s in sizes]))
+
+
 def equivalent(A: LinearLayout, B: LinearLayout) -> bool:
-    if A.in_dim_sizes != B.in_dim_sizes and dict(A.in_dim_sizes) != dict(B.in_dim_sizes):
+    """The definition of checker/properties/equivalence.py, enumerated: the same indices, the same out range,
+    the same image at every index (dims matched by name; a dim one layout lacks has size 1 there)."""
+    ins = sorted(set(A.in_dims) | set(B.in_dims))
+    outs = sorted(set(A.out_dims) | set(B.out_dims))
+    if _domain(A, ins) != _domain(B, ins) or _out_range(A, outs) != _out_range(B, outs):
         return False
-    return all(key(A, A.apply(x)) == key(B, B.apply(x)) for x in indices(A))
+
+    def image(L, x):
+        c = L.apply({d: v for d, v in zip(ins, x) if L.has_in_dim(d)})
+        return tuple(c.get(n, 0) for n in outs)
+
+    return all(image(A, x) == image(B, x) for x in _domain(A, ins))
 
 
 def contains(src: LinearLayout, dst: LinearLayout) -> bool:
@@ -74,3 +94,31 @@ def level(src: LinearLayout, dst: LinearLayout) -> str | None:
         if ok:
             return name
     return None
+
+
+def _block(x: dict) -> int:
+    return x.get("block", 0)
+
+
+def round_trip(src: LinearLayout, dst: LinearLayout, S: LinearLayout) -> dict[str, bool]:
+    """The CTA claims of conversion(src, dst, via=S), enumerated (checker/properties/conversion.py (e)):
+    store_cta: every slot (o, b) of S holds an element some src index of CTA b holds;
+    load_cta: every dst index x finds dst(x) in a slot of its own CTA's buffer (S(o, x.block))."""
+    by_cta: dict[int, set] = {}
+    for y in indices(src):
+        by_cta.setdefault(_block(y), set()).add(key(src, src.apply(y)))
+    slots: dict[int, set] = {}
+    for p in indices(S):
+        slots.setdefault(_block(p), set()).add(key(S, S.apply(p)))
+    store = all(key(S, S.apply(p)) in by_cta.get(_block(p), set()) for p in indices(S))
+    load = all(key(dst, dst.apply(x)) in slots.get(_block(x), set()) for x in indices(dst))
+    return {"store_cta": store, "load_cta": load}
+
+
+def level_via(src: LinearLayout, dst: LinearLayout, S: LinearLayout) -> str | None:
+    """The level of conversion(src, dst, via=S): the direct level when the round trip stays in each CTA's
+    own buffer, cross_cta when it does not (and src holds every element dst needs)."""
+    direct = level(src, dst)
+    if direct is None or all(round_trip(src, dst, S).values()):
+        return direct
+    return "cross_cta"

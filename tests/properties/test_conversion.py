@@ -72,3 +72,58 @@ def test_solver_giving_up_leaves_everything_undecided(monkeypatch):
     assert r.status == "unknown" and r.details["level"] is None and r.counterexample is None
     assert r.verdicts["f2"].status == "holds" and r.verdicts["z3"].status == "unknown"
     assert conversion(SRC, DST, engine="f2").details["level"] == "cta"
+
+
+# Two CTAs: register 1, lane 2, block 4 over dim0 of 8 (CTA 1 holds elements 4..7).
+CGA = LinearLayout({"register": [(1,)], "lane": [(2,)], "warp": [], "block": [(4,)]}, [("dim0", 8)])
+
+
+def test_round_trip_in_each_ctas_own_buffer_keeps_the_level():
+    per_cta = LinearLayout({"offset": [(1,), (2,)], "block": [(4,)]}, [("dim0", 8)])
+    r = conversion(CGA, CGA, via=per_cta)
+    assert r.holds and r.details["level"] == "register"
+    assert r.details["round_trip"] == {"store_cta": "holds", "load_cta": "holds", "level": "cta"}
+
+
+def test_round_trip_through_another_ctas_buffer_is_cross_cta():
+    """Slot (offset=2, block=0) holds element 4, which only CTA 1 holds: CTA 1 writes into CTA 0's buffer,
+    and CTA 1 reads element 2 from CTA 0's: distributed shared memory. The direct conversion is register-level."""
+    swapped = LinearLayout({"offset": [(1,), (4,)], "block": [(2,)]}, [("dim0", 8)])
+    r = conversion(CGA, CGA, via=swapped)
+    assert r.holds and r.details["level"] == "cross_cta"
+    assert r.details["levels"] == {"register": "fails", "warp": "fails", "cta": "fails", "cross_cta": "holds"}
+    assert r.details["round_trip"] == {"store_cta": "fails", "load_cta": "fails", "level": "cross_cta"}
+    assert r.details["witnesses"]["cta"] == {
+        "kind": "not_local", "shared_index": {"offset": 2, "block": 0}, "element": {"dim0": 4}, "certificate": 4,
+        "kept": ["block"], "src_index": {"register": 0, "lane": 0, "warp": 0, "block": 1}}
+    assert ("(not cta: shared index (offset=2, block=0) needs (dim0=4), held in src at (register=0, lane=0, warp=0, "
+            "block=1), but at no src index with the same block)" in r.explanation)
+    assert r.explanation.endswith("delivers every element through distributed shared memory (a CTA's buffer "
+                                  "written or read by another CTA)")
+    z = conversion(CGA, CGA, via=swapped, engine="z3").details["witnesses"]["cta"]
+    assert z["kind"] == "not_local" and z["kept"] == ["block"]
+
+
+def test_one_buffer_in_cta_0_for_two_ctas_is_cross_cta():
+    """Everything stored in CTA 0's buffer: CTA 1's elements (4..7) are written there from CTA 1."""
+    cta0 = LinearLayout({"offset": [(1,), (2,), (4,)], "block": []}, [("dim0", 8)])
+    r = conversion(CGA, CGA, via=cta0)
+    assert r.holds and r.details["level"] == "cross_cta"
+    assert r.details["round_trip"]["level"] == "cross_cta"
+    # the load alone: dst's CTA 1 reads a buffer S does not have in CTA 1
+    from checker.properties.conversion import _claim
+    load = _claim("load_cta", cta0, CGA, ("block",), "both", None, holder_dims=("offset", "block"),
+                  roles=("shared", "dst"), held=False)
+    assert load.fails and load.counterexample.data["dst_index"]["block"] == 1
+
+
+def test_broadcast_buffer_filled_from_split_registers_is_cross_cta():
+    """A buffer copied into both CTAs (zero block basis) is filled from registers split across them: each copy
+    needs the other CTA's half."""
+    copies = LinearLayout({"offset": [(1,), (2,), (4,)], "block": [(0,)]}, [("dim0", 8)])
+    r = conversion(CGA, CGA, via=copies)
+    assert r.details["level"] == "cross_cta" and r.details["round_trip"]["store_cta"] == "fails"
+    assert r.details["round_trip"]["load_cta"] == "holds"
+    everywhere = LinearLayout({"register": [(1,), (4,)], "lane": [(2,)], "warp": [], "block": [(0,)]}, [("dim0", 8)])
+    r = conversion(everywhere, everywhere, via=copies)
+    assert r.details["level"] == "register" and r.details["round_trip"]["level"] == "cta"

@@ -14,7 +14,7 @@ from checker.properties.surjective import surjective
 from checker.padded import PaddedLayout
 
 from . import brute
-from .strategies import layouts, pairs
+from .strategies import edge_pairs, layouts, pairs, round_trips
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,6 +53,34 @@ def test_equivalent(pair):
 
 
 @SETTINGS
+@given(edge_pairs())
+def test_equivalent_at_the_edges(pair):
+    """Out sizes count, size-1 dims do not, a dim only one layout has matters (brute: the definition)."""
+    A, B = pair
+    r = equivalent(A, B)
+    _replays(r)
+    assert r.holds == brute.equivalent(A, B), (str(A), str(B))
+
+
+@SETTINGS
+@given(round_trips())
+def test_conversion_through_shared_memory(case):
+    """With via: the claims, which CTA's buffer each element goes through, and the level, against enumeration."""
+    src, dst, S = case
+    r = conversion(src, dst, via=S)
+    _replays(r)
+    claims = r.details["claims"]
+    assert claims["contains"] == ("holds" if brute.contains(src, dst) else "fails")
+    assert claims["writes"] == ("holds" if brute.contains(S, src) else "fails")
+    assert claims["reads"] == ("holds" if brute.contains(S, dst) else "fails")
+    trip = brute.round_trip(src, dst, S)
+    assert {k: r.details["round_trip"][k] == "holds" for k in trip} == trip
+    assert r.details["round_trip"]["level"] == ("cta" if all(trip.values()) else "cross_cta")
+    assert r.details["level"] == brute.level_via(src, dst, S)
+    assert r.holds == (brute.contains(src, dst) and brute.contains(S, src) and brute.contains(S, dst))
+
+
+@SETTINGS
 @given(pairs(same_sizes=False))
 def test_conversion_levels(pair):
     src, dst = pair
@@ -78,6 +106,19 @@ def test_invertible(S):
     assert r.holds == (brute.injective(per_cta(S)) and brute.surjective(S))
     zero = [j for j, b in enumerate(S.in_bases("block")) if not any(b)] if S.has_in_dim("block") else []
     assert r.details.get("broadcast_ctas", {}).get("block_bits", []) == zero
+
+
+@SETTINGS
+@given(layouts(("offset", "block")), st.lists(st.integers(0, 4), max_size=3))
+def test_invertible_with_declared_padding_offsets(S, declared):
+    """Declared padding offset bits (NVMMA fp4Padded) are holes only where their basis is zero; per CTA as above."""
+    r = invertible(S, padding_offset_bits=declared)
+    _replays(r)
+    holes = [j for j in sorted(set(declared)) if j < len(S.in_bases("offset")) and not any(S.in_bases("offset")[j])]
+    kept = LinearLayout([("offset", [b for j, b in enumerate(S.in_bases("offset")) if j not in holes]),
+                         ("block", S.in_bases("block"))], S.out_dim_sizes)
+    assert r.holds == (brute.injective(per_cta(kept)) and brute.surjective(S))
+    assert r.details.get("holes", {}).get("offset_bits", []) == holes
 
 
 @SETTINGS
