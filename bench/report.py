@@ -17,6 +17,10 @@ def render_markdown(r: dict) -> str:
              f"Machine: {m.get('cpu')}, {m.get('cpus')} CPUs, {m.get('memory_gib')} GiB; Python {m['python']}, "
              f"z3 {m['z3']}, numpy {m['numpy']}, tensor-layouts {m.get('tensor_layouts')}; commit "
              f"{m.get('commit')}. Whole run: {r.get('seconds')} s.", ""]
+    if r.get("previous"):
+        p = r["previous"]
+        lines += [f"Sections not run this time are kept from the run of {p.get('date')} (commit "
+                  f"{(p.get('machine') or {}).get('commit')}, {p.get('seconds')} s).", ""]
     if "lowering" in r:
         low = r["lowering"]
         t = r.get("targets", {})
@@ -92,7 +96,69 @@ def render_markdown(r: dict) -> str:
         for name, e in r["end_to_end"].items():
             lines.append(f"| {name} | {e['checks']} | {e['exit_code']} | {e['wall_seconds']} | {e['peak_rss_mib']} |")
         lines.append("")
+    if "scale_out" in r:
+        lines += _scale_out(r["scale_out"], r.get("targets", {}), r.get("scale_out_date"))
     return "\n".join(lines)
+
+
+def _s(d, digits=3) -> str:
+    """median [min-max] of a bench.scale.spread dict."""
+    if not d or not d.get("n"):
+        return "-"
+    return f"{d['median']:.{digits}f} [{d['min']:.{digits}f}-{d['max']:.{digits}f}]"
+
+
+def _scale_out(s: dict, t: dict, date) -> list[str]:
+    k = s.get("kernels") or {}
+    lines = ["## 5. Scale-out: kernels against Triton's compiler, start-up, sweep throughput, bank figure", "",
+             (f"Measured {date}. " if date else "") + "Every figure is the median [min-max] of paired samples "
+             "taken alternately (Triton in a long-lived worker under --triton-python, asked between our calls); "
+             "no side hits a cache an earlier sample filled (Triton: TRITON_ALWAYS_COMPILE, a fresh cache folder "
+             "per compile; ours: a new process for 'process', the lowering cache cleared for 'cold'; 'warm' says "
+             "so); peak RSS is summed over the process tree (workers, Ray's processes).", "",
+             f"### Verify a kernel's TTGIR vs triton.compile of the same kernel ({k.get('pairs_per_kernel')} "
+             f"pair(s) per kernel; Triton's first compile in its worker, start-up included: "
+             f"{k.get('triton_first_compile_s')} s, not counted)", "",
+             "| kernel | target | checks | triton.compile (s) | verify, whole process (s) | / Triton "
+             f"(target <= {t.get('kernel_process_ratio')}) | checker.verify in-process, both (s) | / Triton | "
+             f"in-process, f2 (s) | / Triton (target <= {t.get('kernel_in_process_ratio')}) | process peak MiB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in k.get("rows", []):
+        lines.append(f"| {row['kernel']} | {row['target']} | {row['checks']} | {_s(row['triton'])} | "
+                     f"{_s(row['process'])} | {_s(row['process_over_triton'])} | {_s(row['in_process_both'])} | "
+                     f"{_s(row['in_process_both_over_triton'])} | {_s(row['in_process_f2'])} | "
+                     f"{_s(row['in_process_f2_over_triton'])} | {_s(row['process_mib'], 0)} |")
+    lines += ["", f"Over the kernels (median of the per-kernel medians [min-max]): whole process "
+              f"{_s(k.get('process_over_triton'))}x, in-process both engines {_s(k.get('in_process_both_over_triton'))}x, "
+              f"in-process F2 {_s(k.get('in_process_f2_over_triton'))}x of triton.compile.", "",
+              "### Start-up per command (whole process, s; a new process each, commands alternating)", "",
+              "| command | wall |", "| --- | ---: |"]
+    for name, d in (s.get("startup") or {}).items():
+        lines.append(f"| `layoutcheck {name}` | {_s(d)} |")
+    sw = s.get("sweep") or {}
+    lines += ["", f"### Sweep throughput ({sw.get('checks')} distinct checks)", "",
+              "| run | exit | wall (s) | checks/s | peak RSS, process tree (MiB) |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name, e in (sw.get("runs") or {}).items():
+        if e is None:
+            lines.append(f"| `{name}` | - | - | - | - (Ray not installed) |")
+            continue
+        lines.append(f"| `{name}` | {e['exit_code']} | {e['wall_s']} | {e['checks_per_s']} | {e['peak_rss_mib']} |")
+    ray = (sw.get("runs") or {}).get("both --executor ray") or {}
+    lines += ["", f"`--jobs 2` over `--jobs 1` (engine both, paired runs): {_s(sw.get('jobs2_speedup'), 2)}x "
+              f"(target >= {t.get('jobs2_speedup')}x on an idle machine); engine both with `--jobs 2`: "
+              f"{_s(sw.get('both_jobs2_s'), 1)} s (target <= {t.get('sweep_both_s')} s); report.json identical for "
+              f"--jobs 1 and 2: {sw.get('jobs2_report_identical_to_jobs1')}, and on Ray: "
+              f"{ray.get('report_identical_to_jobs1', '-')}.", ""]
+    b = s.get("bank") or {}
+    if b:
+        lines += [f"### model=\"triton\" bank figure vs Triton's own bank_conflicts helper ({b['cases']} cases, µs)", "",
+                  "| | ours (prove.bank_conflict_free, F2, from encodings) | Triton (get_shared_bank_conflicts) | "
+                  f"ours / Triton (target <= {t.get('bank_ratio')}) |", "| --- | ---: | ---: | ---: |",
+                  f"| cold (ours: lowering cache cleared; Triton: first call) | {_s(b['ours_cold_us'], 1)} | "
+                  f"{_s(b['triton_first_us'], 1)} | {_s(b['cold_ratio'], 2)} |",
+                  f"| warm (repeated) | {_s(b['ours_warm_us'], 1)} | {_s(b['triton_repeat_us'], 1)} | "
+                  f"{_s(b['warm_ratio'], 2)} |", ""]
+    return lines
 
 
 def _sci(v) -> str:

@@ -23,7 +23,10 @@ from . import corpus, sections
 from .report import render_markdown, render_plot
 
 TARGETS = {"lowering_ratio_cold": 0.5, "lowering_ratio_warm": 0.1, "process_s": 0.15, "f2_p50_ms": 2.0, "z3_p50_ms": 30.0, "p99_ms": 200.0,
-           "all_properties_8192x8192_s": 1.0, "enumeration_over_f2_at_2^24": 1000.0}
+           "all_properties_8192x8192_s": 1.0, "enumeration_over_f2_at_2^24": 1000.0,
+           "kernel_process_ratio": 0.25, "kernel_in_process_ratio": 0.05, "jobs2_speedup": 1.7, "sweep_both_s": 30.0,
+           "bank_ratio": 1.0}
+SECTIONS = ("lowering", "startup", "proofs", "scaling", "end_to_end", "scale_out")
 
 
 def machine() -> dict:
@@ -53,8 +56,13 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="the smallest configuration (seconds)")
     ap.add_argument("--triton-python", help="a Python with triton installed, for the lowering baseline")
     ap.add_argument("--out", default=str(corpus.ROOT / "bench" / "results"))
-    ap.add_argument("--skip", nargs="*", default=[], choices=("lowering", "startup", "proofs", "scaling", "end_to_end"))
+    ap.add_argument("--skip", nargs="*", default=[], choices=SECTIONS)
+    ap.add_argument("--only", nargs="*", default=[], choices=SECTIONS,
+                    help="run only these sections; the others are kept from the previous latest.json (with its "
+                         "date), so that latest.md keeps every section")
     args = ap.parse_args(argv)
+    if args.only:
+        args.skip = [s for s in SECTIONS if s not in args.only]
     os.makedirs(args.out, exist_ok=True)
     result = {"machine": machine(), "quick": args.quick, "targets": TARGETS,
               "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
@@ -76,7 +84,14 @@ def main(argv=None) -> int:
     if "end_to_end" not in args.skip:
         result["end_to_end"] = sections.end_to_end(args.quick)
         _progress("end_to_end", start)
+    if "scale_out" not in args.skip:
+        from .scale import scale_out
+        result["scale_out"] = scale_out(args.triton_python, args.quick)
+        result["scale_out_date"] = result["date"]
+        _progress("scale_out", start)
     result["seconds"] = round(time.perf_counter() - start, 1)
+    if args.only:
+        _keep_previous(result, os.path.join(args.out, "latest.json"))
     with open(os.path.join(args.out, "latest.json"), "w") as f:
         json.dump(result, f, indent=1)
     with open(os.path.join(args.out, "latest.md"), "w") as f:
@@ -86,6 +101,22 @@ def main(argv=None) -> int:
     print(f"wrote {args.out}/latest.json, latest.md" + (", scaling.png" if "scaling" in result else ""),
           file=sys.stderr)
     return 0
+
+
+def _keep_previous(result: dict, path: str) -> None:
+    """Sections not run this time, taken from the previous latest.json (its machine line and date kept
+    beside them as previous_*)."""
+    try:
+        with open(path) as f:
+            old = json.load(f)
+    except (OSError, ValueError):
+        return
+    for name in SECTIONS:
+        if name not in result and name in old:
+            result[name] = old[name]
+    if "scale_out" in result and "scale_out_date" not in result:
+        result["scale_out_date"] = old.get("scale_out_date")
+    result["previous"] = {"date": old.get("date"), "machine": old.get("machine"), "seconds": old.get("seconds")}
 
 
 def _progress(name: str, start: float) -> None:

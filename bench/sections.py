@@ -362,13 +362,19 @@ GRID = """\
 
 
 def sweep_spec(folder: str, quick: bool) -> tuple[str, int]:
-    shapes = "[[16, 16], [64, 64]]" if quick else \
-        "[[16, 16], [32, 64], [64, 64], [128, 32], [128, 128], [256, 64], [64, 256], [256, 256]]"
-    n_shapes = shapes.count("[") - 1
-    props = ["surjective", "injective_up_to_broadcast"] * (1 if quick else 4)
-    props = props[:1] if quick else props[:7]
+    """7 checks of 1,440 points each (180 blocked layouts x 8 shapes), every point a distinct check
+    (identical checks would be proved once, `checker.runner.proof_key`): surjective over 32 shapes and
+    injective_up_to_broadcast over 24 others, 10,080 checks (quick: 360)."""
+    sizes = (8, 16, 32, 64, 128, 256, 512, 1024)
+    grid = [f"[{a}, {b}]" for a in sizes for b in sizes][:56]
+    sets = [grid[8 * i:8 * i + 8] for i in range(7)]
+    if quick:
+        sets = [["[16, 16]", "[64, 64]"]]
+    n_shapes = len(sets[0])
+    props = ["surjective"] * 4 + ["injective_up_to_broadcast"] * 3
+    props = props[:len(sets)]
     checks = "".join(f"  - id: sweep-{i}-{p}\n    prove: {p}\n    layout: blk\n    shape: [64, 64]\n"
-                     + GRID.format(shapes=shapes) for i, p in enumerate(props))
+                     + GRID.format(shapes="[" + ", ".join(sets[i]) + "]") for i, p in enumerate(props))
     path = os.path.join(folder, "sweep.yaml")
     with open(path, "w") as f:
         f.write(SWEEP.format(checks=checks))

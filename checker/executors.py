@@ -7,8 +7,7 @@
 The parent loads the specs and TTGIR as always, then sends the checks to Ray in batches (`batches`: about
 four per CPU of the cluster, at most `MAX_BATCH` checks each), one task per batch running
 `checker.runner._work` on each check, and reads the answers back in submission order: the records, and
-report.json, are byte-identical to ``--jobs 1`` (docs: "Running a sweep on a Ray cluster" in
-docs/performance.md). Every node needs layoutcheck importable in the Python its Ray workers run (the same
+report.json, are byte-identical to ``--jobs 1`` (docs/scale-out.md: running a sweep on a Ray cluster). Every node needs layoutcheck importable in the Python its Ray workers run (the same
 version as the parent's); each worker process lowers the encodings it meets once (its own lowering cache).
 
 When Ray is already initialized in this process (a notebook, a test: ``ray.init(...)``), that session is

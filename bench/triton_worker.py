@@ -1,0 +1,70 @@
+"""The Triton side of the scale-out benchmark, a long-lived worker run by a Python that has triton 3.9:
+
+    python bench/triton_worker.py        # then one JSON request per line on stdin, one JSON answer per line
+
+Requests (answered in order, so that the benchmark interleaves them with its own calls, pair by pair):
+  {"op": "compile", "kernel": "matmul", "target": "cuda80"}  -> {"seconds": s}: triton.compile of
+      tools/compile_kernels.py's kernel for that target, the whole pipeline, TRITON_ALWAYS_COMPILE=1 and a
+      fresh cache folder per call (no cache hit); the first compile of the process also pays Triton's
+      start-up (its answer says "first": true)
+  {"op": "bank", "case": {...bank_conflicts.jsonl case...}, "repeat": n} -> {"first": s, "repeat": [s, ...]}:
+      Triton's own bank_conflicts helper (GluonOpBuilder.get_shared_bank_conflicts) on prebuilt
+      attributes: the first call (lowers both layouts in the context), then n repeated calls
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+warnings.simplefilter("ignore")
+
+
+def main() -> int:
+    import triton
+    import compile_kernels as ck
+    from triton_oracle import Oracle
+    oracle = None
+    compiled = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["op"] == "compile":
+            fn, types, constexprs, options = ck.KERNELS[req["kernel"]]
+            with tempfile.TemporaryDirectory() as cache:
+                os.environ["TRITON_CACHE_DIR"] = cache
+                src = triton.compiler.ASTSource(fn, ck._signature(fn, types, constexprs), constexprs,
+                                                ck._divisibility(fn, types, constexprs))
+                t = time.perf_counter()
+                triton.compile(src, target=ck.TARGETS[req["target"]], options=options)
+                answer = {"seconds": time.perf_counter() - t, "first": compiled == 0}
+            compiled += 1
+        elif req["op"] == "bank":
+            oracle = oracle or Oracle()
+            c = req["case"]
+            reg = oracle.side(c["reg_layout"], c["shape"], c["element_bitwidth"])[0]
+            smem = oracle.side(c["shared_layout"], c["shape"], c["element_bitwidth"])[0]
+            times = []
+            for _ in range(1 + req.get("repeat", 5)):
+                t = time.perf_counter()
+                oracle.b.get_shared_bank_conflicts(reg, smem, c["shape"], c["element_bitwidth"])
+                times.append(time.perf_counter() - t)
+            answer = {"first": times[0], "repeat": times[1:]}
+        elif req["op"] == "version":
+            answer = {"version": triton.__version__}
+        else:
+            answer = {"error": f"unknown op {req['op']}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
