@@ -172,6 +172,21 @@ def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype =
                                timeout_ms=timeout_ms, triton=triton)
 
 
+@_api
+def conversion_cost(src: Layout, dst: Layout, shape: Shape = None, dtype: Dtype = None, *,
+                    hardware: HardwareLike = "sm90", engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+    """How Triton 3.9 lowers convert_layout src -> dst (`checker.properties.conversion_cost`): details hold
+    ``lowering`` ("register", "shuffle" or "shared"), ``scratch_bytes``, ``scratch_layout`` (to_dict form),
+    ``reps`` and, for the shared path, ``store`` / ``load`` (instruction, vector_bytes, instructions,
+    wavefronts and min_wavefronts per CTA, Triton's own conflict count); holds when both sides cost their
+    minimum. dtype: a name ("f16", "fp32", "i8", ...) or a number of bits."""
+    from .properties.conversion_cost import conversion_cost as _conversion_cost
+    if dtype is None:
+        raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
+    return _conversion_cost(_linear(src, shape, "src"), _linear(dst, shape, "dst"), _bits(dtype),
+                            hardware=hardware, engine=engine, timeout_ms=timeout_ms)
+
+
 def dtype_bits(dtype: Dtype) -> int:
     """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
     from .spec import DTYPES

@@ -10,7 +10,9 @@ each tied to the source line and operation it comes from:
 - every distinct shared ``!ttg.memdesc`` (encoding, allocation shape):
   ``well_formed`` and ``invertible`` (each element has exactly one offset);
 - ``ttg.convert_layout``: ``conversion`` (its level: register, warp, cta,
-  cross_cta, and a witness of the data that moves);
+  cross_cta, and a witness of the data that moves) and, on NVIDIA targets,
+  ``conversion_cost`` (how Triton lowers it, its scratch and wavefronts; a
+  warning when a side of the round trip costs more than its minimum);
 - ``ttg.local_alloc`` with a value, ``ttg.local_store``,
   ``ttg.async_copy_global_to_local``: ``bank_conflict_free`` of the store;
   ``ttg.local_load``: of the load (a warning, not an error: conflicts cost
@@ -286,6 +288,9 @@ def convert(b: Builder, op: Operation) -> None:
     what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
     b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
           params=(("triton", True),))         # the note says what Triton emits (details.triton_lowering)
+    if b.hw is not None and b.hw.vendor == "nvidia" and src.element_bits:   # what Triton's lowering costs
+        b.add(op, "conversion_cost", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
+              severity="warning", dtype=src.element_type, bits=src.element_bits)
 
 
 @op_check(*STORES, *LOADS)

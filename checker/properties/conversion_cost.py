@@ -1,0 +1,592 @@
+"""conversion_cost(src, dst, shape, dtype, hardware): what Triton's lowering of a convert_layout costs.
+
+Triton 3.9 lowers ``convert_layout(x: src) -> dst`` on NVIDIA targets in one
+of three ways (``details["lowering"]``), read off the minimal conversion
+(`triton_conversion.minimal_conversion`):
+
+* ``register``: only registers move (or nothing does);
+* ``shuffle``: data stays inside each warp and the register/lane permutation
+  needs fewer than two mixed transpositions: ``shfl.sync``;
+* ``shared``: a round trip through a scratch buffer in shared memory.
+
+The shared path, as Triton builds it (ConvertLayoutOpToLLVM on NVIDIA,
+GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
+
+1. Registers that only repeat data (zero bases) are dropped from src and dst;
+   elements narrower than 8 bits move as bytes.
+2. Candidate instructions per side: ``st.shared``/``ld.shared`` (lanes 0, 1, 2
+   address one 128-bit vector per lane), ``stmatrix``/``ldmatrix`` (elements of
+   at most 32 bits; stmatrix from sm90, ldmatrix from sm75) and their ``.trans``
+   forms (16-bit elements). For each (store, load) pair whose register and lane
+   tiles line up (a 16-byte contiguous tile common to both sides: shared
+   registers, then lanes mapped onto lanes, `_tile_for`), a scratch layout is
+   built (`_swizzle`): the 16-byte vector, a *segment* chosen so that the lanes
+   of one store and of one load fall in distinct segments where possible
+   (`_segment`), the *bank* bits the complement, and the *reps*: segment bits
+   that are registers in both src and dst are moved out, so the buffer holds one
+   slice of the tile at a time and the round trip repeats (a barrier between).
+   The pair with the fewest conflicts in Triton's own model (segment bases that
+   are also tile bases) wins, ties to the most reps (the smallest buffer), then
+   the first pair (store choices outer: shared, matrix, matrix.trans).
+   Without any pair (no 16-byte vector common to both) the scratch layout is
+   `_ldst_swizzle`'s: the widest common vector, padded to 32 bits with
+   registers that are warps on the other side, or warps, and the bank bits
+   reordered so the side that filled the word vectorizes further.
+3. ``scratch_bytes`` = (scratch elements / reps) * element bytes.
+4. Each side moves one slice per rep: st/ld.shared with the widest vector the
+   slice allows (Triton's largestVectorisation), or the matrix instruction
+   chosen in 2 (`bank_conflicts._matrix_plan`, Triton's lowerLdStMatrix).
+
+Cost. Each side is scored by the hardware model of `bank_conflicts` (phases,
+4-byte words per bank, calibrated on an H100): ``wavefronts`` and
+``min_wavefronts`` per CTA over all reps, ``instructions`` per CTA (every warp
+issues the same code, broadcast warps included). ``triton_conflicts`` is
+Triton's own count for the chosen pair (its bankConflicts).
+
+The property holds when both sides cost their minimum (``register`` and
+``shuffle`` lowerings touch no shared memory and hold). Engines: F2 ranks the
+word map of each side's phase (cost = 2^(rank W - rank b∘W)); Z3 searches two
+accesses of one phase (same warp, instruction and rep, lanes in one group) at
+different words of one bank. A witness is replayed on the tile's layouts
+(`bank_conflicts._hw_witness`: src or dst slice against the scratch slice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import f2
+from ..errors import CheckerError, InternalError, LayoutError, NotModelled
+from ..hardware import Hardware, resolve
+from ..layout import LinearLayout, divide_right, log2
+from . import triton_conversion
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _describe, _free_bits, _group_of_zero,
+                             _hw_witness, _matrix_plan, _vector_plan, drop_broadcast_registers, word_map)
+from .result import EngineVerdict, Result, decide
+
+VEC, BANK, SEGMENT, REPS = "vector", "bank", "segment", "reps"
+LOWERINGS = ("register", "shuffle", "shared")
+_SCRATCH_INS = (VEC, BANK, SEGMENT, BLOCK, REPS)
+
+
+@dataclass(frozen=True)
+class _Tile:
+    """Triton's LocalMemOpTile: lanes that are contiguous in one 16-byte row, lanes that pick rows."""
+
+    instruction: str
+    contig: tuple[int, ...]
+    addr: tuple[int, ...]
+
+
+_SHARED = _Tile("shared", (), (0, 1, 2))
+_MATRIX = _Tile("matrix", (0, 1), (2, 3, 4))
+_MATRIX_T = _Tile("matrix.trans", (2, 3, 4), (0, 1))
+
+
+# ----------------------------------------------------------------- GF(2) as Triton orders it
+
+
+def _pivots(rows: list[int], dim: int) -> set[int]:
+    return {(r & -r).bit_length() - 1 for r in f2.rref(rows, dim)}
+
+
+def _nullspace(vectors: list[int], dim: int) -> list[int]:
+    """The vectors x with <v, x> = 0 for every v, one per free column (increasing), as Triton lists them."""
+    rows = f2.rref(vectors, dim)
+    piv = {(r & -r).bit_length() - 1: r for r in rows}
+    out = []
+    for col in range(dim):
+        if col in piv:
+            continue
+        x = 1 << col
+        for p, r in piv.items():
+            if r >> col & 1:
+                x ^= 1 << p
+        out.append(x)
+    return out
+
+
+def _intersection(b1: list[int], b2: list[int], dim: int) -> list[int]:
+    """Triton's intersectionBasis: b1's order when every basis is a power of two, else a null-space basis."""
+    if all(b and not b & (b - 1) for b in (*b1, *b2)):
+        s2 = set(b2)
+        return [b for b in b1 if b and b in s2]
+    return _nullspace(_nullspace(b1, dim) + _nullspace(b2, dim), dim)
+
+
+def _complement(basis: list[int], dim: int) -> list[int]:
+    piv = _pivots(basis, dim)
+    return [1 << i for i in range(dim) if i not in piv]
+
+
+def _flat(L: LinearLayout, d: str) -> list[int]:
+    return [b[0] for b in L.in_bases(d)] if L.has_in_dim(d) else []
+
+
+# ----------------------------------------------------------------- the scratch layout
+
+
+def _segment(bank_src, bank_dst, block, dim, n) -> list[int]:
+    """Triton's computeSegment: unit bases neither side's bank tile uses, then pairs mixing them."""
+    ss = (set(bank_src) | set(block)) - {0}
+    sd = (set(bank_dst) | set(block)) - {0}
+    seg = [1 << b for b in range(dim) if (1 << b) not in ss and (1 << b) not in sd]
+    if len(seg) >= n:
+        return seg[:n]
+    A, B = sorted(ss - sd), sorted(sd - ss)
+    if len(A) > len(B):
+        A, B = B, A
+    k = min(max(0, n - len(A) - len(seg)), len(A))
+    seg += [A[i] ^ B[i] for i in range(k, len(A))] + A[:k] + B[:k]
+    return seg[:n]
+
+
+def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps) -> dict[str, list[int]]:
+    """Triton's optimalSwizzling with a given vector and tiles (flat src/dst): the scratch bases per in-dim."""
+    dim = src.total_out_size_log2
+    nz_block = [b for b in block if b]
+    bank_src, bank_dst = list(vbasis) + list(tile_src), list(vbasis) + list(tile_dst)
+    n_bank = min(log2(1024 // ((1 << len(vbasis)) * bits)), dim - len(vbasis) - len(nz_block))
+    n_seg = dim - n_bank - len(vbasis) - len(nz_block)
+    seg = _segment(bank_src, bank_dst, nz_block, dim, n_seg)
+    bank = _complement(list(vbasis) + seg + nz_block, dim)
+    regs_src, regs_dst = set(_flat(src, REG)), set(_flat(dst, REG))
+    kept, reps = [], []
+    for s in seg:
+        if s in regs_src and s in regs_dst:
+            if leave_reps > 0:
+                leave_reps -= 1
+                kept.append(s)
+            else:
+                reps.append(s)
+        else:
+            kept.append(s)
+    return {VEC: list(vbasis), BANK: bank, SEGMENT: kept, BLOCK: list(block), REPS: reps}
+
+
+def _tile_for(a, b, n_reg_a, n_reg_b, lanes_a, lanes_b) -> list[int] | None:
+    """Triton's optimalSwizzlingTile: the 16-byte tile both sides' instructions move, or None."""
+    if n_reg_a < n_reg_b:
+        return _tile_for(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a)
+    dim = a.total_out_size_log2
+    cvt = b.invert_and_compose(a)
+    v = _intersection(_flat(a, REG), _flat(b, REG), dim)
+    if len(v) < n_reg_b:
+        return None
+    v = v[:n_reg_b]
+    la, lb = _flat(a, LANE), _flat(b, LANE)
+    tile_a, tile_b = [la[i] for i in lanes_a], [lb[i] for i in lanes_b]
+    if 0 in tile_a or 0 in tile_b:
+        return None
+    for i in range(n_reg_a - n_reg_b):
+        if cvt.basis(LANE, lanes_b[i], REG) == 0:
+            return None
+    tail = lanes_b[len(lanes_b) - len(lanes_a):] if lanes_a else ()
+    for ia, ib in zip(lanes_a, tail):
+        if cvt.basis(LANE, ib, LANE) != 1 << ia:
+            return None
+    return v + tile_b
+
+
+def _row_tile(t: _Tile, regs, lanes, vbasis) -> list[int] | None:
+    """Triton's getTile: 3 - len(addr) registers outside the vector, then the addressing lanes."""
+    need = 3 - len(t.addr)
+    out = [r for r in regs if r not in vbasis][:need]
+    if len(out) < need:
+        return None
+    return out + [lanes[i] for i in t.addr]
+
+
+def _conflicts(seg: list[int], tile: list[int], dim: int) -> int:
+    return (1 << len(_intersection(seg, tile, dim))) - 1
+
+
+def _ldst_swizzle(src, dst, bits) -> tuple[dict[str, list[int]], int, int]:
+    """Triton's optimalSwizzlingLdSt (flat src/dst): scratch bases, and Triton's (store, load) conflicts."""
+    dim = src.total_out_size_log2
+    reg_src, reg_dst = _flat(src, REG), _flat(dst, REG)
+    lane_src, lane_dst = _flat(src, LANE), _flat(dst, LANE)
+    block = _flat(src, BLOCK)
+    v = _intersection(reg_src, reg_dst, dim)[:log2(128 // bits)]
+    src_fills = None
+    if (1 << len(v)) * bits < 32:
+        per_bank = log2(32 // bits)
+        warp_src = [w for w in _flat(src, WARP) if w]
+        warp_dst = [w for w in _flat(dst, WARP) if w]
+        src_warp = _intersection([r for r in reg_src if r not in v], warp_dst, dim)
+        dst_warp = _intersection([r for r in reg_dst if r not in v], warp_src, dim)
+        if len(src_warp) == len(dst_warp) and src_warp:
+            src_fills = min(src_warp) < min(dst_warp)
+        else:
+            src_fills = len(src_warp) > len(dst_warp)
+        v = v + (src_warp if src_fills else dst_warp)
+        if len(v) < per_bank:
+            v = v + _intersection(warp_src, warp_dst, dim)
+        i = 0
+        while len(v) < per_bank and (i < len(warp_src) or i < len(warp_dst)):
+            if i < len(warp_src) and warp_src[i] not in v:
+                v.append(warp_src[i])
+            if len(v) < per_bank and i < len(warp_dst) and warp_dst[i] not in v and warp_dst[i] not in block:
+                v.append(warp_dst[i])
+            i += 1
+        v = v[:per_bank]
+    log_vec = log2(max(1, ((1 << len(v)) * bits) // 32))
+    tile_src = lane_src[:len(lane_src) - log_vec]
+    tile_dst = lane_dst[:len(lane_dst) - log_vec]
+    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0)
+    if log_vec < 2:
+        banks = sm[BANK]
+        in_src = [i for i, r in enumerate(banks) if r in reg_src]
+        in_dst = [i for i, r in enumerate(banks) if r in reg_dst]
+        if src_fills is None:
+            order = in_src if len(in_src) > len(in_dst) else in_dst
+        else:
+            order = in_src if src_fills else in_dst
+        order = order + [i for i in range(len(banks)) if i not in order]
+        sm[BANK] = [banks[i] for i in order]
+    # Triton's bankConflictsLdSt: the lanes of one wavefront of each side against the segment
+    log_v = log2(max(1, (1 << len(sm[VEC])) * bits // 32))
+    ts, td = lane_src[:len(lane_src) - log_v], lane_dst[:len(lane_dst) - log_v]
+    return sm, _conflicts(sm[SEGMENT], ts, dim), _conflicts(sm[SEGMENT], td, dim)
+
+
+def _tiles(hw: Hardware, bits: int, cross_cta: bool) -> tuple[list[_Tile], list[_Tile]]:
+    """Triton's getSrcDstTiles: the store and load instructions a scratch round trip may use."""
+    src, dst = [_SHARED], [_SHARED]
+    if bits <= 32:
+        if hw.has("stmatrix"):
+            src.append(_MATRIX)
+        if not cross_cta and hw.has("ldmatrix"):
+            dst.append(_MATRIX)
+    if bits == 16:
+        if hw.has("stmatrix"):
+            src.append(_MATRIX_T)
+        if not cross_cta and hw.has("ldmatrix"):
+            dst.append(_MATRIX_T)
+    return src, dst
+
+
+@dataclass
+class Scratch:
+    """The scratch layout Triton picks, with the instructions chosen for it."""
+
+    layout: LinearLayout                # (vector, bank, segment, block, reps) -> tensor
+    store: str                          # "shared" | "matrix" | "matrix.trans"
+    load: str
+    triton_conflicts: tuple[int, int]   # Triton's own (store, load) count for this layout
+
+    @property
+    def reps(self) -> int:
+        return self.layout.in_dim_size(REPS)
+
+
+def optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardware) -> Scratch:
+    """Triton's optimalSwizzling(src, dst, srcTiles, dstTiles) on broadcast-free src and dst."""
+    sf, df = src.flatten_outs(), dst.flatten_outs()
+    dim = sf.total_out_size_log2
+    cross = not _trivial_over_block(dst.invert_and_compose(src))
+    src_tiles, dst_tiles = _tiles(hw, bits, cross)
+    total = log2(128 // bits)
+    reg_src, reg_dst, lane_src, lane_dst = _flat(sf, REG), _flat(df, REG), _flat(sf, LANE), _flat(df, LANE)
+    block = list(dict.fromkeys(_flat(sf, BLOCK)))
+    best = None
+    for ts in src_tiles:
+        for td in dst_tiles:
+            v = _tile_for(sf, df, total - len(ts.contig), total - len(td.contig), ts.contig, td.contig)
+            if v is None:
+                continue
+            tile_s, tile_d = _row_tile(ts, reg_src, lane_src, v), _row_tile(td, reg_dst, lane_dst, v)
+            if tile_s is None or tile_d is None:
+                continue
+            leave = min(len(ts.contig) + len(ts.addr) - 3, len(td.contig) + len(td.addr) - 3)
+            sm = _swizzle(sf, df, bits, v, tile_s, tile_d, block, leave)
+            write, read = _conflicts(sm[SEGMENT], tile_s, dim), _conflicts(sm[SEGMENT], tile_d, dim)
+            key = (read + write, -(1 << len(sm[REPS])))
+            if best is None or key < best[0]:
+                best = (key, sm, ts.instruction, td.instruction, (write, read))
+    if best is None:
+        sm, write, read = _ldst_swizzle(sf, df, bits)
+        best = (None, sm, "shared", "shared", (write, read))
+    _, sm, st, ld, tc = best
+    flat = LinearLayout([(d, [(b,) for b in sm[d]]) for d in _SCRATCH_INS], [(sf.out_dims[0], 1 << dim)],
+                        require_surjective=True)
+    return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
+
+
+def _trivial_over_block(L: LinearLayout) -> bool:
+    if not L.has_in_dim(BLOCK) or L.in_dim_size(BLOCK) == 1:
+        return all(not any(b) for b in L.in_bases(BLOCK)) if L.has_in_dim(BLOCK) else True
+    return L.is_trivial_over([BLOCK])
+
+
+# ----------------------------------------------------------------- one side of the round trip
+
+
+@dataclass
+class Side:
+    """One side (store or load) of the round trip: the instruction and what it costs per CTA."""
+
+    direction: str
+    plan: Plan
+    reps: int
+    warps: int
+    cost: int                           # wavefronts per phase (1: conflict-free)
+    words: list[int] = field(repr=False)
+    mask: int = 0
+    tile: LinearLayout | None = field(default=None, repr=False)      # the distributed slice (reg, lane, warp, block)
+    scratch: LinearLayout | None = field(default=None, repr=False)   # the scratch slice (offset, block)
+
+    @property
+    def instructions_per_warp(self) -> int:
+        return self.plan.instructions_per_warp * self.reps
+
+    @property
+    def instructions(self) -> int:
+        return self.instructions_per_warp * self.warps
+
+    @property
+    def min_wavefronts(self) -> int:
+        return self.plan.phases_per_instruction * self.instructions
+
+    @property
+    def wavefronts(self) -> int:
+        return self.cost * self.min_wavefronts
+
+    def to_dict(self, hw: Hardware, triton_conflicts: int) -> dict[str, Any]:
+        p = self.plan
+        return {"instruction": p.instruction, "asm": p.asm(hw), "mnemonic": p.mnemonic(hw),
+                "vector_bytes": p.vector_bytes, "matrices": p.matrices,
+                "instructions": self.instructions, "instructions_per_warp": self.instructions_per_warp,
+                "phases_per_instruction": p.phases_per_instruction, "wavefronts": self.wavefronts,
+                "min_wavefronts": self.min_wavefronts, "conflicts": self.cost - 1,
+                "triton_conflicts": triton_conflicts}
+
+
+def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: str, bits: int,
+          hw: Hardware) -> Side:
+    """L (broadcast-free) moved to/from the scratch: Triton's per-rep cvt, the instruction's plan, the cost."""
+    reps = scratch.in_dim_size(REPS)
+    total = L.invert_and_compose(scratch)
+    want = [tuple((1 << i) if o == REPS else 0 for o in total.out_dims) for i in range(log2(reps))]
+    regs = list(total.in_bases(REG))
+    used, back = set(), []
+    for w in want:
+        j = next((j for j, b in enumerate(regs) if j not in used and b == w), None)
+        if j is None:
+            raise InternalError(f"conversion_cost: the reps of the scratch layout are not registers of the {direction}")
+        used.add(j)
+        back.append(j)
+    perm = [j for j in range(len(regs)) if j not in used] + back
+    total = LinearLayout([(d, [regs[p] for p in perm] if d == REG else total.in_bases(d)) for d in total.in_dims],
+                         total.out_dim_sizes)
+    cvt = divide_right(total, LinearLayout.identity_1d(reps, REG, REPS))
+    if cvt is None:
+        raise InternalError("conversion_cost: the reps do not divide the conversion on the right")
+    n_block = cvt.in_dim_size(BLOCK)
+    cvt = cvt.reshape_outs([(OFFSET, cvt.total_out_size // n_block), (BLOCK, n_block)])
+    local = cvt.quotient([BLOCK])
+    if local is None:
+        raise NotModelled("conversion_cost: a round trip through another CTA's shared memory is not modelled")
+    local = local.sublayout([REG, LANE, WARP], [OFFSET])
+    origin = tuple(range(local.in_dim_size_log2(REG)))
+    if instruction == "shared":
+        p = _vector_plan(local, origin, bits, direction, hw)
+    else:
+        p = _matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
+        if isinstance(p, str):
+            raise InternalError(f"conversion_cost: Triton picked {instruction} for the {direction} but its "
+                                f"lowering declines: {p}")
+    wm = word_map(p, hw)
+    words = [c for _, _, c in _free_bits(p, wm)]
+    mask = hw.banks - 1
+    cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
+    # the slices one rep moves, in tensor coordinates (the witness replays on them)
+    lregs = L.in_bases(REG)
+    tile = LinearLayout([(d, [lregs[q] for q in perm[:len(regs) - len(back)]] if d == REG else L.in_bases(d))
+                         for d in L.in_dims], L.out_dim_sizes)
+    flat = scratch.sublayout([VEC, BANK, SEGMENT, BLOCK], scratch.out_dims)
+    nb = scratch.in_dim_size(BLOCK)
+    sl = flat.reshape_ins([(OFFSET, flat.total_in_size // nb), (BLOCK, nb)])
+    if tile.invert_and_compose(sl) != cvt:
+        raise InternalError(f"conversion_cost: the {direction} slice does not reproduce Triton's per-rep map")
+    return Side(direction, p, reps, local.in_dim_size(WARP), cost, words, mask, tile, sl)
+
+
+def _witness(side: Side, hw: Hardware, x: dict, y: dict):
+    return _hw_witness(side.tile, side.scratch, side.plan, hw, word_map(side.plan, hw), x, y)
+
+
+def _f2_side(side: Side, hw: Hardware):
+    """None when the side is conflict-free, else a witness (two accesses of one phase, one bank)."""
+    if side.cost == 1:
+        return None
+    wm = word_map(side.plan, hw)
+    free = _free_bits(side.plan, wm)
+    kernel = f2.nullspace([w & side.mask for w in side.words])
+    k = next(v for v in kernel if f2.combine(side.words, v))
+    y: dict[str, int] = {}
+    for i, (d, val, _) in enumerate(free):
+        if k >> i & 1:
+            y[d] = y.get(d, 0) ^ val
+    return _witness(side, hw, {}, y)
+
+
+def _z3_side(side: Side, hw: Hardware, timeout_ms):
+    """The Z3 query of `bank_conflicts`' hardware model on this side's plan: (answer, witness or None)."""
+    from .. import smt
+    p = side.plan
+    L = word_map(p, hw).layout
+    ob = smt.Obligation(f"conversion_cost.{side.direction}")
+    x, y = ob.index(L, "a"), ob.index(L, "b")
+    fixed = (1 << L.in_dim_size_log2(REG)) - 1 - sum(1 << j for j in p.phase_regs)
+    if REG in x and fixed:
+        ob.require((x[REG] ^ y[REG]) & fixed == 0)
+    if LANE in x:
+        ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
+    if WARP in x:
+        ob.require(x[WARP] == y[WARP])
+    wa, wb = ob.image(L, x), ob.image(L, y)
+    ob.require(wa != wb, (wa ^ wb) & side.mask == 0)
+    return ob.solve(timeout_ms), L
+
+
+# ----------------------------------------------------------------- the whole conversion
+
+
+@dataclass
+class Lowering:
+    """How Triton lowers one conversion, and what its shared-memory sides cost."""
+
+    lowering: str                       # register | shuffle | shared
+    triton_lowering: str                # triton_conversion.lowering's finer name
+    bits: int
+    hardware: Hardware
+    scratch: Scratch | None = None
+    scratch_bytes: int = 0
+    store: Side | None = None
+    load: Side | None = None
+    mixed_transpositions: int | None = None
+
+    @property
+    def minimal(self) -> bool:
+        return all(s.cost == 1 for s in (self.store, self.load) if s is not None)
+
+    def details(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"hardware": self.hardware.name, "lowering": self.lowering,
+                             "triton_lowering": self.triton_lowering, "dtype_bits": self.bits,
+                             "scratch_bytes": self.scratch_bytes,
+                             "scratch_layout": self.scratch.layout.to_dict() if self.scratch else None}
+        if self.mixed_transpositions is not None:
+            d["mixed_transpositions"] = self.mixed_transpositions
+        if self.scratch is not None:
+            d["reps"] = self.scratch.reps
+            d["store"] = self.store.to_dict(self.hardware, self.scratch.triton_conflicts[0])
+            d["load"] = self.load.to_dict(self.hardware, self.scratch.triton_conflicts[1])
+            d["wavefronts"] = self.store.wavefronts + self.load.wavefronts
+            d["min_wavefronts"] = self.store.min_wavefronts + self.load.min_wavefronts
+        return d
+
+    def summary(self) -> str:
+        if self.lowering != "shared":
+            return {"register": "registers only (no shared memory)",
+                    "shuffle": "warp shuffles (no shared memory)"}[self.lowering]
+        s, ld = self.store, self.load
+        return (f"through {self.scratch_bytes} B of scratch x{self.scratch.reps} rep(s): "
+                f"{s.plan.mnemonic(self.hardware)} {s.instructions} per CTA, {s.wavefronts} wavefronts "
+                f"(min {s.min_wavefronts}); {ld.plan.mnemonic(self.hardware)} {ld.instructions} per CTA, "
+                f"{ld.wavefronts} wavefronts (min {ld.min_wavefronts})")
+
+
+def _full(L: LinearLayout) -> LinearLayout:
+    return LinearLayout([(d, L.in_bases(d) if L.has_in_dim(d) else ()) for d in (REG, LANE, WARP, BLOCK)],
+                        L.out_dim_sizes)
+
+
+def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = "sm90") -> Lowering:
+    """What Triton 3.9 emits for convert_layout src -> dst of `bits`-bit elements (module docstring)."""
+    hw = resolve(hardware)
+    if hw.vendor != "nvidia":
+        raise NotModelled(f"conversion_cost models Triton's NVIDIA lowering; {hw.name} is {hw.vendor}")
+    if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1 or bits > 64 or bits & (bits - 1):
+        raise CheckerError(f"must be a power of two up to 64, got {bits!r}", field="dtype_bits")
+    for name, L in (("src", src), ("dst", dst)):
+        if not isinstance(L, LinearLayout) or not L.has_in_dim(REG) or not L.has_in_dim(LANE):
+            raise CheckerError("expected a distributed LinearLayout (register, lane, warp, block)", field=name)
+    if src.out_dim_sizes != dst.out_dim_sizes:
+        raise CheckerError(f"src and dst cover different shapes: {dict(src.out_dim_sizes)} vs "
+                           f"{dict(dst.out_dim_sizes)}", field="dst")
+    src, dst = _full(src), _full(dst)
+    try:
+        comp = triton_conversion.minimal_conversion(src, dst)
+    except LayoutError as e:
+        raise CheckerError(f"dst needs elements src does not hold: {e.message}", field="dst") from None
+    cls, mixed = triton_conversion.classify(src, dst, comp)
+    tl = triton_conversion.lowering(comp, cls)
+    if tl in ("none", "register_permutation"):
+        return Lowering("register", tl, bits, hw, mixed_transpositions=mixed)
+    if tl == "warp_shuffle":
+        return Lowering("shuffle", tl, bits, hw, mixed_transpositions=mixed)
+    if tl == "distributed_shared_memory":
+        raise NotModelled("conversion_cost: a conversion between CTAs (distributed shared memory) is not modelled")
+    if bits < 8:
+        raise NotModelled("conversion_cost: sub-byte elements through shared memory are not modelled")
+    work = bits
+    if src.in_dim_size(LANE) != hw.warp_size:
+        raise CheckerError(f"src has {src.in_dim_size(LANE)} lanes; {hw.name} has warps of {hw.warp_size}",
+                           field="src")
+    s, _ = drop_broadcast_registers(src)
+    d, _ = drop_broadcast_registers(dst)
+    sc = optimal_swizzling(s, d, work, hw)
+    size = sc.layout.total_out_size // sc.reps * work // 8     # one CTA: Triton divides by the CTA split
+    store = _side("store", s, sc.layout, sc.store, work, hw)
+    load = _side("load", d, sc.layout, sc.load, work, hw)
+    return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed)
+
+
+# ----------------------------------------------------------------- the property
+
+
+def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, hardware: Any = "sm90",
+                    engine: str = "both", timeout_ms: int | None = None) -> Result:
+    """How Triton lowers convert_layout src -> dst and what it costs; holds when every shared-memory side
+    costs its conflict-free wavefronts (module docstring)."""
+    lw = lower_conversion(src, dst, dtype_bits, hardware)
+    hw = lw.hardware
+    details = lw.details()
+    sides = [s for s in (lw.store, lw.load) if s is not None]
+    summary = lw.summary()
+
+    def f2_engine() -> EngineVerdict:
+        for s in sides:
+            cx = _f2_side(s, hw)
+            if cx is not None:
+                return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
+                    f"{summary}; the {s.direction} costs {s.wavefronts} wavefronts where {s.min_wavefronts} "
+                    f"would do ({s.cost}-way conflict); e.g. {_describe(cx)}"))
+        return EngineVerdict("f2", "holds", explanation=summary + (
+            "; both sides cost their minimum" if sides else ""))
+
+    def z3_engine() -> EngineVerdict:
+        from .. import smt
+        for s in sides:
+            answer, L = _z3_side(s, hw, timeout_ms)
+            if answer.status == "unknown":
+                return EngineVerdict("z3", "unknown", explanation=f"z3 gave up on the {s.direction}")
+            if answer.status == "sat":
+                def on_sat(values, s=s, L=L):
+                    cx = _witness(s, hw, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
+                                  {d: values.get(f"b.{d}", 0) for d in L.in_dims})
+                    return cx, f"z3 model ({s.direction}): {_describe(cx)}"
+                return smt.verdict(answer, holds="", on_sat=on_sat)
+        return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank on either "
+                             "side (unsat)" if sides else "no shared memory")
+
+    return decide("conversion_cost", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+def check(check, engine, timeout_ms) -> Result:
+    """The registry's decide: a spec's or a TTGIR op's check (operands src, dst; dtype; hardware)."""
+    from .. import prove
+    return prove.conversion_cost(check.operand("src"), check.operand("dst"), check.shape, check.dtype_bits,
+                                 hardware=check.hardware, engine=engine, timeout_ms=timeout_ms)
