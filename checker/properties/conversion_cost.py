@@ -32,7 +32,9 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    `_ldst_swizzle`'s: the widest common vector, padded to 32 bits with
    registers that are warps on the other side, or warps, and the bank bits
    reordered so the side that filled the word vectorizes further.
-3. ``scratch_bytes`` = (scratch elements / reps) * element bytes.
+3. ``scratch_bytes`` = (scratch elements / reps) * element bytes; ``barriers`` = 2 reps - 1, at the
+   warp level (``sync: warp``, bar.warp.sync) when no element crosses warps and neither layout
+   broadcasts over warps (Triton's isCvtDimSync), else ``bar.sync`` for the CTA.
 4. Each side moves one slice per rep: st/ld.shared with the widest vector the
    slice allows (Triton's largestVectorisation), or the matrix instruction
    chosen in 2 (`bank_conflicts._matrix_plan`, Triton's lowerLdStMatrix).
@@ -467,6 +469,12 @@ class Lowering:
     store: Side | None = None
     load: Side | None = None
     mixed_transpositions: int | None = None
+    sync: str = "cta"                   # the barrier between the sides: "warp" (bar.warp.sync) or "cta" (bar.sync)
+
+    @property
+    def barriers(self) -> int:
+        """Barriers the round trip issues: one after each store, one before each next rep."""
+        return 2 * self.scratch.reps - 1 if self.scratch is not None else 0
 
     @property
     def minimal(self) -> bool:
@@ -481,6 +489,7 @@ class Lowering:
             d["mixed_transpositions"] = self.mixed_transpositions
         if self.scratch is not None:
             d["reps"] = self.scratch.reps
+            d["barriers"], d["sync"] = self.barriers, self.sync
             d["store"] = self.store.to_dict(self.hardware, self.scratch.triton_conflicts[0])
             d["load"] = self.load.to_dict(self.hardware, self.scratch.triton_conflicts[1])
             d["wavefronts"] = self.store.wavefronts + self.load.wavefronts
@@ -541,7 +550,11 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     size = sc.layout.total_out_size // sc.reps * work // 8     # one CTA: Triton divides by the CTA split
     store = _side("store", s, sc.layout, sc.store, work, hw)
     load = _side("load", d, sc.layout, sc.load, work, hw)
-    return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed)
+    # Triton's isCvtDimSync: a warp-level barrier when no data crosses warps and neither side broadcasts over them
+    comp = dst.invert_and_compose(src)
+    warp_sync = (_trivial_over_block(comp) and comp.is_trivial_over([WARP])
+                 and src.get_free_variable_masks()[WARP] == 0 and dst.get_free_variable_masks()[WARP] == 0)
+    return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed, "warp" if warp_sync else "cta")
 
 
 # ----------------------------------------------------------------- the property
