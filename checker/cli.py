@@ -349,6 +349,65 @@ def cmd_smt(args) -> int:
     return EXIT_OK
 
 
+def cmd_swizzle(args) -> int:
+    """Synthesize the shared layout of a store/load pair (`checker.synthesis`), verified on both sides."""
+    import json
+    from .encodings import lower
+    from .synthesis import pair_at, render, synthesize
+    family = "nvmma" if args.nvmma else "padded" if args.padded else "any"
+    if args.nvmma and args.padded:
+        raise CheckerError("give --nvmma or --padded, not both", field="--padded")
+    hardware = args.hardware
+    if args.ttgir:
+        from .syntax.ttgir import read_ttgir
+        from .ttgir_checks import hardware_for_target, layout_shape as alloc_shape
+        if args.line is None or args.layouts:
+            raise CheckerError("--ttgir FILE takes --line N (the line of a local_load / local_store), no layouts",
+                               field="--line")
+        try:
+            with open(args.ttgir, encoding="utf-8") as f:
+                modules = read_ttgir(f.read(), args.ttgir)
+        except (OSError, UnicodeDecodeError) as e:
+            raise CheckerError(f"cannot read: {e}", file=args.ttgir) from None
+        module = next((m for m in modules if any(o.line == args.line for o in m.operations)), None)
+        if module is None:
+            raise CheckerError(f"no operation on line {args.line} of {args.ttgir}", field="--line")
+        try:
+            store, load = pair_at(module.operations, args.line)
+        except CheckerError as e:
+            raise e.located(file=args.ttgir, line=args.line) from None
+        shape = list(store.reg.shape)
+        if alloc_shape(store.mem) != shape:
+            raise CheckerError(f"the buffer ({_dims(alloc_shape(store.mem))}) is not the tensor ({_dims(shape)}): "
+                               f"a view of a larger allocation", field="--line")
+        st, ld, current, bits = store.reg.encoding, load.reg.encoding, store.mem.encoding, store.mem.element_bits
+        sa, la = store.access, load.access
+        hw_target = hardware_for_target(module.target)
+        hardware = hardware or (hw_target.name if hw_target else "sm90")
+        st_text = f"line {store.op.line} {store.op.name}: {store.reg.encoding_text}"
+        ld_text = f"line {load.op.line} {load.op.name}: {load.reg.encoding_text}"
+    else:
+        if len(args.layouts) != 2:
+            raise CheckerError("give the store layout and the load layout (or --ttgir FILE --line N)",
+                               field="layouts")
+        pasted = [resolve_layout(t, None, None) for t in args.layouts]
+        shape = layout_shape(args.shape, pasted)
+        bits = element_bits(args.dtype_bits, pasted)
+        if bits is None:
+            raise CheckerError("give --dtype-bits (or paste a tensor type with its element type)",
+                               field="--dtype-bits")
+        st, ld = pasted[0].encoding, pasted[1].encoding
+        current = resolve_layout(args.current, None, None).encoding if args.current else None
+        sa, la = args.store_access, args.load_access
+        hardware = hardware or "sm90"
+        st_text, ld_text = " ".join(args.layouts[0].split()), " ".join(args.layouts[1].split())
+    Rs, Rl = lower(st, shape), lower(ld, shape)
+    syn = synthesize(Rs, Rl, bits, hardware, store_access=sa, load_access=la, family=family, current=current)
+    syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)
+    print(json.dumps(syn.to_dict(), indent=2) if args.json else render(syn, st_text, ld_text))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="layoutcheck",
                                 description="Prove Triton GPU tensor layouts correct.")
@@ -412,6 +471,27 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--file", help=file_help)
     sp.add_argument("--shape", help=shape_help)
     sp.set_defaults(run=cmd_smt)
+
+    sp = sub.add_parser("swizzle", help="synthesize the shared layout that makes a store and a load "
+                                        "conflict-free at their widest vectors (or proven minimal)")
+    sp.add_argument("layouts", nargs="*", help="the store's register layout and the load's (as for lower: "
+                                               "attribute text, alias lines, tensor types)")
+    sp.add_argument("--ttgir", metavar="FILE", help="a TTGIR file: the pair of the access on --line (default: none)")
+    sp.add_argument("--line", type=int, help="with --ttgir: the line of a local_load / local_store (its partner is "
+                                             "found through the buffer's SSA value)")
+    sp.add_argument("--shape", help=shape_help)
+    sp.add_argument("--dtype-bits", type=int, help="element width in bits (default: a pasted type's)")
+    sp.add_argument("--hardware", help="hardware preset (default: the module's target, else sm90)")
+    sp.add_argument("--current", help="the shared layout in use, to compare with (default: none; with --ttgir "
+                                      "the IR's)")
+    sp.add_argument("--store-access", default="auto", help="the store's instruction, as for prove --access "
+                                                          "(default: %(default)s)")
+    sp.add_argument("--load-access", default="auto", help="the load's instruction (default: %(default)s)")
+    sp.add_argument("--nvmma", action="store_true", help="only NVMMA layouts (wgmma / TMA compatible)")
+    sp.add_argument("--padded", action="store_true", help="only AMD padded layouts (identity offsets, one "
+                                                          "interval-padding pair)")
+    sp.add_argument("--json", action="store_true", help="print the result as JSON (default: off: text)")
+    sp.set_defaults(run=cmd_swizzle)
 
     sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
     encoding_args(sp)

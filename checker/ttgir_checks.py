@@ -331,7 +331,8 @@ def shared_access(b: Builder, op: Operation) -> None:
     what = " -> ".join(pair if direction == "store" else pair[::-1])
     b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
           severity="warning", dtype=dtype, bits=bits,
-          params=(("direction", direction), ("access", access), ("model", "hardware")) + view)
+          params=(("direction", direction), ("access", access), ("model", "hardware")) + view
+          + (() if view else _partner(b, op)))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
               severity=MISALIGNED.get(b.hw.vendor, "error"), dtype=dtype, bits=bits, params=(("direction", direction),) + view)
@@ -345,6 +346,19 @@ def shared_access(b: Builder, op: Operation) -> None:
         b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", [("reg", reg.encoding),
               ("shared", mem.encoding)], shape, severity="warning", dtype=dtype, bits=bits,
               params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view)
+
+
+def _partner(b: Builder, op: Operation) -> tuple:
+    """The register layout of the other side of a local_store / local_load pair (`checker.synthesis.partners`),
+    as the ``partner`` parameter: a conflicting access then gets a synthesized layout as a suggestion."""
+    from .syntax.mlir_attr import print_attribute
+    from .synthesis import partners
+    found = partners(b.m.operations, op)
+    if not found:
+        return ()
+    other = found[0]
+    out = (("partner", print_attribute(other.reg.encoding)),)
+    return out + ((("partner_access", other.access),) if other.access != "auto" else ())
 
 
 def padded_view(b: Builder, value: str | None, mem: TypeRef, alloc: list[int], shape: list[int]):

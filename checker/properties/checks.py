@@ -117,9 +117,31 @@ def bank_conflict_free(check, engine, timeout_ms) -> Result:
     R, S, shape = _operand(check, "reg"), _operand(check, "shared"), check.shape
     if p("view_of"):
         (R, S), shape = _in_allocation(check), None
-    return prove.bank_conflict_free(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"),
-                                    model=p("model"), hardware=check.hardware, triton=bool(p("triton")),
-                                    **_kw(engine, timeout_ms))
+    result = prove.bank_conflict_free(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"),
+                                      model=p("model"), hardware=check.hardware, triton=bool(p("triton")),
+                                      **_kw(engine, timeout_ms))
+    if p("partner") and result.status == "fails" and p("model") in (None, "hardware"):
+        _suggest(check, result)
+    return result
+
+
+def _suggest(check, result: Result) -> None:
+    """A conflicting access of a local_store / local_load pair: the synthesized shared layout
+    (`checker.synthesis.suggestion`), verified on both sides, as ``details["suggestion"]``."""
+    from ..errors import CheckerError
+    from ..syntax.mlir_attr import parse_attribute
+    from ..synthesis import suggestion
+    p = check.param
+    try:
+        R = lower(check.operand("reg"), check.shape)
+        partner = lower(parse_attribute(p("partner")), check.shape)
+        got = suggestion(R, partner, lower(check.operand("shared"), check.shape), check.dtype_bits,
+                         check.hardware, p("direction") or "store", p("access") or "auto",
+                         p("partner_access") or "auto", current=check.operand("shared"))
+    except CheckerError:
+        return
+    if got is not None:
+        result.details["suggestion"] = got
 
 
 def aligned_access(check, engine, timeout_ms) -> Result:

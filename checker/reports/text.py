@@ -218,7 +218,12 @@ def bank_conflict_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> 
             who = f"lane {a.get('lane')} registers {a.get('register')} and {b.get('register')}"
         text += (f": {who} hit bank {cx.get('bank')} (addresses {hex(a.get('byte_address', 0))}, "
                  f"{hex(b.get('byte_address', 0))})")
-    return text + f"; {details.get('wavefronts')} wavefronts where {details.get('min_wavefronts')} would do"
+    text += f"; {details.get('wavefronts')} wavefronts where {details.get('min_wavefronts')} would do"
+    sug = details.get("suggestion")
+    if sug:                                  # a local_store / local_load pair: the synthesized layout (synthesis)
+        text += (f"; suggested shared layout {sug.get('layout')} (store + load: {sug.get('before')} -> "
+                 f"{sug.get('wavefronts')} wavefronts{', proven minimal' if sug.get('proven') else ''})")
+    return text
 
 
 TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),

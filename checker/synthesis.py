@@ -1,0 +1,850 @@
+"""Shared-layout synthesis: the fewest wavefronts any shared layout gives a store and a load, proven.
+
+Problem. A register layout R_s is stored into a shared buffer (``local_store``,
+``local_alloc`` with a value, an asynchronous copy) and a register layout R_l
+is loaded from it (``local_load``); elements of ``bits`` bits, one CTA. The
+shared layout S (offset -> tensor, invertible) is ours to choose. Each side
+is scored by `checker.properties.bank_conflicts` (the hardware model, the
+instruction Triton emits for that S): ``wavefronts = cost * phases``. We want
+S minimizing W(S) = W_s(S) + W_l(S), and a proof that no S does better.
+
+Notation. Tensor vectors are packed ints (F2^n, n = log2 of the elements).
+S is an ordered basis t_0 .. t_{n-1} of F2^n (t_i = S(offset 2^i)). With e the
+element bytes, a bank row holds 2^c elements, c = log2(banks * bank_bytes / e);
+``down`` = log2(bank_bytes / e) offset bits lie inside one word (0 when e >=
+bank_bytes). U = span(t_0..t_{down-1}), G = span(t_c..t_{n-1}) (the segment
+bits: which bank row).
+
+The lower bound (per side, then joint). Every S gives each side one plan
+(`bank_conflicts.plan`): an ``st/ld.shared`` of v = 2^j elements (Triton's
+largestVectorisation: j register bases of R are t_0..t_{j-1}), an
+``stmatrix/ldmatrix`` (its per-tile registers and lanes 0, 1 are the first
+offsets; transposed: lanes 2, 3, 4 first), or an AMD transposed read (its
+tile lanes first). Call these the side's *options*; each option o fixes
+
+* its number of phases, phases(o), a function of R alone (registers over the
+  vector, lane groups of the hardware's table for the width, warps); and
+* a *prefix*: the sets the first offset bases t_0, t_1, ... must come from.
+
+For a phase P (its vector registers and the lane group of lane 0), let Q be
+the span of their tensor vectors, r = rank Q. The phase's words are the
+offset map restricted to Q shifted by the word size, so rank W(P) >= r - down
+(+ up sub-word bits for wide elements), while the bank projection has rank at
+most log2(banks); hence (module docstring of bank_conflicts: cost = 2^(rank W
+- rank b∘W))
+
+    cost >= 2^max(0, r - c),   W_side >= bound(o) = phases(o) * 2^max(0, r_min(o) - c)
+
+with r_min(o) the smallest rank over the choices of o's vector registers.
+S satisfies the prefixes of the options it realizes on both sides, so two
+options are *compatible* only if their prefixes can be filled with one
+sequence of distinct vectors; therefore
+
+    W(S) >= LB = min over compatible (o_s, o_l) of bound(o_s) + bound(o_l).
+
+This is a relaxation (every S is counted under the pair it realizes), hence a
+true lower bound. The per-side bound LB_side = min_o bound(o) is the least
+wavefronts that side can have under any S.
+
+Attaining it (the construction). For a compatible pair we fill the prefix
+(t_0..t_{k-1}), put every other nonzero basis of R_s and R_l into a
+complement C of the prefix's span (so the registers that should vectorize do,
+and nothing else touches those offset bits), and choose G inside C greedily:
+one vector w at a time, picked so that w is outside A_side + U + G for both
+sides (A_side = Q_side + U). dim(A ∩ G) rises only when A + U + G covers C, so
+G meets each A in the least dimension the count allows; over F2 no space is
+the union of two proper subspaces, so a w avoiding both exists whenever
+neither is forced (the two-subspace common-complement argument, the one
+behind Triton's GenericSwizzling). The bank bits are the rest of C. Each
+candidate is then scored by the real model (`side_figures`, access "auto":
+whatever Triton emits for it); the swizzled family (``#ttg.swizzled_shared``,
+every vec/perPhase/maxPhase/order) and the IR's own layout are scored too,
+so the result is never worse than the IR's choice. When the best score
+equals LB the optimum is *proven* (the certificate: the layout, LB's option
+pair, and the rank bound above); otherwise the gap is reported and the
+result is the best found (``proven`` false). Families (``nvmma``: the eight
+NVMMA layouts of the element width; ``padded``: identity offsets in every
+order with one (interval, padding) pair on a grid, scored by the padded
+integer model of `padded_access`) are searched exhaustively, so their
+minimum is proven within the family.
+
+Every synthesized layout is verified by `bank_conflict_free` with both
+engines on both sides (`Synthesis.verify`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from . import f2
+from .errors import CheckerError
+from .hardware import Hardware, coset_basis, resolve
+from .layout import LinearLayout, log2, standard_out_dims
+from .properties import bank_conflicts as bc
+from .properties.bank_conflicts import BLOCK, LANE, OFFSET, REG, WARP
+
+FAMILIES = ("any", "nvmma", "padded")
+
+
+# ------------------------------------------------------------------ scoring
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """One side's access under one shared layout (the hardware model's figures)."""
+
+    direction: str
+    instruction: str
+    mnemonic: str
+    vector_bytes: int
+    wavefronts: int
+    min_wavefronts: int
+
+    @property
+    def conflicts(self) -> int:
+        return self.wavefronts // self.min_wavefronts - 1 if self.min_wavefronts else 0
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.instruction, self.vector_bytes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"direction": self.direction, "instruction": self.instruction, "mnemonic": self.mnemonic,
+                "vector_bytes": self.vector_bytes, "wavefronts": self.wavefronts,
+                "min_wavefronts": self.min_wavefronts}
+
+    def describe(self) -> str:
+        tail = "" if self.wavefronts == self.min_wavefronts else \
+            f" ({self.wavefronts // self.min_wavefronts}-way conflict, {self.min_wavefronts} conflict-free)"
+        return f"{self.mnemonic} ({self.vector_bytes} B per lane): {self.wavefronts} wavefronts{tail}"
+
+
+def side_figures(R: LinearLayout, S, bits: int, direction: str, access: str, hw: Hardware) -> SideFigures:
+    """The wavefronts of one side (F2 ranks only: the search's scoring; `verify` runs both engines)."""
+    from .padded import PaddedLayout
+    if isinstance(S, PaddedLayout):
+        res = bc.bank_conflict_free(R, S, bits, direction=direction, access=access, hardware=hw, engine="f2")
+        d = res.details
+        return SideFigures(direction, d["instruction"], d.get("mnemonic", d["instruction"]), d["vector_bytes"],
+                           d["wavefronts"], d["min_wavefronts"])
+    Rn, Sn = bc.normalize(R, S)
+    p = bc.plan(Rn, Sn, bits, direction, access, hw)
+    wm = bc.word_map(p, hw)
+    words = [c for _, _, c in bc._free_bits(p, wm)]
+    mask = hw.banks - 1
+    cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
+    phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
+    return SideFigures(direction, p.instruction, p.mnemonic(hw), p.vector_bytes, cost * phases, phases)
+
+
+# ------------------------------------------------------------- the lower bound
+
+
+@dataclass(frozen=True)
+class Option:
+    """One plan a side may get under some S: its prefix (allowed vectors per leading offset bit),
+    its phases and its wavefront bound."""
+
+    kind: str                                   # "vector", "matrix", "matrix.trans", "ds_read_tr"
+    vector_elems: int
+    prefix: tuple[frozenset, ...]
+    phases: int
+    bound: int
+    phase_lanes: tuple[int, ...]                # lane indices spanning the phase's lane group (coset basis)
+    reg_positions: tuple[int, ...]              # prefix positions that are the phase's registers
+
+    def describe(self) -> str:
+        if self.kind == "vector":
+            return f"{self.vector_elems}-element vectors"
+        return self.kind
+
+
+def _cols(L: LinearLayout, d: str) -> list[int]:
+    return bc._dim_columns(L, d)
+
+
+def side_options(R: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> list[Option]:
+    """The options of one side (module docstring), each with phases(o) and bound(o)."""
+    Rn, _ = bc.drop_broadcast_registers(R)
+    regs, lanes = _cols(Rn, REG), _cols(Rn, LANE)
+    n_regs, warps = len(regs), 1 << Rn.in_dim_size_log2(WARP)
+    vreg = frozenset(regs)
+    e = bits // 8
+    c = log2(max(1, hw.banks * hw.bank_bytes // e))
+    out: list[Option] = []
+    matrix = "stmatrix" if direction == "store" else "ldmatrix"
+
+    def lane_vecs(idx: Sequence[int]) -> list[int]:
+        return [f2.combine(lanes, v) for v in idx]
+
+    def rmin(j: int, lane_idx: Sequence[int], fixed: Sequence[int] = ()) -> int:
+        lv = lane_vecs(lane_idx) + list(fixed)
+        best = None
+        for sub in itertools.combinations(regs, j):
+            r = f2.rank(list(sub) + lv)
+            best = r if best is None else min(best, r)
+            if best == j:
+                break
+        return best if best is not None else f2.rank(lv)
+
+    vector_access = access in ("auto", "st.shared", "ld.shared", "cp.async", "direct_to_lds", "fill_store")
+    if vector_access:
+        name = "cp.async" if access in ("cp.async", "direct_to_lds") else "st.shared"
+        gdir = "store" if name == "cp.async" or direction == "store" else "load"
+        max_bytes = hw.max_vector_bytes
+        widths = None
+        if access in ("cp.async", "direct_to_lds") and hw.vendor == "amd":
+            widths = [w for w in hw.direct_to_lds if w >= e]
+            max_bytes = max(widths) if widths else e
+        max_elems = max(1, min(128, max_bytes * 8) // bits)
+        for j in range(0, min(n_regs, log2(max_elems)) + 1):
+            vb = (1 << j) * e
+            if widths is not None and vb not in widths:
+                continue
+            try:
+                groups = hw.groups(gdir, vb)
+            except CheckerError:
+                continue
+            lane_idx = coset_basis(groups)
+            phases = (1 << (n_regs - j)) * len(groups) * warps
+            bound = phases << max(0, rmin(j, lane_idx) - c)
+            out.append(Option("vector", 1 << j, (vreg,) * j, phases, bound, tuple(lane_idx), tuple(range(j))))
+    if access in ("auto", matrix) and hw.has(matrix) and len(lanes) == 5 and bits <= 32:
+        t = log2(32 // bits)
+        if n_regs >= t and lanes[0] and lanes[1]:
+            phases = (1 << (n_regs - t)) * warps
+            out.append(Option("matrix", 1 << t, (vreg,) * t + (frozenset([lanes[0]]), frozenset([lanes[1]])),
+                              phases, phases, tuple(1 << i for i in range(5)), tuple(range(t))))
+    if access in ("auto", matrix + ".trans") and hw.has(matrix) and len(lanes) == 5 and \
+            (bits == 16 or (bits == 8 and hw.has("b8"))):
+        o = log2(16 // bits)
+        per_tile = log2((16 if direction == "store" and bits == 8 else 32) // bits) + o
+        if n_regs >= per_tile and all(lanes[2:5]):
+            groups = 2 if per_tile + 5 + log2(bits // 8) > 7 else 1
+            phases = (1 << (n_regs - per_tile)) * groups * warps
+            out.append(Option("matrix.trans", 1 << per_tile,
+                              tuple(frozenset([x]) for x in lanes[2:5]) + (vreg,) * o, phases, phases,
+                              tuple(1 << i for i in range(5)), tuple(range(3, 3 + o))))
+    if direction == "load" and access in ("auto", "ds_read_tr"):
+        params = bc.trans_load_params(bits, hw)
+        if params is not None:
+            T = params[0] // bits
+            if (1 << n_regs) >= T and log2(T) <= len(lanes) and all(lanes[:log2(T)]):
+                try:
+                    groups = hw.groups("transpose", params[0] // 8)
+                    phases = ((1 << n_regs) // T) * len(groups) * warps
+                    out.append(Option("ds_read_tr", T, tuple(frozenset([x]) for x in lanes[:log2(T)]), phases,
+                                      phases, tuple(coset_basis(groups)), ()))
+                except CheckerError:
+                    pass
+    if not out:
+        raise CheckerError(f"no {direction} instruction of {hw.name} fits this layout (access {access})",
+                           field="access")
+    return out
+
+
+def _fill(a: tuple[frozenset, ...], b: tuple[frozenset, ...], limit: int = 64) -> list[tuple[int, ...]]:
+    """Sequences of distinct, independent vectors satisfying both prefixes (position-wise), up to `limit`."""
+    k = max(len(a), len(b))
+    out: list[tuple[int, ...]] = []
+
+    def allowed(i: int):
+        sets = [p[i] for p in (a, b) if i < len(p)]
+        inter = frozenset.intersection(*sets)
+        return sorted(inter)
+
+    def rec(seq: list[int]) -> None:
+        if len(out) >= limit:
+            return
+        i = len(seq)
+        if i == k:
+            out.append(tuple(seq))
+            return
+        for v in allowed(i):
+            if v and not f2.in_span(v, seq):
+                seq.append(v)
+                rec(seq)
+                seq.pop()
+
+    rec([])
+    return out
+
+
+def compatible(a: Option, b: Option) -> bool:
+    return bool(_fill(a.prefix, b.prefix, limit=1))
+
+
+# ---------------------------------------------------------------- construction
+
+
+def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, prefix: tuple[int, ...],
+               n: int, c: int, down: int, rng: random.Random) -> list[int] | None:
+    """An ordered basis t_0..t_{n-1} with the given prefix (module docstring), or None."""
+    k = len(prefix)
+    others = []
+    for R in (Rs, Rl):
+        Rn, _ = bc.drop_broadcast_registers(R)
+        for d in (REG, LANE, WARP):
+            others += [v for v in _cols(Rn, d) if v and v not in prefix]
+    tprime: list[int] = []
+    for v in others:
+        if not f2.in_span(v, list(prefix) + tprime):
+            tprime.append(v)
+    cbasis = list(tprime)
+    for i in range(n):
+        if len(prefix) + len(cbasis) == n:
+            break
+        if not f2.in_span(1 << i, list(prefix) + cbasis):
+            cbasis.append(1 << i)
+    if len(prefix) + len(cbasis) != n:
+        return None
+    uext = cbasis[:max(0, down - k)]
+    u = list(prefix[:down]) + uext
+    areas = []
+    for R, o, weight in ((Rs, os_, os_.phases), (Rl, ol, ol.phases)):
+        lanes = _cols(bc.drop_broadcast_registers(R)[0], LANE)
+        q = [prefix[i] for i in o.reg_positions if i < k] + [f2.combine(lanes, v) for v in o.phase_lanes]
+        areas.append((q + u, weight))
+    g: list[int] = []
+    for _ in range(max(0, n - c)):
+        best, best_inc = None, None
+        pairs_ = [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
+        cands = list(cbasis) + pairs_ + [f2.combine(cbasis, rng.getrandbits(len(cbasis))) for _ in range(48)]
+        for w in cands:
+            if not w or f2.in_span(w, uext + g):
+                continue
+            inc = sum(wt for a, wt in areas if f2.in_span(w, a + g))
+            if best_inc is None or inc < best_inc:
+                best, best_inc = w, inc
+                if inc == 0:
+                    break
+        if best is None:
+            return None
+        g.append(best)
+    bank: list[int] = []
+    for w in cbasis:
+        if len(uext) + len(bank) + len(g) == len(cbasis):
+            break
+        if not f2.in_span(w, uext + bank + g):
+            bank.append(w)
+    order = list(prefix) + uext + bank + g
+    return order if len(order) == n and f2.rank(order) == n else None
+
+
+# ------------------------------------------------------------------ the result
+
+
+@dataclass
+class Candidate:
+    encoding: Any                               # the encoding printed (swizzled, shared_linear, nvmma, padded)
+    layout: Any                                 # its LinearLayout (or PaddedLayout) at the shape
+    store: SideFigures
+    load: SideFigures
+    source: str                                 # "swizzled", "constructed", "ir", "nvmma", "padded"
+
+    @property
+    def total(self) -> int:
+        return self.store.wavefronts + self.load.wavefronts
+
+
+@dataclass
+class Synthesis:
+    """The synthesized layout, the figures before (the IR's layout, if given) and after, and the proof."""
+
+    best: Candidate
+    current: Candidate | None
+    lower_bound: int                            # joint: no S of the family has fewer wavefronts (sum of sides)
+    side_bounds: tuple[int, int]                # each side alone, over every S
+    bound_pair: tuple[str, str]                 # the option pair behind lower_bound
+    proven: bool
+    family: str
+    argument: str
+    at_current: Candidate | None = None         # the best keeping the IR layout's instructions
+    at_current_bound: int | None = None
+    bits: int = 16
+    rank_bound: int = 0                         # the rank bound over compatible plan pairs (docstring)
+    shape: tuple[int, ...] = ()
+    hardware: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def improves(self) -> bool:
+        return self.current is not None and self.best.total < self.current.total
+
+    def attribute(self) -> str:
+        from .syntax.mlir_attr import print_attribute
+        return print_attribute(self.best.encoding)
+
+    def gluon(self) -> str:
+        return gluon_text(self.best.encoding, self.shape)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"layout": self.attribute(), "gluon": self.gluon(), "source": self.best.source,
+             "store": self.best.store.to_dict(), "load": self.best.load.to_dict(),
+             "wavefronts": self.best.total, "lower_bound": self.lower_bound,
+             "side_bounds": list(self.side_bounds), "bound_options": list(self.bound_pair),
+             "proven": self.proven, "family": self.family, "argument": self.argument}
+        if self.current is not None:
+            d["before"] = {"store": self.current.store.to_dict(), "load": self.current.load.to_dict(),
+                           "wavefronts": self.current.total}
+            d["improves"] = self.improves
+        if self.at_current is not None:
+            d["at_current_vectorization"] = {"wavefronts": self.at_current.total,
+                                             "lower_bound": self.at_current_bound}
+        return d
+
+    def verify(self, engine: str = "both", store_access: str = "auto", load_access: str = "auto",
+               R_store: LinearLayout | None = None, R_load: LinearLayout | None = None) -> None:
+        """Re-decide both sides with `bank_conflict_free` (both engines must agree) and check the figures."""
+        from .errors import InternalError
+        for R, fig, access in ((R_store, self.best.store, store_access), (R_load, self.best.load, load_access)):
+            if R is None:
+                continue
+            res = bc.bank_conflict_free(R, self.best.layout, self.bits, direction=fig.direction, access=access,
+                                        hardware=self.hardware, engine=engine)
+            if res.details["wavefronts"] != fig.wavefronts:
+                raise InternalError(f"synthesis: the {fig.direction} side scores {res.details['wavefronts']} "
+                                    f"wavefronts when verified, {fig.wavefronts} in the search")
+
+
+def gluon_text(enc, shape: Sequence[int]) -> str:
+    """The Gluon constructor call for a shared encoding (``gl.`` = triton.experimental.gluon.language)."""
+    kind = enc.kind
+    if kind == "swizzled_shared":
+        return (f"gl.SwizzledSharedLayout(vec={enc.vec}, per_phase={enc.per_phase}, max_phase={enc.max_phase}, "
+                f"order={list(enc.order)})")
+    if kind == "shared_linear":
+        return (f"gl.SharedLinearLayout(offset_bases={[list(b) for b in enc.offset_bases]}, "
+                f"block_bases={[list(b) for b in enc.block_bases]}, alignment={enc.alignment_bytes})")
+    if kind == "nvmma_shared":
+        return (f"gl.NVMMASharedLayout(swizzle_byte_width={enc.swizzling_byte_width}, "
+                f"element_bitwidth={enc.element_bit_width}, rank={enc.rank}, transposed={enc.transposed})")
+    if kind == "padded_shared":
+        pairs = [[i, p] for i, p in zip(enc.intervals, enc.paddings)]
+        return (f"gl.PaddedSharedLayout(interval_padding_pairs={pairs}, "
+                f"offset_bases={[list(b) for b in enc.offset_bases]}, cga_layout=[], shape={list(shape)})")
+    raise CheckerError(f"no Gluon text for {kind}", field="layout")
+
+
+# --------------------------------------------------------------------- search
+
+
+def _std(R: LinearLayout, rank: int, what: str) -> LinearLayout:
+    R = R.transpose_outs(standard_out_dims(rank))
+    if R.has_in_dim(BLOCK) and R.in_dim_size(BLOCK) > 1:
+        raise CheckerError("synthesis covers one CTA (num-ctas = 1)", field=what)
+    if R.in_dim_size(LANE) == 0:
+        raise CheckerError("needs a register layout", field=what)
+    return LinearLayout([(d, R.in_bases(d)) for d in R.in_dims if d != BLOCK], R.out_dim_sizes)
+
+
+def _shared_of(order: Sequence[int], sizes) -> LinearLayout:
+    return LinearLayout([(OFFSET, [sizes_unpack(sizes, v) for v in order])], sizes)
+
+
+def sizes_unpack(sizes, v: int) -> tuple[int, ...]:
+    out = []
+    for _, s in sizes:
+        out.append(v & (s - 1))
+        v >>= log2(s)
+    return tuple(out)
+
+
+def swizzled_candidates(shape: Sequence[int]):
+    """Every distinct #ttg.swizzled_shared layout of the shape (vec, perPhase, maxPhase powers of two, every
+    order), with its layout."""
+    from .encodings import lower
+    from .encodings.swizzled_shared import SwizzledSharedEncoding
+    rank = len(shape)
+    seen = set()
+    orders = list(itertools.permutations(range(rank))) if rank > 1 else [(0,)]
+    for order in orders:
+        cols = shape[order[0]] if rank > 1 else 1
+        rows = shape[order[1]] if rank > 1 else 1
+        vecs = [1 << i for i in range(log2(cols) + 1)]
+        for vec in vecs:
+            for mp in [1 << i for i in range(log2(max(1, cols // vec)) + 1)]:
+                for pp in [1 << i for i in range(log2(rows) + 1)]:
+                    if mp == 1 and (vec, pp) != (1, 1):
+                        continue                     # maxPhase 1: no swizzle, whatever vec and perPhase
+                    enc = SwizzledSharedEncoding(vec, pp, mp, tuple(order))
+                    try:
+                        L = lower(enc, list(shape))
+                    except CheckerError:
+                        continue
+                    if L in seen:
+                        continue
+                    seen.add(L)
+                    yield enc, L
+
+
+def nvmma_candidates(shape: Sequence[int], bits: int):
+    from .encodings import lower
+    from .encodings.nvmma_shared import NvmmaSharedEncoding
+    for sw in (0, 32, 64, 128):
+        for tr in (False, True):
+            enc = NvmmaSharedEncoding(sw, tr, bits, rank=len(shape))
+            try:
+                yield enc, lower(enc, list(shape))
+            except CheckerError:
+                continue
+
+
+PADDINGS = (1, 2, 4, 8, 16)
+
+
+def padded_candidates(shape: Sequence[int], bits: int):
+    """Identity offsets in every order, one (interval, padding) pair: intervals 2^i from 1 to the elements
+    (in elements, Triton's unit), paddings 1..16 elements whose bytes stay <= 64."""
+    from .encodings import lower
+    from .encodings.padded_shared import PaddedSharedEncoding
+    rank = len(shape)
+    total = 1
+    for s in shape:
+        total *= s
+    for order in itertools.permutations(range(rank)):
+        offs = tuple(tuple((1 << i) if k == d else 0 for k in range(rank))
+                     for d in order for i in range(log2(shape[d])))
+        for iv in [1 << i for i in range(log2(total) + 1)]:
+            for pad in PADDINGS:
+                if pad * bits // 8 > 64:
+                    continue
+                enc = PaddedSharedEncoding((iv,), (pad,), offs)
+                try:
+                    yield enc, lower(enc, list(shape))
+                except CheckerError:
+                    continue
+
+
+def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware: Any = "sm90", *,
+               store_access: str = "auto", load_access: str = "auto", family: str = "any",
+               current: Any = None, seed: int = 0, budget: int = 400) -> Synthesis:
+    """The shared layout with the fewest store + load wavefronts (module docstring); `current` is the
+    IR's shared encoding (scored and kept as a candidate). R_store, R_load: lowered register layouts of
+    one shape. budget: how many constructed candidates to score at most."""
+    from .encodings import lower
+    from .encodings.shared_linear import SharedLinearEncoding
+    if family not in FAMILIES:
+        raise CheckerError(f"must be one of {list(FAMILIES)}, got {family!r}", field="family")
+    hw = resolve(hardware)
+    bits = bc._dtype_bits(bits)
+    if R_store.out_dim_sizes != R_load.out_dim_sizes and \
+            dict(R_store.out_dim_sizes) != dict(R_load.out_dim_sizes):
+        raise CheckerError(f"the store and load layouts cover different shapes ({dict(R_store.out_dim_sizes)}, "
+                           f"{dict(R_load.out_dim_sizes)})", field="load")
+    rank = R_store.num_out_dims
+    Rs, Rl = _std(R_store, rank, "store"), _std(R_load, rank, "load")
+    sizes = Rs.out_dim_sizes
+    shape = tuple(s for _, s in sizes)
+    n = sum(log2(s) for s in shape)
+    e = bits // 8
+    c = log2(max(1, hw.banks * hw.bank_bytes // e))
+    down = log2(hw.bank_bytes // e) if e < hw.bank_bytes else 0
+    rng = random.Random(seed)
+
+    def score(enc, L, source) -> Candidate | None:
+        try:
+            return Candidate(enc, L, side_figures(Rs, L, bits, "store", store_access, hw),
+                             side_figures(Rl, L, bits, "load", load_access, hw), source)
+        except CheckerError:
+            return None
+
+    cands: list[Candidate] = []
+    cur = None
+    if current is not None:
+        cur = score(current, lower(current, list(shape)), "ir")
+        if cur is None:
+            raise CheckerError("the IR's shared layout cannot be scored for this pair", field="shared")
+
+    opts_s = side_options(Rs, bits, "store", store_access, hw)
+    opts_l = side_options(Rl, bits, "load", load_access, hw)
+    side_bounds = (min(o.bound for o in opts_s), min(o.bound for o in opts_l))
+    pairs = sorted(((a.bound + b.bound, i, j, a, b) for i, a in enumerate(opts_s) for j, b in enumerate(opts_l)
+                    if compatible(a, b)),
+                   key=lambda t: (t[0], -t[3].vector_elems - t[4].vector_elems, t[1], t[2]))
+    lb, _, _, a0, b0 = pairs[0]
+    bound_pair = (a0.describe(), b0.describe())
+
+    if family == "any":
+        for enc, L in swizzled_candidates(shape):
+            got = score(enc, L, "swizzled")
+            if got is not None:
+                cands.append(got)
+        best_total = min((x.total for x in cands), default=None)
+        tried = 0
+        for total, _, _, a, b in pairs:
+            if best_total is not None and best_total <= lb:
+                break
+            if tried >= budget:
+                break
+            for prefix in _fill(a.prefix, b.prefix, limit=16):
+                for attempt in range(2):
+                    order = _construct(Rs, Rl, a, b, prefix, n, c, down, rng)
+                    tried += 1
+                    if order is None:
+                        break
+                    enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
+                    L = lower(enc, list(shape))
+                    got = score(enc, L, "constructed")
+                    if got is not None:
+                        cands.append(got)
+                        if best_total is None or got.total < best_total:
+                            best_total = got.total
+                    if best_total is not None and best_total <= total:
+                        break
+                if tried >= budget or (best_total is not None and best_total <= total):
+                    break
+        argument = (f"lower bound {lb} = {bound_pair[0]} ({a0.bound}) + {bound_pair[1]} ({b0.bound}): every "
+                    f"shared layout realizes one compatible pair of plans, and each side costs at least its "
+                    f"phases times 2^max(0, rank of a phase - {c}) (a bank row holds 2^{c} elements)")
+        fam_lb = lb
+    else:
+        gen = nvmma_candidates(shape, bits) if family == "nvmma" else padded_candidates(shape, bits)
+        for enc, L in gen:
+            got = score(enc, L, family)
+            if got is not None:
+                cands.append(got)
+        if not cands:
+            raise CheckerError(f"no {family} layout of the shape {list(shape)} can move this pair "
+                               f"({bits}-bit elements)", field="family")
+        fam_lb = min(x.total for x in cands)
+        argument = (f"exhaustive over the {len(cands)} {family} layouts of the shape"
+                    + (" (identity offsets in every order, one interval-padding pair: intervals 2^i, paddings "
+                       f"{list(PADDINGS)} elements)" if family == "padded" else "")
+                    + f"; the unrestricted lower bound is {lb}")
+    if family == "any" and min((x.total for x in cands), default=lb + 1) > lb:
+        # not attained: exact enumeration of every shared layout when the space is small (2^n elements,
+        # n <= EXHAUSTIVE_BITS: |GL(n, 2)| layouts), else random layouts as further candidates
+        exhaustive = n <= EXHAUSTIVE_BITS
+        gen = _all_bases(n) if exhaustive else (_random_basis(n, rng) for _ in range(RANDOM_TRIES))
+        for order in gen:
+            enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
+            got = score(enc, lower(enc, list(shape)), "constructed")
+            if got is not None:
+                cands.append(got)
+        if exhaustive and cands:
+            fam_lb = min(x.total for x in cands)
+            argument = (f"exhaustive over all {len(cands)} shared layouts of the {1 << n} elements (the rank "
+                        f"bound, {lb}, is not attained here)")
+    if cur is not None and (family == "any" or cur.encoding.kind == _family_kind(family)):
+        cands.append(cur)
+    if not cands:
+        raise CheckerError("no shared layout could be scored for this pair", field="shared")
+    rank_of = {"swizzled": 0, "nvmma": 0, "padded": 0, "ir": 1, "constructed": 2}
+    best = min(cands, key=lambda x: (x.total, rank_of[x.source], x.store.wavefronts))
+    if best.source == "constructed":            # printed as swizzled_shared when it is one
+        for enc, L in swizzled_candidates(shape):
+            if L == best.layout:
+                best = Candidate(enc, L, best.store, best.load, "swizzled")
+                break
+    proven = best.total <= fam_lb
+    syn = Synthesis(best, cur, fam_lb, side_bounds, bound_pair, proven, family, argument, bits=bits,
+                    rank_bound=lb, shape=shape, hardware=hw.name if hw.name in _presets() else hw)
+    if cur is not None:
+        same = [x for x in cands if x.store.key == cur.store.key and x.load.key == cur.load.key]
+        syn.at_current = min(same, key=lambda x: x.total) if same else cur
+        syn.at_current_bound = min((a.bound + b.bound for _, _, _, a, b in pairs
+                                    if _matches(a, cur.store, e) and _matches(b, cur.load, e)), default=None)
+    if not proven:
+        syn.notes.append(f"not proven optimal: the best found has {best.total} wavefronts, the bound is "
+                         f"{fam_lb}")
+    return syn
+
+
+EXHAUSTIVE_BITS = 3
+RANDOM_TRIES = 64
+
+
+def _all_bases(n: int):
+    """Every ordered basis of F2^n."""
+    def rec(seq, span):
+        if len(seq) == n:
+            yield list(seq)
+            return
+        for v in range(1, 1 << n):
+            if v not in span:
+                yield from rec(seq + [v], span | {x ^ v for x in span})
+    yield from rec([], frozenset([0]))
+
+
+def _random_basis(n: int, rng: random.Random) -> list[int]:
+    out: list[int] = []
+    while len(out) < n:
+        v = rng.randrange(1, 1 << n)
+        if not f2.in_span(v, out):
+            out.append(v)
+    return out
+
+
+def _family_kind(family: str) -> str:
+    return {"nvmma": "nvmma_shared", "padded": "padded_shared"}.get(family, "")
+
+
+def _presets():
+    from .hardware import PRESETS
+    return PRESETS
+
+
+def _matches(o: Option, fig: SideFigures, e: int) -> bool:
+    if fig.instruction in ("stmatrix", "ldmatrix"):
+        return o.kind == "matrix"
+    if fig.instruction.endswith(".trans"):
+        return o.kind == "matrix.trans"
+    if fig.instruction == "ds_read_tr":
+        return o.kind == "ds_read_tr"
+    return o.kind == "vector" and o.vector_elems * e == fig.vector_bytes
+
+
+def synthesize_encodings(store_enc, load_enc, shape: Sequence[int], bits: int, hardware: Any = "sm90", *,
+                         current=None, **kw) -> Synthesis:
+    """`synthesize` on encodings lowered at `shape`."""
+    from .encodings import lower
+    return synthesize(lower(store_enc, list(shape)), lower(load_enc, list(shape)), bits, hardware,
+                      current=current, **kw)
+
+
+# ------------------------------------------------------------- TTGIR pairs
+
+STORE_OPS = {"ttg.local_alloc": "auto", "ttg.local_store": "auto", "ttg.async_copy_global_to_local": "cp.async",
+             "amdg.buffer_load_to_local": "direct_to_lds"}
+LOAD_OPS = {"ttg.local_load": "auto"}
+VIEW_OPS = ("ttg.memdesc_index",)           # a buffer of a multi-buffered allocation: the same layout
+
+
+@dataclass(frozen=True)
+class Access:
+    """One side of a pair in a TTGIR module: the op, its register type, its access."""
+
+    op: Any
+    reg: Any                                    # TypeRef of the register tensor
+    mem: Any                                    # TypeRef of the memdesc
+    direction: str
+    access: str
+
+
+def _memdesc_value(op) -> str | None:
+    if op.name == "ttg.local_alloc":
+        return op.results[0] if op.results else None
+    if op.name in ("ttg.async_copy_global_to_local", "amdg.buffer_load_to_local", "ttg.local_store"):
+        return op.operands[1] if len(op.operands) > 1 else None
+    if op.name == "ttg.local_load":
+        return op.operands[0] if op.operands else None
+    return None
+
+
+def access_of(op) -> Access | None:
+    """The access an op makes (None when it is not a register <-> shared access with one of each type)."""
+    table = STORE_OPS if op.name in STORE_OPS else LOAD_OPS if op.name in LOAD_OPS else None
+    if table is None:
+        return None
+    mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
+    regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    if len(mems) != 1 or not regs:
+        return None
+    return Access(op, regs[0], mems[0], "load" if op.name in LOAD_OPS else "store", table[op.name])
+
+
+def _root(value: str | None, defs: dict) -> str | None:
+    seen = 0
+    while value is not None and seen < 64:
+        op = defs.get(value)
+        if op is None or op.name not in VIEW_OPS or not op.operands:
+            return value
+        value, seen = op.operands[0], seen + 1
+    return value
+
+
+def partners(operations: Sequence[Any], op) -> list[Access]:
+    """The accesses of the other direction to the same buffer (the memdesc value, traced back through
+    memdesc_index to its allocation) with the same memdesc type: the local_store (local_alloc with a
+    value, async copy) feeding a local_load, or the local_loads reading what a store wrote."""
+    me = access_of(op)
+    if me is None:
+        return []
+    defs = {r: o for o in operations for r in o.results}
+    root = _root(_memdesc_value(op), defs)
+    if root is None:
+        return []
+    out = []
+    for other in operations:
+        acc = access_of(other)
+        if acc is None or acc.direction == me.direction or other is op:
+            continue
+        if _root(_memdesc_value(other), defs) != root:
+            continue
+        if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
+            continue
+        out.append(acc)
+    return out
+
+
+def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
+    """(store, load) of the access on `line` and its partner (the first one in the module)."""
+    ops = [o for o in operations if o.line == line and access_of(o) is not None]
+    if not ops:
+        found = [o.name for o in operations if o.line == line]
+        raise CheckerError(f"line {line} has no local_store / local_load / local_alloc with a value / async copy"
+                           + (f" (it has {', '.join(found)})" if found else ""), field="--line")
+    me = access_of(ops[0])
+    others = partners(operations, ops[0])
+    if not others:
+        raise CheckerError(f"the {ops[0].name} on line {line} has no {'store' if me.direction == 'load' else 'load'}"
+                           f" of the same buffer in this module", field="--line")
+    other = others[0]
+    return (me, other) if me.direction == "store" else (other, me)
+
+
+def render(syn: Synthesis, store_text: str = "", load_text: str = "") -> str:
+    """The `layoutcheck swizzle` text: the pair, the figures before and after, the bound, the layout."""
+    lines = []
+    if store_text:
+        lines.append(f"store: {store_text}")
+    if load_text:
+        lines.append(f"load:  {load_text}")
+    lines.append(f"{syn.bits}-bit elements, shape {'x'.join(map(str, syn.shape))}, "
+                 f"{getattr(syn.hardware, 'name', syn.hardware)}"
+                 + (f", {syn.family} layouts only" if syn.family != "any" else ""))
+    if syn.current is not None:
+        from .syntax.mlir_attr import print_attribute
+        cur = syn.current
+        lines.append(f"before: {print_attribute(cur.encoding)}")
+        lines.append(f"  store {cur.store.describe()}")
+        lines.append(f"  load  {cur.load.describe()}")
+        lines.append(f"  total {cur.total} wavefronts")
+    b = syn.best
+    lines.append(f"after: {syn.attribute()}")
+    lines.append(f"  store {b.store.describe()}")
+    lines.append(f"  load  {b.load.describe()}")
+    lines.append(f"  total {b.total} wavefronts")
+    verdict = "proven minimal" if syn.proven else "not proven minimal"
+    lines.append(f"minimum: {syn.lower_bound} wavefronts ({verdict}; {syn.argument}); each side alone: store "
+                 f">= {syn.side_bounds[0]}, load >= {syn.side_bounds[1]}")
+    if syn.current is not None:
+        if syn.improves:
+            lines.append(f"the IR's layout is not optimal: {syn.current.total} -> {b.total} wavefronts")
+        else:
+            lines.append("the IR's layout is optimal" if syn.current.total <= syn.lower_bound else
+                         "no better layout found than the IR's")
+        if syn.at_current is not None and syn.at_current_bound is not None:
+            lines.append(f"at the IR layout's instructions: best {syn.at_current.total} wavefronts, "
+                         f"bound {syn.at_current_bound}")
+    lines.append(f"gluon: {syn.gluon()}")
+    return "\n".join(lines)
+
+
+def suggestion(R: LinearLayout, partner: LinearLayout, S, bits: int, hw: Any, direction: str,
+               access: str = "auto", partner_access: str = "auto", current: Any = None) -> dict | None:
+    """The synthesized layout for a TTGIR access and its partner (a local_store / local_load pair), as the
+    ``suggestion`` detail of the bank_conflict_free record; None when nothing beats the IR's layout."""
+    Rs, Rl = (R, partner) if direction == "store" else (partner, R)
+    sa, la = (access, partner_access) if direction == "store" else (partner_access, access)
+    syn = synthesize(Rs, Rl, bits, hw, store_access=sa, load_access=la, current=current)
+    if not syn.improves:
+        return None
+    syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)
+    return {"layout": syn.attribute(), "gluon": syn.gluon(), "wavefronts": syn.best.total,
+            "before": syn.current.total, "store": syn.best.store.wavefronts, "load": syn.best.load.wavefronts,
+            "lower_bound": syn.lower_bound, "proven": syn.proven}
