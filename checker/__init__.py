@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
 from .encodings import lower as _lower
 from .encodings.base import Encoding
-from .errors import CheckerError, ParseError
+from .errors import CheckerError, ParseError, names_argument
 from .layout import LinearLayout
 from .padded import PaddedLayout
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 Spec = Union[str, Mapping[str, Any]]
 
 
+@names_argument("spec")
 def parse_encoding(spec: Spec) -> Encoding:
     """An encoding from any of its written forms, validated by Triton's verifier rules.
 
@@ -62,6 +63,7 @@ def parse_encoding(spec: Spec) -> Encoding:
     return enc
 
 
+@names_argument("encoding", params=("shape",), replaces=("spec",))
 def lower(encoding: Encoding | Spec, shape: Sequence[int] | None = None) -> LinearLayout | PaddedLayout:
     """The LinearLayout Triton builds for an encoding at `shape` (a `PaddedLayout` for ``padded_shared``).
 

@@ -30,49 +30,64 @@ def version() -> str:
 
 
 def parse_shape(text: str) -> list[int]:
-    """'16x16' -> [16, 16]."""
-    try:
-        dims = [int(p) for p in text.lower().split("x")]
-    except ValueError:
-        raise CheckerError(f"shape '{text}' is not of the form 16x16", field="--shape") from None
-    if not dims or any(d <= 0 for d in dims):
-        raise CheckerError(f"shape '{text}' must list positive sizes, e.g. 16x16", field="--shape")
-    return dims
+    """'16x16' -> [16, 16]: ASCII digits, positive sizes, at most `checker.limits.MAX_ELEMENTS` elements."""
+    from .limits import parse_shape_text
+    return list(parse_shape_text(text, "--shape"))
 
 
-def resolve_layout(text: str | None, file: str | None, name: str | None):
+def resolve_layout(text: str | None, file: str | None, name: str | None, argument: str = "encoding"):
     """The layout named on the command line, as a `checker.syntax.pasted.Pasted` (its encoding, and the
     shape and element type of a pasted type): attribute text, an alias line, a tensor / memdesc type,
     a TTGIR snippet of alias lines and one type (`checker.syntax.pasted`; ``-``: read from stdin), or
-    an encoding of a YAML / MLIR file by name. Validated by Triton's verifier rules."""
+    an encoding of a YAML / MLIR file by name. Validated by Triton's verifier rules. Errors name the file
+    (and line) of --file, else the command-line `argument` the text came from."""
+    from .limits import clip, read_stdin, read_text
     from .syntax.mlir_attr import parse_alias_definitions
     from .syntax.pasted import Pasted, read_pasted
     if file:
         if not name:
             raise CheckerError("--file needs --name to pick an encoding", field="--name")
+        alias_text = None
         if file.endswith((".yaml", ".yml")):
             from .syntax.yaml_decl import load_encodings
             table = load_encodings(file)
         else:
+            alias_text = read_text(file)
             try:
-                with open(file) as f:
-                    table = parse_alias_definitions(f.read())
-            except OSError as e:
-                raise CheckerError(f"cannot read {file}: {e.strerror}") from None
+                table = parse_alias_definitions(alias_text)
+            except CheckerError as e:
+                raise e.located(file=file) from None
         key = name.lstrip("#")
         if key not in table:
-            raise CheckerError(f"no encoding named '{name}' in {file} (it defines: {', '.join(sorted(table))})",
+            defined = clip(", ".join(sorted(table)) or "nothing", 120)
+            raise CheckerError(f"no encoding named {clip(name)!r} in {clip(file, 80)} (it defines: {defined})",
                                field="--name")
         got = Pasted(table[key], "alias", text=name)
-    elif text:
-        if text.strip() == "-":
-            text = sys.stdin.read()
-        got = read_pasted(text)
-    else:
+        try:
+            got.encoding.validate()
+        except CheckerError as e:       # a rule broken in the file: its alias line
+            raise e.located(file=file, line=_alias_line(alias_text, key)) from None
+        return got
+    if not text:
         raise CheckerError("give an encoding as attribute text (or a tensor<...> / !ttg.memdesc<...> type, "
-                           "or alias lines), or --file F --name N")
-    got.encoding.validate()
+                           "or alias lines), or --file F --name N", argument=argument)
+    try:
+        if text.strip() == "-":
+            text = read_stdin(argument)
+        got = read_pasted(text)
+        got.encoding.validate()
+    except CheckerError as e:
+        raise e.located(argument=argument) from None
     return got
+
+
+def _alias_line(text: str | None, name: str) -> int | None:
+    """The line of ``#name = ...`` in an alias file's text (None for YAML, which places its own errors)."""
+    import re
+    if text is None:
+        return None
+    m = re.search(rf"^[ \t]*#{re.escape(name)}[ \t]*=", text, re.M)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 def resolve_encoding(text: str | None, file: str | None, name: str | None):
@@ -100,6 +115,10 @@ def layout_shape(given: str | None, layouts: Sequence) -> list[int]:
 
 def element_bits(given: int | None, layouts: Sequence) -> int | None:
     """--dtype-bits, else the element width of the pasted types (which must agree with it and each other)."""
+    from .limits import MAX_DTYPE_BITS
+    if given is not None and not 0 < given <= MAX_DTYPE_BITS:
+        raise CheckerError(f"must be a number of bits from 1 to {MAX_DTYPE_BITS} (the limit), got {given}",
+                           field="--dtype-bits")
     bits = given
     first = None
     for p in layouts:
@@ -145,11 +164,12 @@ def cmd_lower(args) -> int:
 
 def cmd_show(args) -> int:
     from .encodings import lower
-    from .views import layout_view
+    from .views import check_size, layout_view
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
     L = lower(got.encoding, shape)
     linear = linear_part(L)  # a padded layout is shown through its linear component
+    check_size(linear, "--shape")       # at most 2^20 cells printed (checker.limits.MAX_SHOW_ELEMENTS)
     if args.svg:
         from .reports.svg import layout_figure
         from .reports.writer import write_atomic
@@ -200,8 +220,10 @@ def cmd_verify(args) -> int:
               file=sys.stderr)
         return EXIT_INTERNAL
     if problems:
-        print(f"layoutcheck: error: {len(problems)} problem(s) in the TTGIR input; first: "
-              f"{problems[0][0]}:{problems[0][1]}: {problems[0][2]}", file=sys.stderr)
+        from .errors import one_line
+        print("layoutcheck: error: " + one_line(f"{len(problems)} problem(s) in the TTGIR input; first: "
+                                                f"{problems[0][0]}:{problems[0][1]}: {problems[0][2]}"),
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK if report["summary"]["failed"] == 0 else EXIT_FAILED
 
@@ -283,7 +305,7 @@ def _operands(args) -> list:
         return [resolve_layout(None, args.file, name) for name in args.layouts]
     if sum(text.strip() == "-" for text in args.layouts) > 1:
         raise CheckerError("stdin ('-') can give one layout only", field="layouts")
-    return [resolve_layout(text, None, None) for text in args.layouts]
+    return [resolve_layout(text, None, None, "layouts") for text in args.layouts]
 
 
 def _need(ops: list, prop) -> None:

@@ -34,6 +34,8 @@ fields (validated; errors name the field).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -112,18 +114,23 @@ class Hardware:
         for k in ("warp_size", "banks", "bank_bytes", "max_vector_bytes", "smem_bytes_per_block", "phases"):
             if k not in m:
                 raise CheckerError("missing", field=f"hardware.{k}")
+        from .limits import MAX_BYTES, clip
         ints = {}
         for k in ("warp_size", "banks", "bank_bytes", "max_vector_bytes"):
             v = m[k]
             if isinstance(v, bool) or not isinstance(v, int) or not is_power_of_two(v):
-                raise CheckerError(f"must be a power of two, got {v!r}", field=f"hardware.{k}")
+                raise CheckerError(f"must be a power of two, got {clip(v)}", field=f"hardware.{k}")
+            if v > _HARDWARE_LIMITS[k]:
+                raise CheckerError(f"must be at most {_HARDWARE_LIMITS[k]} (the limit), got {clip(v)}",
+                                   field=f"hardware.{k}")
             ints[k] = v
         cap = m["smem_bytes_per_block"]
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap <= 0:
-            raise CheckerError(f"must be a positive number of bytes, got {cap!r}",
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 0 < cap <= MAX_BYTES:
+            raise CheckerError(f"must be a positive number of bytes up to 2^32 (the limit), got {clip(cap)}",
                                field="hardware.smem_bytes_per_block")
         matrix = m.get("matrix", ())
-        if isinstance(matrix, str) or not all(f in MATRIX_FEATURES for f in matrix):
+        if isinstance(matrix, (str, Mapping)) or not isinstance(matrix, (list, tuple)) \
+                or not all(isinstance(f, str) and f in MATRIX_FEATURES for f in matrix):
             raise CheckerError(f"must list features among {list(MATRIX_FEATURES)}, got {matrix!r}",
                                field="hardware.matrix")
         if any(f in NVIDIA_MATRIX for f in matrix) and ints["warp_size"] != 32:
@@ -131,15 +138,15 @@ class Hardware:
         if "tr_b64" in matrix and "tr_b128" in matrix:
             raise CheckerError("tr_b64 and tr_b128 exclude each other", field="hardware.matrix")
         d2l = m.get("direct_to_lds", ())
-        if isinstance(d2l, (str, int)) or not all(isinstance(w, int) and not isinstance(w, bool)
+        if not isinstance(d2l, (list, tuple)) or not all(isinstance(w, int) and not isinstance(w, bool)
                                                   and w in (4, 8, 16) for w in d2l):
             raise CheckerError(f"must list bytes per lane among 4, 8, 16, got {d2l!r}", field="hardware.direct_to_lds")
         part = m.get("smem_partition_bytes", 0)
-        if isinstance(part, bool) or not isinstance(part, int) or part < 0:
+        if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part <= MAX_BYTES:
             raise CheckerError(f"must be a number of bytes (0: not partitioned), got {part!r}",
                                field="hardware.smem_partition_bytes")
         rules = m["phases"]
-        if isinstance(rules, (str, Mapping)) or not rules:
+        if not isinstance(rules, (list, tuple)) or not rules:
             raise CheckerError("must be a non-empty list of {direction, vector_bytes, groups}", field="hardware.phases")
         phases = tuple(_rule(r, i, ints["warp_size"]) for i, r in enumerate(rules))
         hw = cls(str(m.get("name", "custom")), str(m.get("vendor", "custom")), ints["warp_size"], ints["banks"],
@@ -169,8 +176,15 @@ def lanes(text: str) -> tuple[int, ...]:
     out: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
+        if not re.fullmatch(r"[0-9]{1,4}", lo) or not re.fullmatch(r"[0-9]{0,4}", hi):
+            raise ValueError(f"lanes are 'a-b,c-d' with ASCII numbers below 10000, got {text[:40]!r}")
         out.extend(range(int(lo), int(hi or lo) + 1))
     return tuple(out)
+
+
+# The largest values a custom hardware mapping may give (the presets use 32 or 64 lanes, 32 or 64 banks
+# of 4 bytes, 16-byte vectors); larger ones would only make the bank model enumerate more lanes.
+_HARDWARE_LIMITS = {"warp_size": 128, "banks": 1024, "bank_bytes": 64, "max_vector_bytes": 256}
 
 
 def coset_basis(groups: tuple[tuple[int, ...], ...]) -> list[int]:
@@ -187,16 +201,17 @@ def _rule(r: Any, i: int, warp_size: int) -> PhaseRule:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field=f"{where}.direction")
     widths = r.get("vector_bytes")
     widths = (widths,) if isinstance(widths, int) else widths
-    if not widths or not all(isinstance(w, int) and is_power_of_two(w) for w in widths):
+    if not isinstance(widths, (list, tuple)) or not widths or not all(
+            isinstance(w, int) and not isinstance(w, bool) and is_power_of_two(w) and w <= 256 for w in widths):
         raise CheckerError(f"must be powers of two (bytes per lane), got {r.get('vector_bytes')!r}",
                            field=f"{where}.vector_bytes")
     raw = r.get("groups")
-    if not raw or isinstance(raw, str):
+    if not raw or not isinstance(raw, (list, tuple)) or not all(isinstance(g, (str, list, tuple)) for g in raw):
         raise CheckerError("must be a non-empty list of lane groups", field=f"{where}.groups")
     try:
         groups = tuple(tuple(sorted(lanes(g) if isinstance(g, str) else (int(x) for x in g))) for g in raw)
     except (TypeError, ValueError):
-        raise CheckerError(f"lane groups must be lists of lanes or 'a-b,c-d' text, got {raw!r}",
+        raise CheckerError(f"lane groups must be lists of lanes or 'a-b,c-d' text, got {str(raw)[:60]}",
                            field=f"{where}.groups") from None
     seen = sorted(x for g in groups for x in g)
     if seen != list(range(warp_size)):

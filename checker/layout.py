@@ -138,7 +138,7 @@ class LinearLayout:
                         raise LayoutError(f"basis {c} of in-dim '{in_dim}' for out-dim '{out_dim}' "
                                           f"is not less than the out-dim size {size}")
         if require_surjective and not self.is_surjective():
-            raise LayoutError(f"layout is required to be surjective but is not:\n{self}")
+            raise LayoutError(f"layout is required to be surjective but is not: {self.summary()}")
 
     # ------------------------------------------------------------------ queries
 
@@ -593,6 +593,12 @@ class LinearLayout:
             raise LayoutError("a Triton LinearLayout needs 'in_dims', 'in' and 'shape'") from None
         out_dims = d.get("out_dims") or [f"dim{i}" for i in range(len(shape))]
         return cls([(n, bases.get(n, [])) for n in in_dims], list(zip(out_dims, shape)))
+
+    def summary(self) -> str:
+        """One short line for messages: the in- and out-dimension sizes, never the bases."""
+        ins = ", ".join(f"{d}={n}" for d, n in self.in_dim_sizes) or "none"
+        outs = ", ".join(f"{d}={n}" for d, n in self.out_dim_sizes) or "none"
+        return f"in-dims ({ins}) -> out-dims ({outs})"
 
     def __repr__(self) -> str:
         return f"LinearLayout({self.to_dict()!r})"

@@ -66,7 +66,10 @@ def lowered(layout: Layout, shape: Shape = None, what: str = "layout") -> Linear
         raise CheckerError(f"expected a LinearLayout or an encoding, got {type(layout).__name__}", field=what)
     if shape is None:
         raise CheckerError(f"a {layout.kind} encoding needs a tensor shape to be lowered", field="shape")
-    return lower(layout, shape)
+    try:
+        return lower(layout, shape)
+    except CheckerError as e:           # name the parameter: the shape, or the operand (`what`: "S", "src")
+        raise e.located(argument="shape" if e.field == "shape" else what) from None
 
 
 def _linear(layout: Layout, shape: Shape, what: str = "layout") -> LinearLayout:
@@ -190,7 +193,8 @@ def conversion_cost(src: Layout, dst: Layout, shape: Shape = None, dtype: Dtype 
 def dtype_bits(dtype: Dtype) -> int:
     """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
     from .spec import DTYPES
-    if isinstance(dtype, int) and not isinstance(dtype, bool) and dtype > 0:
+    from .limits import MAX_DTYPE_BITS
+    if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 < dtype <= MAX_DTYPE_BITS:
         return dtype
     if isinstance(dtype, str):
         name = dtype.lower()
@@ -199,7 +203,9 @@ def dtype_bits(dtype: Dtype) -> int:
                 name = short + name[len(long):]
         if name in DTYPES:
             return DTYPES[name]
-    raise CheckerError(f"unknown dtype {dtype!r} (known: {', '.join(DTYPES)}, or a number of bits)", field="dtype")
+    from .limits import clip
+    raise CheckerError(f"unknown dtype {clip(repr(dtype), 40)} (known: {', '.join(DTYPES)}, or a number of bits up to "
+                       f"{MAX_DTYPE_BITS})", field="dtype")
 
 
 _bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it

@@ -31,6 +31,7 @@ from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import Hardware, resolve
+from .limits import MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text, shape as checked_shape
 from .properties import SPEC_PROPERTIES, Property
 from .schema import path_field
 from .syntax.yaml_decl import YamlDocument, check_schema, encoding_from_mapping, load_encodings, read_yaml
@@ -209,20 +210,24 @@ def _hardware(w: _Where, value: Any, path: tuple) -> Hardware | None:
 
 def _encodings(w: _Where, data: Mapping) -> dict[str, Encoding]:
     """Included encodings, then the spec's own, each of which may name any encoding above it; no name twice."""
+    from .syntax.yaml_decl import load_declarations
     table: dict[str, Encoding] = {}
     origin: dict[str, str] = {}
     for i, inc in enumerate(data.get("include") or ()):
         path = os.path.normpath(os.path.join(os.path.dirname(w.file), inc))
         if not os.path.isfile(path):
-            raise w.error(("include", i), f"cannot read the included file {path}")
-        for name, enc in load_encodings(path).items():
-            if name in table and table[name] != enc:
-                raise w.error(("include", i), f"the name '{name}' is declared both in {origin[name]} and in {path}")
-            table[name], origin[name] = enc, path
+            raise w.error(("include", i), f"cannot read the included file {clip(path, 120)}")
+        for name, (enc, where) in load_declarations(path).items():
+            # the same declaration reached through two includes is one name; two declarations are two,
+            # even when they are identical (docs/spec-format.md: a name may not come from two files)
+            if name in table and origin[name] != where:
+                raise w.error(("include", i), f"the name '{clip(name, 40)}' is declared both at "
+                                              f"{clip(origin[name], 80)} and at {clip(where, 80)}")
+            table[name], origin[name] = enc, where
     for name, decl in (data.get("encodings") or {}).items():
         path = ("encodings", name)
         if name in table:
-            raise w.error(path, f"the name '{name}' is already declared in {origin[name]}")
+            raise w.error(path, f"the name '{clip(name, 40)}' is already declared at {clip(origin[name], 100)}")
         table[name] = encoding_from_mapping(decl, names=table, source=w.doc)
         origin[name] = f"{w.file}:{w.line(path)}"
     return table
@@ -236,7 +241,7 @@ def _operand(w: _Where, path: tuple, value: Any, table: Mapping[str, Encoding]) 
         return _attribute(w, path, value, table)
     if value not in table:
         known = ", ".join(sorted(table)) or "none"
-        raise w.error(path, f"no encoding named '{value}' (declared: {known})")
+        raise w.error(path, f"no encoding named '{clip(value, 40)}' (declared: {clip(known, 120)})")
     return table[value]
 
 
@@ -252,23 +257,21 @@ def _attribute(w: _Where, path: tuple, text: str, table: Mapping[str, Encoding])
 
 def _shape(w: _Where, path: tuple, value: Any) -> tuple[int, ...]:
     """[128, 64] or '128x64' -> (128, 64)."""
-    if isinstance(value, str):
-        try:
-            value = [int(p) for p in value.lower().split("x")]
-        except ValueError:
-            raise w.error(path, f"shape '{value}' is not of the form 128x64 or [128, 64]") from None
-    if (not isinstance(value, list) or not value
-            or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in value)):
-        raise w.error(path, f"shape must list positive sizes, e.g. [128, 64], got {value!r}")
-    return tuple(value)
+    try:
+        if isinstance(value, str):
+            return parse_shape_text(value, "shape")
+        return checked_shape(value)
+    except CheckerError as e:
+        raise w.error(path, e.message) from None
 
 
 def _dtype(w: _Where, path: tuple, value: Any) -> tuple[str, int]:
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+    from .limits import MAX_DTYPE_BITS
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_DTYPE_BITS:
         return f"b{value}", value
     if isinstance(value, str) and value.lower() in DTYPES:
         return value.lower(), DTYPES[value.lower()]
-    raise w.error(path, f"unknown dtype {value!r} (known: {', '.join(DTYPES)}, or a number of bits)")
+    raise w.error(path, f"unknown dtype {clip(repr(value), 40)} (known: {', '.join(DTYPES)}, or a number of bits up to {MAX_DTYPE_BITS})")
 
 
 # ---------------------------------------------------------------- sweeps
@@ -295,12 +298,35 @@ def _override(enc: Encoding, name: str, value: Any) -> Encoding | None:
     """enc with field `name` set (on enc, else on its parent, recursively); None when neither has it."""
     names = {f.name for f in dataclasses.fields(enc)}
     if name in names:
+        _conforms(getattr(enc, name), value, name)
         return dataclasses.replace(enc, **{name: value})
     parent = getattr(enc, "parent", None)
     if isinstance(parent, Encoding):
         new = _override(parent, name, value)
         return None if new is None else dataclasses.replace(enc, parent=new)
     return None
+
+
+def _conforms(old: Any, new: Any, name: str) -> None:
+    """A swept value has the type of the field it replaces: an integer for an integer (not a boolean), a
+    boolean for a boolean, a list (of lists) of integers for a list; encodings and text are not swept."""
+    from .limits import INT_MAX, INT_MIN
+
+    def ints(v, depth=0):
+        if isinstance(v, tuple):
+            return depth < 3 and all(ints(x, depth + 1) for x in v)
+        return isinstance(v, int) and not isinstance(v, bool) and INT_MIN <= v <= INT_MAX
+    if isinstance(old, bool):
+        ok, want = isinstance(new, bool), "true or false"
+    elif isinstance(old, int):
+        ok, want = isinstance(new, int) and not isinstance(new, bool) and INT_MIN <= new <= INT_MAX, \
+            "a 32-bit integer"
+    elif isinstance(old, tuple):
+        ok, want = isinstance(new, tuple) and ints(new), "a list of 32-bit integers (or of such lists)"
+    else:
+        ok, want = False, "not a value a sweep can set"
+    if not ok:
+        raise CheckerError(f"{name} must be {want}, got {clip(new)}")
 
 
 def _with_num_warps(enc: Encoding, n: int) -> Encoding | None:
@@ -357,8 +383,16 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
 
     sweep = check.get("sweep") or {}
     keys = list(sweep)
+    count = 1
     for key in keys:
+        if not isinstance(key, str) or not isinstance(sweep[key], list) or not sweep[key]:
+            raise w.error(path + ("sweep", key), f"a sweep maps a key (text) to a non-empty list of values, got "
+                                                 f"{clip(key, 40)}: {clip(sweep[key], 60)}")
         _check_sweep_key(w, path + ("sweep", key), key, prop, rule, operands)
+        count *= len(sweep[key])
+        if count > MAX_SWEEP_POINTS:
+            raise w.error(path + ("sweep",), f"the sweep has {count if key == keys[-1] else 'over ' + str(count)} "
+                                             f"points; the limit is {MAX_SWEEP_POINTS} per check (split the check)")
     points = itertools.product(*(sweep[k] for k in keys)) if keys else [()]
     out = []
     for point in points:
@@ -425,6 +459,8 @@ def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
             continue
         for r in ([role] if dot else list(ops)):
             try:
+                if name == "num_warps" and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+                    raise CheckerError(f"num_warps must be a positive integer, got {clip(v)}")
                 new = (_with_num_warps(ops[r], v) if name == "num_warps"
                        else _override(ops[r], name, _as_field_value(v)))
                 if new is not None:
@@ -455,6 +491,11 @@ def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
         v = value(key)
         if key == "capacity_bytes" and v is None:
             v = hw.smem_bytes_per_block
+        if key.endswith("_bytes") and v is not None:
+            try:
+                v = byte_count(v, key, low=1 if key == "alignment_bytes" else 0)
+            except CheckerError as e:
+                raise w.error(where(key), e.message) from None
         params.append((key, default if v is None else v))
     for role, kind in rule.all_roles:
         if role not in ops:

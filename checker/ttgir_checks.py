@@ -535,17 +535,10 @@ def _partition_warps(module: Module) -> list[int]:
 
 def read_ir_file(path: str, hardware: Hardware | None = None, *, differential: bool = False) -> KernelChecks:
     """Read one TTGIR file (``-``: stdin, named ``<stdin>``) and derive its checks."""
-    import sys
+    from .limits import read_stdin, read_text
     from .syntax.ttgir import read_ttgir
     name = "<stdin>" if path == "-" else path
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise CheckerError(f"cannot read: {e}", file=name) from None
+    text = read_stdin("-") if path == "-" else read_text(path)     # UTF-8 text only, else one line, exit 2
     return kernel_checks(read_ttgir(text, name), name, hardware, differential=differential)
 
 

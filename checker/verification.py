@@ -241,7 +241,7 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
     from .encodings import lower
     from .runner import evaluate
     file, _, line_text = where.rpartition(":")
-    if not line_text.isdigit():
+    if not (line_text.isascii() and line_text.isdigit()):         # ASCII digits only ('４' is no line)
         raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
     line = int(line_text)
     chosen = [k for k in kernels if not file or names_file(k.file, file)]

@@ -173,9 +173,24 @@ def generic_view(L: LinearLayout, hardware: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def check_size(L: LinearLayout, field: str = "shape") -> None:
+    """Refuse (`CheckerError` naming `field`) a layout with more than `checker.limits.MAX_SHOW_ELEMENTS`
+    elements or hardware indices: the views (and figures) print one cell for each."""
+    from .errors import CheckerError
+    from .limits import MAX_SHOW_ELEMENTS
+    for what, size in (("elements", L.total_out_size), ("hardware indices (registers x lanes x warps x ...)",
+                                                          L.total_in_size)):
+        if size > MAX_SHOW_ELEMENTS:
+            raise CheckerError(f"the layout has {size} {what}; a view prints at most 2^20 = {MAX_SHOW_ELEMENTS} "
+                               f"(the limit): give a smaller shape", field=field)
+
+
 def layout_view(L: LinearLayout, hardware: bool = False) -> str:
     """The tensor view (who holds each element) or, with hardware, the hardware view, chosen by the
-    layout's in-dims: shared (offset), tensor memory (row, col), distributed (register, lane, warp)."""
+    layout's in-dims: shared (offset), tensor memory (row, col), distributed (register, lane, warp).
+    Both enumerate every element and every hardware index: a layout with more than
+    `checker.limits.MAX_SHOW_ELEMENTS` of either is refused (`check_size`) before anything is printed."""
+    check_size(L)
     ins = set(L.in_dims)
     if "offset" in ins:
         return shared_view(L, hardware)

@@ -116,7 +116,8 @@ def test_what_is_no_layout_is_one_line_exit_2(capsys, text, message, command):
     argv = [command, text, "--shape", "16x16"] if command in ("lower", "show") else \
         [command, "surjective", text, "--shape", "16x16"]
     code, out, err = run(capsys, *argv)
-    assert (code, out, err) == (2, "", f"layoutcheck: error: {message}\n")
+    argument = "encoding" if command in ("lower", "show") else "layouts"     # where: the argument it came from
+    assert (code, out, err) == (2, "", f"layoutcheck: error: argument {argument}: {message}\n")
 
 
 def test_parse_encoding_reads_every_pasted_form():

@@ -48,13 +48,11 @@ _register(NvidiaMmaEncoding, DotOperandEncoding, NvmmaSharedEncoding)
 
 def lower(encoding: Encoding, shape: Sequence[int]):
     """The LinearLayout Triton builds for `encoding` at `shape` (validated)."""
+    from ..limits import shape as checked_shape
     if not isinstance(encoding, Encoding):
-        raise EncodingError(f"expected an encoding, got {type(encoding).__name__}")
-    try:
-        shape = tuple(int(s) for s in shape)
-    except (TypeError, ValueError):
-        raise EncodingError(f"shape must be a list of integers, got {shape!r}", field="shape") from None
-    return _lower_cached(encoding, shape)
+        raise EncodingError(f"expected an encoding, got {type(encoding).__name__}", field="encoding")
+    # positive integers (no bool, float, str, bytes, mapping), at most 2^31 elements: checker.limits
+    return _lower_cached(encoding, checked_shape(shape, "shape", error=EncodingError))
 
 
 @lru_cache(maxsize=4096)

@@ -29,12 +29,25 @@ Bases = tuple[tuple[int, ...], ...]
 
 
 def as_bases(value) -> Bases:
-    """Normalize a list of lists of ints into a tuple of tuples."""
-    return tuple(tuple(int(c) for c in b) for b in (value or ()))
+    """Normalize a list of lists of ints into a tuple of tuples (anything else: EncodingError)."""
+    return tuple(as_ints(b) for b in _items(value, "a list of bases"))
 
 
 def as_ints(value) -> tuple[int, ...]:
-    return tuple(int(v) for v in (value or ()))
+    """Normalize a list of ints into a tuple; a bool, float, str or nested list is an EncodingError."""
+    out = tuple(_items(value, "a list of integers"))
+    for v in out:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise EncodingError(f"expected a list of integers, got {type(v).__name__} {str(v)[:40]} in it")
+    return out
+
+
+def _items(value, what: str):
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)):
+        raise EncodingError(f"expected {what}, got {type(value).__name__} {str(value)[:40]}")
+    return value
 
 
 @dataclass(frozen=True)

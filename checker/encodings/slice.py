@@ -66,7 +66,7 @@ class SliceEncoding(DistributedEncoding):
             ins.append((n, tuple(nb)))
         L = LinearLayout._of(ins, tuple(zip(standard_out_dims(rank), (1 << v.bit_length() for v in seen))))
         if not L.is_surjective():
-            raise LayoutError(f"layout is required to be surjective but is not:\n{L}")
+            raise LayoutError(f"layout is required to be surjective but is not: {L.summary()}")
         return L
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:

@@ -55,8 +55,13 @@ def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = 
 
 
 def _check_int(field: str, value, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise CheckerError(f"must be an integer >= {minimum}, got {value!r}", field=field)
+    """An integer >= minimum and at most its limit (`checker.limits`: 2^32 bytes, MAX_DTYPE_BITS bits), so
+    that both engines' 64-bit arithmetic is exact."""
+    from ..limits import MAX_BYTES, MAX_DTYPE_BITS, clip
+    maximum = MAX_DTYPE_BITS if field == "dtype_bits" else MAX_BYTES
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
+        raise CheckerError(f"must be an integer from {minimum} to {maximum} (the limit), got {clip(value)}",
+                           field=field)
 
 
 def _end_bits(mem: PaddedLayout, i: int, start: int, bits: int) -> int:

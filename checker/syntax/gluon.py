@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from ..encodings.base import Encoding, as_bases, as_ints
 from ..errors import EncodingError
+from ..limits import INT_MAX, INT_MIN, check_depth, clip, describe
 
 GluonConverter = Callable[[Mapping[str, Any]], Encoding]
 GLUON_CLASSES: dict[str, GluonConverter] = {}
@@ -77,17 +78,82 @@ def from_gluon(spec: Mapping[str, Any]) -> Encoding:
     if not isinstance(spec, Mapping) or "class" not in spec:
         raise EncodingError("a Gluon layout spec needs a 'class' and 'params'", field="class")
     cls = spec["class"]
-    conv = GLUON_CLASSES.get(cls)
+    conv = GLUON_CLASSES.get(cls) if isinstance(cls, str) else None
     if conv is None:
-        raise EncodingError(f"unknown Gluon layout class '{cls}' (known: {', '.join(sorted(GLUON_CLASSES))})",
-                            field="class")
-    params = dict(spec.get("params") or {})
+        raise EncodingError(f"unknown Gluon layout class {clip(cls, 40)!r} (known: "
+                            f"{clip(', '.join(sorted(GLUON_CLASSES)), 150)})", field="class")
+    check_depth(spec, "params", what="the Gluon spec", error=EncodingError)
+    params = spec.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise EncodingError(f"{cls}: params must be a mapping, got {describe(params)}", field="params")
+    params = _checked_params(cls, params)
     if spec.get("ctor"):
+        if not isinstance(spec["ctor"], str):
+            raise EncodingError(f"{cls}: ctor must be a helper's name, got {describe(spec['ctor'])}", field="ctor")
         params["__ctor__"] = spec["ctor"]
     try:
         return conv(params)
     except KeyError as e:
-        raise EncodingError(f"{cls}: missing parameter {e.args[0]}", field=str(e.args[0])) from None
+        raise EncodingError(f"{cls}: missing parameter {clip(e.args[0], 40)}", field=str(e.args[0])) from None
+    except EncodingError as e:
+        raise e.located(field="params") from None
+    except (TypeError, ValueError) as e:     # an integer where a list belongs, or a list where an integer does
+        raise EncodingError(f"{cls}: a parameter has the wrong shape of value ({clip(str(e), 80)})",
+                            field="params") from None
+
+
+# The types of Gluon parameters that are not integers (or lists of them): flags, names, nested layouts.
+_GLUON_FLAGS = frozenset({"transposed", "fp4_padded", "two_ctas", "is_transposed"})
+_GLUON_NAMES = frozenset({"dtype"})
+_GLUON_LAYOUTS = frozenset({"parent", "partition_layout"})
+# Parameters that are lists (of lists) of integers; "version" is a list for NVMMADistributedLayout and an
+# integer for the AMD layouts; every other parameter is one integer.
+_GLUON_LISTS = frozenset({"size_per_thread", "threads_per_warp", "warps_per_cta", "order", "cga_layout",
+                          "reg_bases", "lane_bases", "warp_bases", "block_bases", "offset_bases", "instr_shape",
+                          "block_shape", "shape", "interval_padding_pairs", "tiles_per_warp", "block"})
+
+
+def _checked_params(cls: str, params: Mapping[str, Any]) -> dict:
+    """Gluon parameters with the types Gluon's constructors take, refused otherwise (EncodingError naming
+    the parameter): flags are booleans; `dtype` is a name; a nested layout is a spec; every other
+    parameter is a 32-bit integer or a list (of lists) of them: None is a parameter left out, and a
+    boolean, float (NaN, inf, 64.0), string or bytes where an integer belongs is refused."""
+    out = {}
+    for key, value in params.items():
+        if not isinstance(key, str):
+            raise EncodingError(f"{cls}: parameter names are text, got {clip(key)}", field="params")
+        if value is None:
+            continue
+        if key in _GLUON_FLAGS:
+            if not isinstance(value, bool):
+                raise EncodingError(f"{cls}: {key} must be True or False, got {describe(value)}", field=key)
+        elif key in _GLUON_NAMES:
+            if not isinstance(value, str):
+                raise EncodingError(f"{cls}: {key} must be a name, got {describe(value)}", field=key)
+        elif key in _GLUON_LAYOUTS:
+            if not isinstance(value, Mapping) and not is_gluon_object(value):
+                raise EncodingError(f"{cls}: {key} must be a layout spec, got {describe(value)}", field=key)
+        else:
+            value = _integers(cls, key, value)
+        out[key] = value
+    return out
+
+
+def _integers(cls: str, key: str, value: Any) -> Any:
+    """A 32-bit integer, or a list / tuple (nested) of them (iteratively; the depth is checked first)."""
+    if key in _GLUON_LISTS and not isinstance(value, (list, tuple)):
+        raise EncodingError(f"{cls}: {key} must be a list of integers, got {describe(value)}", field=key)
+    if key not in _GLUON_LISTS and key != "version" and isinstance(value, (list, tuple)):
+        raise EncodingError(f"{cls}: {key} must be an integer, got {describe(value)}", field=key)
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, bool) or not isinstance(v, int) or not INT_MIN <= v <= INT_MAX:
+            got = describe(v) if v is value else f"{describe(v)} in {clip(value)}"
+            raise EncodingError(f"{cls}: {key} must be a 32-bit integer or a list of them, got {got}", field=key)
+    return value
 
 
 @gluon_class("BlockedLayout")

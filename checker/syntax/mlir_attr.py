@@ -42,6 +42,7 @@ from ..encodings.base import Bases, Encoding
 from ..encodings.cga import cga_bases_from_split_params
 from ..errors import CheckerError, ParseError
 from ..layout import is_power_of_two, log2
+from ..limits import INT_MAX, INT_MIN, MAX_NESTING, clip, printable
 
 _DIALECTS = {"ttg": "ttg", "triton_gpu": "ttg", "ttng": "ttng", "triton_nvidia_gpu": "ttng"}
 _MEMORY_SPACES = {"ttg.shared_memory", "ttng.tensor_memory"}
@@ -66,7 +67,8 @@ class _Token(tuple):
     def describe(self) -> str:
         if self[0] == "end":
             return "end of text"
-        return f"'#{self[1]}'" if self[0] == "hash" else f"'{self[1]}'"
+        text = clip(self[1], 40)
+        return f"'#{text}'" if self[0] == "hash" else f"'{text}'"
 
 
 _new_token = tuple.__new__
@@ -102,8 +104,8 @@ def _lex_all(text: str) -> list | None:
             append(_new_token(_Token, ("hash", name, pos, 0)))
             pos += len(name) + 1
         else:
-            if not (num[1:] if num[0] == "-" else num).isdigit():
-                return None         # '12ab', '1_0': the lazy lexer's "is not an integer"
+            if not (num[1:] if num[0] == "-" else num).isdigit() or len(num) >= 10:
+                return None         # '12ab', '1_0': the lazy lexer's "is not an integer"; a long one: its range
             append(_new_token(_Token, ("int", num, pos, int(num))))
             pos += len(num)
     end = _SKIP_RE.match(text, pos).end()
@@ -113,12 +115,20 @@ def _lex_all(text: str) -> list | None:
     return out
 
 
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_ASCII_DIGITS = frozenset("0123456789")
+_IDENT_CHARS = _ASCII_LETTERS | _ASCII_DIGITS | frozenset("$.")
+_SPACES = frozenset(" \t\n\r\f\v\x1c\x1d\x1e\x1f")    # what str.isspace holds for in ASCII, and no more
+
+
 def _is_ident_start(ch: str) -> bool:
-    return ch.isalpha() or ch == "_"
+    """MLIR's lexer: identifiers are ASCII (letters, digits, '_', '$', '.'); so are integers (0-9 only:
+    '４' and '²' are no digits here, whatever str.isdigit says)."""
+    return ch in _ASCII_LETTERS
 
 
 def _is_ident_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "_$."
+    return ch in _IDENT_CHARS
 
 
 class _Parser:
@@ -134,6 +144,7 @@ class _Parser:
         self.alias_refs: list[tuple[str, str, Encoding]] = []   # (name, key found, value) of every alias read
         self._toks = tokens                 # every token, lexed up front (parse_attribute), or None: lazy
         self._i = 0
+        self.depth = 0                      # attributes, lists and dictionaries open (at most MAX_NESTING)
         self._tok: _Token | None = tokens[0] if tokens else None
 
     @property
@@ -159,7 +170,7 @@ class _Parser:
     def _lex(self) -> _Token:
         text, i = self.text, self.pos
         while True:
-            while i < len(text) and text[i].isspace():
+            while i < len(text) and text[i] in _SPACES:
                 i += 1
             if text.startswith("//", i):
                 i = text.find("\n", i)
@@ -186,20 +197,23 @@ class _Parser:
             while i < len(text) and _is_ident_char(text[i]):
                 i += 1
             tok = _new_token(_Token, ("ident", text[start:i], start, 0))
-        elif ch.isdigit() or (ch == "-" and i + 1 < len(text) and text[i + 1].isdigit()):
+        elif ch in _ASCII_DIGITS or (ch == "-" and i + 1 < len(text) and text[i + 1] in _ASCII_DIGITS):
             i += 1
             while i < len(text) and (_is_ident_char(text[i])):
                 i += 1
             word = text[start:i]
             digits = word[1:] if word.startswith("-") else word
-            if not digits.isdigit():
-                raise self.error(f"'{word}' is not an integer", start)
+            if not all(c in _ASCII_DIGITS for c in digits):
+                raise self.error(f"'{clip(word, 40)}' is not an integer", start)
+            if len(digits) > 10 or not INT_MIN <= int(word) <= INT_MAX:
+                raise self.error(f"the integer {clip(word, 24)} is out of range: attribute integers are 32-bit "
+                                 f"(-2^31 to 2^31 - 1, the limit)", start)
             tok = _new_token(_Token, ("int", word, start, int(word)))
         elif ch in _PUNCT:
             i += 1
             tok = _new_token(_Token, ("punct", ch, start, 0))
         else:
-            raise self.error(f"unexpected character '{ch}'", start)
+            raise self.error(f"unexpected character {printable(ch)}", start)
         self.pos = i
         return tok
 
@@ -230,6 +244,12 @@ class _Parser:
             raise self.error(f"expected '{word}', got {self.tok.describe()}", self.tok.pos)
         return self.advance()
 
+    def enter(self, pos: int) -> None:
+        """One more attribute, list or dictionary open; refused past MAX_NESTING."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(f"the attribute nests more than {MAX_NESTING} levels deep (the limit)", pos)
+
     # -- values
 
     def value(self) -> Any:
@@ -254,9 +274,11 @@ class _Parser:
             if ints is not None:
                 return ints
         opener = self.expect(open_ch)
+        self.enter(opener.pos)
         out = []
         if self.at(close_ch):
             self.advance()
+            self.depth -= 1
             return out
         while True:
             out.append(item())
@@ -265,6 +287,7 @@ class _Parser:
                 continue
             if self.at(close_ch):
                 self.advance()
+                self.depth -= 1
                 return out
             raise self.error(f"expected ',' or '{close_ch}' to close '{open_ch}' opened at "
                              f"{self.where(opener.pos)}, got {self.tok.describe()}", self.tok.pos)
@@ -299,6 +322,7 @@ class _Parser:
     def entries(self, opener: _Token, close_ch: str) -> "_Fields":
         """``key = value`` pairs separated by commas, then close_ch (which closes opener)."""
         fields = _Fields(self, self.tok.pos)
+        self.enter(opener.pos)
         while not self.at(close_ch):
             key = self.tok
             if key.kind != "ident":
@@ -319,6 +343,7 @@ class _Parser:
             if self.at(close_ch):
                 raise self.error(f"expected a key after ',', got {self.tok.describe()}", self.tok.pos)
         self.advance()
+        self.depth -= 1
         return fields
 
     # -- attributes
@@ -334,11 +359,14 @@ class _Parser:
             family = _FAMILIES.get(name)
             if family is None:
                 known = ", ".join(sorted(f"#{n}" for n in _FAMILIES))
-                raise self.error(f"unknown encoding '#{head.text}' (known: {known})", head.pos)
+                raise self.error(f"unknown encoding '#{clip(head.text, 40)}' (known: {clip(known, 120)})", head.pos)
             if not self.at("<"):
                 raise self.error(f"expected '<' after '#{head.text}', got {self.tok.describe()}", self.tok.pos)
+            self.enter(head.pos)
             try:
-                return family(self, mnemonic)
+                enc = family(self, mnemonic)
+                self.depth -= 1
+                return enc
             except ParseError:
                 raise
             except CheckerError as e:  # a legacy field that cannot be converted
@@ -348,7 +376,7 @@ class _Parser:
                 value = self.aliases[key]
                 self.alias_refs.append((head.text, key, value))
                 return value
-        raise self.error(f"unknown alias '#{head.text}'", head.pos)
+        raise self.error(f"unknown alias '#{clip(head.text, 40)}'", head.pos)
 
 
 class _Fields:

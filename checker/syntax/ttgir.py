@@ -1017,7 +1017,10 @@ def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
 
 
 def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | None = None) -> list[Module]:
-    """Read every module of a TTGIR text; problems are collected, never raised."""
+    """Read every module of a TTGIR text; problems are collected, never raised (but text that is no text,
+    with NUL or other control characters, is a ParseError naming the file and line)."""
+    from ..limits import check_characters
+    check_characters(text, file)
     reader = _Reader(file, parse_attr or _default_parser())
     lines = text.splitlines()
     first = 0

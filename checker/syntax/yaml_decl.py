@@ -46,6 +46,7 @@ from ..encodings.base import OFFSET, Encoding
 from ..encodings.cga import cga_bases_from_split_params
 from ..errors import CheckerError, EncodingError, InternalError, ParseError
 from ..layout import identity_standard_nd, is_power_of_two, standard_out_dims
+from ..limits import MAX_INCLUDE_DEPTH, MAX_NESTING, MAX_YAML_NODES, check_characters, check_depth, clip, read_text
 from ..schema import Schema, path_field, show
 
 SCHEMA = "encoding.schema.json"
@@ -86,11 +87,70 @@ class YamlDocument:
 
 
 class _LineLoader(yaml.SafeLoader):
-    """A SafeLoader that records lines in side tables and rejects duplicate keys."""
+    """A SafeLoader that records lines in side tables and rejects duplicate keys, and reads only what
+    the schemas speak of (docs/spec-format.md, "Values"): mapping keys are text; integers are decimal
+    (YAML 1.1's ``0100`` = 64, ``0x40``, ``1_0``, ``1:30`` are refused); booleans are ``true`` /
+    ``false`` (not ``yes``, ``on``); no timestamps, binary, sets or ordered maps; collections nest at
+    most ``MAX_NESTING`` deep and expand (aliases included) to at most ``MAX_YAML_NODES`` nodes."""
 
     def __init__(self, stream):
         super().__init__(stream)
         self.doc = YamlDocument(None, None)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_NESTING:
+                raise yaml.composer.ComposerError(None, None, f"the YAML nests more than {MAX_NESTING} levels "
+                                                              f"deep (the limit)", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def get_single_data(self):
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return self.construct_document(node)
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, KeyError, TypeError, OverflowError, ArithmeticError) as e:
+            raise yaml.constructor.ConstructorError(None, None, f"cannot read {_tag(node)} {_scalar(node)}: "
+                                                                f"{type(e).__name__}", node.start_mark) from None
+
+    def _int(self, node):
+        text = self.construct_scalar(node)
+        if not _DECIMAL_INT.fullmatch(text):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"write integers in decimal: {_scalar(node)} (YAML 1.1 reads 0100 as 64, 0x40 as "
+                            f"64; quote it to mean text)", node.start_mark)
+        return int(text)
+
+    def _bool(self, node):
+        text = self.construct_scalar(node)
+        if text.lower() not in ("true", "false"):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"write booleans as true or false, got {_scalar(node)} (quote it to mean text)",
+                node.start_mark)
+        return text.lower() == "true"
+
+    def _float(self, node):
+        value = super().construct_yaml_float(node)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise yaml.constructor.ConstructorError(None, None, f"{_scalar(node)} is not a finite number",
+                                                    node.start_mark)
+        return value
+
+    def _refused(self, node):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{_tag(node)} values are not accepted here (quote a date or write text)",
+            node.start_mark)
 
     def _mapping(self, node):
         data: dict = {}
@@ -101,10 +161,9 @@ class _LineLoader(yaml.SafeLoader):
         lines, seen = {}, set()
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)
-            try:
-                hash(key)
-            except TypeError:
-                raise yaml.constructor.ConstructorError(None, None, "a mapping key must be a plain value",
+            if not isinstance(key, str):
+                raise yaml.constructor.ConstructorError(None, None, f"a mapping key must be text, got "
+                                                                    f"{_scalar(key_node)} (quote it)",
                                                         key_node.start_mark) from None
             if id(key_node) in own:
                 if key in seen:
@@ -125,12 +184,67 @@ class _LineLoader(yaml.SafeLoader):
 
 _LineLoader.add_constructor("tag:yaml.org,2002:map", _LineLoader._mapping)
 _LineLoader.add_constructor("tag:yaml.org,2002:seq", _LineLoader._sequence)
+_LineLoader.add_constructor("tag:yaml.org,2002:int", _LineLoader._int)
+_LineLoader.add_constructor("tag:yaml.org,2002:bool", _LineLoader._bool)
+_LineLoader.add_constructor("tag:yaml.org,2002:float", _LineLoader._float)
+for _tag_name in ("timestamp", "binary", "set", "omap", "pairs"):
+    _LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag_name}", _LineLoader._refused)
+_LineLoader.add_constructor(None, _LineLoader._refused)          # an unknown tag (!foo)
+_DECIMAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+
+
+def _tag(node) -> str:
+    tag = node.tag or ""
+    return "!!" + tag.rsplit(":", 1)[-1] if tag.startswith("tag:yaml.org,2002:") else (tag or "untagged")
+
+
+def _scalar(node) -> str:
+    if isinstance(node, yaml.ScalarNode):
+        return repr(clip(node.value, 40))
+    return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
+
+
+def _check_expansion(root) -> None:
+    """Refuse a document whose aliases expand it past MAX_YAML_NODES nodes or MAX_NESTING levels, or
+    refer to themselves, without expanding it: sizes and depths are counted once per node."""
+    size: dict[int, int] = {}
+    deep: dict[int, int] = {}
+    stack = [(root, False)]
+    on_path: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = ([c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode)
+                    else node.value if isinstance(node, yaml.SequenceNode) else [])
+        if done:
+            on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            deep[key] = 1 + max((deep[id(c)] for c in children), default=0)
+            if size[key] > MAX_YAML_NODES:
+                raise yaml.composer.ComposerError(None, None, f"the YAML expands (aliases included) to more than "
+                                                              f"{MAX_YAML_NODES} nodes (the limit)", node.start_mark)
+            if deep[key] > MAX_NESTING:
+                raise yaml.composer.ComposerError(None, None, f"the YAML nests (aliases included) more than "
+                                                              f"{MAX_NESTING} levels deep (the limit)", node.start_mark)
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise yaml.composer.ComposerError(None, None, "an alias refers to the collection it is in",
+                                              node.start_mark)
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
 
 
 def parse_yaml(text: str, file: str | None = None) -> YamlDocument:
     """YAML text -> YamlDocument; malformed YAML is a ParseError at the line where it breaks."""
-    loader = _LineLoader(text)
+    if not isinstance(text, str):
+        raise ParseError(f"expected YAML text, got {type(text).__name__}", file=file, field=None if file else "text")
+    check_characters(text, file)
+    loader = None
     try:
+        loader = _LineLoader(text)
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -143,21 +257,18 @@ def parse_yaml(text: str, file: str | None = None) -> YamlDocument:
         raise ParseError(f"invalid YAML: {what}{context}", file=file,
                          line=mark.line + 1 if mark else None) from None
     except yaml.YAMLError as e:
-        raise ParseError(f"invalid YAML: {e}", file=file) from None
+        raise ParseError(f"invalid YAML: {e}", file=file, field=None if file else "text") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     loader.doc.file, loader.doc.data = file, data
     return loader.doc
 
 
 def read_yaml(path: str | os.PathLike) -> YamlDocument:
+    """A YAML file (UTF-8 text only: `checker.limits.read_text`) -> YamlDocument."""
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ParseError(f"cannot read the file: {e.strerror}", file=path) from None
-    return parse_yaml(text, path)
+    return parse_yaml(read_text(path), path)
 
 
 def check_schema(doc: YamlDocument | None, data: Any, pointer: str = "#", *, file: str | None = None,
@@ -198,7 +309,9 @@ class _Names:
             raise where.error(f"no encoding named '{name}'{hint}", path)
         if name in self.building:
             cycle = " -> ".join(self.building[self.building.index(name):] + [name])
-            raise where.error(f"the encodings refer to each other in a cycle: {cycle}", path)
+            raise where.error(f"the encodings refer to each other in a cycle: {clip(cycle, 160)}", path)
+        if len(self.building) >= MAX_NESTING:
+            raise where.error(f"the encodings refer to each other more than {MAX_NESTING} deep (the limit)", path)
         self.building.append(name)
         try:
             enc = _Builder(self, self.doc, self.doc.file, self.doc.data).build(self.declarations[name],
@@ -347,13 +460,36 @@ def encoding_from_mapping(mapping: Mapping[str, Any], *, names: Mapping[str, Enc
     """
     doc = source if isinstance(source, YamlDocument) else None
     file = source if isinstance(source, str) else (doc.file if doc else None)
+    if doc is None:                     # a YAML document was checked as it was read
+        check_depth(mapping, None if file else "encoding", what="the declaration", error=ParseError)
+        _check_keys(mapping, file)
     check_schema(doc, mapping, "#/$defs/declaration", file=file)
     return _Builder(_Names(names), doc, file, mapping).build(mapping, ())
+
+
+def _check_keys(value: Any, file: str | None) -> None:
+    """API mappings: every key is text, as in a YAML file (iteratively; the depth is checked first)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for k, v in node.items():
+                if not isinstance(k, str):
+                    raise ParseError(f"a mapping key must be text, got {clip(k)}", file=file,
+                                     field=None if file else "encoding")
+                stack.append(v)
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
 
 
 def load_encodings(path: str | os.PathLike) -> dict[str, Encoding]:
     """Every encoding a file declares or includes, by name (included files' names first)."""
     return {name: enc for name, (enc, _) in _load(os.fspath(path), (), {}).items()}
+
+
+def load_declarations(path: str | os.PathLike) -> dict[str, tuple[Encoding, str]]:
+    """`load_encodings` with where each encoding is declared: name -> (encoding, 'file:line')."""
+    return dict(_load(os.fspath(path), (), {}))
 
 
 def _load(file: str, chain: tuple[tuple[str, str], ...], done: dict) -> dict[str, tuple[Encoding, str]]:
@@ -370,7 +506,10 @@ def _load(file: str, chain: tuple[tuple[str, str], ...], done: dict) -> dict[str
         here = {"file": file, "line": doc.line_at(("include", i)), "field": "include"}
         if os.path.realpath(target) in (r for r, _ in chain):
             cycle = [label for r, label in chain][[r for r, _ in chain].index(os.path.realpath(target)):]
-            raise ParseError(f"include cycle: {' -> '.join(cycle + [target])}", **here)
+            raise ParseError(f"include cycle: {clip(' -> '.join(cycle + [target]), 200)}", **here)
+        if len(chain) >= MAX_INCLUDE_DEPTH:
+            raise ParseError(f"includes nest more than {MAX_INCLUDE_DEPTH} files deep (the limit): "
+                             f"{clip(chain[0][1], 60)} -> ... -> {clip(file, 60)} -> {clip(target, 60)}", **here)
         if not os.path.isfile(target):
             raise ParseError(f"cannot read the included file {target}", **here)
         for name, (enc, origin) in _load(target, chain, done).items():
@@ -392,4 +531,4 @@ def _load(file: str, chain: tuple[tuple[str, str], ...], done: dict) -> dict[str
     return result
 
 
-__all__ = ["load_encodings", "encoding_from_mapping", "parse_yaml", "read_yaml", "check_schema", "YamlDocument"]
+__all__ = ["load_encodings", "load_declarations", "encoding_from_mapping", "parse_yaml", "read_yaml", "check_schema", "YamlDocument"]

@@ -19,7 +19,7 @@ from checker.encodings.shared_linear import SharedLinearEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.encodings.tensor_memory import TensorMemoryEncoding
-from checker.errors import CheckerError, EncodingError, ParseError
+from checker.errors import CheckerError, EncodingError, ParseError, one_line
 from checker.padded import linear_part
 from checker.schema import Schema
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
@@ -82,11 +82,11 @@ ERROR_CASES = ["bad_yaml", "duplicate_key", "unknown_kind", "unknown_key", "wron
      "(while parsing a flow mapping started at line 3)"),
     ("version: 1\nencodings:\n  a: {attr: '#x'}\n  a: {attr: '#y'}\n",
      "encodings/ampere.yaml:4: invalid YAML: duplicate key 'a'"),
-    ("version: 1\nencodings:\n  a:\n    kind: blockd\n",
-     "encodings/ampere.yaml:4: field 'kind': must be one of 'blocked', 'slice', 'linear', 'nvidia_mma', 'dot_op', "
+    ("version: 1\nencodings:\n  a:\n    kind: blockd\n",      # over 300 characters: cut in the middle (errors.one_line)
+     one_line("encodings/ampere.yaml:4: field 'kind': must be one of 'blocked', 'slice', 'linear', 'nvidia_mma', 'dot_op', "
      "'amd_mfma', 'amd_wmma', 'swizzled_shared', 'nvmma_shared', 'amd_rotating_shared', 'padded_shared', "
      "'shared_linear', 'partitioned_shared', 'tensor_memory_encoding', 'tensor_memory_scales_encoding', "
-     "got 'blockd'"),
+     "got 'blockd'")),
     (AMPERE.format(tpw="[8, 4]") + "    warps: 4\n",
      "encodings/ampere.yaml:15: field 'warps': unknown key (allowed: cga_layout, cta_order, cta_split_num, "
      "ctas_per_cga, kind, order, size_per_thread, threads_per_warp, warps_per_cta)"),
@@ -282,7 +282,8 @@ def test_errors_without_a_file_name_only_the_field():
     assert str(info.value) == "field 'order': must be a list, got '10'"
     with pytest.raises(EncodingError) as info:
         checker.parse_encoding({**BLOCKED, "warps_per_cta": [3, 1]})
-    assert str(info.value) == "field 'warps_per_cta': blocked: every entry must be a power of two, got [3, 1]"
+    assert str(info.value) == ("argument spec: field 'warps_per_cta': blocked: every entry must be a power of two, "
+                               "got [3, 1]")                   # the API names its parameter
     with pytest.raises(ParseError) as info:
         encoding_from_mapping({"kind": "dot_op", "op_idx": 0, "parent": "mma"}, source="spec.yaml")
     assert str(info.value) == "spec.yaml: field 'parent': no encoding named 'mma' (none is declared or included)"
