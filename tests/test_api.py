@@ -44,7 +44,8 @@ def test_lower_takes_pasted_text_and_the_shape_of_its_type():
 
 
 def test_parse_encoding_says_what_is_no_layout():
-    with pytest.raises(ParseError, match=r"^#ttig\.dpas<\{\}>: an Intel encoding \(#ttig\.dpas\): not supported$"):
+    with pytest.raises(ParseError, match=r"^argument spec: #ttig\.dpas<\{\}>: an Intel encoding \(#ttig\.dpas\): "
+                                         r"not supported$"):          # the API names the parameter
         checker.parse_encoding("#ttig.dpas<{}>")
     with pytest.raises(ParseError, match="a Gluon auto encoding: the layout is not chosen yet"):
         checker.parse_encoding("#gluon.auto_encoding")
