@@ -79,9 +79,13 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     assert out.splitlines()[0] == "layoutcheck verify: 35 checks, 33 passed, 0 failed, 2 warnings (engine both)"
     assert out.splitlines()[-4:] == [
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
-        f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do",
+        f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do; suggested shared layout "
+        f"#ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}> (store + load: 1088 -> 192 "
+        f"wavefronts, proven minimal)",
         f"{TILE}:16: ttg.local_load: warning: 4-way bank conflict (LDSM.16.MT88.4): lanes 0 and 1 hit bank 0 "
-        f"(addresses 0x0, 0x100); 512 wavefronts where 128 would do",
+        f"(addresses 0x0, 0x100); 512 wavefronts where 128 would do; suggested shared layout "
+        f"#ttg.swizzled_shared<{{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}}> (store + load: 576 -> 192 "
+        f"wavefronts, proven minimal)",
         f"{TILE}:23: ttg.convert_layout: note: cta-level conversion #mma -> #blocked1: data moves between warps "
         f"(through shared memory); Triton emits a round trip through shared memory",
         f"{TILE}:24: ttg.convert_layout: note: register-level conversion #blocked1 -> #blocked1: every thread "
