@@ -94,16 +94,17 @@ ACCESSES = {
         (146, 'ttg.local_load', 'ds_read_b64:0'),
     ],
 }
-COUNTS = {  # checks (aligned_access: one per local_alloc/local_store/local_load; fits: one per kernel), operations,
+COUNTS = {  # checks (aligned_access: one per local_alloc/local_store/local_load; fits: one per kernel;
+    # conversion_cost: one per convert_layout on NVIDIA), operations,
     # checked ones
-    'attention.cuda80.ttgir': (69, 125, 18),
-    'attention.cuda90.ttgir': (60, 132, 17),
+    'attention.cuda80.ttgir': (71, 125, 18),
+    'attention.cuda90.ttgir': (62, 132, 17),
     'attention.gfx942.ttgir': (127, 175, 27),
     'layer_norm.cuda80.ttgir': (4, 48, 0),
     'layer_norm.cuda90.ttgir': (4, 48, 0),
     'layer_norm.gfx942.ttgir': (4, 39, 0),
-    'matmul.cuda80.ttgir': (76, 164, 31),
-    'matmul.cuda90.ttgir': (57, 149, 18),
+    'matmul.cuda80.ttgir': (77, 164, 31),
+    'matmul.cuda90.ttgir': (58, 149, 18),
     'matmul.gfx942.ttgir': (88, 156, 23),
     'softmax.cuda80.ttgir': (4, 28, 0),
     'softmax.cuda90.ttgir': (4, 28, 0),

@@ -39,7 +39,7 @@ def test_target_picks_the_hardware_preset(target, preset):
 def test_obligations_of_a_hand_written_ampere_tile():
     k = checks_of(TILE)
     ids = [ob.id for ob in k.obligations]
-    assert len(ids) == len(set(ids)) == 35           # 34, and the whole kernel's shared memory (fits[kernel])
+    assert len(ids) == len(set(ids)) == 37           # 36, and the whole kernel's shared memory (fits[kernel])
     assert f"{TILE}:10:tt.func:fits[kernel]" in ids
     # every distinct tensor type once, at its first use
     assert [i for i in ids if ":surjective[" in i] == [
@@ -76,7 +76,7 @@ def test_obligations_of_a_hand_written_ampere_tile():
 def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     rc, out, err, reports = verify(TILE)
     assert rc == 0, out + err                       # bank conflicts are warnings
-    assert out.splitlines()[0] == "layoutcheck verify: 35 checks, 33 passed, 0 failed, 2 warnings (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings (engine both)"
     assert out.splitlines()[-4:] == [
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do; suggested shared layout "
@@ -114,7 +114,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
 def test_werror_turns_bank_conflicts_into_failures(verify):
     rc, out, err, _ = verify(TILE, "--werror")
     assert rc == 1
-    assert out.splitlines()[0] == "layoutcheck verify: 35 checks, 33 passed, 2 failed (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 2 failed (engine both)"
     assert f"{TILE}:15: ttg.local_load: error: 8-way bank conflict" in out
 
 
@@ -144,7 +144,7 @@ def test_bad_ttgir_reports_each_problem_with_its_line_and_checks_the_rest(verify
     assert err.strip() == (f"layoutcheck: error: 3 problem(s) in the TTGIR input; first: {BROKEN}:3: "
                            f"alias #bad: mismatched brackets")
     report = json.loads((reports / "report.json").read_text())
-    assert [c["source"]["line"] for c in report["checks"]] == [7, 7, 7, 9, 9, 9, 10, 6]   # 6: fits[kernel]
+    assert [c["source"]["line"] for c in report["checks"]] == [7, 7, 7, 9, 9, 9, 10, 10, 6]   # 6: fits[kernel]
     assert report["summary"]["ttgir"][0]["problems"][1] == {"line": 8, "message": "tt.load: unknown alias "
                                                                                   "'#nowhere' (at column 1)"}
 
