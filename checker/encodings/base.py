@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import ClassVar, Sequence
 
-from ..errors import EncodingError
+from ..errors import EncodingError, NotModelled
 from ..layout import LinearLayout, is_power_of_two
 
 REGISTER, LANE, WARP, BLOCK, OFFSET = "register", "lane", "warp", "block", "offset"
@@ -78,6 +78,9 @@ class Encoding:
                                 f"has rank {self.rank}", field="shape")
         for s in shape:
             if not is_power_of_two(s):
+                if self.is_shared:      # Triton allocates such a buffer (Proton's 96-entry one); no LinearLayout
+                    raise NotModelled(f"{self.kind}: every shape dimension must be a power of two for a "
+                                      f"LinearLayout, got {list(shape)} (Triton builds none for it)", field="shape")
                 raise EncodingError(f"{self.kind}: every shape dimension must be a power of two, "
                                     f"got {list(shape)}", field="shape")
 
