@@ -729,8 +729,9 @@ def _lstsq(A: LinearLayout, B: LinearLayout) -> LinearLayout:
     return flat.reshape_ins(list(B.in_dim_sizes)).reshape_outs(list(A.in_dim_sizes))
 
 
-def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
-    """C with A == B * C, or None."""
+def _quotient_outs(A: LinearLayout, B: LinearLayout) -> list[tuple[str, int]] | None:
+    """The out dims of C in A == B * C or A == C * B (A's, each size divided by B's), or None where B has
+    a dim A lacks or an out dim larger than A's."""
     if any(not A.has_in_dim(d) for d in B.in_dims) or any(not A.has_out_dim(d) for d in B.out_dims):
         return None
     c_out = []
@@ -739,6 +740,14 @@ def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
         if out_c < 0:
             return None
         c_out.append((o, 1 << out_c))
+    return c_out
+
+
+def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
+    """C with A == B * C, or None."""
+    c_out = _quotient_outs(A, B)
+    if c_out is None:
+        return None
     c_ins = []
     for d in A.in_dims:
         in_a = A.in_dim_size_log2(d)
@@ -769,14 +778,9 @@ def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
 
 def divide_right(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
     """C with A == C * B, or None."""
-    if any(not A.has_in_dim(d) for d in B.in_dims) or any(not A.has_out_dim(d) for d in B.out_dims):
+    c_out = _quotient_outs(A, B)
+    if c_out is None:
         return None
-    c_out = []
-    for o in A.out_dims:
-        out_c = A.out_dim_size_log2(o) - (B.out_dim_size_log2(o) if B.has_out_dim(o) else 0)
-        if out_c < 0:
-            return None
-        c_out.append((o, 1 << out_c))
     c_size = dict(c_out)
     c_ins = []
     for d in A.in_dims:
