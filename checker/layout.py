@@ -96,7 +96,7 @@ class LinearLayout:
             return cls.empty()
         if not is_power_of_two(size):
             raise LayoutError(f"strided_1d size must be a power of two, got {size}")
-        bases = [(i * stride,) for i in _powers_below(size)]
+        bases = [(i * stride,) for i in powers_below(size)]
         return cls._of([(in_dim, bases)], [(out_dim, stride * size)])
 
     @classmethod
@@ -324,13 +324,7 @@ class LinearLayout:
     def reshape_ins(self, new_ins: Sequence[tuple[str, int]]) -> "LinearLayout":
         """Concatenate all bases in in-dim order and re-split them by new sizes."""
         flat = [b for _, bs in self._ins for b in bs]
-        total = 1
-        for name, size in new_ins:
-            if not is_power_of_two(size):
-                raise LayoutError(f"reshape_ins: size {size} of '{name}' is not a power of two")
-            total *= size
-        if total != self.total_in_size:
-            raise LayoutError(f"reshape_ins: total size {total} != {self.total_in_size}")
+        _require_resplit(new_ins, self.total_in_size, "reshape_ins")
         out, i = [], 0
         for name, size in new_ins:
             k = log2(size)
@@ -340,13 +334,7 @@ class LinearLayout:
 
     def reshape_outs(self, new_outs: Sequence[tuple[str, int]]) -> "LinearLayout":
         """Pack every basis into one integer and re-split it by the new out sizes."""
-        total = 1
-        for name, size in new_outs:
-            if not is_power_of_two(size):
-                raise LayoutError(f"reshape_outs: size {size} of '{name}' is not a power of two")
-            total *= size
-        if total != self.total_out_size:
-            raise LayoutError(f"reshape_outs: total size {total} != {self.total_out_size}")
+        _require_resplit(new_outs, self.total_out_size, "reshape_outs")
         col = iter(self.columns)
         ins = []
         for name, bs in self._ins:
@@ -622,12 +610,33 @@ class LinearLayout:
 # --------------------------------------------------------------------- helpers
 
 
-def _powers_below(n: int) -> list[int]:
+def powers_below(n: int) -> list[int]:
     out, i = [], 1
     while i < n:
         out.append(i)
         i *= 2
     return out
+
+
+def axis_bases(rank: int, d: int, n: int) -> list[tuple[int, ...]]:
+    """The bases 1, 2, 4, ... below n along out component d of `rank` components (the rest 0)."""
+    out = []
+    for v in powers_below(n):
+        b = [0] * rank
+        b[d] = v
+        out.append(tuple(b))
+    return out
+
+
+def _require_resplit(sizes: Sequence[tuple[str, int]], total_size: int, what: str) -> None:
+    """A re-split of a dimension space: every size a power of two, their product the space's size."""
+    total = 1
+    for name, size in sizes:
+        if not is_power_of_two(size):
+            raise LayoutError(f"{what}: size {size} of '{name}' is not a power of two")
+        total *= size
+    if total != total_size:
+        raise LayoutError(f"{what}: total size {total} != {total_size}")
 
 
 def _require_same_dims(a: Sequence[str], b: Sequence[str], what: str) -> None:

@@ -41,8 +41,8 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError, LayoutError, NotModelled
-from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, standard_out_dims,
-                      transpose_components)
+from ..layout import (LinearLayout, axis_bases, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
+                      standard_out_dims, transpose_components)
 from .base import OFFSET, Bases, SharedEncoding
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine
@@ -170,8 +170,8 @@ class NvmmaSharedEncoding(SharedEncoding):
         def stored(v: int) -> int:
             return (v // 16) * 8 + v % 8 if self.fp4_padded else v
 
-        bases = [(0, stored(c)) for c in _powers_below(cols)]
-        bases += [(r, stored(self.vec * ((r // self.per_phase) % self.max_phase))) for r in _powers_below(CORE_ROWS)]
+        bases = [(0, stored(c)) for c in powers_below(cols)]
+        bases += [(r, stored(self.vec * ((r // self.per_phase) % self.max_phase))) for r in powers_below(CORE_ROWS)]
         return LinearLayout.from_bases([(OFFSET, bases)], standard_out_dims(2))
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
@@ -183,14 +183,7 @@ class NvmmaSharedEncoding(SharedEncoding):
         box = tma[1:] + tma[:1] if self.transposed else list(tma)
         if not self.swizzling_byte_width:
             outs = tuple(range(rank - 1, -1, -1))       # the tile's out order [r-1, ..., 0]
-            bases = []
-            for d in outs:
-                v = 1
-                while v < box[d]:
-                    b = [0] * rank
-                    b[d] = v
-                    bases.append(tuple(b))
-                    v <<= 1
+            bases = [b for d in outs for b in axis_bases(rank, d, box[d])]
             if self.transposed:                         # positional over [r-1, ..., 0]: a rotation of dims
                 bases = [b[1:] + b[:1] for b in bases]
         else:
@@ -267,14 +260,6 @@ def _core_parts(enc: NvmmaSharedEncoding) -> tuple[tuple[tuple[int, int], ...], 
     """The core matrix's (row, col) bases and its two out sizes (cached per encoding)."""
     core = enc.core_matrix()
     return core.in_bases(OFFSET), core.out_dim_size("dim0"), core.out_dim_size("dim1")
-
-
-def _powers_below(n: int) -> list[int]:
-    out, i = [], 1
-    while i < n:
-        out.append(i)
-        i *= 2
-    return out
 
 
 def _reshape(L: LinearLayout, shape: Sequence[int]) -> LinearLayout:

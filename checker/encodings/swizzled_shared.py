@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..layout import LinearLayout, standard_out_dims
+from ..layout import LinearLayout, axis_bases, standard_out_dims
 from .base import OFFSET, Bases, SharedEncoding, require_permutation
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine
@@ -98,13 +98,7 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
         col, row = self.order[0], self.order[1]
         num_cols, num_rows = per_cta[col], per_cta[row]
         vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
-        bases = []
-        c = 1
-        while c < num_cols:
-            b = [0] * rank
-            b[col] = c
-            bases.append(tuple(b))
-            c <<= 1
+        bases = axis_bases(rank, col, num_cols)
         r = 1
         while r < num_rows:
             b = [0] * rank
@@ -113,12 +107,7 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
             bases.append(tuple(b))
             r <<= 1
         for d in self.order[2:]:
-            s = 1
-            while s < per_cta[d]:
-                b = [0] * rank
-                b[d] = s
-                bases.append(tuple(b))
-                s <<= 1
+            bases += axis_bases(rank, d, per_cta[d])
         return combine(((OFFSET, tuple(bases)),), per_cta, (row, col) + tuple(self.order[2:]), self.cga_layout,
                        shape)
 
