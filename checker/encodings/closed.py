@@ -54,15 +54,20 @@ class Tile:
         t.ins = {n: list(bs) for n, bs in self.ins.items()}
         return t
 
-    def id(self, size: int, in_dim: str, d: int) -> "Tile":
-        """* identity_1d(size, in_dim, dim d) (size 0: the empty layout, nothing)."""
-        if size == 0:
-            return self
+    def _bases_of(self, in_dim: str, d: int) -> list[tuple[int, ...]]:
+        """in_dim's bases, to append to (a new in dim comes last), with dim d among the outs."""
         bs = self.ins.get(in_dim)
         if bs is None:
             bs = self.ins[in_dim] = []
         if d not in self.outs:
             self.outs.append(d)
+        return bs
+
+    def id(self, size: int, in_dim: str, d: int) -> "Tile":
+        """* identity_1d(size, in_dim, dim d) (size 0: the empty layout, nothing)."""
+        if size == 0:
+            return self
+        bs = self._bases_of(in_dim, d)
         s = self.sizes[d]
         rank = self.rank
         step = 1
@@ -78,11 +83,7 @@ class Tile:
         """* zeros_1d(size, in_dim, dim d): log2(size) zero bases, dim d keeps its size."""
         if size == 0:
             return self
-        bs = self.ins.get(in_dim)
-        if bs is None:
-            bs = self.ins[in_dim] = []
-        if d not in self.outs:
-            self.outs.append(d)
+        bs = self._bases_of(in_dim, d)
         zero = (0,) * self.rank
         step = 1
         while step < size:
