@@ -502,15 +502,10 @@ def amd_mnemonic(instruction: str, vb: int, bits: int, hw: Hardware) -> str:
     return f"ds_{'load' if new else 'read'}_{'u' if vb < 4 else 'b'}{vb * 8}"
 
 
-def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
-    """The instruction that moves R to/from S (R, S normalized) and its phase structure.
-
-    ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
-    local_alloc: on NVIDIA ``stmatrix``/``ldmatrix`` (lowerLdStMatrix), then the
-    transposed forms, else ``st/ld.shared``; on AMD gfx950 / gfx1250 loads of 8/16-bit
-    elements the transposed LDS reads first (TransLocalLoadOpConversion, which
-    has the higher pattern benefit), else ``ds_read/ds_write``. ``cp.async`` and
-    ``direct_to_lds`` are the asynchronous global-to-shared copies."""
+def local_conversion(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> tuple[LinearLayout, list[int]]:
+    """The conversion R -> S within one CTA (R's broadcast registers dropped) and the R register behind
+    each of its registers, after the checks every plan makes: element width, warp size, R's elements in
+    S, one CTA."""
     if bits < 8 or bits // 8 > hw.max_vector_bytes:
         raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
                            f"got {bits}", field="dtype_bits")
@@ -525,6 +520,19 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     if local is None:
         raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
                            field="S")
+    return local, origin
+
+
+def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
+    """The instruction that moves R to/from S (R, S normalized) and its phase structure.
+
+    ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
+    local_alloc: on NVIDIA ``stmatrix``/``ldmatrix`` (lowerLdStMatrix), then the
+    transposed forms, else ``st/ld.shared``; on AMD gfx950 / gfx1250 loads of 8/16-bit
+    elements the transposed LDS reads first (TransLocalLoadOpConversion, which
+    has the higher pattern benefit), else ``ds_read/ds_write``. ``cp.async`` and
+    ``direct_to_lds`` are the asynchronous global-to-shared copies."""
+    local, origin = local_conversion(R, S, bits, hw)
     matrix = "stmatrix" if direction == "store" else "ldmatrix"
     if access in (matrix, matrix + ".trans"):
         p = _matrix_plan(local, origin, bits, direction, access.endswith(".trans"), hw)

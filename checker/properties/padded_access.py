@@ -99,8 +99,8 @@ from ..errors import CheckerError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, drop_broadcast_registers,
-                             largest_vectorisation, normalize, permute_registers, trans_load_params)
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, largest_vectorisation,
+                             local_conversion, normalize, permute_registers, trans_load_params)
 from .result import Counterexample, EngineVerdict, Result, decide
 
 SUB = "sub"
@@ -178,20 +178,7 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
                 access: str = "auto") -> Plan:
     """The instruction Triton emits for R <-> M (R, M normalized): ld/st.shared, AMD's transposed reads,
     or an asynchronous copy's LDS write (module docstring)."""
-    if bits < 8 or bits // 8 > hw.max_vector_bytes:
-        raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
-                           f"got {bits}", field="dtype_bits")
-    if R.in_dim_size(LANE) != hw.warp_size:
-        raise CheckerError(f"R has {R.in_dim_size(LANE)} lanes; {hw.name} has warps of {hw.warp_size}", field="R")
-    Rn, origin = drop_broadcast_registers(R)
-    try:
-        cvt = Rn.invert_and_compose(mem.linear)
-    except LayoutError as e:
-        raise CheckerError(f"R's elements are not all in S: {e.message}", field="S") from None
-    local = cvt.quotient([BLOCK])
-    if local is None:
-        raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
-                           field="S")
+    local, origin = local_conversion(R, mem.linear, bits, hw)
     eb = bits // 8
     if access in ("cp.async", "direct_to_lds"):
         return _async_plan(local, origin, mem, bits, access, hw)
