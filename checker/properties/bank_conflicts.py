@@ -918,16 +918,7 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, trit
         from .. import smt
         L = wm.layout
         ob = smt.Obligation("bank_conflicts.hardware")
-        x, y = ob.index(L, "a"), ob.index(L, "b")
-        fixed = (1 << L.in_dim_size_log2(REG)) - 1 - sum(1 << j for j in p.phase_regs)
-        if REG in x and fixed:
-            ob.require((x[REG] ^ y[REG]) & fixed == 0)
-        if LANE in x:
-            ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
-        if WARP in x:
-            ob.require(x[WARP] == y[WARP])
-        wa, wb = ob.image(L, x), ob.image(L, y)
-        ob.require(wa != wb, (wa ^ wb) & mask == 0)
+        same_phase_bank_pair(ob, L, p, mask)
         def on_sat(values):
             cx = _hw_witness(R, S, p, hw, wm, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
                              {d: values.get(f"b.{d}", 0) for d in L.in_dims})
@@ -938,6 +929,23 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, trit
 
     return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
                   certified=True)
+
+
+def same_phase_bank_pair(ob, L: LinearLayout, p: Plan, mask: int) -> tuple[dict, dict]:
+    """Two indices x, y of the word map L posed to `ob`: accesses of one phase of plan p (same fixed
+    registers, lanes of one group, same warp) at distinct words whose bank bits (`mask`) agree."""
+    from .. import smt
+    x, y = ob.index(L, "a"), ob.index(L, "b")
+    fixed = (1 << L.in_dim_size_log2(REG)) - 1 - sum(1 << j for j in p.phase_regs)
+    if REG in x and fixed:
+        ob.require((x[REG] ^ y[REG]) & fixed == 0)
+    if LANE in x:
+        ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
+    if WARP in x:
+        ob.require(x[WARP] == y[WARP])
+    wa, wb = ob.image(L, x), ob.image(L, y)
+    ob.require(wa != wb, (wa ^ wb) & mask == 0)
+    return x, y
 
 
 def _group_of_zero(p: Plan) -> tuple[int, ...]:

@@ -63,8 +63,8 @@ from ..errors import CheckerError, InternalError, LayoutError, NotModelled
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, divide_right, log2
 from . import triton_conversion
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _describe, _free_bits, _group_of_zero,
-                             _hw_witness, _matrix_plan, _vector_plan, drop_broadcast_registers, word_map)
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _describe, _free_bits, _hw_witness,
+                             _matrix_plan, _vector_plan, drop_broadcast_registers, same_phase_bank_pair, word_map)
 from .result import EngineVerdict, Result, decide
 
 VEC, BANK, SEGMENT, REPS = "vector", "bank", "segment", "reps"
@@ -440,16 +440,7 @@ def _z3_side(side: Side, hw: Hardware, timeout_ms):
     p = side.plan
     L = word_map(p, hw).layout
     ob = smt.Obligation(f"conversion_cost.{side.direction}")
-    x, y = ob.index(L, "a"), ob.index(L, "b")
-    fixed = (1 << L.in_dim_size_log2(REG)) - 1 - sum(1 << j for j in p.phase_regs)
-    if REG in x and fixed:
-        ob.require((x[REG] ^ y[REG]) & fixed == 0)
-    if LANE in x:
-        ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
-    if WARP in x:
-        ob.require(x[WARP] == y[WARP])
-    wa, wb = ob.image(L, x), ob.image(L, y)
-    ob.require(wa != wb, (wa ^ wb) & side.mask == 0)
+    same_phase_bank_pair(ob, L, p, side.mask)
     return ob.solve(timeout_ms), L
 
 
