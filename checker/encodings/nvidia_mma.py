@@ -143,15 +143,9 @@ class NvidiaMmaEncoding(DistributedEncoding):
     def dot_operand_layout_generic(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         r = self.rank
         k_dim = dot_operand_k_dim(op_idx, r)
-        if len(self.instr_shape) < r - 1:
-            raise self.fail("instrShape", f"a dot operand reads M from instrShape[{r - 2}], got "
-                                          f"{list(self.instr_shape)} (Triton aborts)")
-        instr_m = self.instr_shape[r - 2]
-        _require_tile_extent(self, "M", instr_m)
-        k_extent = k_width * (4 if instr_m == 8 else 8)
+        m, n = self.operand_tile_shape(op_idx, k_width)
         # rep order: K fastest, then the non-K matrix dim, then the batch dim
         order = matrix_order(r, row_major=(op_idx == 0))
-        m, n = (instr_m, k_extent) if op_idx == 0 else (8, k_extent)
         tile = mma_tile(r, order, m, n, k_width)
         warps = broadcast_along_k(WARP, self.warps_per_cta, self.warp_order(), k_dim).transpose_outs(tile.out_dims)
         return combine_cta_cga_with_shape(tile * warps, dot_operand_cga(self.cga_layout, op_idx, r), shape)
