@@ -157,11 +157,18 @@ PYTEST_FILE = textwrap.dedent('''
 ''')
 
 
+def _plugin_installed() -> bool:
+    """Whether pytest finds the plugin by its `pytest11` entry point (`pip install .`), as a user has it;
+    an editable checkout without fresh metadata needs `-p checker.pytest_plugin` instead."""
+    from importlib.metadata import entry_points
+    return any(ep.value == "checker.pytest_plugin" for ep in entry_points(group="pytest11"))
+
+
 def pytest_run(tmp_path, *args):
     test = tmp_path / "test_kernels.py"
     test.write_text(PYTEST_FILE.format(folder=str(PROGRAM.parent)))
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "checker.pytest_plugin",
-           str(test), *args]
+    load = [] if _plugin_installed() else ["-p", "checker.pytest_plugin"]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *load, str(test), *args]
     return subprocess.run(cmd, cwd=tmp_path, env=env(tmp_path), capture_output=True, text=True, timeout=300)
 
 
