@@ -237,6 +237,13 @@ def _thread(p: Plan, r: int, lane: int) -> tuple[int, int]:
     return p.thread(r, lane) if hasattr(p, "thread") else (p.register(r), lane)
 
 
+def _add_memory(data: dict, mem: PaddedLayout, pl: Placement) -> None:
+    """A witness's last facts: the padding of the memory layout and, away from the origin, the placement."""
+    data["padding"] = [[i, q] for i, q in zip(mem.intervals, mem.paddings)]
+    if not pl.trivial:
+        data["placement"] = pl.to_dict()
+
+
 def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, unit_bytes: int,
              pl: Placement = ORIGIN[0]) -> Counterexample:
     r, lane, warp = x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0)
@@ -254,10 +261,8 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
     reg0, lane0 = _thread(p, r, lane)
     data = {"instruction": p.instruction, "mnemonic": p.mnemonic(hw), "lane": lane0, "register": reg0,
             "warp": warp, "offset": off, "physical_offset": pl.base + mem.phys(off),
-            "byte_address": (pl.base + mem.phys(off)) * eb, "vector_bytes": unit_bytes, "vector": elements,
-            "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)]}
-    if not pl.trivial:
-        data["placement"] = pl.to_dict()
+            "byte_address": (pl.base + mem.phys(off)) * eb, "vector_bytes": unit_bytes, "vector": elements}
+    _add_memory(data, mem, pl)
     S = mem.linear
 
     def check(d) -> bool:
@@ -298,10 +303,8 @@ def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: 
     mine, first = at(lane), at(0)
     data = {"instruction": p.instruction, "mnemonic": p.mnemonic(hw), "lane": lane0, "register": reg0,
             "warp": warp, **mine, "hardware_byte_address": first["byte_address"] + lane * unit_bytes,
-            "lane0": first, "vector_bytes": unit_bytes,
-            "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)]}
-    if not pl.trivial:
-        data["placement"] = pl.to_dict()
+            "lane0": first, "vector_bytes": unit_bytes}
+    _add_memory(data, mem, pl)
     S = mem.linear
 
     def check(d) -> bool:
