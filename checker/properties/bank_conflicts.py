@@ -823,6 +823,15 @@ def _access(p: Plan, hw: Hardware, wm: WordMap, r: int, lane: int, warp: int, su
     return acc
 
 
+def access_index(p: Plan, acc: dict) -> dict[str, int] | None:
+    """R's index (register, lane, warp, block 0) behind a witness's access: its recorded thread, or its own
+    register and lane where none is recorded; None where the recorded thread is not the plan's."""
+    th = acc.get("thread", {"register": acc["register"], "lane": acc["lane"]})
+    if "thread" in acc and p.thread(acc["register"], acc["lane"]) != (th["register"], th["lane"]):
+        return None
+    return {REG: th["register"], LANE: th["lane"], WARP: acc["warp"], BLOCK: 0}
+
+
 def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: dict[str, int]) -> Counterexample:
     a = _access(p, hw, wm, x.get(REG, 0), x.get(LANE, 0), x.get(WARP, 0), x.get(SUB, 0))
     b = _access(p, hw, wm, y.get(REG, 0), y.get(LANE, 0), y.get(WARP, 0), y.get(SUB, 0))
@@ -840,10 +849,9 @@ def _hw_witness(R, S, p: Plan, hw: Hardware, wm: WordMap, x: dict[str, int], y: 
         if not set(ph["registers"]) <= set(d["instruction_registers"]):
             return False
         for acc in d["accesses"]:
-            th = acc.get("thread", {"register": acc["register"], "lane": acc["lane"]})
-            if "thread" in acc and p.thread(acc["register"], acc["lane"]) != (th["register"], th["lane"]):
+            idx = access_index(p, acc)
+            if idx is None:
                 return False
-            idx = {REG: th["register"], LANE: th["lane"], WARP: acc["warp"], BLOCK: 0}
             if R.apply({k: idx[k] for k in R.in_dims}) != S.apply({OFFSET: acc["offset"], BLOCK: 0}):
                 return False
             start = acc["offset"] * eb

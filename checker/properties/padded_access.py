@@ -99,8 +99,9 @@ from ..errors import CheckerError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, largest_vectorisation,
-                             local_conversion, normalize, permute_registers, trans_load_params)
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, access_index,
+                             largest_vectorisation, local_conversion, normalize, permute_registers,
+                             trans_load_params)
 from .result import Counterexample, EngineVerdict, Result, decide
 
 SUB = "sub"
@@ -352,10 +353,9 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
         if place is None:
             return False
         for acc in d["accesses"]:
-            th = acc.get("thread", {"register": acc["register"], "lane": acc["lane"]})
-            if "thread" in acc and p.thread(acc["register"], acc["lane"]) != (th["register"], th["lane"]):
+            idx = access_index(p, acc)
+            if idx is None:
                 return False
-            idx = {REG: th["register"], LANE: th["lane"], WARP: acc["warp"], BLOCK: 0}
             if not 0 <= acc["offset"] < mem.offsets:
                 return False
             view = place.offset(acc["offset"])     # the element's offset with the view at the origin
