@@ -14,27 +14,10 @@ from __future__ import annotations
 
 import re
 
-from .syntax.ttgir import Operation
+from .syntax.ttgir import Operation, split_top
 from .ttgir_checks import Builder, _compact, op_check
 
 _SCALED = re.compile(r"\btt\.dot_scaled\s+(.*?)\s+lhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
-
-
-def _split_top(text: str) -> list[str]:
-    """`text` cut at its top-level commas."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur.strip())
-    return out
 
 
 @op_check("tt.dot_scaled")
@@ -43,7 +26,7 @@ def dot_scaled(b: Builder, op: Operation) -> None:
     if not m:
         b.skip(op, "tt.dot_scaled not in its custom form (operands and lhs/rhs formats not read)", "scaled_dot")
         return
-    parts = _split_top(m.group(1))
+    parts = split_top(m.group(1))
     if len(parts) != 3:
         b.skip(op, "tt.dot_scaled whose operand list is not read", "scaled_dot")
         return

@@ -258,7 +258,7 @@ def _top_level(masked: str, groups: list[_Group], pattern: str) -> list[int]:
     return out
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
+def split_top(text: str, sep: str = ",") -> list[str]:
     """text split at the separators outside every bracket and string (empty parts dropped)."""
     masked = _mask(text)
     cuts, depth = [], 0
@@ -288,7 +288,7 @@ def attribute_value(text: str) -> Any:
 def attribute_entries(body: str) -> dict[str, Any]:
     """The entries of a dictionary body (the text between its braces); a unit attribute is True."""
     out: dict[str, Any] = {}
-    for part in _split_top(body):
+    for part in split_top(body):
         m = re.match(r'\s*("(?:[^"\\]|\\.)*"|[^\s=]+)\s*(=?)', part)
         if m is None:
             continue
@@ -436,7 +436,7 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
                 else "tensordesc" if text.startswith("!tt.tensordesc") else "tensor")
     if not text.endswith(">"):
         raise CheckerError(f"type '{text[:60]}' is not closed")
-    parts = _split_top(text[text.index("<") + 1:-1])
+    parts = split_top(text[text.index("<") + 1:-1])
     if not parts:
         raise CheckerError(f"type '{text}' has no element type")
     dims = parts[0].split("x")
