@@ -375,39 +375,15 @@ def cmd_swizzle(args) -> int:
     """Synthesize the shared layout of a store/load pair (`checker.synthesis`), verified on both sides."""
     import json
     from .encodings import lower
-    from .synthesis import pair_at, render, synthesize
+    from .synthesis import Pair, pair_in_ttgir, render, synthesize
     family = "nvmma" if args.nvmma else "padded" if args.padded else "any"
     if args.nvmma and args.padded:
         raise CheckerError("give --nvmma or --padded, not both", field="--padded")
-    hardware = args.hardware
     if args.ttgir:
-        from .syntax.ttgir import read_ttgir
-        from .ttgir_checks import hardware_for_target, layout_shape as alloc_shape
         if args.line is None or args.layouts:
             raise CheckerError("--ttgir FILE takes --line N (the line of a local_load / local_store), no layouts",
                                field="--line")
-        try:
-            with open(args.ttgir, encoding="utf-8") as f:
-                modules = read_ttgir(f.read(), args.ttgir)
-        except (OSError, UnicodeDecodeError) as e:
-            raise CheckerError(f"cannot read: {e}", file=args.ttgir) from None
-        module = next((m for m in modules if any(o.line == args.line for o in m.operations)), None)
-        if module is None:
-            raise CheckerError(f"no operation on line {args.line} of {args.ttgir}", field="--line")
-        try:
-            store, load = pair_at(module.operations, args.line)
-        except CheckerError as e:
-            raise e.located(file=args.ttgir, line=args.line) from None
-        shape = list(store.reg.shape)
-        if alloc_shape(store.mem) != shape:
-            raise CheckerError(f"the buffer ({_dims(alloc_shape(store.mem))}) is not the tensor ({_dims(shape)}): "
-                               f"a view of a larger allocation", field="--line")
-        st, ld, current, bits = store.reg.encoding, load.reg.encoding, store.mem.encoding, store.mem.element_bits
-        sa, la = store.access, load.access
-        hw_target = hardware_for_target(module.target)
-        hardware = hardware or (hw_target.name if hw_target else "sm90")
-        st_text = f"line {store.op.line} {store.op.name}: {store.reg.encoding_text}"
-        ld_text = f"line {load.op.line} {load.op.name}: {load.reg.encoding_text}"
+        pair = pair_in_ttgir(args.ttgir, args.line)
     else:
         if len(args.layouts) != 2:
             raise CheckerError("give the store layout and the load layout (or --ttgir FILE --line N)",
@@ -418,22 +394,56 @@ def cmd_swizzle(args) -> int:
         if bits is None:
             raise CheckerError("give --dtype-bits (or paste a tensor type with its element type)",
                                field="--dtype-bits")
-        st, ld = pasted[0].encoding, pasted[1].encoding
         current = resolve_layout(args.current, None, None).encoding if args.current else None
-        sa, la = args.store_access, args.load_access
-        hardware = hardware or "sm90"
-        st_text, ld_text = " ".join(args.layouts[0].split()), " ".join(args.layouts[1].split())
+        pair = Pair(pasted[0].encoding, pasted[1].encoding, shape, bits, args.store_access, args.load_access,
+                    current, None, " ".join(args.layouts[0].split()), " ".join(args.layouts[1].split()))
+    hardware = args.hardware or pair.hardware or "sm90"
+    st, ld, shape, sa, la = pair.store, pair.load, pair.shape, pair.store_access, pair.load_access
     Rs, Rl = lower(st, shape), lower(ld, shape)
-    syn = synthesize(Rs, Rl, bits, hardware, store_access=sa, load_access=la, family=family, current=current)
+    syn = synthesize(Rs, Rl, pair.bits, hardware, store_access=sa, load_access=la, family=family,
+                     current=pair.current)
     syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)
-    print(json.dumps(syn.to_dict(), indent=2) if args.json else render(syn, st_text, ld_text))
+    print(json.dumps(syn.to_dict(), indent=2) if args.json else render(syn, pair.store_text, pair.load_text))
     return EXIT_OK
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata costs ~10 ms)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit", **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"layoutcheck {version()}")
+        parser.exit()
+
+
+def switch(sp: argparse.ArgumentParser, flag: str, help: str) -> None:
+    """An on/off option (off unless given)."""
+    sp.add_argument(flag, action="store_true", help=help)
+
+
+def patterns(sp: argparse.ArgumentParser, flag: str, help: str) -> None:
+    """A repeatable shell-pattern option (a list, empty unless given)."""
+    sp.add_argument(flag, action="append", default=[], metavar="PATTERN", help=help)
+
+
+def engine_arg(sp: argparse.ArgumentParser, help: str) -> None:
+    """--engine: the decision procedure (f2, z3, both, all), both by default."""
+    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both", help=help)
+
+
+def report_args(sp: argparse.ArgumentParser, folder: str | None, folder_help: str, formats_help: str) -> None:
+    """--report-dir and --format: where the reports go and which are written."""
+    sp.add_argument("--report-dir", default=folder, help=folder_help)
+    sp.add_argument("--format", default="text,json",
+                    help=f"{formats_help}, comma-separated: text,json,md,junit,html (default: text,json)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="layoutcheck",
                                 description="Prove Triton GPU tensor layouts correct.")
-    p.add_argument("--version", action="version", version=f"layoutcheck {version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", required=True)
 
     layout_help = ("the layout: Triton attribute text ('#ttg.blocked<{...}>'), an alias line "
@@ -453,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("lower", help="print Triton's attribute text for an encoding and the LinearLayout "
                                       "Triton builds for it at a shape")
     encoding_args(sp)
-    sp.add_argument("--json", action="store_true", help="print {bases, out_dims} as JSON (default: off: text)")
+    switch(sp, "--json", "print {bases, out_dims} as JSON (default: off: text)")
     sp.set_defaults(run=cmd_lower)
 
     sp = sub.add_parser("prove", help="prove one property from the command line")
@@ -462,10 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                "tensor/memdesc types; or names in --file)")
     sp.add_argument("--file", help=file_help)
     sp.add_argument("--shape", help=shape_help)
-    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
-                    help="decision procedure: GF(2) algebra, Z3, both, which must agree, or all: both and a second "
-                         "SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]') on the same SMT-LIB2 "
-                         "obligations (default: %(default)s)")
+    engine_arg(sp, "decision procedure: GF(2) algebra, Z3, both, which must agree, or all: both and a second "
+                   "SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]') on the same SMT-LIB2 "
+                   "obligations (default: %(default)s)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
     sp.add_argument("--dtype-bits", type=int,
@@ -484,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--hardware", default="sm90",
                     help="hardware preset for bank_conflict_free, aligned_access and fits: sm80, sm90, sm100, "
                          "gfx942, gfx950, gfx11, gfx12, gfx1250 (default: %(default)s, an H100)")
-    sp.add_argument("--json", action="store_true", help="print the result as JSON (default: off: text)")
+    switch(sp, "--json", "print the result as JSON (default: off: text)")
     sp.set_defaults(run=cmd_prove)
 
     sp = sub.add_parser("smt", help="write the SMT-LIB2 text of an obligation (a model means the property fails)")
@@ -509,16 +518,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--store-access", default="auto", help="the store's instruction, as for prove --access "
                                                           "(default: %(default)s)")
     sp.add_argument("--load-access", default="auto", help="the load's instruction (default: %(default)s)")
-    sp.add_argument("--nvmma", action="store_true", help="only NVMMA layouts (wgmma / TMA compatible)")
-    sp.add_argument("--padded", action="store_true", help="only AMD padded layouts (identity offsets, one "
+    switch(sp, "--nvmma", "only NVMMA layouts (wgmma / TMA compatible)")
+    switch(sp, "--padded", "only AMD padded layouts (identity offsets, one "
                                                           "interval-padding pair)")
-    sp.add_argument("--json", action="store_true", help="print the result as JSON (default: off: text)")
+    switch(sp, "--json", "print the result as JSON (default: off: text)")
     sp.set_defaults(run=cmd_swizzle)
 
     sp = sub.add_parser("show", help="print the tensor view (owners of every element) or the hardware view")
     encoding_args(sp)
-    sp.add_argument("--hw", action="store_true",
-                    help="hardware view: what each register/lane, shared offset or TMEM row/column holds "
+    switch(sp, "--hw", "hardware view: what each register/lane, shared offset or TMEM row/column holds "
                          "(default: off: the tensor view, who holds each element)")
     sp.add_argument("--svg", metavar="PATH", help="also write an SVG figure of the tensor grid to PATH "
                                                   "(default: none)")
@@ -529,64 +537,50 @@ def build_parser() -> argparse.ArgumentParser:
                     help="spec files (*.yaml), TTGIR files (*.ttgir, *.mlir; - for stdin), or folders searched "
                          "for both")
     sp.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
-    sp.add_argument("--format", default="text,json",
-                    help="reports to write, comma-separated: text,json,md,junit,html (default: text,json)")
-    sp.add_argument("--report-dir", default="reports", help="folder for the reports (default: reports)")
-    sp.add_argument("--only", action="append", default=[], metavar="PATTERN",
-                    help="run only checks whose id matches this shell pattern (repeatable)")
-    sp.add_argument("--skip", action="append", default=[], metavar="PATTERN",
-                    help="skip checks whose id matches this shell pattern (repeatable)")
-    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
-                    help="decision procedure: GF(2) algebra, Z3, both, which must agree (default), or all: both "
-                         "and a second SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]')")
+    report_args(sp, "reports", "folder for the reports (default: reports)", "reports to write")
+    patterns(sp, "--only", "run only checks whose id matches this shell pattern (repeatable)")
+    patterns(sp, "--skip", "skip checks whose id matches this shell pattern (repeatable)")
+    engine_arg(sp, "decision procedure: GF(2) algebra, Z3, both, which must agree (default), or all: both and a "
+                   "second SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]')")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per check in ms (default: %(default)s)")
-    sp.add_argument("--quiet", action="store_true",
-                    help="no progress and no 'reports:' line on stderr (stdout still has the text report)")
+    switch(sp, "--quiet", "no progress and no 'reports:' line on stderr (stdout still has the text report)")
     sp.add_argument("--figures", choices=("failed", "all", "none"), default="failed",
                     help="figures in the HTML report: for the checks that fail or warn (default), all, none")
-    sp.add_argument("--timings", action="store_true", help="also write timings.json (wall times per check)")
-    sp.add_argument("--pretty", action="store_true",
-                    help="indent report.json whatever its size (default: indented up to 2000 checks, compact "
-                         "with one check per line above)")
-    sp.add_argument("--triton-figures", action="store_true",
-                    help="also report Triton's own figures beside each conversion (triton_class, "
-                         "triton_lowering) and bank-conflict check (triton_conflicts) (default: only where a "
-                         "spec asks, triton: true, and for TTGIR conversions)")
+    switch(sp, "--timings", "also write timings.json (wall times per check)")
+    switch(sp, "--pretty", "indent report.json whatever its size (default: indented up to 2000 checks, compact "
+                           "with one check per line above)")
+    switch(sp, "--triton-figures", "also report Triton's own figures beside each conversion (triton_class, "
+                                   "triton_lowering) and bank-conflict check (triton_conflicts) (default: only "
+                                   "where a spec asks, triton: true, and for TTGIR conversions)")
     sp.add_argument("--executor", default="processes", metavar="processes|ray|ray://HOST:PORT",
                     help="where the checks run: worker processes on this machine (default, --jobs of them), "
                          "or Ray tasks in batches: ray (a local Ray, or the cluster RAY_ADDRESS names), "
                          "ray://HOST:PORT (a cluster through Ray Client); needs pip install 'layoutcheck[ray]'")
     sp.add_argument("--hardware", metavar="NAME",
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
-    sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts in TTGIR) fail the run")
-    sp.add_argument("--differential", action="store_true",
-                    help="also lower every encoding of the TTGIR with the installed Triton and check that the "
-                         "bases agree (matches_triton; needs pip install 'layoutcheck[triton]')")
+    switch(sp, "--werror", "warnings (bank conflicts in TTGIR) fail the run")
+    switch(sp, "--differential", "also lower every encoding of the TTGIR with the installed Triton and check that "
+                                 "the bases agree (matches_triton; needs pip install 'layoutcheck[triton]')")
     sp.add_argument("--explain", metavar="[FILE:]LINE",
                     help="print the proofs (verdicts first) and the layouts of the TTGIR operation at LINE, then "
                          "stop; FILE is an input's path or a suffix of it, e.g. matmul.cuda80.ttgir:84 "
                          "(default: none)")
-    sp.add_argument("--grids", action="store_true",
-                    help="with --explain, also print who holds each element of each layout (default: off)")
+    switch(sp, "--grids", "with --explain, also print who holds each element of each layout (default: off)")
     sp.set_defaults(run=cmd_verify)
 
     sp = sub.add_parser("run", help="run a program and verify every kernel Triton compiles in it: "
                                     "layoutcheck run [options] -- python script.py [args]")
     sp.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]",
                     help="the command to run (after --)")
-    sp.add_argument("--werror", action="store_true", help="warnings (bank conflicts) make the exit status 1")
-    sp.add_argument("--report-dir", help="write the reports of every kernel there at the end (default: none)")
-    sp.add_argument("--format", default="text,json",
-                    help="reports to write with --report-dir, comma-separated: text,json,md,junit,html "
-                         "(default: text,json)")
-    sp.add_argument("--only", action="append", default=[], metavar="PATTERN",
-                    help="run only checks whose id matches this shell pattern (repeatable)")
-    sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both",
-                    help="decision procedure, as for verify (default: %(default)s)")
-    sp.add_argument("--differential", action="store_true",
-                    help="also check every encoding's lowering against the installed Triton's (matches_triton)")
-    sp.add_argument("--quiet", action="store_true", help="no summary at the end (findings are still printed)")
+    switch(sp, "--werror", "warnings (bank conflicts) make the exit status 1")
+    report_args(sp, None, "write the reports of every kernel there at the end (default: none)",
+                "reports to write with --report-dir")
+    patterns(sp, "--only", "run only checks whose id matches this shell pattern (repeatable)")
+    engine_arg(sp, "decision procedure, as for verify (default: %(default)s)")
+    switch(sp, "--differential", "also check every encoding's lowering against the installed Triton's "
+                                 "(matches_triton)")
+    switch(sp, "--quiet", "no summary at the end (findings are still printed)")
     sp.set_defaults(run=cmd_run)
     return p
 

@@ -797,6 +797,52 @@ def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
     return (me, other) if me.direction == "store" else (other, me)
 
 
+@dataclass(frozen=True)
+class Pair:
+    """A store/load pair to synthesize for: the register encodings of both sides, the tensor shape, the
+    element width, the instructions, the shared encoding in use (or None), the hardware preset's name
+    (None: the caller's choice) and a line of text naming each side."""
+    store: Any
+    load: Any
+    shape: list[int]
+    bits: int
+    store_access: str
+    load_access: str
+    current: Any
+    hardware: str | None
+    store_text: str
+    load_text: str
+
+
+def pair_in_ttgir(path: str, line: int) -> Pair:
+    """The pair of the access on `line` of the TTGIR file at `path` (`pair_at`): the buffer's whole tensor,
+    its encoding as the layout in use, the module's target as the hardware."""
+    from .syntax.ttgir import read_ttgir
+    from .ttgir_checks import hardware_for_target, layout_shape
+    try:
+        with open(path, encoding="utf-8") as f:
+            modules = read_ttgir(f.read(), path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise CheckerError(f"cannot read: {e}", file=path) from None
+    module = next((m for m in modules if any(o.line == line for o in m.operations)), None)
+    if module is None:
+        raise CheckerError(f"no operation on line {line} of {path}", field="--line")
+    try:
+        store, load = pair_at(module.operations, line)
+    except CheckerError as e:
+        raise e.located(file=path, line=line) from None
+    shape = list(store.reg.shape)
+    if layout_shape(store.mem) != shape:
+        dims = "x".join(map(str, layout_shape(store.mem))), "x".join(map(str, shape))
+        raise CheckerError(f"the buffer ({dims[0]}) is not the tensor ({dims[1]}): a view of a larger allocation",
+                           field="--line")
+    target = hardware_for_target(module.target)
+    return Pair(store.reg.encoding, load.reg.encoding, shape, store.mem.element_bits, store.access, load.access,
+                store.mem.encoding, target.name if target else None,
+                f"line {store.op.line} {store.op.name}: {store.reg.encoding_text}",
+                f"line {load.op.line} {load.op.name}: {load.reg.encoding_text}")
+
+
 def render(syn: Synthesis, store_text: str = "", load_text: str = "") -> str:
     """The `layoutcheck swizzle` text: the pair, the figures before and after, the bound, the layout."""
     lines = []
