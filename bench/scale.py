@@ -127,6 +127,8 @@ def kernels(triton_python: str | None, quick: bool) -> dict:
                 s = {}
                 if tri is not None:
                     s["triton"] = tri.ask(op="compile", kernel=kernel, target=target)["seconds"]
+                    _, s["triton_process"], _ = timed_process(
+                        [triton_python, os.path.join(ROOT, "bench", "triton_worker.py"), "--once", kernel, target])
                 rc, s["process"], s["process_mib"] = timed_process(
                     _checker("verify", path, "--engine", "both", "--jobs", "1", "--quiet", "--format", "json",
                              "--report-dir", tempfile.mkdtemp()))
@@ -137,10 +139,12 @@ def kernels(triton_python: str | None, quick: bool) -> dict:
                 s["checks"] = report["summary"]["checks"]
                 samples.append(s)
             row = {"kernel": kernel, "target": target, "checks": samples[0]["checks"]}
-            for k in ("triton", "process", "in_process_both", "in_process_f2", "process_mib"):
+            for k in ("triton", "triton_process", "process", "in_process_both", "in_process_f2", "process_mib"):
                 row[k] = spread([s.get(k) for s in samples])
             for k in ("process", "in_process_both", "in_process_f2"):
                 row[f"{k}_over_triton"] = spread([s[k] / s["triton"] for s in samples if s.get("triton")])
+            row["process_over_triton_process"] = spread([s["process"] / s["triton_process"] for s in samples
+                                                         if s.get("triton_process")])
             rows.append(row)
     finally:
         if tri is not None:
@@ -148,8 +152,9 @@ def kernels(triton_python: str | None, quick: bool) -> dict:
     out = {"rows": rows, "pairs_per_kernel": reps}
     if tri is not None:
         out["triton_first_compile_s"] = round(first["seconds"], 3)
-    for k in ("process", "in_process_both", "in_process_f2"):
-        out[f"{k}_over_triton"] = spread([r[f"{k}_over_triton"].get("median") for r in rows])
+    for k in ("process_over_triton", "in_process_both_over_triton", "in_process_f2_over_triton",
+              "process_over_triton_process"):
+        out[k] = spread([r[k].get("median") for r in rows])
     return out
 
 

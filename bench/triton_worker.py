@@ -1,6 +1,8 @@
 """The Triton side of the scale-out benchmark, a long-lived worker run by a Python that has triton 3.9:
 
     python bench/triton_worker.py        # then one JSON request per line on stdin, one JSON answer per line
+    python bench/triton_worker.py --once KERNEL TARGET   # one uncached compile in a new process, then exit
+                                                         # (the whole-process side: imports and start-up)
 
 Requests (answered in order, so that the benchmark interleaves them with its own calls, pair by pair):
   {"op": "compile", "kernel": "matmul", "target": "cuda80"}  -> {"seconds": s}: triton.compile of
@@ -28,23 +30,32 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 warnings.simplefilter("ignore")
 
 
-def main() -> int:
+def compile_kernel(kernel: str, target: str) -> float:
+    """Seconds of one triton.compile of tools/compile_kernels.py's `kernel` for `target`, in a fresh cache."""
     import triton
     import compile_kernels as ck
+    fn, types, constexprs, options = ck.KERNELS[kernel]
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["TRITON_CACHE_DIR"] = cache
+        src = triton.compiler.ASTSource(fn, ck._signature(fn, types, constexprs), constexprs,
+                                        ck._divisibility(fn, types, constexprs))
+        t = time.perf_counter()
+        triton.compile(src, target=ck.TARGETS[target], options=options)
+        return time.perf_counter() - t
+
+
+def main() -> int:
+    if sys.argv[1:2] == ["--once"]:
+        compile_kernel(sys.argv[2], sys.argv[3])
+        return 0
+    import triton
     from triton_oracle import Oracle
     oracle = None
     compiled = 0
     for line in sys.stdin:
         req = json.loads(line)
         if req["op"] == "compile":
-            fn, types, constexprs, options = ck.KERNELS[req["kernel"]]
-            with tempfile.TemporaryDirectory() as cache:
-                os.environ["TRITON_CACHE_DIR"] = cache
-                src = triton.compiler.ASTSource(fn, ck._signature(fn, types, constexprs), constexprs,
-                                                ck._divisibility(fn, types, constexprs))
-                t = time.perf_counter()
-                triton.compile(src, target=ck.TARGETS[req["target"]], options=options)
-                answer = {"seconds": time.perf_counter() - t, "first": compiled == 0}
+            answer = {"seconds": compile_kernel(req["kernel"], req["target"]), "first": compiled == 0}
             compiled += 1
         elif req["op"] == "bank":
             oracle = oracle or Oracle()

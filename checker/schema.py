@@ -45,11 +45,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
-import referencing
-import referencing.exceptions
-from jsonschema import Draft202012Validator, ValidationError, validators
-from referencing.jsonschema import DRAFT202012
-
 from .errors import InternalError
 
 Path = tuple  # of str keys and int indices
@@ -101,8 +96,10 @@ def show(value: Any, limit: int = 60) -> str:
 
 
 # ---------------------------------------------------------------- the validator class
+# Built on first use (`_validator_class`): jsonschema and referencing take ~45 ms to import, which a
+# run over TTGIR alone never needs.
 
-_STOCK = Draft202012Validator.VALIDATORS
+_STOCK: dict[str, Any] = {}     # jsonschema's own keyword functions, filled by `_validator_class`
 
 
 def _fails(validator, word: str, instance: Any, schema: Mapping) -> bool:
@@ -144,50 +141,58 @@ def _one_of(validator, one_of, instance, schema):
         yield error
 
 
-_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
-    "integer": lambda _, v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda _, v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "object": lambda _, v: isinstance(v, Mapping),
-})
+@lru_cache(maxsize=None)
+def _validator_class():
+    """Draft 2020-12 with the conventions of the module docstring: ``type`` that excludes booleans from
+    numbers, keywords guarded by ``type``/``enum``/``const``, paths kept for ``$ref``, ``propertyNames``
+    and false subschemas."""
+    from jsonschema import Draft202012Validator, validators
+    _STOCK.update(Draft202012Validator.VALIDATORS)
+    types = Draft202012Validator.TYPE_CHECKER.redefine_many({
+        "integer": lambda _, v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda _, v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "object": lambda _, v: isinstance(v, Mapping),
+    })
+    own = {"$ref": _ref, "propertyNames": _property_names, "oneOf": _one_of}
+    cls = validators.extend(
+        Draft202012Validator,
+        validators={word: (check if word in ("$ref", "type") else _guarded(word, check))
+                    for word, check in {**_STOCK, **own}.items()},
+        type_checker=types,
+    )
+    stock_descend = cls.descend
 
-_OWN = {"$ref": _ref, "propertyNames": _property_names, "oneOf": _one_of}
-_Validator = validators.extend(
-    Draft202012Validator,
-    validators={word: (check if word in ("$ref", "type") else _guarded(word, check))
-                for word, check in {**_STOCK, **_OWN}.items()},
-    type_checker=_TYPES,
-)
+    def descend(self, instance, schema, path=None, schema_path=None, resolver=None):
+        """jsonschema's descend, with a false subschema's error given its path and schema path (4.x
+        leaves them out)."""
+        for error in stock_descend(self, instance, schema, path, schema_path, resolver):
+            if schema is False:
+                if path is not None:
+                    error.relative_path.appendleft(path)
+                if schema_path is not None:
+                    error.relative_schema_path.appendleft(schema_path)
+            yield error
 
-_stock_descend = _Validator.descend
-
-
-def _descend(self, instance, schema, path=None, schema_path=None, resolver=None):
-    """jsonschema's descend, with a false subschema's error given its path and schema path (4.x leaves them out)."""
-    for error in _stock_descend(self, instance, schema, path, schema_path, resolver):
-        if schema is False:
-            if path is not None:
-                error.relative_path.appendleft(path)
-            if schema_path is not None:
-                error.relative_schema_path.appendleft(schema_path)
-        yield error
+    cls.descend = descend
+    return cls
 
 
-_Validator.descend = _descend
-
-
-def _resource(document: Any) -> referencing.Resource:
+def _resource(document: Any):
     """A document as a draft 2020-12 resource.
 
     Its ``$schema`` is left out: jsonschema's ``evolve`` would pick the stock validator class by it.
     """
+    from referencing.jsonschema import DRAFT202012
     if isinstance(document, Mapping) and "$schema" in document:
         document = {k: v for k, v in document.items() if k != "$schema"}
     return DRAFT202012.create_resource(document)
 
 
 @lru_cache(maxsize=None)
-def _shipped() -> tuple[referencing.Registry, dict[str, Any]]:
-    """Every schema in ``checker/schemas`` under its file name, and the documents as read."""
+def _shipped() -> tuple[Any, dict[str, Any]]:
+    """Every schema in ``checker/schemas`` under its file name (a `referencing.Registry`), and the
+    documents as read."""
+    import referencing
     documents = {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(_DIR.glob("*.json"))}
     registry = referencing.Registry().with_resources((name, _resource(doc)) for name, doc in documents.items())
     return registry, documents
@@ -221,6 +226,7 @@ class Schema:
         """``#/a/b`` in this document or ``file.json#/a/b`` beside it -> (document, subschema)."""
         target = pointer.partition("#")[0]
         doc = Schema.load(target) if target and target != self.name else self
+        import referencing.exceptions
         try:
             return doc, self._registry.resolver(base_uri=self.name).lookup(pointer).contents
         except referencing.exceptions.Unresolvable:
@@ -231,8 +237,9 @@ class Schema:
         validator = self._validators.get(pointer)
         if validator is None:
             self.resolve(pointer)                      # an InternalError where it does not resolve
-            validator = _Validator({"$ref": self.name + pointer}, registry=self._registry)
+            validator = _validator_class()({"$ref": self.name + pointer}, registry=self._registry)
             self._validators[pointer] = validator
+        import referencing.exceptions
         try:
             return [v for _, v, _ in _ordered(validator.iter_errors(instance), instance, 0)]
         except referencing.exceptions.Unresolvable as e:
@@ -250,7 +257,7 @@ _RANK = {"$ref": 0, "type": 1, "enum": 2, "const": 2, "pattern": 3, "minimum": 4
 _Item = tuple  # (order key, Violation, is a plain type failure)
 
 
-def _ordered(errors: Iterable[ValidationError], instance: Any, skip: int) -> list[_Item]:
+def _ordered(errors: Iterable[Any], instance: Any, skip: int) -> list[_Item]:
     """Violations of jsonschema errors, relative to `instance`, sorted in walk order.
 
     `skip` leading schema-path entries are dropped first (1: the alternative's index in a context).
@@ -264,7 +271,7 @@ def _ordered(errors: Iterable[ValidationError], instance: Any, skip: int) -> lis
     return items
 
 
-def _violations(error: ValidationError, instance: Any, skip: int, done: set, firsts: dict) -> list[_Item]:
+def _violations(error: Any, instance: Any, skip: int, done: set, firsts: dict) -> list[_Item]:
     steps = list(error.relative_schema_path)[skip:]
     word = error.validator
     if word is not None:                               # the failing keyword ends the schema path; False schemas have none
