@@ -47,7 +47,6 @@ reported).
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -272,6 +271,7 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
         for task in tasks:
             yield _work(task)
         return
+    import multiprocessing      # here: a run in one process does not pay for its import
     # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     chunk = chunk_size(len(tasks), jobs)
