@@ -25,7 +25,7 @@ import itertools
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .encodings import lower
 from .encodings.base import Encoding
@@ -395,12 +395,13 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
                                              f"points; the limit is {MAX_SWEEP_POINTS} per check (split the check)")
     points = itertools.product(*(sweep[k] for k in keys)) if keys else [()]
     out = []
+    memo: dict = {}                 # the operands at each combination of swept encoding fields
     for point in points:
         values = dict(zip(keys, point))
         label = ",".join(f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}" for k, v in values.items())
         ob_id = f"{check['id']}[{label}]" if label else check["id"]
         try:
-            out.append(_check(w, path, check, ob_id, rule, operands, values, hardware))
+            out.append(_check(w, path, check, ob_id, rule, operands, values, hardware, memo))
         except CheckerError as e:
             if e.file is None:
                 e = w.locate(e, path)
@@ -444,30 +445,22 @@ def _probe_field(enc: Encoding, name: str) -> bool:
 
 
 def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
-                operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None) -> Check:
-    """One point of a check: apply the sweep's values, resolve everything, lower every operand once."""
+           operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None,
+           memo: dict) -> Check:
+    """One point of a check: apply the sweep's values, resolve everything, lower every operand once.
+    `memo` holds the operands of the combinations of encoding fields seen at earlier points."""
     def value(key):
         return values[key] if key in values else check.get(key)
 
     def where(key):
         return path + (("sweep", key) if key in values else (key,))
 
-    ops = dict(operands)
-    for key, v in values.items():
-        role, dot, name = key.rpartition(".")
-        if name in ("shape", "layout_shape", "dtype", "hardware") or name in CHECK_PARAMS:
-            continue
-        for r in ([role] if dot else list(ops)):
-            try:
-                if name == "num_warps" and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
-                    raise CheckerError(f"num_warps must be a positive integer, got {clip(v)}")
-                new = (_with_num_warps(ops[r], v) if name == "num_warps"
-                       else _override(ops[r], name, _as_field_value(v)))
-                if new is not None:
-                    new.validate()
-                    ops[r] = new
-            except CheckerError as e:
-                raise w.error(where(key), e.message) from None
+    fields = [(key, v) for key, v in values.items()
+              if key.rpartition(".")[2] not in ("shape", "layout_shape", "dtype", "hardware", *CHECK_PARAMS)]
+    memo_key = tuple((key, repr(v)) for key, v in fields)      # repr: true and 1 stay apart
+    ops = memo.get(memo_key)
+    if ops is None:
+        ops = memo[memo_key] = _apply_fields(w, operands, fields, where)
     if value("shape") is None:
         raise CheckerError(f"check '{ob_id}' needs a shape", file=w.file, line=w.line(path), field="shape")
     shape = _shape(w, where("shape"), value("shape"))
@@ -520,6 +513,27 @@ def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
                       shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw,
                       params=tuple(params), expect=_expectation(check), expect_conflicts=expect_conflicts,
                       expect_level=LEVEL_ALIASES.get(level, level), file=w.file, line=w.line(path))
+
+
+def _apply_fields(w: _Where, operands: Mapping[str, Encoding], fields: list[tuple[str, Any]],
+                  where: Callable[[str], tuple]) -> dict[str, Encoding]:
+    """The operands with a sweep point's encoding fields set (each value checked and the encoding
+    validated after each one), or a CheckerError at the sweep key that made one invalid."""
+    ops = dict(operands)
+    for key, v in fields:
+        role, dot, name = key.rpartition(".")
+        for r in ([role] if dot else list(ops)):
+            try:
+                if name == "num_warps" and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+                    raise CheckerError(f"num_warps must be a positive integer, got {clip(v)}")
+                new = (_with_num_warps(ops[r], v) if name == "num_warps"
+                       else _override(ops[r], name, _as_field_value(v)))
+                if new is not None:
+                    new.validate()
+                    ops[r] = new
+            except CheckerError as e:
+                raise w.error(where(key), e.message) from None
+    return ops
 
 
 def _expectation(check: Mapping) -> str:
