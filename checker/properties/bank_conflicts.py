@@ -118,14 +118,17 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     if isinstance(S, PaddedLayout):  # padded shared memory: integer addresses, see padded_access
         from .padded_access import bank_conflict_free_padded
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engine, timeout_ms)
-    R, S = normalize(R, S)
+    if model == "triton":  # from the columns: normalize's checks, no intermediate layouts (`_frame`)
+        fr = _frame(R, S)
+    else:
+        R, S = normalize(R, S)
     bits = _dtype_bits(dtype_bits)
     if access != "auto" and (direction == "load") != (access.startswith("ld") or access == "ds_read_tr"):
         raise CheckerError(f"{access} cannot {direction}", field="access")
     if model == "triton":
         if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
-        return _decide_triton(R, S, bits, direction, hw, engine, timeout_ms)
+        return _decide_triton(_Normalized(R, S), fr, bits, direction, hw, engine, timeout_ms)
     return _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, triton)
 
 
@@ -134,6 +137,9 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
 
 def normalize(R: LinearLayout, S: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
     """R over (register, lane, warp, block), S over (offset, block), same out-dims and sizes."""
+    if (isinstance(R, LinearLayout) and isinstance(S, LinearLayout) and R.out_dim_sizes == S.out_dim_sizes
+            and R.in_dims == _R_DIMS and S.in_dims == _S_DIMS):
+        return R, S  # already in one frame, every in-dim present in order (what the lowerings give)
     for name, L, need, allowed in (("R", R, (REG, LANE), (REG, LANE, WARP, BLOCK)),
                                    ("S", S, (OFFSET,), (OFFSET, BLOCK))):
         if not isinstance(L, LinearLayout):
@@ -152,6 +158,77 @@ def normalize(R: LinearLayout, S: LinearLayout) -> tuple[LinearLayout, LinearLay
         return LinearLayout([(d, L.in_bases(d) if L.has_in_dim(d) else ()) for d in dims], L.out_dim_sizes)
 
     return full(R, (REG, LANE, WARP, BLOCK)), full(S, (OFFSET, BLOCK))
+
+
+class _Frame:
+    """R's and S's matrix columns per in-dim, packed in the frame `normalize` brings them to (R's out-dims
+    in R's order, each at the larger of the two sizes); a dim a layout lacks has no columns."""
+
+    __slots__ = ("reg", "lane", "warp", "rblock", "offset", "sblock")
+
+    def __init__(self, R: dict, S: dict, shifts: list[int], s_shifts: list[int]):
+        self.reg = _pack(R.get(REG), shifts)
+        self.lane = _pack(R.get(LANE), shifts)
+        self.warp = _pack(R.get(WARP), shifts)
+        self.rblock = _pack(R.get(BLOCK), shifts)
+        self.offset = _pack(S.get(OFFSET), s_shifts)
+        self.sblock = _pack(S.get(BLOCK), s_shifts)
+
+
+_R_DIMS, _S_DIMS = (REG, LANE, WARP, BLOCK), (OFFSET, BLOCK)
+_R_NEED, _R_ALLOWED, _S_NEED, _S_ALLOWED = {REG, LANE}, set(_R_DIMS), {OFFSET}, set(_S_DIMS)
+
+
+def _pack(bases, shifts: list[int]) -> list[int]:
+    """Bases (one component per out-dim; None: no dim) as packed columns, component k at bit shifts[k]."""
+    if not bases:
+        return []
+    if len(shifts) == 2:
+        a, b = shifts
+        if not a:
+            return [x | y << b for x, y in bases]
+        return [x << a | y << b for x, y in bases]
+    return [sum(c << s for c, s in zip(v, shifts)) for v in bases]
+
+
+def _frame(R: LinearLayout, S: LinearLayout) -> _Frame:
+    """`normalize`'s checks and errors, with the columns of its two layouts in place of the layouts."""
+    for name, L, need, allowed, order in (("R", R, _R_NEED, _R_ALLOWED, _R_DIMS),
+                                          ("S", S, _S_NEED, _S_ALLOWED, _S_DIMS)):
+        if not isinstance(L, LinearLayout):
+            raise CheckerError(f"expected a LinearLayout, got {type(L).__name__}", field=name)
+        dims = L.in_dims
+        if not need.issubset(dims) or not allowed.issuperset(dims):
+            raise CheckerError(f"in-dims must include {[d for d in order if d in need]} and lie within "
+                               f"{list(order)}, got {list(dims)}", field=name)
+    r_outs, s_outs = R.out_dim_sizes, S.out_dim_sizes
+    shift, shifts = 0, []
+    if r_outs == s_outs:  # the common case: both already in one frame
+        for _, size in r_outs:
+            shifts.append(shift)
+            shift += size.bit_length() - 1
+        return _Frame(R.bases, S.bases, shifts, shifts)
+    names = [n for n, _ in r_outs]
+    if sorted(n for n, _ in s_outs) != sorted(names):
+        raise CheckerError(f"layouts over different tensor dims cannot be compared: {names} vs "
+                           f"{list(S.out_dims)}", field="S")
+    s_size, at = dict(s_outs), {}
+    for n, size in r_outs:
+        at[n] = shift
+        shift += log2(max(size, s_size[n]))
+    return _Frame(R.bases, S.bases, [at[n] for n, _ in r_outs], [at[n] for n, _ in s_outs])
+
+
+class _Normalized:
+    """`normalize(R, S)`, computed on first use (a witness or the Z3 engine needs the layouts)."""
+
+    def __init__(self, R: LinearLayout, S: LinearLayout):
+        self._given, self._pair = (R, S), None
+
+    def get(self) -> tuple[LinearLayout, LinearLayout]:
+        if self._pair is None:
+            self._pair = normalize(*self._given)
+        return self._pair
 
 
 def _dtype_bits(bits: Any) -> int:
@@ -236,31 +313,153 @@ class TritonCount:
 
 def triton_count(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> TritonCount:
     """Triton 3.9's bank_conflicts(R, S, bits) on `hw` (R, S normalized)."""
+    return _triton_count(_frame(R, S), bits, hw, lambda: (R, S))
+
+
+def _triton_count(fr: _Frame, bits: int, hw: Hardware, layouts) -> TritonCount:
+    """`triton_count` from the columns of R and S (`_frame`); `layouts()` gives the normalized pair where
+    the columns alone do not settle it (R's and S's block bases differ: `_triton_count_layouts`).
+
+    With equal block bases the block dim maps as the identity and stays out of the solve, and every step
+    of the layout route reduces to one echelon basis of S's offset columns: R's columns (nonzero registers,
+    lanes, warps, in that order) are reduced against it; one left over leaves S's image (`_within_image`:
+    it joins the basis and its cvt column is 0), any other one's cvt column is its pivot-only combination
+    of S's offset columns (the unique one, so the one `invert_and_compose` solves for). Those are
+    the offset parts of cvt's columns, its block columns have none, so `largest_vectorisation`'s test
+    for v reads: cvt registers equal to 1, 2, ..., v/2 exist (v within the offsets) and every other
+    column leaves the low log2(v) offset bits clear."""
     if hw.vendor == "amd":
         raise CheckerError(f"Triton's bank_conflicts aborts on AMD targets (3.9 on {hw.triton_target or hw.name}: "
                            f"assertion 'inDim not found in layout')", field="hardware")
+    if fr.rblock != fr.sblock:
+        return _triton_count_layouts(*layouts(), bits, hw)
+    offsets = fr.offset
+    n_off = len(offsets)
+    mask = (1 << n_off) - 1
+    regs = [c for c in fr.reg if c]
+    # one echelon basis (`f2._EchelonBasis`, inline): leading bit -> (vector, combination of the inserted
+    # columns); S's offsets are inserted as columns 0.., R's columns outside the span after them
+    by_lead: dict[int, tuple[int, int]] = {}
+    get = by_lead.get
+    for j, c in enumerate(offsets):
+        combo = 1 << j
+        while c:
+            entry = get(c.bit_length() - 1)
+            if entry is None:
+                by_lead[c.bit_length() - 1] = (c, combo)
+                break
+            c ^= entry[0]
+            combo ^= entry[1]
+    cvt = []
+    tag = 1 << n_off
+    for c in (*regs, *fr.lane, *fr.warp):
+        combo = 0
+        while c:
+            entry = get(c.bit_length() - 1)
+            if entry is None:
+                by_lead[c.bit_length() - 1] = (c, combo ^ tag)
+                tag <<= 1
+                break
+            c ^= entry[0]
+            combo ^= entry[1]
+        cvt.append(0 if c else combo & mask)
+    vec = _largest_vec(cvt, len(regs), 128 // bits)
+    return _triton_split(fr.offset + fr.sblock, fr.lane, vec, len(regs), len(fr.warp), bits)
+
+
+def _largest_vec(cvt: list[int], n_regs: int, max_elems: int) -> int:
+    """`largest_vectorisation`'s v on cvt's offset columns (registers first, `n_regs` of them): the
+    largest v whose low log2(v) offset bits only registers equal to 1, 2, ..., v/2 touch, one each."""
+    v = max_elems
+    while v > 1:
+        low = v - 1
+        hits = [(j, c) for j, c in enumerate(cvt) if c & low]
+        if (len(hits) == low.bit_length() and all(j < n_regs for j, _ in hits)
+                and {c for _, c in hits} == {1 << i for i in range(low.bit_length())}):
+            return v
+        v >>= 1
+    return 1
+
+
+def _triton_split(s_cols, lane_cols, vec: int, n_regs: int, n_warps: int, bits: int) -> TritonCount:
+    """Triton's reshape of S's in-bits (`s_cols`, offsets then blocks) into vector, bank and segment, and
+    the count against the lanes of one wavefront."""
+    total = 1 << len(s_cols)
+    bank = min(TRITON_BANK_BITS // (vec * bits), total)
+    segment = total // (bank * vec) if bank else 0
+    if segment & (segment - 1) or not segment or bank & (bank - 1) or not bank:
+        for name, n in (("vector", vec), ("bank", bank), ("segment", segment)):
+            if not is_power_of_two(n):
+                raise CheckerError(f"Triton's bank_conflicts aborts here: its {name} split of the {total} shared "
+                                   f"offsets is {n}, not a power of two (vector {vec} x bank "
+                                   f"{TRITON_BANK_BITS // (vec * bits)} elements of {bits} bits; Triton's "
+                                   f"reshapeIns assertion)", field="shape")
+    k = (vec * bank).bit_length() - 1
+    n_lanes = len(lane_cols)
+    drop = max(0, (max(1, vec * bits // 32)).bit_length() - 1 + n_lanes - 5)
+    if drop > n_lanes:
+        raise CheckerError(f"Triton's bank_conflicts aborts here: it drops {drop} of {n_lanes} lane bits",
+                           field="R")
+    seg, lanes = tuple(s_cols[k:]), tuple(lane_cols[:n_lanes - drop])
+    for b in (*seg, *lanes):
+        if b <= 0 or b & (b - 1):  # not all powers of two: dim(span(seg) ∩ span(lanes)), as Triton takes it
+            dim = _rank(seg) + _rank(lanes) - _rank(seg + lanes)
+            break
+    else:  # `_triton_intersection_dim`'s plain set intersection
+        wanted = set(lanes)
+        dim = sum(1 for b in seg if b in wanted)
+    return TritonCount((1 << dim) - 1, vec, bank, segment, seg, lanes, (1 << n_regs) // vec, 1 << n_warps,
+                       max(1, vec * bits // 32), bits)
+
+
+def _rank(vectors) -> int:
+    """`f2.rank`, inline."""
+    basis: dict[int, int] = {}
+    get = basis.get
+    for v in vectors:
+        while v:
+            lead = v.bit_length() - 1
+            b = get(lead)
+            if b is None:
+                basis[lead] = v
+                break
+            v ^= b
+    return len(basis)
+
+
+def _first_common(first, second) -> tuple[int, int, int] | None:
+    """(v, x, y): v the first vector of ``f2.span_intersection(first, second)``, x and y its pivot-only
+    combinations of `first` and of `second` (``f2.solve``'s); None where the spans meet only in 0.
+
+    One echelon pass over first + second, each vector tagged with its position: the first vector of
+    `second` that reduces to 0 with a part in `first` is the first column of span_intersection's kernel
+    (vectors of `second` in the span of earlier ones of `second` reduce with no such part), and that part
+    combines to v. Every inserted vector is a pivot of its own list, so both parts are pivot-only."""
+    by_lead: dict[int, tuple[int, int]] = {}
+    n = len(first)
+    mask = (1 << n) - 1
+    for i, c in enumerate((*first, *second)):
+        combo = 1 << i
+        while c:
+            entry = by_lead.get(c.bit_length() - 1)
+            if entry is None:
+                break
+            c ^= entry[0]
+            combo ^= entry[1]
+        if c:
+            by_lead[c.bit_length() - 1] = (c, combo)
+        elif i >= n and combo & mask:
+            return f2.combine(first, combo & mask), combo & mask, combo >> n
+    return None
+
+
+def _triton_count_layouts(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> TritonCount:
+    """`triton_count` through the layouts, step by step as Triton takes them (R, S normalized)."""
     Rn, _ = drop_broadcast_registers(R)
     cvt = _within_image(Rn, S).invert_and_compose(S)
     vec, _ = largest_vectorisation(cvt, 128 // bits)
-    total = S.total_in_size
-    bank = min(TRITON_BANK_BITS // (vec * bits), total)
-    segment = total // (bank * vec) if bank else 0
-    for name, n in (("vector", vec), ("bank", bank), ("segment", segment)):
-        if not is_power_of_two(n):
-            raise CheckerError(f"Triton's bank_conflicts aborts here: its {name} split of the {total} shared "
-                               f"offsets is {n}, not a power of two (vector {vec} x bank "
-                               f"{TRITON_BANK_BITS // (vec * bits)} elements of {bits} bits; Triton's "
-                               f"reshapeIns assertion)", field="shape")
-    cols = S.columns
-    k = log2(vec) + log2(bank)
-    lane_cols = _dim_columns(R, LANE)
-    drop = max(0, log2(max(1, vec * bits // 32)) + len(lane_cols) - 5)
-    if drop > len(lane_cols):
-        raise CheckerError(f"Triton's bank_conflicts aborts here: it drops {drop} of {len(lane_cols)} lane bits",
-                           field="R")
-    seg, lanes = tuple(cols[k:]), tuple(lane_cols[:len(lane_cols) - drop])
-    return TritonCount((1 << _triton_intersection_dim(seg, lanes)) - 1, vec, bank, segment, seg, lanes,
-                       Rn.in_dim_size(REG) // vec, R.in_dim_size(WARP), max(1, vec * bits // 32), bits)
+    return _triton_split(S.columns, _dim_columns(R, LANE), vec, Rn.in_dim_size_log2(REG),
+                         R.in_dim_size_log2(WARP), bits)
 
 
 def _within_image(R: LinearLayout, S: LinearLayout) -> LinearLayout:
@@ -293,7 +492,7 @@ def _within_image(R: LinearLayout, S: LinearLayout) -> LinearLayout:
 
 
 def _triton_intersection_dim(b1, b2) -> int:
-    if all(is_power_of_two(b) for b in (*b1, *b2)):
+    if all(b > 0 and not b & (b - 1) for b in (*b1, *b2)):  # powers of two
         wanted = set(b2)
         return sum(1 for b in b1 if b in wanted)
     return len(f2.span_intersection(b1, b2))
@@ -311,12 +510,12 @@ def _dim_columns(L: LinearLayout, d: str) -> list[int]:
 def _triton_witness(R: LinearLayout, S: LinearLayout, t: TritonCount, seg_mask: int, lane: int) -> Counterexample:
     """Lane 0 and lane `lane` (register 0, warp 0) hit offsets 0 and o: same Triton bank, different segment."""
     k = log2(t.vec) + log2(t.bank)
-    flat = sum(1 << (k + j) for j in range(len(t.segment_bases)) if seg_mask >> j & 1)
+    flat = (seg_mask & ((1 << len(t.segment_bases)) - 1)) << k
     o = S.split_in(flat)
     zero = {d: 0 for d in R.in_dims}
     data = {"model": "triton", "lanes": [0, lane], "register": 0, "warp": 0,
             "offsets": [{d: 0 for d in S.in_dims}, o],
-            "coordinates": [R.apply(zero), R.apply({**zero, LANE: lane})],
+            "coordinates": [{n: 0 for n in R.out_dims}, R.apply({**zero, LANE: lane})],
             "bank": 0, "segments": [0, flat >> k], "vector": t.vec, "wavefront_lanes": 1 << len(t.lane_bases)}
 
     def check(d) -> bool:
@@ -333,8 +532,8 @@ def _triton_witness(R: LinearLayout, S: LinearLayout, t: TritonCount, seg_mask: 
     return Counterexample("bank_conflict", data, check)
 
 
-def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
-    t = triton_count(R, S, bits, hw)
+def _decide_triton(norm: _Normalized, fr: _Frame, bits, direction, hw, engine, timeout_ms) -> Result:
+    t = _triton_count(fr, bits, hw, norm.get)
     vb = t.vec * bits // 8
     details = {"model": "triton", "hardware": hw.name, "direction": direction,
                "instruction": "st.shared" if direction == "store" else "ld.shared", "vector_bytes": vb,
@@ -343,16 +542,16 @@ def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
                "wavefront_lanes": 1 << len(t.lane_bases)}
 
     def f2_engine() -> EngineVerdict:
-        common = f2.span_intersection(t.segment_bases, t.lane_bases)
-        if not common:
+        # Triton's count is 0 exactly when the spans meet only in 0 (with every basis a power of two its
+        # plain set intersection is empty only then); the certificate proves it independently
+        common = _first_common(t.segment_bases, t.lane_bases) if t.conflicts else None
+        if common is None:
             return EngineVerdict("f2", "holds", explanation=(
                 f"Triton's model: no tensor vector is both a segment basis combination of S and a lane "
                 f"combination of one {1 << len(t.lane_bases)}-lane wavefront (vector {t.vec} x {bits} bits)"),
                 certificate=certify.trivial_intersection(t.segment_bases, t.lane_bases))
-        v = common[0]
-        seg = f2.solve(t.segment_bases, [v])[0]
-        lane = f2.solve(t.lane_bases, [v])[0]
-        cx = _triton_witness(R, S, t, seg, lane)
+        _, seg, lane = common
+        cx = _triton_witness(*norm.get(), t, seg, lane)
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
             f"Triton's model: {t.conflicts} conflicts per wavefront; lane {lane} holds "
             f"{frame.show(cx.data['coordinates'][1])} at offset {frame.show(cx.data['offsets'][1])}, "
@@ -361,6 +560,7 @@ def _decide_triton(R, S, bits, direction, hw, engine, timeout_ms) -> Result:
     def z3_engine() -> EngineVerdict:
         from .. import smt
         ob = smt.Obligation("bank_conflicts.triton")
+        R, S = norm.get()
         outs = S.out_dim_sizes
         seg = LinearLayout([("segment", [S.unpack_out(c) for c in t.segment_bases])], outs)
         lanes = LinearLayout([(LANE, [S.unpack_out(c) for c in t.lane_bases])], outs)
