@@ -16,7 +16,6 @@ from checker.padded import PaddedLayout
 from checker.encodings.blocked import BlockedEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
-from checker.errors import CheckerError
 from checker.layout import LinearLayout
 from checker.reports import svg
 
@@ -232,21 +231,6 @@ def test_same_input_same_bytes_across_processes():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
         assert out == first
-
-
-def test_write_atomic(tmp_path):
-    from checker.reports.writer import write_atomic
-    path = tmp_path / "f.svg"
-    old = os.umask(0o022)
-    try:
-        write_atomic(str(path), "<svg/>", "--svg")
-    finally:
-        os.umask(old)
-    assert path.read_text() == "<svg/>" and os.listdir(tmp_path) == ["f.svg"]
-    assert path.stat().st_mode & 0o777 == 0o644
-    with pytest.raises(CheckerError, match="cannot write") as e:
-        write_atomic(str(tmp_path / "no" / "f.svg"), "<svg/>", "--svg")
-    assert e.value.field == "--svg"
 
 
 def test_show_writes_svg(tmp_path, capsys):

@@ -1,10 +1,9 @@
 """What `layoutcheck verify` says while and after it runs: progress on a terminal (a live bar with
 count, rate and time left, from the start), off a terminal (a line every 10% or few seconds, never
 one per check), none under --quiet; the `reports:` line on stderr once the files are written; and
-timings.json only under --timings."""
+timings.json only under --timings. (checker.runner.Progress on its own: tests/test_runner.py.)"""
 
 import fcntl
-import io
 import os
 import pathlib
 import pty
@@ -16,14 +15,9 @@ import sys
 import termios
 
 from checker import cli
-from checker.runner import Outcome, Progress
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SPECS = ["specs/negatives.yaml", "specs/reductions.yaml"]          # 21 checks, about a second
-
-
-def record(id, passed=True, severity="error"):
-    return {"id": id, "passed": passed, "severity": severity}
 
 
 def verify(tmp_path, monkeypatch, capsys, *args):
@@ -54,26 +48,6 @@ def test_progress_off_a_terminal_is_a_few_lines(tmp_path, monkeypatch, capsys):
     assert lines == progress + [f"reports: {reports}/report.json"]
     assert 1 <= len(progress) <= 11                                      # 21 checks, never one line per check
     assert re.fullmatch(r"verify: 21/21 checks \(100%\), \d+ failed, [\d.]+ checks/s, \d+s in all", progress[-1])
-
-
-def test_plain_progress_every_10_percent_or_every_few_seconds():
-    stream, now = io.StringIO(), [0.0]
-    progress = Progress(1000, stream, tty=False, clock=lambda: now[0])
-    for i in range(1000):
-        now[0] += 0.01                                                   # 100 checks a second: 10 s in all
-        progress(Outcome(record(f"c{i}", passed=i not in (5, 7), severity="warning" if i == 7 else "error"), {}))
-    lines = stream.getvalue().splitlines()
-    assert len(lines) == 10 and all(f"/1000 checks ({p}%)" in line for p, line in zip(range(10, 101, 10), lines))
-    assert lines[0] == "verify: 100/1000 checks (10%), 1 failed, 1 warning, 100.0 checks/s, about 9s left"
-    assert lines[-1] == "verify: 1000/1000 checks (100%), 1 failed, 1 warning, 100.0 checks/s, 10s in all"
-    stream, now = io.StringIO(), [0.0]
-    progress = Progress(1000, stream, tty=False, clock=lambda: now[0])
-    for i in range(50):                                                  # slow checks: one line every 5 s
-        now[0] += 1.0
-        progress(Outcome(record(f"c{i}"), {}))
-    assert [line.split(" checks (")[0] for line in stream.getvalue().splitlines()] == [
-        "verify: 5/1000", "verify: 10/1000", "verify: 15/1000", "verify: 20/1000", "verify: 25/1000",
-        "verify: 30/1000", "verify: 35/1000", "verify: 40/1000", "verify: 45/1000", "verify: 50/1000"]
 
 
 def test_progress_on_a_terminal_is_a_live_bar(tmp_path):

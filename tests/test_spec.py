@@ -1,11 +1,13 @@
-"""Spec loading: sweeps and their ids, field overrides, operands, expectations, selection, errors."""
+"""checker/spec.py: spec loading: sweeps and their ids, field overrides, operands, expectations, selection,
+the input files a path names, errors."""
 
+import os
 import textwrap
 
 import pytest
 
 from checker.errors import CheckerError
-from checker.spec import load_paths, load_spec, select
+from checker.spec import find_inputs, is_ir, load_paths, load_spec, select
 
 HEAD = """\
 version: 1
@@ -198,3 +200,71 @@ def test_inline_hardware_mapping(spec):
     with pytest.raises(CheckerError) as e:
         load_spec(spec("- {id: x, prove: fits, layout: smem, shape: [64, 64], dtype: f16}\n", head))
     assert str(e.value).endswith("/spec.yaml:5: field 'warp_size': must be a power of two, got 48")
+
+
+MMA = '"#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"'
+
+
+def test_spec_key_triton_applies_to_conversion_and_bank_checks_only(spec):
+    with pytest.raises(CheckerError, match="applies to prove: conversion, bank_conflict_free only"):
+        load_spec(spec("- {id: a, prove: surjective, layout: rows, shape: [64, 64], triton: true}\n"))
+    (ob,) = load_spec(spec(f"- {{id: a, prove: conversion, src: {MMA}, dst: rows, shape: [64, 64], triton: true}}\n"))
+    assert ob.param("triton") is True
+
+
+def test_dtypes_by_name_or_bits_and_unknown_ones(spec):
+    f16, bits, f8 = load_spec(spec("""\
+        - {id: a, prove: fits, layout: smem, shape: [64, 64], dtype: f16}
+        - {id: b, prove: fits, layout: smem, shape: [64, 64], dtype: 4}
+        - {id: c, prove: fits, layout: smem, shape: [64, 64], dtype: f8e4m3}
+        """))
+    assert [(o.dtype, o.dtype_bits) for o in (f16, bits, f8)] == [("f16", 16), ("b4", 4), ("f8e4m3", 8)]
+    with pytest.raises(CheckerError) as e:
+        load_spec(spec("- {id: a, prove: fits, layout: smem, shape: [64, 64], dtype: f17}\n"))
+    assert str(e.value).endswith("spec.yaml:9: field 'dtype': must be one of 'f64', 'i64', 'u64', 'f32', 'tf32', "
+                                 "'i32', 'u32', 'f16', 'bf16', 'i16', 'u16', 'f8', 'f8e4m3', 'f8e5m2', 'i8', 'u8', "
+                                 "'f4', 'i4', got 'f17'")
+
+
+def test_check_operand_and_param_lookups(spec):
+    (ob,) = load_spec(spec("- {id: a, prove: fits, layout: smem, shape: [64, 64], dtype: f16}\n"))
+    assert ob.operand("layout").vec == 8 and ob.operand("src") is None
+    assert ob.param("base_bytes") == 0 and ob.param("no_such_param") is None
+    assert (ob.op, ob.severity, ob.python, ob.line) == (None, "error", None, 9)
+
+
+def test_find_inputs_names_files_once_and_reads_folders(tmp_path, monkeypatch):
+    (tmp_path / "b").mkdir()
+    for name in ("b/k.ttgir", "b/m.mlir", "a.yaml", "z.yml", "notes.md"):
+        (tmp_path / name).write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert find_inputs(["."]) == ["./a.yaml", "./z.yml", "./b/k.ttgir", "./b/m.mlir"]
+    assert find_inputs(["z.yml", "-", ".", "./z.yml"]) == ["z.yml", "-", "./a.yaml", "./b/k.ttgir", "./b/m.mlir"]
+    os.symlink("a.yaml", "link.yaml")
+    assert find_inputs(["a.yaml", "link.yaml"]) == ["a.yaml"]                   # the same file through a link
+    assert find_inputs(["notes.md"]) == ["notes.md"]                            # a file named is taken as given
+    with pytest.raises(CheckerError) as e:
+        find_inputs(["b"], (".yaml", ".yml"))
+    assert str(e.value) == "b: no input files (*.yaml, *.yml) under b"
+    with pytest.raises(CheckerError) as e:
+        find_inputs(["nothing.yaml"])
+    assert str(e.value) == "nothing.yaml: no such file or folder"
+    assert [is_ir(p) for p in ("k.ttgir", "k.mlir", "-", "k.yaml", "k.ttgir.yaml")] == [True, True, True, False, False]
+
+
+def test_duplicate_ids_across_files_name_the_first(tmp_path, spec):
+    first = spec("- {id: x, prove: surjective, layout: rows, shape: [64, 64]}\n")
+    other = tmp_path / "other.yaml"
+    other.write_text(HEAD + "  - {id: y, prove: surjective, layout: rows, shape: [64, 64]}\n"
+                            "  - {id: x, prove: injective, layout: rows, shape: [64, 64]}\n")
+    with pytest.raises(CheckerError) as e:
+        load_paths([first, str(other)])
+    assert str(e.value) == f"{other}:10: field 'id': check id 'x' is already used at {first}:9"
+
+
+def test_a_spec_must_be_a_mapping(tmp_path):
+    path = tmp_path / "list.yaml"
+    path.write_text("- 1\n- 2\n")
+    with pytest.raises(CheckerError) as e:
+        load_spec(str(path))
+    assert str(e.value) == f"{path}:1: a spec is a mapping with version, hardware, encodings and checks"

@@ -21,8 +21,8 @@ from checker.properties.invertible import invertible
 from checker.properties.result import EngineVerdict, decide
 from checker.properties.surjective import surjective
 
-from . import brute
-from .strategies import basis, layouts, pairs
+from .properties import brute
+from .properties.strategies import basis, layouts, pairs
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,0 +1,79 @@
+"""checker/reports/junit.py: one testsuite per spec file, one testcase per check; a failure carries the reason
+and witness in its message and the explanation in its text; a warning is a skipped testcase."""
+
+import xml.etree.ElementTree as ET
+
+from checker.reports.junit import _classname, render_junit
+
+from .conftest import FAILING, WARNED, record, report
+
+
+def test_junit_has_one_suite_per_file():
+    root = ET.fromstring(render_junit(report(record("a1"), record("b1", file="specs/sub/b.yaml", passed=False))))
+    assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in root] == [
+        ("specs/a.yaml", "1", "0"), ("specs/sub/b.yaml", "1", "1")]
+    assert root[1][0].get("classname") == "specs.sub.b"
+    assert root[1][0].find("failure").get("message") == "expected holds, got fails"
+
+
+def test_junit_warnings_are_skipped_testcases_with_their_message():
+    warned = dict(record("w1", passed=False), severity="warning")
+    root = ET.fromstring(render_junit(report(record("a1"), warned)))
+    assert (root.get("failures"), root.get("skipped"), root[0].get("skipped")) == ("0", "1", "1")
+    case = root[0][1]
+    assert case.find("failure") is None
+    assert case.find("skipped").get("message") == "warning: expected holds, got fails"
+    assert case.find("skipped").get("type") == "warning"
+
+
+def test_a_real_failing_spec(failing_report):
+    text = render_junit(failing_report)
+    assert text.startswith('<?xml version="1.0" encoding="utf-8"?>\n<testsuites name="layoutcheck" tests="6" '
+                           'failures="5" errors="0" skipped="0">\n  <testsuite name="tests/verify/specs/failing.yaml"')
+    root = ET.fromstring(text)
+    (suite,) = root
+    assert dict(suite.attrib) == {"name": FAILING, "tests": "6", "failures": "5", "errors": "0", "skipped": "0"}
+    cases = list(suite)
+    assert [(c.get("name"), c.get("line"), c.get("file"), c.get("classname")) for c in cases] == [
+        (name, line, FAILING, "tests.verify.specs.failing") for name, line in (
+            ("ok-covers", "11"), ("bad-duplicates", "15"), ("bad-conflicts", "19"), ("bad-conflict-count", "25"),
+            ("bad-level", "32"), ("bad-expected-failure", "38"))]
+    assert [list(c) for c in cases][0] == []                            # a pass has no child
+    failures = [c.find("failure") for c in cases[1:]]
+    assert [f.get("type") for f in failures] == ["fails", "fails", "fails", "holds", "holds"]   # the verdict
+    assert failures[2].get("message").startswith("expected 3 conflicts, got 7; witness: bank_conflict: ")
+    assert failures[4].get("message") == "expected fails, got holds"
+    by_id = {c["id"]: c for c in failing_report["checks"]}
+    assert [f.text for f in failures] == [by_id[c.get("name")]["explanation"] for c in cases[1:]]
+
+
+def test_real_ttgir_warnings_are_skipped_with_their_findings(warned_report):
+    root = ET.fromstring(render_junit(warned_report))
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("88", "0", "3")
+    skipped = [c for c in root.iter("testcase") if c.find("skipped") is not None]
+    assert [c.get("line") for c in skipped] == ["84", "105", "131"]
+    assert {c.get("classname") for c in skipped} == {"specs.kernels.matmul.gfx942"}
+    note = skipped[0].find("skipped")
+    assert note.get("message").startswith("warning: expected holds, got fails; witness: bank_conflict: "
+                                          "model=hardware hardware=gfx942 instruction=st.shared mnemonic=ds_write_b32")
+    assert skipped[0].find("system-out").text == note.get("message")
+    assert note.text.startswith("ds_write_b32 (st.shared, 4 B per lane)")
+    assert not list(root.iter("failure"))
+    assert WARNED == root[0].get("name")
+
+
+def test_special_characters_are_escaped():
+    bad = dict(record('a<b>&"c"', passed=False, witness={"kind": "k", "text": "<&>"}),
+               explanation="1 < 2 & 3 > 2", source={"file": "specs/x&y.yaml", "line": 7})
+    text = render_junit(report(bad))
+    assert 'name="a&lt;b&gt;&amp;&quot;c&quot;"' in text and "1 &lt; 2 &amp; 3 &gt; 2" in text
+    case = ET.fromstring(text)[0][0]
+    assert case.get("name") == 'a<b>&"c"' and case.get("file") == "specs/x&y.yaml"
+    assert case.find("failure").get("message") == "expected holds, got fails; witness: k: text=<&>"
+    assert case.find("failure").text == "1 < 2 & 3 > 2"
+
+
+def test_classname_is_the_path_without_suffix():
+    assert _classname("specs/ampere_matmul.yaml") == "specs.ampere_matmul"
+    assert _classname("./specs/kernels/matmul.cuda80.ttgir") == "specs.kernels.matmul.cuda80"
+    assert _classname("<text>") == "<text>"

@@ -1,0 +1,186 @@
+"""checker/reports/text.py: the summary table grouped by file then property, one line per failed check
+with its witness, the TTGIR findings as compiler diagnostics, the checks skipped and the TTGIR problems."""
+
+import copy
+
+from checker.reports.text import (aligned_message, bank_conflict_message, conversion_note, failure_line, finding,
+                                  headline, python_where, render_text, show, skipped_lines, witness_line)
+
+from .conftest import CONVERTED, SKIPPED, WARNED, record, report, verified
+
+
+def test_text_table_groups_by_file_then_property():
+    rep = report(record("a1"), record("a2", prop="injective", passed=False,
+                                      witness={"kind": "collision", "lanes": [0, 1, 2, 3, 8]}),
+                 record("b1", file="specs/b.yaml"), record("a3"))
+    assert render_text(rep) == (
+        "layoutcheck verify: 4 checks, 3 passed, 1 failed (engine both)\n"
+        "\n"
+        "file          property    checks  passed  failed\n"
+        "specs/a.yaml  injective        1       0       1\n"
+        "              surjective       2       2       0\n"
+        "specs/b.yaml  surjective       1       1       0\n"
+        "total                          4       3       1\n"
+        "\n"
+        "FAIL a2  specs/a.yaml:3  expected holds, got fails\n"
+        "     witness: collision: lanes=[0-3, 8]\n")
+    assert rep["summary"]["properties"] == {"injective": {"checks": 1, "passed": 0, "failed": 1, "warnings": 0},
+                                            "surjective": {"checks": 3, "passed": 3, "failed": 0, "warnings": 0}}
+    assert rep["summary"]["files"] == ["specs/a.yaml", "specs/b.yaml"]
+
+
+def test_witness_line_is_one_line_and_bounded():
+    assert show({"dim0": 4, "dim1": [0, 1]}) == "(dim0=4, dim1=[0, 1])"
+    long = record("x", passed=False, witness={"kind": "k", "values": list(range(0, 400, 2))})
+    line = witness_line(long)
+    assert len(line) == 320 and line.endswith("...") and "\n" not in line
+    assert witness_line(record("y")) == ""
+
+
+def test_show_writes_runs_booleans_and_null():
+    assert show([0, 1, 2, 4, 5, 7, 8, 9, 10]) == "[0-2, 4, 5, 7-10]"       # runs of three or more only
+    assert show([True, False, None, "x"]) == "[true, false, null, x]"
+    assert show([]) == "[]" and show([[0, 1, 2]]) == "[[0-2]]"
+    assert show({"a": {"b": None}}) == "(a=(b=null))"
+    assert witness_line(record("w", passed=False, witness={"kind": "k", "n": 1}), limit=8) == "k: n=1"
+    assert witness_line(record("w", passed=False, witness={"kind": "kind", "n": 12345}), limit=8) == "kind:..."
+
+
+def test_failure_line_and_headline():
+    failed = record("f", passed=False, witness={"kind": "collision", "lanes": [1, 2]})
+    assert failure_line(failed) == "expected holds, got fails; witness: collision: lanes=[1, 2]"
+    assert failure_line(dict(failed, failure=None, counterexample=None)) == "expected holds, got fails"
+    assert failure_line(dict(failed, failure="expected 3 conflicts, got 7")) == (
+        "expected 3 conflicts, got 7; witness: collision: lanes=[1, 2]")
+    rep = report(record("a"), dict(failed, severity="warning"))
+    assert headline(rep) == "layoutcheck verify: 2 checks, 1 passed, 0 failed, 1 warnings (engine both)"
+
+
+def test_a_real_failing_spec(failing_report):
+    witness = ("bank_conflict: model=hardware hardware=sm80 instruction=st.shared mnemonic=STS.U16 warp=0 "
+               "instruction_registers=[0] phase=(lanes=[0-31], registers=[0]) accesses=[(register=0, lane=0, "
+               "warp=0, offset=0, byte_address=0, word=0), (register=0, lane=1, warp=0, offset=512, "
+               "byte_address=1024, word=256)] bank=0")
+    assert render_text(failing_report).splitlines() == [
+        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both)",
+        "",
+        "file                             property            checks  passed  failed",
+        "tests/verify/specs/failing.yaml  bank_conflict_free       2       0       2",
+        "                                 conversion               1       0       1",
+        "                                 injective                2       0       2",
+        "                                 surjective               1       1       0",
+        "total                                                     6       1       5",
+        "",
+        "FAIL bad-duplicates  tests/verify/specs/failing.yaml:15  expected holds, got fails",
+        "     witness: collision: indices=[(register=0, lane=0, warp=4, block=0), (register=0, lane=0, warp=0, "
+        "block=0)] coordinate=(dim0=0, dim1=0)",
+        "FAIL bad-conflicts  tests/verify/specs/failing.yaml:19  expected holds, got fails",
+        f"     witness: {witness}",
+        "FAIL bad-conflict-count  tests/verify/specs/failing.yaml:25  expected 3 conflicts, got 7",
+        f"     witness: {witness}",
+        "FAIL bad-level  tests/verify/specs/failing.yaml:32  expected level register, got cta",
+        "FAIL bad-expected-failure  tests/verify/specs/failing.yaml:38  expected fails, got holds"]
+
+
+def test_ttgir_warnings_are_diagnostics_with_a_warnings_column(warned_report):
+    lines = render_text(warned_report).splitlines()
+    assert lines[0] == "layoutcheck verify: 88 checks, 85 passed, 0 failed, 3 warnings (engine both)"
+    assert lines[2].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
+    assert lines[4].split() == ["bank_conflict_free", "12", "9", "0", "3"]
+    assert lines[11].split() == ["total", "88", "85", "0", "3"]
+    assert not any(line.startswith("FAIL ") for line in lines)           # a TTGIR check is a diagnostic
+    assert lines[13:] == [
+        f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 "
+        "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do" for n in (84, 105, 131)]
+
+
+def test_a_conversion_is_a_note_with_its_level(converted_report):
+    text = render_text(converted_report)
+    assert text.endswith(
+        f"\n\n{CONVERTED}:172: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between "
+        "warps (through shared memory); Triton emits a round trip through shared memory\n")
+
+
+def test_skipped_checks_with_their_first_line_and_python_source(skipped_report):
+    assert render_text(skipped_report).splitlines()[-4:] == [
+        f"{SKIPPED}:26 (gl_nvidia.py:230:9): ttg.convert_layout: note: cross_cta-level conversion #blocked -> "
+        "#blocked1: data moves between CTAs (distributed shared memory); Triton emits a round trip through "
+        "distributed shared memory",
+        "",
+        "1 check(s) skipped (not covered by the models; the reason for each):",
+        f"  skipped 1x  {SKIPPED}:26: conversion_cost: a conversion between CTAs (distributed shared memory) is "
+        "not modelled"]
+    rep = copy.deepcopy(skipped_report)
+    rep["summary"]["ttgir"][0]["skips"] = []                      # no line known: the file alone
+    assert skipped_lines(rep)[-1].startswith(f"  skipped 1x  {SKIPPED}: conversion_cost: ")
+
+
+BAD_ALIAS = """\
+#blocked = #ttg.blocked<{sizePerThread = [3, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#good = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", \
+"ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%a: tensor<32x32xf16, #blocked>, %b: tensor<32x32xf16, #good>) {
+    tt.return
+  }
+}
+"""
+
+
+def test_problems_of_the_ttgir_input_close_the_report():
+    text = render_text(verified(BAD_ALIAS))
+    assert text.startswith("layoutcheck verify: 4 checks, 4 passed, 0 failed (engine both)\n")
+    assert text.endswith(
+        "\n\n2 problem(s) in the TTGIR input (the rest was checked):\n"
+        "<text>:1: error: alias #blocked: blocked: every entry must be a power of two, got [3, 1]\n"
+        "<text>:4: error: tt.func: alias '#blocked' cannot be used: its definition on line 1 was rejected\n")
+
+
+def test_python_where_names_the_file_without_its_folder():
+    assert python_where({"python": {"file": "/home/u/matmul.py", "line": 42, "col": 5}}) == " (matmul.py:42:5)"
+    assert python_where({"python": {"file": "C:\\src\\k.py", "line": 1, "col": 2}}) == " (k.py:1:2)"
+    assert python_where({"file": "k.ttgir"}) == ""
+
+
+def test_finding_of_each_kind_of_failed_ir_check():
+    unknown = {"id": "k.ttgir:3:ttg.local_load:injective[#a]", "property": "injective", "verdict": "unknown",
+               "explanation": "timeout"}
+    assert finding(unknown) == "injective #a: unknown (timeout)"
+    static = {"id": "x:well_formed[#b]", "property": "well_formed", "verdict": "fails", "explanation": "bad basis"}
+    assert finding(static) == "well_formed #b: bad basis"
+    assert finding(dict(static, id="x:well_formed")) == "well_formed: bad basis"     # no label, no double space
+    proved = {"id": "x:surjective[#c]", "property": "surjective", "verdict": "fails", "explanation": "misses",
+              "counterexample": {"kind": "missing_coordinate", "coordinate": {"dim0": 4}}}
+    assert finding(proved) == "surjective fails #c; witness: missing_coordinate: coordinate=(dim0=4)"
+    assert finding(dict(proved, counterexample=None)) == "surjective fails #c: misses"
+
+
+def test_bank_conflict_and_alignment_messages():
+    cx = {"bank": 3, "accesses": [{"lane": 4, "register": 0, "byte_address": 0},
+                                  {"lane": 4, "register": 2, "byte_address": 4096}]}
+    details = {"conflicts": 3, "mnemonic": "LDS.32", "wavefronts": 16, "min_wavefronts": 4,
+               "suggestion": {"layout": "#s", "before": 20, "wavefronts": 8, "proven": True}}
+    assert bank_conflict_message(details, cx) == (
+        "4-way bank conflict (LDS.32): lane 4 registers 0 and 2 hit bank 3 (addresses 0x0, 0x1000); 16 wavefronts "
+        "where 4 would do; suggested shared layout #s (store + load: 20 -> 8 wavefronts, proven minimal)")
+    assert bank_conflict_message({"instruction": "st.shared", "conflicts": 1, "wavefronts": 8, "min_wavefronts": 4},
+                                 {}) == "2-way bank conflict (st.shared); 8 wavefronts where 4 would do"
+    cx = {"vector_bytes": 16, "byte_address": 132, "mnemonic": "LDS.128", "lane": 8, "register": 0, "warp": 0,
+          "offset": 32, "physical_offset": 33}
+    head = ("misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132, "
+            "4 past a 16-byte boundary ")
+    assert aligned_message(cx, "sm90") == head + "(it faults: cudaErrorMisalignedAddress)"
+    assert aligned_message(cx, "gfx942") == head + (
+        "(LDS serves it in the unaligned access mode, split into smaller accesses)")
+    assert aligned_message(cx) == aligned_message(cx, "sm90")                     # unknown target: NVIDIA's
+
+
+def test_conversion_note_compares_the_proof_with_triton():
+    check = {"id": "k:3:ttg.convert_layout:conversion[#a -> #b]", "details": {"level": "warp"}}
+    assert conversion_note(check) == "warp-level conversion #a -> #b: data moves between lanes of a warp (shuffles)"
+    more = dict(check, details={"level": "warp", "triton_lowering": "shared_memory"})
+    assert conversion_note(more) == (
+        "warp-level conversion #a -> #b: data moves between lanes of a warp (shuffles); Triton emits a round trip "
+        "through shared memory, more than needed: the proof shows warp level suffices")
+    by_class = dict(check, details={"level": "register", "triton_class": "warp_shuffle"})
+    assert conversion_note(by_class).endswith("(register moves only) (Triton lowers it as warp_shuffle)")

@@ -1,0 +1,270 @@
+"""checker/runner.py: each check proved, judged and turned into its record; identical checks proved once;
+outcomes in obligation order and byte-identical for any --jobs; errors located at the check (a spec's stop the
+run, a TTGIR check's are a skip or an ``error`` record); the progress line or bar."""
+
+import dataclasses
+import io
+import json
+import pathlib
+
+import pytest
+
+import checker
+from checker import runner
+from checker.errors import CheckerError, InternalError, NotModelled
+from checker.properties.result import Result
+from checker.reports.json_report import render_json
+from checker.runner import Outcome, Progress, chunk_size, judge, proof_key, run
+from checker.spec import load_spec
+from checker.verification import check, load_inputs
+
+from .verify.conftest import SPECS, verify  # noqa: F401  (verify: the CLI fixture, for the sweep tests)
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+KERNEL = str(ROOT / "specs" / "kernels" / "matmul.cuda80.ttgir")
+NEGATIVES = str(ROOT / "specs" / "negatives.yaml")
+
+TWICE = """\
+version: 1
+encodings:
+  blk: {kind: blocked, size_per_thread: [1, 4], threads_per_warp: [4, 8], warps_per_cta: [4, 1], order: [1, 0]}
+checks:
+  - id: a
+    prove: conversion
+    src: "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+    dst: blk
+    shape: [64, 64]
+  - id: same-as-a
+    prove: conversion
+    src: "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+    dst: blk
+    shape: [64, 64]
+    expect_level: register
+  - id: a-with-triton
+    prove: conversion
+    src: "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+    dst: blk
+    shape: [64, 64]
+    triton: true
+"""
+
+
+def _spec(tmp_path, text=TWICE):
+    path = tmp_path / "twice.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def record(id, passed=True, severity="error"):
+    return {"id": id, "passed": passed, "severity": severity}
+
+
+# ---------------------------------------------------------------- sharing: identical checks proved once
+
+
+def test_identical_checks_are_proved_once_and_keep_their_own_records(tmp_path, monkeypatch):
+    inputs = load_inputs([_spec(tmp_path)])
+    done = check(inputs, jobs=1)
+    a, same, tri = done.report["checks"]
+    assert (a["id"], same["id"]) == ("a", "same-as-a")
+    assert a["passed"] and a["details"]["level"] == "cta"
+    assert not same["passed"] and same["failure"] == "expected level register, got cta" and "layouts" in same
+    assert same["details"] == a["details"] and "triton_class" not in a["details"]
+    assert tri["details"]["triton_class"] == "shared_memory"          # asked for: another proof
+    assert done.timings["checks"]["same-as-a"] == {"total": 0.0, "engines": {}, "same_as": "a"}
+    assert "same_as" not in done.timings["checks"]["a-with-triton"]
+    monkeypatch.setattr(runner, "proof_key", lambda ob: None)        # every check proved on its own
+    alone = check(inputs, jobs=1)
+    assert render_json(alone.report) == render_json(done.report)
+
+
+def test_sharing_keeps_the_report_of_specs_and_kernels(monkeypatch):
+    inputs = load_inputs([NEGATIVES, KERNEL])
+    shared = render_json(check(inputs, jobs=1, layouts="all").report)
+    monkeypatch.setattr(runner, "proof_key", lambda ob: None)
+    assert render_json(check(inputs, jobs=1, layouts="all").report) == shared
+
+
+def test_proof_key_leaves_out_id_expectation_and_source(tmp_path):
+    a, same, tri = load_spec(_spec(tmp_path))
+    assert proof_key(a) == proof_key(same) != proof_key(tri)          # triton: true is a parameter of the proof
+    assert proof_key(a)[0] == "conversion" and proof_key(a)[2] == (64, 64)
+    assert proof_key(dataclasses.replace(a, shape=(32, 64))) != proof_key(a)
+    assert proof_key(dataclasses.replace(a, op="ttg.convert_layout")) != proof_key(a)   # a TTGIR check's errors differ
+    assert proof_key(dataclasses.replace(a, params=(("buffers", [1, [2]]),))) == \
+        proof_key(dataclasses.replace(a, params=(("buffers", (1, (2,))),)))            # lists compared as tuples
+    assert proof_key(dataclasses.replace(a, params=(("x", {1, 2}),))) is None          # cannot be compared
+
+
+def test_run_keeps_obligation_order_and_reports_each_copy(tmp_path):
+    a, same, tri = load_spec(_spec(tmp_path))
+    again = dataclasses.replace(a, id="a-again", line=99)
+    seen = []
+    outcomes = run([same, tri, a, again], jobs=1, progress=seen.append)
+    assert [o.record["id"] for o in outcomes] == ["same-as-a", "a-with-triton", "a", "a-again"]
+    assert [o.record["id"] for o in seen] == ["same-as-a", "a", "a-again", "a-with-triton"]   # copies at once
+    assert [o.seconds.get("same_as") for o in outcomes] == [None, None, "same-as-a", "same-as-a"]
+    assert [o.passed for o in outcomes] == [False, True, True, True]
+    assert outcomes[3].record["source"] == {"file": a.file, "line": 99}
+    assert "layouts" not in outcomes[2].record and set(outcomes[0].record["layouts"]) == {"src", "dst"}
+    two = run([same, tri, a, again], jobs=2)
+    assert [o.record for o in two] == [o.record for o in outcomes]
+
+
+def test_chunk_size_is_a_sixteenth_of_each_workers_share_at_most_64():
+    assert [chunk_size(n, w) for n, w in ((1440, 2), (1440, 8), (10, 4), (0, 1), (100_000, 2))] == [45, 11, 1, 1, 64]
+
+
+# ---------------------------------------------------------------- judging and errors
+
+
+def test_judge_says_why_a_result_misses_its_expectation(tmp_path):
+    a, same, _ = load_spec(_spec(tmp_path))
+    cta = Result("conversion", "holds", {}, None, "", {"level": "cta"})
+    assert judge(a, cta) is None
+    assert judge(same, cta) == "expected level register, got cta"
+    assert judge(a, Result("conversion", "unknown", {}, None, "", {})) == "expected holds, got unknown"
+    counted = dataclasses.replace(a, expect="fails", expect_conflicts=3)
+    assert judge(counted, Result("bank_conflict_free", "fails", {}, None, "", {"conflicts": 7})) == (
+        "expected 3 conflicts, got 7")
+
+
+def test_a_spec_check_that_raises_stops_the_run_at_its_line(tmp_path, monkeypatch):
+    a, same, tri = load_spec(_spec(tmp_path))
+    real = runner.evaluate
+
+    def evaluate(ob, engine="both", timeout_ms=10_000):
+        if ob.id == "a-with-triton":
+            raise CheckerError("cannot model this", field="triton")
+        if ob.id == "a":
+            raise ValueError("boom")
+        return real(ob, engine, timeout_ms)
+
+    monkeypatch.setattr(runner, "evaluate", evaluate)
+    with pytest.raises(CheckerError) as e:
+        run([same, tri], jobs=1)
+    assert str(e.value) == f"{tri.file}:{tri.line}: check 'a-with-triton': field 'triton': cannot model this"
+    with pytest.raises(InternalError) as e:                 # the first in obligation order, named as itself
+        run([a, tri], jobs=1)
+    assert str(e.value) == f"{a.file}:{a.line}: check 'a': ValueError: boom"
+    assert run([same, a], jobs=1)[1].record["id"] == "a"    # a copy of same-as-a: `a` itself is never proved
+    with pytest.raises(CheckerError, match="check 'a-with-triton'"):
+        run([tri, a], jobs=1)
+    with pytest.raises(InternalError, match="no property 'nope' in the registry"):
+        real(dataclasses.replace(a, property="nope"))
+
+
+def test_a_ttgir_check_that_raises_is_skipped_or_an_error_record(monkeypatch):
+    obs = [ob for ob in load_inputs([str(ROOT / "tests/reports/kernel.ttgir")]).obligations
+           if ob.property in ("bank_conflict_free", "aligned_access")]
+    assert [ob.property for ob in obs] == ["bank_conflict_free", "aligned_access"]
+
+    def evaluate(ob, engine="both", timeout_ms=10_000):
+        if ob.property == "bank_conflict_free":
+            raise NotModelled("this instruction is not modelled", field="access")
+        raise KeyError("lane")
+
+    monkeypatch.setattr(runner, "evaluate", evaluate)
+    skipped, errored = run(obs, jobs=1)
+    assert (skipped.record, skipped.skipped, skipped.check) == (None, "access: this instruction is not modelled",
+                                                                obs[0])
+    assert skipped.passed
+    rec = errored.record
+    assert (rec["id"], rec["verdict"], rec["passed"], rec["severity"], rec["engines"]) == (
+        obs[1].id, "error", False, "error", {})
+    assert rec["failure"] == "internal error: KeyError: 'lane'"
+    assert rec["explanation"] == "internal error (a bug in layoutcheck): KeyError: 'lane'"
+    assert rec["source"]["op"] == "ttg.local_store"
+
+
+# ---------------------------------------------------------------- determinism across --jobs (the CLI)
+
+
+def test_sweep_of_1440_checks_is_identical_for_any_jobs(verify):
+    spec = SPECS / "sweep_blocked.yaml"
+    rc1, out1, _, reports = verify(spec, "--engine", "f2", formats="json", jobs=1)
+    one = (reports / "report.json").read_bytes()
+    rc2, out2, _, reports = verify(spec, "--engine", "f2", "--timings", formats="json", jobs=2)
+    two = (reports / "report.json").read_bytes()
+    assert rc1 == rc2 == 0
+    assert one == two and out1 == out2
+    checks = json.loads(one)["checks"]
+    assert len(checks) == len({c["id"] for c in checks}) == 1440
+    assert checks[0]["id"] == ("blocked-covers[size_per_thread=1x1,threads_per_warp=1x32,warps_per_cta=1x4,"
+                               "order=1x0,shape=16x16]")
+    assert checks[1]["id"].endswith("order=1x0,shape=32x64]")          # the last key varies fastest
+    assert checks[719]["id"] == ("blocked-covers[size_per_thread=2x2,threads_per_warp=32x1,warps_per_cta=4x1,"
+                                 "order=0x1,shape=128x32]")
+    assert checks[720]["id"].startswith("blocked-only-broadcast[size_per_thread=1x1,")
+    assert checks[719]["operands"]["layout"] == ("#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], "
+                                                 "warpsPerCTA = [4, 1], order = [0, 1]}>")
+    assert all(c["passed"] and c["engines"] == {"f2": c["verdict"]} for c in checks)
+    timings = json.loads((reports / "timings.json").read_text())
+    assert timings["jobs"] == 2 and list(timings["checks"]) == [c["id"] for c in checks]
+
+
+def test_z3_witnesses_do_not_depend_on_jobs(verify):
+    """Z3's models depend on its context's history; each obligation gets a fresh one."""
+    args = ("specs/negatives.yaml", SPECS / "failing.yaml", "--engine", "z3")
+    rc1, _, _, reports = verify(*args, formats="json", jobs=1)
+    one = (reports / "report.json").read_bytes()
+    rc2, _, _, reports = verify(*args, formats="json", jobs=2)
+    assert rc1 == rc2 == 1 and one == (reports / "report.json").read_bytes()
+    assert sum(c["counterexample"] is not None for c in json.loads(one)["checks"]) == 8
+
+
+# ---------------------------------------------------------------- progress
+
+
+def test_progress_is_a_bar_on_a_terminal_and_a_line_every_10_percent_elsewhere():
+    outcomes = [Outcome(record("a1"), {}), Outcome(record("a2", passed=False), {})]
+    plain, bar = io.StringIO(), io.StringIO()
+    clock = iter(range(100)).__next__
+    for stream, tty in ((plain, False), (bar, True)):
+        progress = Progress(2, stream, tty=tty, clock=clock)
+        for o in outcomes:
+            progress(o)
+        progress.close()
+    assert plain.getvalue() == ("verify: 1/2 checks (50%), 0 failed, 1.0 checks/s, about 1s left\n"
+                                "verify: 2/2 checks (100%), 1 failed, 1.0 checks/s, 2s in all\n")
+    assert bar.getvalue().startswith("\rverify:   0%|")                   # drawn before the first check ends
+    assert bar.getvalue().rstrip("\n").rsplit("\r", 1)[-1].startswith("verify: 100%|")
+    assert " 2/2 checks [" in bar.getvalue() and "check/s], 1 failed" in bar.getvalue()
+
+
+def test_plain_progress_every_10_percent_or_every_few_seconds():
+    stream, now = io.StringIO(), [0.0]
+    progress = Progress(1000, stream, tty=False, clock=lambda: now[0])
+    for i in range(1000):
+        now[0] += 0.01                                                   # 100 checks a second: 10 s in all
+        progress(Outcome(record(f"c{i}", passed=i not in (5, 7), severity="warning" if i == 7 else "error"), {}))
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 10 and all(f"/1000 checks ({p}%)" in line for p, line in zip(range(10, 101, 10), lines))
+    assert lines[0] == "verify: 100/1000 checks (10%), 1 failed, 1 warning, 100.0 checks/s, about 9s left"
+    assert lines[-1] == "verify: 1000/1000 checks (100%), 1 failed, 1 warning, 100.0 checks/s, 10s in all"
+    stream, now = io.StringIO(), [0.0]
+    progress = Progress(1000, stream, tty=False, clock=lambda: now[0])
+    for i in range(50):                                                  # slow checks: one line every 5 s
+        now[0] += 1.0
+        progress(Outcome(record(f"c{i}"), {}))
+    assert [line.split(" checks (")[0] for line in stream.getvalue().splitlines()] == [
+        "verify: 5/1000", "verify: 10/1000", "verify: 15/1000", "verify: 20/1000", "verify: 25/1000",
+        "verify: 30/1000", "verify: 35/1000", "verify: 40/1000", "verify: 45/1000", "verify: 50/1000"]
+
+
+def test_progress_counts_skipped_checks_and_writes_durations():
+    stream, now = io.StringIO(), [0.0]
+    progress = Progress(3, stream, tty=False, clock=lambda: now[0])
+    for o in (Outcome(None, {}, skipped="not modelled"), Outcome(record("w", False, "warning"), {}),
+              Outcome(record("v", False, "warning"), {})):
+        now[0] += 100.0
+        progress(o)
+    assert stream.getvalue().splitlines()[-1] == (
+        "verify: 3/3 checks (100%), 0 failed, 2 warnings, 1 not checked, 0.0 checks/s, 5m00s in all")
+    assert [Progress._duration(s) for s in (0.4, 59, 185, 3599.6, 3720)] == ["0s", "59s", "3m05s", "1h00m", "1h02m"]
+
+
+def test_verify_from_python_runs_through_the_runner():
+    rep = checker.verify(NEGATIVES, only=["neg-blocked-*"])
+    assert [(c["id"], c["verdict"], c["passed"]) for c in rep["checks"]] == [
+        ("neg-blocked-from-smaller-tile-not-surjective", "fails", True)]
