@@ -1,0 +1,77 @@
+"""checker/solvers.py: Bitwuzla reading SMT-LIB2 text: sat with the model read back by symbol (quoted or not,
+undeclared ones as 0), unsat, text it cannot read as an internal error, the engine it wraps renamed, and a
+missing extra as one line. (Its agreement with F2 and Z3 on the corpus: tests/test_engine_all.py.)"""
+
+import sys
+
+import pytest
+
+from checker import prove, solvers
+from checker.errors import CheckerError, InternalError
+from checker.layout import LinearLayout
+from checker.properties.result import EngineVerdict
+from checker.smt import Answer, Obligation
+
+needs_bitwuzla = pytest.mark.skipif(not solvers.available(), reason="bitwuzla (layoutcheck[solvers]) not installed")
+
+SAT = """\
+(set-logic QF_BV)
+(declare-const x (_ BitVec 8))
+(declare-const |a b| (_ BitVec 4))
+(assert (= (bvadd x #x01) #x05))
+(assert (= |a b| #x3))
+"""
+UNSAT = "(declare-const x (_ BitVec 8))\n(assert (= (bvmul x #x02) #x01))\n"      # 2x is even
+
+
+@needs_bitwuzla
+def test_a_model_is_read_back_by_symbol():
+    assert solvers.solve_smtlib(SAT, {"x": "x", "ab": "|a b|", "quoted": "|x|", "y": "y"}) == Answer(
+        "sat", {"x": 4, "ab": 3, "quoted": 4, "y": 0})                # y is not declared: unconstrained, 0
+    assert solvers.solve_smtlib(UNSAT, {"x": "x"}) == Answer("unsat")
+    assert solvers.solve_smtlib(UNSAT, {"x": "x"}, timeout_ms=5000) == Answer("unsat")
+
+
+@needs_bitwuzla
+def test_check_smtlib_from_scratch():
+    assert solvers.check_smtlib(SAT) == "sat" and solvers.check_smtlib(UNSAT) == "unsat"
+    with pytest.raises(InternalError) as e:
+        solvers.check_smtlib("(assert (= y #x01))")
+    assert str(e.value).startswith("bitwuzla cannot read the obligation's SMT-LIB2 text: ")
+    assert "undefined symbol 'y'" in str(e.value)
+
+
+@needs_bitwuzla
+def test_solve_decides_an_obligation_through_its_smtlib_text():
+    L = LinearLayout([("register", [(1,), (2,), (4,)])], [("dim0", 8)])
+    ob = Obligation("t")
+    k = ob.index(L, "k")
+    ob.require(ob.image(L, k) == 6)
+    assert solvers.solve(ob, None) == Answer("sat", {"k.register": 6})
+    ob.require(ob.image(L, k) == 7)
+    assert solvers.solve(ob, None).status == "unsat"
+
+
+@needs_bitwuzla
+def test_engine_renames_the_wrapped_z3_engine():
+    def z3_engine():
+        return EngineVerdict("z3", "holds", explanation="z3 found no model; z3x and az3 stay")
+    v = solvers.engine(z3_engine)()
+    assert (v.engine, v.status, v.explanation) == ("bitwuzla", "holds", "bitwuzla found no model; z3x and az3 stay")
+    assert solvers.version().count(".") >= 1
+    L = LinearLayout([("register", [(1,), (1,)])], [("dim0", 4)])
+    r = prove.injective(L, engine="all")
+    assert r.fails and r.verdicts["bitwuzla"].status == "fails" and r.verdicts["bitwuzla"].counterexample.replay()
+
+
+def test_a_missing_second_solver_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "bitwuzla", None)                # import bitwuzla raises ImportError
+    assert not solvers.available()
+    with pytest.raises(CheckerError) as e:
+        solvers.require()
+    assert str(e.value) == ("field 'engine': --engine all needs the second SMT solver (bitwuzla), which is not "
+                            "installed: pip install 'layoutcheck[solvers]'")
+
+
+def test_unquote():
+    assert [solvers._unquote(s) for s in ("|a b|", "x", "|", "||", "|x")] == ["a b", "x", "|", "", "|x"]
