@@ -5,7 +5,8 @@ A warning (a check of severity ``warning`` that did not pass: a bank conflict fo
 ``<skipped message="warning: ...">`` testcase: the one outcome besides passed and failed that
 every common viewer shows with its message (GitHub Actions test reporters, GitLab's test report,
 Jenkins' JUnit plugin) and that does not fail the build; docs/report-schema.md says why.
-The suites' ``skipped`` attributes count them."""
+The suites' ``skipped`` attributes count them. A part of the TTGIR input the reader could not read
+(exit code 2) is a testcase ``input:LINE`` with an ``<error type="input">``, counted in ``errors``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any, Mapping
 
-from .text import failure_line
+from .text import failure_line, input_problems
 
 
 def _classname(file: str) -> str:
@@ -24,15 +25,21 @@ def _classname(file: str) -> str:
 
 def render_junit(report: Mapping[str, Any]) -> str:
     s = report["summary"]
-    root = ET.Element("testsuites", name="layoutcheck", tests=str(s["checks"]), failures=str(s["failed"]),
-                      errors="0", skipped=str(s.get("warnings", 0)))
+    problems = input_problems(report)
+    root = ET.Element("testsuites", name="layoutcheck", tests=str(s["checks"] + len(problems)),
+                      failures=str(s["failed"]), errors=str(len(problems)), skipped=str(s.get("warnings", 0)))
     suites: dict[str, ET.Element] = {}
-    counts: dict[str, list[int]] = {}        # file -> [tests, failures, warnings]
-    for c in report["checks"]:
-        file = c["source"]["file"]
+    counts: dict[str, list[int]] = {}        # file -> [tests, failures, warnings, errors]
+
+    def suite(file: str) -> ET.Element:
         if file not in suites:
             suites[file] = ET.SubElement(root, "testsuite", name=file)
-            counts[file] = [0, 0, 0]
+            counts[file] = [0, 0, 0, 0]
+        return suites[file]
+
+    for c in report["checks"]:
+        file = c["source"]["file"]
+        suite(file)
         counts[file][0] += 1
         case = ET.SubElement(suites[file], "testcase", classname=_classname(file), name=c["id"], file=file,
                              line=str(c["source"]["line"]))
@@ -45,10 +52,16 @@ def render_junit(report: Mapping[str, Any]) -> str:
             counts[file][1] += 1
             failure = ET.SubElement(case, "failure", message=failure_line(c), type=c["verdict"])
             failure.text = c.get("explanation") or ""
-    for file, suite in suites.items():
-        suite.set("tests", str(counts[file][0]))
-        suite.set("failures", str(counts[file][1]))
-        suite.set("errors", "0")
-        suite.set("skipped", str(counts[file][2]))
+    for file, line, message in problems:
+        case = ET.SubElement(suite(file), "testcase", classname=_classname(file), name=f"input:{line}", file=file,
+                             line=str(line))
+        ET.SubElement(case, "error", message=message, type="input")
+        counts[file][0] += 1
+        counts[file][3] += 1
+    for file, element in suites.items():
+        element.set("tests", str(counts[file][0]))
+        element.set("failures", str(counts[file][1]))
+        element.set("errors", str(counts[file][3]))
+        element.set("skipped", str(counts[file][2]))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .text import skipped_summary, source_text, witness_line
+from .text import input_problems, skipped_summary, source_text, witness_line
 
 MAX_ROWS = 50
 
@@ -22,6 +22,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         title = f"### layoutcheck verify: no check failed, {s['warnings']} of {s['checks']} warned"
     else:
         title = f"### layoutcheck verify: all {s['checks']} checks passed"
+    problems = input_problems(report)
+    if problems:
+        title += f"; {len(problems)} problem(s) in the TTGIR input"
     v = s["verdicts"]
     lines = [title, "",
              "| checks | passed | failed | holds | fails | unknown | engine |",
@@ -46,4 +49,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         lines += ["", f"**{sum(n for _, n, _ in skipped)} check(s) skipped** (not covered by the models):", "",
                   "| file | skipped | reason |", "| --- | ---: | --- |"]
         lines += [f"| `{_cell(file)}` | {n} | {_cell(reason)} |" for file, n, reason in skipped[:MAX_ROWS]]
+    if problems:
+        lines += ["", f"**{len(problems)} problem(s) in the TTGIR input** (the rest was checked):", "",
+                  "| file | line | problem |", "| --- | ---: | --- |"]
+        lines += [f"| `{_cell(file)}` | {line} | {_cell(message)} |" for file, line, message in problems[:MAX_ROWS]]
     return "\n".join(lines) + "\n"

@@ -111,11 +111,16 @@ def render_text(report: Mapping[str, Any]) -> str:
             lines.append(f"     witness: {witness_line(c)}")
     lines += diagnostics
     lines += skipped_lines(report)
-    problems = [f"{k['file']}:{p['line']}: error: {p['message']}"
-                for k in s.get("ttgir", ()) for p in k["problems"]]
+    problems = [f"{file}:{line}: error: {message}" for file, line, message in input_problems(report)]
     if problems:
         lines += ["", f"{len(problems)} problem(s) in the TTGIR input (the rest was checked):"] + problems
     return "\n".join(lines) + "\n"
+
+
+def input_problems(report: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+    """(file, line, message) of every part of the TTGIR input the reader could not read (exit code 2)."""
+    return [(k["file"], p["line"], p["message"]) for k in report["summary"].get("ttgir", ())
+            for p in k["problems"]]
 
 
 def skipped_summary(report: Mapping[str, Any]) -> list[tuple[str, int, str]]:

@@ -16,6 +16,17 @@ FAILING = "tests/verify/specs/failing.yaml"              # six checks, five of t
 WARNED = "specs/kernels/matmul.gfx942.ttgir"             # 88 checks, three 2-way ds_write conflicts (warnings)
 CONVERTED = "specs/kernels/matmul.cuda80.ttgir"          # 77 checks, one cta-level ttg.convert_layout (a note)
 SKIPPED = "tests/corpus/gl_multicta_reduce.cuda90.ttgir"  # one conversion_cost check the models do not cover
+# a TTGIR module whose first alias is rejected: two problems of the input (exit 2), the rest checked
+BAD_ALIAS = """\
+#blocked = #ttg.blocked<{sizePerThread = [3, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#good = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", \
+"ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%a: tensor<32x32xf16, #blocked>, %b: tensor<32x32xf16, #good>) {
+    tt.return
+  }
+}
+"""
 
 
 def record(id, file="specs/a.yaml", prop="surjective", passed=True, witness=None):

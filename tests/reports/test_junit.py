@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from checker.reports.junit import _classname, render_junit
 
-from .conftest import FAILING, WARNED, record, report
+from .conftest import BAD_ALIAS, FAILING, WARNED, record, report, verified
 
 
 def test_junit_has_one_suite_per_file():
@@ -77,3 +77,15 @@ def test_classname_is_the_path_without_suffix():
     assert _classname("specs/ampere_matmul.yaml") == "specs.ampere_matmul"
     assert _classname("./specs/kernels/matmul.cuda80.ttgir") == "specs.kernels.matmul.cuda80"
     assert _classname("<text>") == "<text>"
+
+
+def test_problems_of_the_ttgir_input_are_errors():
+    root = ET.fromstring(render_junit(verified(BAD_ALIAS)))
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("6", "0", "2")
+    suite = root.find("testsuite")
+    assert (suite.get("name"), suite.get("tests"), suite.get("errors")) == ("<text>", "6", "2")
+    errors = [(case.get("name"), case.get("line"), case.find("error").get("type"), case.find("error").get("message"))
+              for case in suite.findall("testcase") if case.find("error") is not None]
+    assert errors == [
+        ("input:1", "1", "input", "alias #blocked: blocked: every entry must be a power of two, got [3, 1]"),
+        ("input:4", "4", "input", "tt.func: alias '#blocked' cannot be used: its definition on line 1 was rejected")]

@@ -3,7 +3,7 @@ checks (at most MAX_ROWS) with their witness in one line, and the checks skipped
 
 from checker.reports import markdown
 
-from .conftest import ROOT, SKIPPED, WARNED, record, report, verified
+from .conftest import BAD_ALIAS, ROOT, SKIPPED, WARNED, record, report, verified
 
 HEAD = ["| checks | passed | failed | holds | fails | unknown | engine |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
@@ -62,3 +62,13 @@ def test_pipes_and_line_breaks_do_not_break_the_table():
     assert rows[-1] == ("| `a\\|b` | `specs/p\\|q.yaml:4` | holds | fails (expected 3 conflicts, got 7 \\| 8) | "
                         "`k: text=x\\|y` |")
     assert rows[-1].replace("\\|", "").count("|") == 6                       # five cells
+
+
+def test_problems_of_the_ttgir_input_are_in_the_title_and_a_table():
+    md = markdown.render_markdown(verified(BAD_ALIAS))
+    assert md.startswith("### layoutcheck verify: all 4 checks passed; 2 problem(s) in the TTGIR input\n")
+    assert md.endswith(
+        "**2 problem(s) in the TTGIR input** (the rest was checked):\n\n"
+        "| file | line | problem |\n| --- | ---: | --- |\n"
+        "| `<text>` | 1 | alias #blocked: blocked: every entry must be a power of two, got [3, 1] |\n"
+        "| `<text>` | 4 | tt.func: alias '#blocked' cannot be used: its definition on line 1 was rejected |\n")

@@ -6,7 +6,7 @@ import copy
 from checker.reports.text import (aligned_message, bank_conflict_message, conversion_note, failure_line, finding,
                                   headline, python_where, render_text, show, skipped_lines, witness_line)
 
-from .conftest import CONVERTED, SKIPPED, WARNED, record, report, verified
+from .conftest import BAD_ALIAS, CONVERTED, SKIPPED, WARNED, record, report, verified
 
 
 def test_text_table_groups_by_file_then_property():
@@ -113,18 +113,6 @@ def test_skipped_checks_with_their_first_line_and_python_source(skipped_report):
     rep = copy.deepcopy(skipped_report)
     rep["summary"]["ttgir"][0]["skips"] = []                      # no line known: the file alone
     assert skipped_lines(rep)[-1].startswith(f"  skipped 1x  {SKIPPED}: conversion_cost: ")
-
-
-BAD_ALIAS = """\
-#blocked = #ttg.blocked<{sizePerThread = [3, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-#good = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", \
-"ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @k(%a: tensor<32x32xf16, #blocked>, %b: tensor<32x32xf16, #good>) {
-    tt.return
-  }
-}
-"""
 
 
 def test_problems_of_the_ttgir_input_close_the_report():
