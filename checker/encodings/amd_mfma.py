@@ -38,10 +38,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
-from .base import LANE, REGISTER, WARP, Bases, DistributedEncoding, require_power_of_two_entries
+from .base import (BOOL, CGA, INT, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param,
+                   require_power_of_two_entries)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .dot_operand import dot_operand_k_dim, require_k_width
 from .closed import Tile, tile_combine
@@ -54,13 +55,23 @@ MFMA_TILES = ((32, 32), (16, 16), (64, 4), (4, 64))
 class AmdMfmaEncoding(DistributedEncoding):
     kind = "amd_mfma"
 
-    version: int
-    warps_per_cta: tuple[int, ...]
-    instr_shape: tuple[int, ...]
-    is_transposed: bool
-    tiles_per_warp: tuple[int, ...] = ()
-    element_bit_width: int = 32
-    cga_layout: Bases = ()
+    version: int = param("version", INT, lenient_default=0)
+    warps_per_cta: tuple[int, ...] = param("warpsPerCTA", INTS, gives_rank=True)
+    instr_shape: tuple[int, ...] = param("instrShape", INTS)
+    is_transposed: bool = param("isTransposed", BOOL, lenient_default=False, gluon="transposed")
+    tiles_per_warp: tuple[int, ...] = param("tilesPerWarp", INTS, default=(), elided=True)
+    element_bit_width: int = param("elementBitWidth", INT, default=32, elided=True, gluon="element_bitwidth")
+    cga_layout: Bases = param("CGALayout", CGA, default=())
+
+    # Triton prints the CGA after isTransposed
+    attribute_order: ClassVar[tuple[str, ...]] = ("version", "warps_per_cta", "instr_shape", "is_transposed",
+                                                  "cga_layout", "tiles_per_warp", "element_bit_width")
+
+    def __post_init__(self) -> None:
+        """tilesPerWarp of all ones (of any length, as Triton's parser may give) is stored as (), as Triton
+        stores it."""
+        if self.tiles_per_warp and all(t == 1 for t in self.tiles_per_warp):
+            object.__setattr__(self, "tiles_per_warp", ())
 
     @property
     def rank(self) -> int:
@@ -68,8 +79,8 @@ class AmdMfmaEncoding(DistributedEncoding):
 
     @property
     def tiles(self) -> tuple[int, ...]:
-        """tilesPerWarp, all ones when empty or all ones (of any length, as Triton's parser may give)."""
-        return self.tiles_per_warp if any(t != 1 for t in self.tiles_per_warp) else (1,) * self.rank
+        """tilesPerWarp, all ones when empty."""
+        return self.tiles_per_warp or (1,) * self.rank
 
     def validate(self) -> None:
         """Triton's verifier (version, tile, element width), plus what its lowering aborts on:

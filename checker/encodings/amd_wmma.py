@@ -41,7 +41,8 @@ from typing import Sequence
 
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
-from .base import LANE, REGISTER, WARP, Bases, DistributedEncoding, matrix_order
+from .base import (BASES, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
+                   matrix_order, param)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
 from .linear import check_permutation_matrix
@@ -60,13 +61,13 @@ OPERAND_K_WIDTHS = {1: (8, 16), 2: (4, 8, 16)}
 class AmdWmmaEncoding(DistributedEncoding):
     kind = "amd_wmma"
 
-    version: int
-    is_transposed: bool
-    register_bases: Bases
-    warp_bases: Bases
-    instr_shape: tuple[int, ...] = DEFAULT_INSTR_SHAPE
-    cga_layout: Bases = ()
-    rank: int = 2  # type: ignore[assignment]  (a field here, a property on other encodings)
+    version: int = param("version", INT)
+    is_transposed: bool = param("isTranspose", BOOL, text_default=False, gluon="transposed")
+    register_bases: Bases = param("register", BASES, text_default=(), gluon="reg_bases", gluon_default=())
+    warp_bases: Bases = param("warp", BASES, text_default=())
+    instr_shape: tuple[int, ...] = param("instrShape", INTS, default=DEFAULT_INSTR_SHAPE, elided=True)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
+    rank: int = param("rank", RANK, default=2)  # type: ignore[assignment]  (a field here, a property elsewhere)
 
     def validate(self) -> None:
         if not 1 <= self.version <= 3:

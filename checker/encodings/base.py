@@ -13,15 +13,22 @@ per (encoding, shape)) with:
 Distributed encodings map ``register, lane, warp, block`` to ``dim0..``;
 shared encodings map ``offset, block``. Parents that can be the parent of a
 ``dot_op`` implement ``dot_operand_layout``.
+
+Each field says how it is written (`param`): Triton's attribute key, the YAML
+key, Gluon's parameter name, and what each syntax means when it is left out.
+The readers (checker/syntax) and the attribute printer are driven by that
+metadata; normal forms (``tilesPerWarp`` of all ones is ``()``) are the
+encoding's own (``__post_init__``), so every reader builds equal values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import ClassVar, Sequence
+from dataclasses import MISSING, dataclass, field as dc_field, fields
+from functools import lru_cache
+from typing import Any, ClassVar, Iterable, Sequence
 
-from ..errors import EncodingError, NotModelled
-from ..layout import LinearLayout, is_power_of_two
+from ..errors import EncodingError, LayoutError, NotModelled
+from ..layout import LinearLayout, is_power_of_two, standard_out_dims
 
 REGISTER, LANE, WARP, BLOCK, OFFSET = "register", "lane", "warp", "block", "offset"
 
@@ -48,6 +55,137 @@ def _items(value, what: str):
     if not isinstance(value, (list, tuple)):
         raise EncodingError(f"expected {what}, got {type(value).__name__} {str(value)[:40]}")
     return value
+
+
+# ---------------------------------------------------------------- field metadata
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()     # a key that must be given
+
+# How a field's value is written (attribute text: ``4``, ``true``, ``[1, 2]``, ``[[0, 1]]``, ``#ttg...``).
+INT, BOOL, INTS, BASES, ENCODING = "int", "bool", "ints", "bases", "encoding"
+CGA = "cga"                     # ``CGALayout = [[...]]`` or the legacy CTAsPerCGA / CTASplitNum / CTAOrder
+RANK = "rank"                   # an integer that may be left out: deduced (`implied_rank`)
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one encoding field is named and defaulted in each syntax (see `param`)."""
+
+    triton: str                 # Triton's parameter name: the attribute key, and the field validate() reports
+    form: str                   # INT, BOOL, INTS, BASES, ENCODING, CGA or RANK
+    text_default: Any           # what an attribute text without the key means (REQUIRED: the key must be given)
+    elided: bool                # Triton's printer leaves the key out when the value is text_default
+    lenient_default: Any        # text_default for the lenient reader (Triton's own parser has a default)
+    yaml: str                   # the YAML key
+    yaml_default: Any           # what a YAML declaration without the key means (REQUIRED: the schema requires it)
+    gluon: str | None           # Gluon's parameter name (None: Gluon has no such parameter)
+    gluon_default: Any          # what a Gluon spec without the parameter means (REQUIRED: Gluon requires it)
+    gives_rank: bool            # the readers take the rank from this field (read first)
+
+
+def param(triton: str, form: str, *, default: Any = MISSING, text_default: Any = MISSING, elided: bool | None = None,
+          lenient_default: Any = REQUIRED, yaml: str = "", yaml_default: Any = MISSING, gluon: str | None = "",
+          gluon_default: Any = MISSING, gives_rank: bool = False) -> Any:
+    """A dataclass field with its `Param`. `default` is the Python default; every syntax's default is it
+    unless given (text_default also serves YAML when there is no Python default). A CGA is left out of the
+    printed text when empty; other fields are printed unless `elided`. `gluon` and `yaml` default to the
+    field's own name."""
+    text = (REQUIRED if default is MISSING else default) if text_default is MISSING else text_default
+    if yaml_default is MISSING:
+        yaml_default = text if default is MISSING else default
+    meta = {"triton": triton, "form": form, "text_default": text,
+            "elided": form == CGA if elided is None else elided, "lenient_default": lenient_default,
+            "yaml": yaml, "yaml_default": yaml_default, "gluon": gluon,
+            "gluon_default": (REQUIRED if default is MISSING else default) if gluon_default is MISSING
+            else gluon_default, "gives_rank": gives_rank}
+    return dc_field(default=default, metadata={"param": meta})
+
+
+@lru_cache(maxsize=None)
+def params_of(cls: type) -> tuple[tuple[str, Param], ...]:
+    """(field name, Param) of every field of an encoding class, in field order."""
+    out = []
+    for f in fields(cls):
+        meta = dict(f.metadata["param"])
+        meta["yaml"] = meta["yaml"] or f.name
+        if meta["gluon"] == "":
+            meta["gluon"] = f.name
+        out.append((f.name, Param(**meta)))
+    return tuple(out)
+
+
+def field_by_triton_name(cls: type, triton: str) -> str | None:
+    """The field Triton calls `triton` (warpsPerCTA -> warps_per_cta), or None."""
+    return next((name for name, p in params_of(cls) if p.triton == triton), None)
+
+
+def implied_rank(cls: type, given: dict, legacy_order: Any = None) -> int:
+    """The rank of an encoding whose rank is a field (RANK): the `rank` given, else the length of the first
+    basis of its bases fields (field order, the CGA included), else the length of the legacy CTAOrder, else
+    the field's default. Every reader deduces it here; values that are not lists of lists, and bases of no
+    component, are passed over."""
+    rank = given.get("rank")
+    if isinstance(rank, int) and not isinstance(rank, bool):
+        return rank
+    for name, p in params_of(cls):
+        value = given.get(name)
+        if p.form in (BASES, CGA) and isinstance(value, (list, tuple)) and value \
+                and isinstance(value[0], (list, tuple)) and value[0]:
+            return len(value[0])
+    if isinstance(legacy_order, (list, tuple)):
+        return len(legacy_order)
+    return next(p.text_default for name, p in params_of(cls) if p.form == RANK)
+
+
+# ---------------------------------------------------------------- bases
+
+def bases_rank(*groups: Bases) -> int:
+    """The number of components of the first basis found (0 when every group is empty)."""
+    for bs in groups:
+        if bs:
+            return len(bs[0])
+    return 0
+
+
+def order_by_first_appearance(bases: Bases, rank: int) -> list[int]:
+    """Dims in order of the first non-zero component of each basis, then the rest from rank-1 down
+    (Triton's getOrder of a linear layout)."""
+    order: list[int] = []
+    for b in bases:
+        nz = next((k for k, c in enumerate(b) if c), None)
+        if nz is not None and nz not in order:
+            order.append(nz)
+    return order + [d for d in range(rank - 1, -1, -1) if d not in order]
+
+
+def is_permutation_columns(columns: Iterable[int], out_bits: int) -> bool:
+    """Triton's isPermutationMatrix on packed matrix columns: after removing the zero columns, each is one
+    bit, no two are equal, and there are as many as out bits."""
+    cols = [c for c in columns if c]
+    return not any(c & (c - 1) for c in cols) and len(set(cols)) == len(cols) == out_bits
+
+
+def is_permutation_matrix(*groups: Bases) -> bool:
+    """Triton's isPermutationMatrixLayout on the layout these bases span, each out size the smallest power
+    of two above its components: after dropping zero bases, each basis is one power of two along one dim,
+    all distinct, as many as the out bits."""
+    logs = [0] * max((len(b) for bs in groups for b in bs), default=0)
+    for bs in groups:
+        for b in bs:
+            for k, c in enumerate(b):
+                if c < 0:
+                    return False
+                logs[k] = max(logs[k], int(c).bit_length())
+    shifts, acc = [], 0
+    for n in logs:
+        shifts.append(acc)
+        acc += n
+    return is_permutation_columns((sum(int(c) << sh for c, sh in zip(b, shifts)) for bs in groups for b in bs), acc)
 
 
 @dataclass(frozen=True)
@@ -122,6 +260,23 @@ class SharedEncoding(Encoding):
     def padding_offset_bits(self) -> tuple[int, ...]:
         """Offset bits whose offsets the encoding declares padding (their bases are zero); none by default."""
         return ()
+
+
+def stored_layout(enc: Encoding, ins: Sequence[tuple[str, Bases]], field: str) -> LinearLayout:
+    """The layout of bases given directly (linear, shared_linear, padded_shared), out sizes inferred; a
+    layout that is no LinearLayout (not surjective) is the encoding's error on `field`."""
+    try:
+        return LinearLayout.from_bases(ins, standard_out_dims(enc.rank))
+    except LayoutError as e:
+        raise enc.fail(field, e.message) from None
+
+
+def require_stored_shape(enc: Encoding, layout: LinearLayout, shape: Sequence[int], covers: str) -> None:
+    """A layout given by its bases is used as is: the shape must be the out sizes they span."""
+    for d, ((_, want), got) in enumerate(zip(layout.out_dim_sizes, shape)):
+        if want != got:
+            raise EncodingError(f"{enc.kind}: mismatch in expected shape for dimension {d}: {covers} {want}, "
+                                f"the shape asks for {got}", field="shape")
 
 
 def require_power_of_two_entries(enc: Encoding, field: str, values: Sequence[int]) -> None:

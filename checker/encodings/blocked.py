@@ -20,7 +20,7 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd
-from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, require_permutation,
+from .base import (CGA, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param, require_permutation,
                    require_power_of_two_entries, require_rank)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .closed import FrozenTile, Tile, tile_combine
@@ -31,11 +31,11 @@ from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
 class BlockedEncoding(DistributedEncoding):
     kind = "blocked"
 
-    size_per_thread: tuple[int, ...]
-    threads_per_warp: tuple[int, ...]
-    warps_per_cta: tuple[int, ...]
-    order: tuple[int, ...]
-    cga_layout: Bases = ()
+    size_per_thread: tuple[int, ...] = param("sizePerThread", INTS, gives_rank=True)
+    threads_per_warp: tuple[int, ...] = param("threadsPerWarp", INTS)
+    warps_per_cta: tuple[int, ...] = param("warpsPerCTA", INTS)
+    order: tuple[int, ...] = param("order", INTS)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
 
     @property
     def rank(self) -> int:

@@ -23,8 +23,7 @@ from typing import Sequence
 from ..errors import EncodingError
 from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
                       is_power_of_two, standard_out_dims, log2)
-from .. import f2
-from .base import BLOCK, Bases, as_bases
+from .base import BLOCK, Bases, as_bases, is_permutation_matrix
 
 
 def cga_linear_layout(bases: Bases, rank: int) -> LinearLayout:
@@ -43,20 +42,7 @@ def validate_cga(bases: Bases, rank: int, kind: str, field: str = "CGALayout") -
             raise EncodingError(f"{kind}: CGALayout entry {list(b)} does not have the rank {rank}", field=field)
         if any(c < 0 for c in b):
             raise EncodingError(f"{kind}: CGALayout entry {list(b)} is negative", field=field)
-    if not bases:
-        return
-    logs = [0] * rank                   # the log2 out sizes of cga_linear_layout(bases, rank), then the packing
-    for b in bases:
-        for k, c in enumerate(b):
-            n = int(c).bit_length()
-            if n > logs[k]:
-                logs[k] = n
-    shifts, acc = [], 0
-    for n in logs:
-        shifts.append(acc)
-        acc += n
-    cols = [sum(int(c) << sh for c, sh in zip(b, shifts)) for b in bases if any(b)]
-    if any(c & (c - 1) for c in cols) or f2.rank(cols) != len(cols) or len(cols) != acc:
+    if not is_permutation_matrix(bases):
         raise EncodingError(f"{kind}: after removing broadcast (zero) bases the CGA layout must be a "
                             f"permutation matrix, got {[list(b) for b in bases]}", field=field)
 

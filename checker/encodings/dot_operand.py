@@ -26,7 +26,7 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import Bases, DistributedEncoding
+from .base import ENCODING, INT, REQUIRED, Bases, DistributedEncoding, param
 
 
 def dot_operand_k_dim(op_idx: int, rank: int) -> int:
@@ -62,9 +62,9 @@ def broadcast_along_k(in_dim: str, sizes: Sequence[int], order: Sequence[int], k
 class DotOperandEncoding(DistributedEncoding):
     kind = "dot_op"
 
-    op_idx: int
-    parent: DistributedEncoding
-    k_width: int = 0
+    op_idx: int = param("opIdx", INT, gluon="operand_index")
+    parent: DistributedEncoding = param("parent", ENCODING)
+    k_width: int = param("kWidth", INT, default=0, elided=True, gluon_default=REQUIRED)
 
     @property
     def rank(self) -> int:

@@ -17,30 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .. import f2
-from ..errors import LayoutError
 from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
                       standard_out_dims)
-from .base import BLOCK, LANE, REGISTER, WARP, Bases, DistributedEncoding, Encoding
-
-
-def order_by_first_appearance(bases: Bases, rank: int) -> list[int]:
-    """Dims in order of the first non-zero component of each basis, then [rank-1..0]."""
-    order: list[int] = []
-    for b in bases:
-        nz = next((k for k, c in enumerate(b) if c), None)
-        if nz is not None and nz not in order:
-            order.append(nz)
-    for d in range(rank - 1, -1, -1):
-        if d not in order:
-            order.append(d)
-    return order
+from .base import (BASES, BLOCK, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, Encoding, bases_rank,
+                   is_permutation_columns, order_by_first_appearance, param, stored_layout)
 
 
 def check_permutation_matrix(enc: Encoding, layout: LinearLayout, what: str) -> None:
     """After removing zero bases, every basis is one bit and they are independent and cover the outs."""
-    cols = [c for c in layout.columns if c]
-    if any(c & (c - 1) for c in cols) or f2.rank(cols) != len(cols) or len(cols) != layout.total_out_size_log2:
+    if not is_permutation_columns(layout.columns, layout.total_out_size_log2):
         raise enc.fail("bases", f"{what} must be a permutation matrix after removing broadcast (zero) bases")
 
 
@@ -48,25 +33,19 @@ def check_permutation_matrix(enc: Encoding, layout: LinearLayout, what: str) -> 
 class LinearEncoding(DistributedEncoding):
     kind = "linear"
 
-    register: Bases
-    lane: Bases
-    warp: Bases
-    block: Bases = ()
+    register: Bases = param("register", BASES, gluon="reg_bases")
+    lane: Bases = param("lane", BASES, gluon="lane_bases")
+    warp: Bases = param("warp", BASES, gluon="warp_bases")
+    block: Bases = param("block", BASES, default=(), text_default=REQUIRED, gluon="block_bases")
 
     @property
     def rank(self) -> int:
-        for bs in (self.register, self.lane, self.warp, self.block):
-            if bs:
-                return len(bs[0])
-        return 1
+        return bases_rank(self.register, self.lane, self.warp, self.block) or 1
 
     def stored_layout(self) -> LinearLayout:
         """The layout exactly as written, out sizes inferred from the bases."""
-        ins = [(REGISTER, self.register), (LANE, self.lane), (WARP, self.warp), (BLOCK, self.block)]
-        try:
-            return LinearLayout.from_bases(ins, standard_out_dims(self.rank))
-        except LayoutError as e:
-            raise self.fail("bases", e.message) from None
+        return stored_layout(self, [(REGISTER, self.register), (LANE, self.lane), (WARP, self.warp),
+                                    (BLOCK, self.block)], "bases")
 
     def validate(self) -> None:
         for name, bs in (("register", self.register), ("lane", self.lane), ("warp", self.warp),

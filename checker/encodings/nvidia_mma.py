@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd, is_power_of_two, standard_out_dims
-from .base import (LANE, REGISTER, WARP, Bases, DistributedEncoding, matrix_order,
+from .base import (CGA, INT, INTS, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, matrix_order, param,
                    require_power_of_two_entries)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
@@ -55,11 +55,15 @@ def mma_tile(rank: int, order: Sequence[int], m: int, n: int, k_width: int) -> L
 class NvidiaMmaEncoding(DistributedEncoding):
     kind = "nvidia_mma"
 
-    version_major: int
-    version_minor: int
-    warps_per_cta: tuple[int, ...]
-    instr_shape: tuple[int, ...]
-    cga_layout: Bases = ()
+    version_major: int = param("versionMajor", INT, gluon=None)       # Gluon: version = [major, minor]
+    version_minor: int = param("versionMinor", INT, text_default=0, yaml_default=REQUIRED, gluon=None)
+    warps_per_cta: tuple[int, ...] = param("warpsPerCTA", INTS, gives_rank=True)
+    instr_shape: tuple[int, ...] = param("instrShape", INTS)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
+
+    # Triton prints the CGA before instrShape
+    attribute_order: ClassVar[tuple[str, ...]] = ("version_major", "version_minor", "warps_per_cta", "cga_layout",
+                                                  "instr_shape")
 
     @property
     def rank(self) -> int:

@@ -43,7 +43,7 @@ from typing import Sequence
 from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import (LinearLayout, axis_bases, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
                       standard_out_dims, transpose_components)
-from .base import OFFSET, Bases, SharedEncoding
+from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, param
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine
 
@@ -56,12 +56,12 @@ CORE_ROWS = 8
 class NvmmaSharedEncoding(SharedEncoding):
     kind = "nvmma_shared"
 
-    swizzling_byte_width: int
-    transposed: bool
-    element_bit_width: int
-    fp4_padded: bool = False
-    rank: int = 2
-    cga_layout: Bases = ()
+    swizzling_byte_width: int = param("swizzlingByteWidth", INT, gluon="swizzle_byte_width")
+    transposed: bool = param("transposed", BOOL, text_default=False, gluon_default=False)
+    element_bit_width: int = param("elementBitWidth", INT, gluon="element_bitwidth")
+    fp4_padded: bool = param("fp4Padded", BOOL, default=False, elided=True)
+    rank: int = param("rank", RANK, default=2)  # type: ignore[assignment]  (a field here, a property elsewhere)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
 
     # ---------------------------------------------------------------- params
 

@@ -29,40 +29,54 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import EncodingError, LayoutError
-from ..layout import LinearLayout, identity_standard_nd, is_power_of_two, log2, standard_out_dims
+from ..layout import LinearLayout, axis_bases, is_power_of_two, log2
 from ..padded import PaddedLayout
-from .base import BLOCK, OFFSET, Bases, SharedEncoding
+from .base import (BASES, BLOCK, INTS, OFFSET, Bases, SharedEncoding, bases_rank, order_by_first_appearance, param,
+                   require_stored_shape, stored_layout)
+
+
+def identity_offsets(shape: Sequence[int], order: Sequence[int]) -> Bases:
+    """The offset bases of identityStandardND(offset, shape, order) in tensor coordinates: `shape` enumerated
+    along order[0] first (the short form ``{order = [..], shape = [..]}``)."""
+    return tuple(b for d in order for b in axis_bases(len(shape), d, shape[d]))
+
+
+def _extent(offset_bases: Bases, rank: int) -> list[int]:
+    """Per dim, the smallest power of two above every offset basis component (the offsets' extent)."""
+    sizes = [1] * rank
+    for b in offset_bases:
+        for d, c in enumerate(b):
+            sizes[d] = max(sizes[d], 1 << max(c, 0).bit_length())
+    return sizes
 
 
 @dataclass(frozen=True)
 class PaddedSharedEncoding(SharedEncoding):
     kind = "padded_shared"
 
-    intervals: tuple[int, ...]
-    paddings: tuple[int, ...]
-    offset_bases: Bases
-    block_bases: Bases = ()
+    intervals: tuple[int, ...] = param("intervals", INTS, gluon=None)     # Gluon: interval_padding_pairs
+    paddings: tuple[int, ...] = param("paddings", INTS, gluon=None)
+    offset_bases: Bases = param("offset", BASES)
+    block_bases: Bases = param("block", BASES, default=(), gluon=None)   # Gluon: cga_layout, per CTA
 
     @property
     def rank(self) -> int:
-        for bs in (self.offset_bases, self.block_bases):
-            if bs:
-                return len(bs[0])
-        return 0
+        return bases_rank(self.offset_bases, self.block_bases)
+
+    @classmethod
+    def with_cga(cls, intervals: Sequence[int], paddings: Sequence[int], offset_bases: Bases,
+                 cga_layout: Bases) -> "PaddedSharedEncoding":
+        """The encoding of a CGA layout given relative to one CTA's offsets (Gluon's form): the block bases
+        are its bases scaled by the offsets' extent, as the product LL(offset) * LL(block) does."""
+        sizes = _extent(offset_bases, bases_rank(offset_bases, cga_layout))
+        blocks = tuple(tuple(c * s for c, s in zip(b, sizes)) for b in cga_layout)
+        return cls(tuple(intervals), tuple(paddings), tuple(offset_bases), blocks)
 
     @property
     def cga_layout(self) -> Bases:
         """The block bases relative to one CTA's extent (Triton's CGA layout of the linear component)."""
-        sizes = self._offset_sizes()
+        sizes = _extent(self.offset_bases, self.rank)
         return tuple(tuple(c >> log2(s) for c, s in zip(b, sizes)) for b in self.block_bases)
-
-    def _offset_sizes(self) -> list[int]:
-        sizes = [1] * self.rank
-        for b in self.offset_bases:
-            for d, c in enumerate(b):
-                sizes[d] = max(sizes[d], 1 << c.bit_length())
-        return sizes
 
     def validate(self) -> None:
         if len(self.intervals) != len(self.paddings):
@@ -91,36 +105,22 @@ class PaddedSharedEncoding(SharedEncoding):
                                       "must be distinct and non-zero)")
 
     def linear_component(self) -> LinearLayout:
-        try:
-            return LinearLayout.from_bases([(OFFSET, self.offset_bases), (BLOCK, self.block_bases)],
-                                           standard_out_dims(self.rank))
-        except LayoutError as e:
-            raise self.fail("offset", e.message) from None
+        return stored_layout(self, [(OFFSET, self.offset_bases), (BLOCK, self.block_bases)], "offset")
 
     def identity_order_shape(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """(order, shape) when the offsets are identityStandardND(shape, order) and there are no block
         bases (Triton then prints that short form), else None. The order is Triton's getOrder: dims by
-        first appearance in the offset bases, then the rest from rank-1 down."""
+        first appearance in the offset bases, then the rest from rank-1 down. Read off the bases alone,
+        so an encoding not validated yet has an answer too."""
         if self.block_bases:
             return None
-        C = self.linear_component()
-        shape = tuple(s for _, s in C.out_dim_sizes)
-        order: list[int] = []
-        for b in self.offset_bases:
-            d = next((d for d, c in enumerate(b) if c), None)
-            if d is not None and d not in order:
-                order.append(d)
-        order += [d for d in range(self.rank - 1, -1, -1) if d not in order]
-        identity = identity_standard_nd(OFFSET, shape, order).transpose_outs(C.out_dims)
-        return (tuple(order), shape) if identity.in_bases(OFFSET) == tuple(self.offset_bases) else None
+        shape = tuple(_extent(self.offset_bases, self.rank))
+        order = tuple(order_by_first_appearance(self.offset_bases, self.rank))
+        return (order, shape) if identity_offsets(shape, order) == tuple(map(tuple, self.offset_bases)) else None
 
     def check_shape(self, shape: Sequence[int]) -> None:
         super().check_shape(shape)
-        sizes = [s for _, s in self.linear_component().out_dim_sizes]
-        for d, (want, got) in enumerate(zip(sizes, shape)):
-            if want != got:
-                raise EncodingError(f"padded_shared: mismatch in expected shape for dimension {d}: the linear "
-                                    f"component covers {want}, the shape asks for {got}", field="shape")
+        require_stored_shape(self, self.linear_component(), shape, "the linear component covers")
 
     def to_linear_layout(self, shape: Sequence[int]) -> PaddedLayout:  # type: ignore[override]
         return PaddedLayout(self.linear_component(), tuple(self.intervals), tuple(self.paddings))

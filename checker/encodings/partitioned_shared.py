@@ -30,7 +30,7 @@ from typing import Sequence
 
 from ..errors import EncodingError, NotModelled
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import BLOCK, OFFSET, SharedEncoding
+from .base import BLOCK, ENCODING, INT, OFFSET, SharedEncoding, param
 
 PARTITION = "partition"
 
@@ -39,10 +39,10 @@ PARTITION = "partition"
 class PartitionedSharedEncoding(SharedEncoding):
     kind = "partitioned_shared"
 
-    num_partitions: int
-    num_groups: int
-    partition_dim: int
-    partition_layout: SharedEncoding
+    num_partitions: int = param("numPartitions", INT)
+    num_groups: int = param("numGroups", INT)
+    partition_dim: int = param("partitionDim", INT)
+    partition_layout: SharedEncoding = param("partitionLayout", ENCODING)
 
     @property
     def rank(self) -> int:

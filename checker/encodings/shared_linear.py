@@ -11,25 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import EncodingError, LayoutError
-from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import BLOCK, OFFSET, Bases, SharedEncoding
+from ..layout import LinearLayout, is_power_of_two
+from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_rank, param, require_stored_shape,
+                   stored_layout)
 
 
 @dataclass(frozen=True)
 class SharedLinearEncoding(SharedEncoding):
     kind = "shared_linear"
 
-    offset_bases: Bases
-    block_bases: Bases = ()
-    alignment_bytes: int = 16
+    offset_bases: Bases = param("offset", BASES)
+    block_bases: Bases = param("block", BASES, default=())
+    alignment_bytes: int = param("alignment", INT, default=16, yaml="alignment", gluon="alignment")
 
     @property
     def rank(self) -> int:
-        for bs in (self.offset_bases, self.block_bases):
-            if bs:
-                return len(bs[0])
-        return 1
+        return bases_rank(self.offset_bases, self.block_bases) or 1
 
     def alignment(self) -> int:
         return self.alignment_bytes
@@ -39,11 +36,7 @@ class SharedLinearEncoding(SharedEncoding):
         return self.block_bases
 
     def stored_layout(self) -> LinearLayout:
-        try:
-            return LinearLayout.from_bases([(OFFSET, self.offset_bases), (BLOCK, self.block_bases)],
-                                           standard_out_dims(self.rank))
-        except LayoutError as e:
-            raise self.fail("offset", e.message) from None
+        return stored_layout(self, [(OFFSET, self.offset_bases), (BLOCK, self.block_bases)], "offset")
 
     def validate(self) -> None:
         if not is_power_of_two(self.alignment_bytes):
@@ -58,11 +51,7 @@ class SharedLinearEncoding(SharedEncoding):
 
     def check_shape(self, shape: Sequence[int]) -> None:
         super().check_shape(shape)
-        sizes = [s for _, s in self.stored_layout().out_dim_sizes]
-        for d, (want, got) in enumerate(zip(sizes, shape)):
-            if want != got:
-                raise EncodingError(f"shared_linear: mismatch in expected shape for dimension {d}: the bases "
-                                    f"cover {want}, the shape asks for {got}", field="shape")
+        require_stored_shape(self, self.stored_layout(), shape, "the bases cover")
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         return self.stored_layout()

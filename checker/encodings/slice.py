@@ -15,15 +15,15 @@ from typing import Sequence
 
 from ..errors import LayoutError
 from ..layout import LinearLayout, standard_out_dims
-from .base import REGISTER, DistributedEncoding
+from .base import ENCODING, INT, REGISTER, DistributedEncoding, param
 
 
 @dataclass(frozen=True)
 class SliceEncoding(DistributedEncoding):
     kind = "slice"
 
-    dim: int
-    parent: DistributedEncoding
+    dim: int = param("dim", INT)
+    parent: DistributedEncoding = param("parent", ENCODING)
 
     @property
     def rank(self) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases, standard_out_dims
-from .base import OFFSET, Bases, SharedEncoding, require_permutation
+from .base import CGA, INT, INTS, OFFSET, Bases, SharedEncoding, param, require_permutation
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine
 
@@ -53,11 +53,11 @@ def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -
 class PhasedSharedEncoding(SharedEncoding):
     """The parameters swizzled and AMD rotating shared layouts share: vec, perPhase, maxPhase, order, CGA."""
 
-    vec: int
-    per_phase: int
-    max_phase: int
-    order: tuple[int, ...]
-    cga_layout: Bases = ()
+    vec: int = param("vec", INT)
+    per_phase: int = param("perPhase", INT)
+    max_phase: int = param("maxPhase", INT)
+    order: tuple[int, ...] = param("order", INTS, gives_rank=True)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
 
     @property
     def rank(self) -> int:

@@ -28,10 +28,10 @@ tensor_memory_scales_encoding (tcgen05 scale factors), on (M, N) per CTA:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from ..layout import LinearLayout, ensure_layout_not_larger_than, is_power_of_two, standard_out_dims
-from .base import BLOCK, Bases, Encoding
+from .base import BLOCK, BOOL, CGA, INT, REQUIRED, Bases, Encoding, param
 from .cga import cga_linear_layout, shape_per_cta, validate_cga
 
 ROW, COL = "row", "col"
@@ -45,15 +45,15 @@ def _with_block(tile: LinearLayout, cga_bases: Bases) -> LinearLayout:
 class TensorMemoryEncoding(Encoding):
     kind = "tensor_memory_encoding"
 
-    block_m: int
-    block_n: int
-    col_stride: int = 1
-    cga_layout: Bases = ()
-    two_ctas: bool = False
+    block_m: int = param("blockM", INT, gluon=None)            # Gluon: block = [M, N]
+    block_n: int = param("blockN", INT, gluon=None)
+    col_stride: int = param("colStride", INT, default=1, text_default=REQUIRED)
+    cga_layout: Bases = param("CGALayout", CGA, default=())
+    two_ctas: bool = param("twoCTAs", BOOL, default=False, elided=True)
 
-    @property
-    def rank(self) -> int:
-        return 2
+    rank: ClassVar[int] = 2                                 # type: ignore[misc]
+    attribute_dialect: ClassVar[str] = "ttng"
+    attribute_braces: ClassVar[bool] = False                # Triton writes its entries without {}
 
     def validate(self) -> None:
         validate_cga(self.cga_layout, 2, self.kind)
@@ -95,11 +95,11 @@ def _powers_below(n: int) -> list[int]:
 class TensorMemoryScalesEncoding(Encoding):
     kind = "tensor_memory_scales_encoding"
 
-    cga_layout: Bases = ()
+    cga_layout: Bases = param("CGALayout", CGA, default=())
 
-    @property
-    def rank(self) -> int:
-        return 2
+    rank: ClassVar[int] = 2                                 # type: ignore[misc]
+    attribute_dialect: ClassVar[str] = "ttng"
+    attribute_braces: ClassVar[bool] = False
 
     def validate(self) -> None:
         validate_cga(self.cga_layout, 2, self.kind)

@@ -6,13 +6,20 @@ data form ``{"class": "BlockedLayout", "params": {...}}`` is what Triton's
 own conformance oracle records, and what users of Gluon write. This module
 turns that form into layoutcheck encodings, applying Gluon's defaults and
 its Python-side checks, so Gluon users get the same answers Triton gives.
+
+A class whose constructor takes the encoding's fields is read by their
+metadata (`checker.encodings.base.param`: Gluon's parameter name and
+default). The others are written out here: they take other parameters
+(``version = [major, minor]``, ``block = [M, N]``, interval-padding pairs,
+helper constructors) or assert in Python before building.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..encodings.base import Encoding, as_bases, as_ints
+from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUIRED, Encoding, as_bases, as_ints,
+                              params_of)
 from ..errors import EncodingError
 from ..limits import INT_MAX, INT_MIN, check_depth, clip, describe
 
@@ -103,14 +110,19 @@ def from_gluon(spec: Mapping[str, Any]) -> Encoding:
 
 
 # The types of Gluon parameters that are not integers (or lists of them): flags, names, nested layouts.
-_GLUON_FLAGS = frozenset({"transposed", "fp4_padded", "two_ctas", "is_transposed"})
+# The fields' Gluon parameters by form (every class), and the parameters that are no field.
+def _gluon_params(*forms: str) -> frozenset[str]:
+    from ..encodings import ENCODING_CLASSES
+    return frozenset(p.gluon for cls in ENCODING_CLASSES.values() for _, p in params_of(cls)
+                     if p.form in forms and p.gluon)
+
+
+_GLUON_FLAGS = _gluon_params(BOOL) | {"is_transposed"}
 _GLUON_NAMES = frozenset({"dtype"})
-_GLUON_LAYOUTS = frozenset({"parent", "partition_layout"})
+_GLUON_LAYOUTS = _gluon_params(ENCODING)
 # Parameters that are lists (of lists) of integers; "version" is a list for NVMMADistributedLayout and an
 # integer for the AMD layouts; every other parameter is one integer.
-_GLUON_LISTS = frozenset({"size_per_thread", "threads_per_warp", "warps_per_cta", "order", "cga_layout",
-                          "reg_bases", "lane_bases", "warp_bases", "block_bases", "offset_bases", "instr_shape",
-                          "block_shape", "shape", "interval_padding_pairs", "tiles_per_warp", "block"})
+_GLUON_LISTS = _gluon_params(INTS, BASES, CGA) | {"block_shape", "shape", "interval_padding_pairs", "block"}
 
 
 def _checked_params(cls: str, params: Mapping[str, Any]) -> dict:
@@ -156,41 +168,46 @@ def _integers(cls: str, key: str, value: Any) -> Any:
     return value
 
 
-@gluon_class("BlockedLayout")
-def _blocked(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.blocked import BlockedEncoding
-    return BlockedEncoding(as_ints(p["size_per_thread"]), as_ints(p["threads_per_warp"]),
-                           as_ints(p["warps_per_cta"]), as_ints(p["order"]), as_bases(p.get("cga_layout")))
+_CONVERT = {INT: int, RANK: int, BOOL: bool, INTS: as_ints, BASES: as_bases, CGA: as_bases}
 
 
-@gluon_class("SliceLayout")
-def _slice(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.slice import SliceEncoding
-    return SliceEncoding(int(p["dim"]), from_gluon(p["parent"]))
+def _from_fields(cls: type, p: Mapping[str, Any]) -> Encoding:
+    """An encoding whose Gluon class takes its fields: each read by its Gluon name (KeyError when a
+    required one is missing), or its Gluon default."""
+    values = {}
+    for name, prm in params_of(cls):
+        if prm.gluon in p:
+            value = p[prm.gluon]
+        elif prm.gluon_default is REQUIRED:
+            raise KeyError(prm.gluon)
+        else:
+            value = prm.gluon_default
+        values[name] = from_gluon(value) if prm.form == ENCODING else _CONVERT[prm.form](value)
+    return cls(**values)
+
+
+def _field_class(name: str, kind: str) -> None:
+    """Register Gluon class `name` as read field by field into the encoding `kind`."""
+    def convert(p: Mapping[str, Any]) -> Encoding:
+        from ..encodings import ENCODING_CLASSES
+        return _from_fields(ENCODING_CLASSES[kind], p)
+    GLUON_CLASSES[name] = convert
+
+
+for _name, _kind in (("BlockedLayout", "blocked"), ("SliceLayout", "slice"), ("DotOperandLayout", "dot_op"),
+                     ("SwizzledSharedLayout", "swizzled_shared"), ("SharedLinearLayout", "shared_linear"),
+                     ("TensorMemoryScalesLayout", "tensor_memory_scales_encoding"),
+                     ("AMDRotatingShared(text)", "amd_rotating_shared")):  # not a Gluon class: the conformance
+    _field_class(_name, _kind)                                              # data's stand-in for the text
 
 
 @gluon_class("DistributedLinearLayout")
 def _distributed_linear(p: Mapping[str, Any]) -> Encoding:
     """Gluon also states the layout's shape; it must be what the bases span."""
     from ..encodings.linear import LinearEncoding
-    enc = LinearEncoding(as_bases(p["reg_bases"]), as_bases(p["lane_bases"]), as_bases(p["warp_bases"]),
-                         as_bases(p.get("block_bases")))
+    enc = _from_fields(LinearEncoding, p)
     _check_declared_shape(enc, p.get("shape"))
     return enc
-
-
-@gluon_class("SwizzledSharedLayout")
-def _swizzled_shared(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.swizzled_shared import SwizzledSharedEncoding
-    return SwizzledSharedEncoding(int(p["vec"]), int(p["per_phase"]), int(p["max_phase"]), as_ints(p["order"]),
-                                  as_bases(p.get("cga_layout")))
-
-
-@gluon_class("SharedLinearLayout")
-def _shared_linear(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.shared_linear import SharedLinearEncoding
-    return SharedLinearEncoding(as_bases(p["offset_bases"]), as_bases(p.get("block_bases")),
-                                int(p.get("alignment", 16)))
 
 
 def _check_declared_shape(enc, shape) -> None:
@@ -214,12 +231,6 @@ def _nvmma_distributed(p: Mapping[str, Any]) -> Encoding:
                             field="version")
     return NvidiaMmaEncoding(version[0], version[1], as_ints(p["warps_per_cta"]), as_ints(p["instr_shape"]),
                              as_bases(p.get("cga_layout")))
-
-
-@gluon_class("DotOperandLayout")
-def _dot_operand(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.dot_operand import DotOperandEncoding
-    return DotOperandEncoding(int(p["operand_index"]), from_gluon(p["parent"]), int(p["k_width"]))
 
 
 # ttgl dtype name -> primitive bit width (triton.language.core)
@@ -310,7 +321,7 @@ def _gluon_assert(cond: bool, cls: str, field: str, message: str) -> None:
 
 @gluon_class("AMDMFMALayout")
 def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
-    """Defaults: element_bitwidth 32, tiles_per_warp all ones (stored as ())."""
+    """Defaults: element_bitwidth 32, tiles_per_warp all ones."""
     from ..encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
     cls = "AMDMFMALayout"
     version, instr, warps = int(p["version"]), as_ints(p["instr_shape"]), as_ints(p["warps_per_cta"])
@@ -323,8 +334,7 @@ def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
     _gluon_assert(tuple(instr[:2]) in MFMA_TILES, cls, "instr_shape", f"invalid intrinsic shape {list(instr)}")
     _gluon_assert(bits in (32, 64), cls, "element_bitwidth", f"element bitwidth must be 32 or 64, got {bits}")
     _gluon_assert(all(len(b) == len(warps) for b in cga), cls, "cga_layout", "cga_layout basis rank mismatch")
-    return AmdMfmaEncoding(version, warps, instr, bool(p["transposed"]),
-                           tiles_per_warp=() if all(t == 1 for t in tiles) else tiles,
+    return AmdMfmaEncoding(version, warps, instr, bool(p["transposed"]), tiles_per_warp=tiles,
                            element_bit_width=bits, cga_layout=cga)
 
 
@@ -377,16 +387,12 @@ def _padded_shared(p: Mapping[str, Any]) -> Encoding:
     _gluon_assert(all(is_power_of_two(q) for q in paddings), cls, "interval_padding_pairs",
                   "padding values must all be power of two")
     _gluon_assert(rank > 0, cls, "shape", "order must not be empty")
-    sizes = [1] * rank
-    for b in offsets:
-        for d, c in enumerate(b):
-            sizes[d] = max(sizes[d], 1 << max(c, 0).bit_length())
-    blocks = tuple(tuple(c * s for c, s in zip(b, sizes)) for b in cga)
-    return PaddedSharedEncoding(intervals, paddings, offsets, blocks)
+    return PaddedSharedEncoding.with_cga(intervals, paddings, offsets, cga)
 
 
 def _identity_offsets_for(shape, order, cga) -> tuple:
     """Identity offset bases over shape / the CGA split (Gluon: 2 * the largest basis component per dim)."""
+    from ..encodings.padded_shared import identity_offsets
     from ..layout import is_power_of_two
     cls = "PaddedSharedLayout.with_identity_for"
     _gluon_assert(len(shape) == len(order), cls, "order", f"shape {list(shape)} and order {list(order)} differ in rank")
@@ -402,8 +408,7 @@ def _identity_offsets_for(shape, order, cga) -> tuple:
         _gluon_assert(per_cta[d] % split == 0, cls, "shape", f"shape {list(shape)} is not divisible by the CGA "
                                                               f"layout {[list(b) for b in cga]}")
         per_cta[d] //= split
-    return tuple(tuple((1 << i) if k == d else 0 for k in range(len(shape)))
-                 for d in order for i in range(per_cta[d].bit_length() - 1))
+    return identity_offsets(per_cta, order)
 
 
 @gluon_class("PartitionedSharedLayout")
@@ -438,15 +443,3 @@ def _tensor_memory(p: Mapping[str, Any]) -> Encoding:
                                 bool(p.get("two_ctas", False)))
 
 
-@gluon_class("TensorMemoryScalesLayout")
-def _tensor_memory_scales(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.tensor_memory import TensorMemoryScalesEncoding
-    return TensorMemoryScalesEncoding(as_bases(p.get("cga_layout")))
-
-
-@gluon_class("AMDRotatingShared(text)")
-def _amd_rotating_shared(p: Mapping[str, Any]) -> Encoding:
-    """Not a Gluon class: the conformance data's stand-in for ``#ttg.amd_rotating_shared<{...}>`` text."""
-    from ..encodings.amd_rotating_shared import AmdRotatingSharedEncoding
-    return AmdRotatingSharedEncoding(int(p["vec"]), int(p["per_phase"]), int(p["max_phase"]), as_ints(p["order"]),
-                                     as_bases(p.get("cga_layout")))

@@ -14,16 +14,19 @@
 
 A file is checked against ``checker/schemas/encoding.schema.json`` (types,
 keys, kinds), then each declaration is built into the dataclass of its kind
-(``checker.encodings.ENCODING_CLASSES``) field by field: lists become tuples,
-a ``parent``/``partition_layout`` given as a name, attribute text or inline
-mapping becomes an encoding, a key left out takes the schema's ``default``
-or else the dataclass default. Conversions that are not one-to-one:
+(``checker.encodings.ENCODING_CLASSES``) field by field, as the fields'
+metadata says (`checker.encodings.base.param`: the YAML key, its default):
+lists become tuples, a ``parent``/``partition_layout`` given as a name,
+attribute text or inline mapping becomes an encoding, a key left out takes
+the field's default. Conversions that are not one-to-one:
 
 - ``ctas_per_cga, cta_split_num, cta_order`` (legacy) -> ``cga_layout``;
-- ``rank`` left out -> the length of ``cta_order`` or of the first basis given, else the default;
+- ``rank`` left out -> deduced (`checker.encodings.base.implied_rank`);
 - padded_shared ``order, shape`` -> identity ``offset_bases`` over ``shape``;
-- amd_mfma ``tiles_per_warp`` of all ones -> ``()``, as Triton stores it;
 - shared_linear ``alignment`` -> the field ``alignment_bytes``.
+
+Normal forms are the encodings' own (amd_mfma ``tiles_per_warp`` of all ones
+is ``()``, as Triton stores it).
 
 Last, ``validate()`` applies Triton's verifier rules. Every error is one
 line naming the file, the line and the YAML key:
@@ -36,26 +39,23 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from dataclasses import dataclass, field as dc_field, fields
+from dataclasses import dataclass, field as dc_field
 from typing import Any, Mapping
 
 import yaml
 
 from ..encodings import ENCODING_CLASSES
-from ..encodings.base import OFFSET, Encoding
+from ..encodings.base import RANK, REQUIRED, Encoding, field_by_triton_name, implied_rank, params_of
 from ..encodings.cga import cga_bases_from_split_params
+from ..encodings.padded_shared import identity_offsets
 from ..errors import CheckerError, EncodingError, InternalError, ParseError
-from ..layout import identity_standard_nd, is_power_of_two, standard_out_dims
+from ..layout import is_power_of_two
 from ..limits import MAX_INCLUDE_DEPTH, MAX_NESTING, MAX_YAML_NODES, check_characters, check_depth, clip, read_text
 from ..schema import Schema, path_field, show
 
 SCHEMA = "encoding.schema.json"
 LEGACY_CGA = ("ctas_per_cga", "cta_split_num", "cta_order")
-_RENAMED_FIELDS = {"alignment": "alignment_bytes"}            # YAML key -> dataclass field
-# Triton parameter names (as validate() reports them) whose snake_case is not mechanical.
-_TRITON_KEYS = {"warpsPerCTA": "warps_per_cta", "CGALayout": "cga_layout", "CTAsPerCGA": "ctas_per_cga",
-                "CTASplitNum": "cta_split_num", "CTAOrder": "cta_order", "twoCTAs": "two_ctas",
-                "isTranspose": "is_transposed", "offset": "offset_bases", "block": "block_bases"}
+_LEGACY_TRITON = dict(zip(("CTAsPerCGA", "CTASplitNum", "CTAOrder"), LEGACY_CGA))
 _ALIAS_REF = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_.$])")
 
 
@@ -351,7 +351,7 @@ class _Builder:
         if cls is None:
             raise self.error(f"the encoding kind '{kind}' is not available in this layoutcheck "
                              f"(available: {', '.join(sorted(ENCODING_CLASSES))})", path + ("kind",))
-        values = self._field_values(decl, {f.name for f in fields(cls)}, path)
+        values = self._field_values(decl, cls, path)
         try:
             enc = cls(**values)
         except TypeError as e:
@@ -363,25 +363,20 @@ class _Builder:
             raise self.locate(e, path + (key,) if key else path, key) from None
         return enc
 
-    def _field_values(self, decl: Mapping[str, Any], names: set[str], path: tuple) -> dict[str, Any]:
+    def _field_values(self, decl: Mapping[str, Any], cls: type, path: tuple) -> dict[str, Any]:
         """Dataclass field -> value: the keys given (converted), the conversions, then the defaults."""
-        kind = decl["kind"]
+        field_of = {p.yaml: name for name, p in params_of(cls)}
         values: dict[str, Any] = {}
         for key, value in decl.items():
-            if key != "kind" and key not in LEGACY_CGA and not (kind == "padded_shared" and key in ("order", "shape")):
-                values[_RENAMED_FIELDS.get(key, key)] = self._value(value, path + (key,))
+            if key in field_of:
+                values[field_of[key]] = self._value(value, path + (key,))
         if any(k in decl for k in LEGACY_CGA):
             values["cga_layout"] = self._legacy_cga(decl, path)
-        if kind == "padded_shared" and "order" in decl:
+        if decl["kind"] == "padded_shared" and "order" in decl:
             values["offset_bases"] = self._identity_offsets(decl, path)
-        for key, spec in Schema.load(SCHEMA).document["$defs"][kind]["properties"].items():
-            target, spec = _RENAMED_FIELDS.get(key, key), _resolved(spec)
-            if target in names and target not in values and "default" in spec:
-                values[target] = self._value(spec["default"], path)
-        if "rank" in names and "rank" not in values and _implied_rank(values, decl):
-            values["rank"] = _implied_rank(values, decl)
-        if kind == "amd_mfma" and all(t == 1 for t in values.get("tiles_per_warp", ())):
-            values["tiles_per_warp"] = ()
+        for name, p in params_of(cls):
+            if name not in values and p.yaml_default is not REQUIRED:
+                values[name] = implied_rank(cls, values, decl.get("cta_order")) if p.form == RANK else p.yaml_default
         return values
 
     def _value(self, value: Any, path: tuple) -> Any:
@@ -421,31 +416,20 @@ class _Builder:
                              f"got {show(order)}", path + ("order",))
         if not all(is_power_of_two(s) for s in shape):
             raise self.error(f"every entry must be a power of two, got {show(shape)}", path + ("shape",))
-        layout = identity_standard_nd(OFFSET, shape, order).transpose_outs(standard_out_dims(len(shape)))
-        return layout.in_bases(OFFSET)
-
-
-def _resolved(spec: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A property schema with its local ``$ref`` target's keywords underneath its own."""
-    if "$ref" not in spec:
-        return spec
-    _, target = Schema.load(SCHEMA).resolve(spec["$ref"])
-    return {**_resolved(target), **spec}
-
-
-def _implied_rank(values: Mapping[str, Any], decl: Mapping[str, Any]) -> int | None:
-    """A left-out ``rank``: the legacy cta_order's length, else the length of the first basis given."""
-    if "cta_order" in decl:
-        return len(decl["cta_order"])
-    return next((len(v[0]) for v in values.values() if isinstance(v, tuple) and v and isinstance(v[0], tuple)),
-                None)
+        return identity_offsets(shape, order)
 
 
 def _yaml_key(triton_field: str | None, decl: Mapping[str, Any]) -> str | None:
-    """The YAML key of a Triton parameter name (warpsPerCTA -> warps_per_cta)."""
+    """The YAML key of a Triton parameter name (warpsPerCTA -> warps_per_cta): the declared kind's field of
+    that name, else any kind's, else a legacy CGA key, else the name in snake_case."""
     if triton_field is None or triton_field in decl:
         return triton_field
-    return _TRITON_KEYS.get(triton_field) or re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", triton_field).lower()
+    own = ENCODING_CLASSES.get(decl.get("kind"))
+    for cls in ([own] if own else []) + list(ENCODING_CLASSES.values()):
+        name = field_by_triton_name(cls, triton_field)
+        if name is not None:
+            return dict(params_of(cls))[name].yaml
+    return _LEGACY_TRITON.get(triton_field) or re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", triton_field).lower()
 
 
 # ---------------------------------------------------------------- entry points

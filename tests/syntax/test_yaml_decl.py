@@ -23,7 +23,7 @@ from checker.errors import CheckerError, EncodingError, ParseError, one_line
 from checker.padded import linear_part
 from checker.schema import Schema
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
-from checker.syntax.yaml_decl import (LEGACY_CGA, SCHEMA, _resolved, check_schema, encoding_from_mapping, load_encodings,
+from checker.syntax.yaml_decl import (LEGACY_CGA, SCHEMA, check_schema, encoding_from_mapping, load_encodings,
                                       parse_yaml, read_yaml)
 
 from ..conftest import load_jsonl
@@ -375,6 +375,30 @@ def test_schema_and_dataclasses_agree():
             required |= {"offset_bases"}
         assert required == {k for k in keys if ("alignment_bytes" if k == "alignment" else k) in no_default
                             and k not in has_default}, kind
+
+
+def _resolved(spec):
+    """A property schema with its local ``$ref`` target's keywords underneath its own."""
+    if "$ref" not in spec:
+        return spec
+    _, target = Schema.load(SCHEMA).resolve(spec["$ref"])
+    return {**_resolved(target), **spec}
+
+
+def test_schema_defaults_are_the_field_metadata_defaults():
+    """The reader takes a left-out key's value from the field metadata (`param`): the schema documents the
+    same defaults, and requires exactly the keys that have none (rank: deduced)."""
+    from checker.encodings.base import RANK, REQUIRED, params_of
+    defs = Schema.load(SCHEMA).document["$defs"]
+    for kind, cls in ENCODING_CLASSES.items():
+        props = defs[kind]["properties"]
+        for name, p in params_of(cls):
+            spec = _resolved(props[p.yaml])
+            if "default" in spec:
+                assert p.yaml_default == (tuple(tuple(v) if isinstance(v, list) else v for v in spec["default"])
+                                          if isinstance(spec["default"], list) else spec["default"]), (kind, name)
+            required = p.yaml in defs[kind]["required"] or (kind, name) == ("padded_shared", "offset_bases")
+            assert required == (p.yaml_default is REQUIRED and p.form != RANK), (kind, name)
 
 
 # ---------------------------------------------------------------- the encodings/ library
