@@ -20,6 +20,15 @@ Lowering, derived from the LinearLayout alone:
   ``i + sum_k (i >> log2 interval_k) << log2 pad_k``) become bit-vector
   arithmetic on a wide word.
 
+Terms are SMT-LIB2 text (`Term`: a bit-vector or Boolean term with Python's
+operators, as Z3's own Python terms have them), built without the Z3 API; an
+obligation is one script that Z3 parses in one call (``from_string``) and
+decides with ``simplify, solve-eqs, simplify, bit-blast, smt``: the
+bit-blasted formula goes to the SMT core's CDCL, whose set-up costs a tenth of
+the stand-alone SAT solver's (0.1 ms against 0.8 ms; the formulas here are
+small, so that set-up dominated every check), except for dense XOR systems
+(`Obligation.dense`), which the SAT solver takes better.
+
 `to_smtlib` prints any obligation as an SMT-LIB2 script (``(check-sat)``
 answers ``unsat`` exactly when the property holds) for another solver.
 Inside ``with solved_by(f):`` every `Obligation.solve` is answered by
@@ -34,6 +43,7 @@ import contextvars
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Mapping, Sequence
 
+from .errors import InternalError
 from .layout import LinearLayout, log2
 from .padded import PaddedLayout, phys
 
@@ -90,24 +100,165 @@ def verdict(answer: Answer, *, holds: str, on_sat: Callable[[dict[str, int]], tu
     return EngineVerdict("z3", "fails", counterexample=counterexample, explanation=explanation)
 
 
+class Term:
+    """A bit-vector term (``width`` bits) or a Boolean one (``width`` None) as SMT-LIB2 text.
+
+    Python's operators build terms as on Z3's terms: ``^ & | + - * << ~`` on bit-vectors (an int
+    operand is a constant of the other's width, taken modulo 2^width), ``==`` and ``!=`` on either
+    kind (a Boolean); `size` is the width. A term has no truth value in Python (as Z3's)."""
+
+    __slots__ = ("text", "width")
+
+    def __init__(self, text: str, width: int | None):
+        self.text = text
+        self.width = width
+
+    def size(self) -> int:
+        if self.width is None:
+            raise InternalError(f"a Boolean term has no width: {_clip(self.text)}")
+        return self.width
+
+    def sexpr(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        raise InternalError(f"a symbolic term has no truth value: {_clip(self.text)}")
+
+    def __eq__(self, other):  # type: ignore[override]
+        a, b = _pair(self, other)
+        return Term(f"(= {a.text} {b.text})", None)
+
+    def __ne__(self, other):  # type: ignore[override]
+        a, b = _pair(self, other)
+        return Term(f"(distinct {a.text} {b.text})", None)
+
+    def __xor__(self, other):
+        return _bv("bvxor", self, other)
+
+    def __rxor__(self, other):
+        return _bv("bvxor", other, self)
+
+    def __and__(self, other):
+        return _bv("bvand", self, other)
+
+    def __rand__(self, other):
+        return _bv("bvand", other, self)
+
+    def __or__(self, other):
+        return _bv("bvor", self, other)
+
+    def __ror__(self, other):
+        return _bv("bvor", other, self)
+
+    def __add__(self, other):
+        return _bv("bvadd", self, other)
+
+    def __radd__(self, other):
+        return _bv("bvadd", other, self)
+
+    def __sub__(self, other):
+        return _bv("bvsub", self, other)
+
+    def __rsub__(self, other):
+        return _bv("bvsub", other, self)
+
+    def __mul__(self, other):
+        return _bv("bvmul", self, other)
+
+    def __rmul__(self, other):
+        return _bv("bvmul", other, self)
+
+    def __lshift__(self, other):
+        return _bv("bvshl", self, other)
+
+    def __rshift__(self, other):  # arithmetic, as Z3's >>; `lshr` is the logical one
+        return _bv("bvashr", self, other)
+
+    def __invert__(self):
+        return Term(f"(bvnot {_bits_of(self).text})", self.width)
+
+    def __neg__(self):
+        return Term(f"(bvneg {_bits_of(self).text})", self.width)
+
+
+TRUE, FALSE = Term("true", None), Term("false", None)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _bits_of(t) -> Term:
+    if not isinstance(t, Term) or t.width is None:
+        raise InternalError(f"expected a bit-vector term, got {_clip(repr(t))}")
+    return t
+
+
+def _pair(a, b) -> tuple[Term, Term]:
+    """Two operands of one sort (an int becomes a constant of the other's width)."""
+    if not isinstance(a, Term):
+        a = const(_int(a), _bits_of(b).width)
+    elif not isinstance(b, Term):
+        b = const(_int(b), _bits_of(a).width)
+    if a.width != b.width:
+        raise InternalError(f"operands of different sorts: {_clip(a.text)} ({_sort(a)}) and "
+                            f"{_clip(b.text)} ({_sort(b)})")
+    return a, b
+
+
+def _int(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InternalError(f"expected a term or an int, got {_clip(repr(v))}")
+    return v
+
+
+def _sort(t: Term) -> str:
+    return "Bool" if t.width is None else f"(_ BitVec {t.width})"
+
+
+def _bv(op: str, a, b) -> Term:
+    a, b = _pair(a, b)
+    _bits_of(a)
+    return Term(f"({op} {a.text} {b.text})", a.width)
+
+
+_SIMPLE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789~!@$%^&*_-+=<>.?/")
+
+
+def _symbol(name: str) -> str:
+    """An SMT-LIB2 symbol for a name: as is when it is a simple symbol, else quoted |...|."""
+    if name and set(name) <= _SIMPLE and not name[0].isdigit():
+        return name
+    if "|" in name or "\\" in name:
+        raise InternalError(f"a variable name cannot hold '|' or a backslash: {name!r}")
+    return f"|{name}|"
+
+
 class Obligation:
     """Variables and constraints whose models are the counterexamples to one property."""
 
     def __init__(self, name: str):
         self.name = name
-        self._constraints: list = []
-        self._vars: dict[str, z3.BitVecRef] = {}
+        self._constraints: list[Term] = []
+        self._vars: dict[str, tuple[str, int]] = {}     # name -> (symbol, width)
+        self._weight = [0, 0]                           # set bits, nonzero columns of the images
 
     # -------------------------------------------------------------- variables
 
-    def var(self, name: str, width: int) -> z3.BitVecRef:
-        v = z3.BitVec(f"{self.name}.{name}", max(1, width), ctx=context())
-        self._vars[name] = v
+    def var(self, name: str, width: int) -> Term:
+        symbol = _symbol(f"{self.name}.{name}")
+        v = Term(symbol, max(1, width))
+        self._vars[name] = (symbol, v.width)
         if width == 0:  # bit-vectors have at least one bit; a 0-bit value is that bit fixed at 0
             self.require(v == 0)
         return v
 
-    def index(self, L: LinearLayout, tag: str, widths: Mapping[str, int] | None = None) -> dict[str, z3.BitVecRef]:
+    def index(self, L: LinearLayout, tag: str, widths: Mapping[str, int] | None = None) -> dict[str, Term]:
         """A hardware index of L: one variable per in-dim with bits (widths may widen some)."""
         out = {}
         for d, size in L.in_dim_sizes:
@@ -116,58 +267,96 @@ class Obligation:
                 out[d] = self.var(f"{tag}.{d}", w)
         return out
 
-    def packed(self, L: LinearLayout, tag: str) -> z3.BitVecRef:
+    def packed(self, L: LinearLayout, tag: str) -> Term:
         """A free packed coordinate (or functional) over L's out bits."""
         return self.var(tag, L.total_out_size_log2)
 
     def require(self, *constraints) -> None:
+        for c in constraints:
+            if not isinstance(c, Term) or c.width is not None:
+                raise InternalError(f"a constraint must be a Boolean term, got {_clip(repr(c))}")
         self._constraints.extend(constraints)
 
     # ------------------------------------------------------------ expressions
 
-    def image(self, L: LinearLayout, index: Mapping[str, z3.BitVecRef]) -> z3.BitVecRef:
+    def image(self, L: LinearLayout, index: Mapping[str, Term]) -> Term:
         """L(index), packed. Missing dims read as 0; only the low bits of each
         in-dim that L has are used (a wider variable's high bits are ignored)."""
         n = max(1, L.total_out_size_log2)
-        terms: list[list] = [[] for _ in range(n)]
+        terms: list[list[str]] = [[] for _ in range(n)]
+        lets = []       # index terms other than variables, named once
         j = 0
         cols = L.columns
         for d, size in L.in_dim_sizes:
             x = index.get(d)
-            for k in range(log2(size)):
+            k_max = size.bit_length() - 1
+            if x is None:
+                j += k_max
+                continue
+            w, name = x.size(), x.text
+            if name.startswith("("):
+                lets.append(f"(?i{len(lets)} {name})")
+                name = f"?i{len(lets) - 1}"
+            for k in range(k_max):
                 col = cols[j]
                 j += 1
-                if x is None or k >= x.size() or not col:
+                if k >= w or not col:
                     continue
-                bit = z3.Extract(k, k, x)
-                for b in _bits(col):
-                    terms[b].append(bit)
-        return _concat([_xor(t) for t in terms])
+                bit = f"((_ extract {k} {k}) {name})"
+                self._weight[1] += 1
+                self._weight[0] += bin(col).count("1")
+                b = 0
+                while col:
+                    if col & 1:
+                        terms[b].append(bit)
+                    col >>= 1
+                    b += 1
+        out = _concat([_xor_text(t) for t in terms])
+        if lets:
+            out.text = f"(let ({' '.join(lets)}) {out.text})"
+        return out
 
     # ------------------------------------------------------------------ solve
 
+    def script(self) -> str:
+        """The declarations and assertions (SMT-LIB2), without (check-sat)."""
+        decls = "".join(f"(declare-fun {sym} () (_ BitVec {w}))\n" for sym, w in self._vars.values())
+        return decls + "".join(f"(assert {c.text})\n" for c in self._constraints)
+
     def solve(self, timeout_ms: int | None) -> Answer:
         """Decide the constraints. The obligations are quantifier-free bit-vector formulas made
-        of XOR chains, so they go straight to bit-blasting and SAT after simplification and
-        equation solving (dense 24-bit layouts: seconds with the default solver, a tenth with
-        this); should that pipeline give up for another reason than the time limit, Z3's
-        default solver gets the same constraints. Inside `solved_by`, that solver answers instead."""
+        of XOR chains, so they go straight to bit-blasting after simplification and equation
+        solving, then to a CDCL solver (`_tactic`; random dense 24-bit layouts: a few hundredths of
+        a second, where Z3's default solver takes seconds); should that pipeline give up for another
+        reason than the time limit, the default solver gets the same script. Inside `solved_by`,
+        that solver answers instead."""
         other = _SOLVER.get()
         if other is not None:
             return other(self, timeout_ms)
-        s = _solver(z3.Then("simplify", "solve-eqs", "simplify", "bit-blast", "sat", ctx=context()).solver(), timeout_ms)
-        s.add(*self._constraints)
+        text = self.script()
+        ctx = context()
+        s = _solver(_tactic(self.dense).solver(), timeout_ms)
+        s.from_string(text)
         r = s.check()
         if r == z3.unknown and "timeout" not in s.reason_unknown() and "canceled" not in s.reason_unknown():
-            s = _solver(z3.Solver(ctx=context()), timeout_ms)
-            s.add(*self._constraints)
+            s = _solver(z3.Solver(ctx=ctx), timeout_ms)
+            s.from_string(text)
             r = s.check()
         if r == z3.unsat:
             return Answer("unsat")
         if r == z3.unknown:
             return Answer("unknown", reason=s.reason_unknown())
         m = s.model()
-        return Answer("sat", {n: m.eval(v, model_completion=True).as_long() for n, v in self._vars.items()})
+        return Answer("sat", {n: m.eval(z3.BitVec(_unquote(sym), w, ctx=ctx), model_completion=True).as_long()
+                              for n, (sym, w) in self._vars.items()})
+
+    @property
+    def dense(self) -> bool:
+        """Its images have columns of more than 4 set bits on average (layouts have at most 4, and 2.6 on
+        average in the corpus): long XOR chains, which the stand-alone SAT solver takes better than the
+        SMT core (random dense 24-bit bases: twice as fast), so `solve` gives it those."""
+        bits, cols = self._weight
+        return bits > 4 * cols
 
     @property
     def symbols(self) -> dict[str, str]:
@@ -175,9 +364,12 @@ class Obligation:
         return {n: f"{self.name}.{n}" for n in self._vars}
 
     def to_smtlib(self) -> str:
-        s = z3.Solver(ctx=context())
-        s.add(*self._constraints)
-        return f"; obligation {self.name}: sat = counterexample, unsat = the property holds\n" + s.to_smt2()
+        return (f"; obligation {self.name}: sat = counterexample, unsat = the property holds\n"
+                f"(set-info :status unknown)\n{self.script()}(check-sat)\n")
+
+
+def _unquote(symbol: str) -> str:
+    return symbol[1:-1] if len(symbol) >= 2 and symbol[0] == symbol[-1] == "|" else symbol
 
 
 def _solver(s, timeout_ms: int | None):
@@ -220,64 +412,80 @@ def all_of(*cs):
 
 
 def negate(c):
-    return z3.Not(c)
+    return Term(f"(not {_bool(c).text})", None)
 
 
-def masked_nonzero(x: Mapping[str, z3.BitVecRef], masks: Mapping[str, int]):
+def masked_nonzero(x: Mapping[str, Term], masks: Mapping[str, int]):
     """Some dim d has a set bit of x[d] inside masks[d]."""
     terms = [x[d] & masks[d] != 0 for d in x if masks.get(d)]
     return _or(terms)
 
 
-def high_bits_set(x: z3.BitVecRef, keep: int):
+def high_bits_set(x: Term, keep: int):
     """x has a set bit at position >= keep."""
     if keep >= x.size():
-        return z3.BoolVal(False, ctx=context())
-    return z3.Extract(x.size() - 1, keep, x) != 0
+        return FALSE
+    return extract(x.size() - 1, keep, x) != 0
 
 
-def dot(w: z3.BitVecRef, v: z3.BitVecRef):
+def dot(w: Term, v: Term):
     """The GF(2) inner product w·v as a 1-bit vector."""
-    both = w & v
-    return _xor([z3.Extract(k, k, both) for k in range(both.size())])
+    both = w & v     # named once (let), read bit by bit
+    return Term(f"(let ((?b {both.text})) {_xor_text([f'((_ extract {k} {k}) ?b)' for k in range(both.size())])})", 1)
 
 
-def annihilates(w: z3.BitVecRef, columns: Sequence[int]):
+def annihilates(w: Term, columns: Sequence[int]):
     """w·c = 0 for every constant column c."""
     out = []
     for c in columns:
-        bits = [z3.Extract(b, b, w) for b in _bits(c)]
-        if bits:
-            out.append(_xor(bits) == 0)
+        if c:
+            out.append(Term(f"(= {_xor_text([f'((_ extract {b} {b}) {w.text})' for b in _bits(c)])} (_ bv0 1))", None))
     return _and(out)
 
 
-def fields_below(L: LinearLayout, packed: z3.BitVecRef, shape: Mapping[str, int]):
+def fields_below(L: LinearLayout, packed: Term, shape: Mapping[str, int]):
     """Each out-dim field of a packed coordinate is below shape[dim]."""
     out, shift = [], 0
     for d, size in L.out_dim_sizes:
         k = log2(size)
         if k and shape.get(d, size) < size:
-            out.append(z3.ULT(z3.Extract(shift + k - 1, shift, packed), z3.BitVecVal(shape[d], k, ctx=context())))
+            out.append(ult(extract(shift + k - 1, shift, packed), const(shape[d], k)))
         shift += k
     return _and(out)
 
 
-def widen(x: z3.BitVecRef, width: int = WIDE) -> z3.BitVecRef:
-    return z3.ZeroExt(width - x.size(), x) if x.size() < width else x
+def extract(hi: int, lo: int, x: Term) -> Term:
+    """Bits hi..lo of x."""
+    return Term(f"((_ extract {hi} {lo}) {_bits_of(x).text})", hi - lo + 1)
 
 
-def padded_offset(i: z3.BitVecRef, intervals: Sequence[int], paddings: Sequence[int]) -> z3.BitVecRef:
+def widen(x: Term, width: int = WIDE) -> Term:
+    return Term(f"((_ zero_extend {width - x.size()}) {x.text})", width) if x.size() < width else x
+
+
+def padded_offset(i: Term, intervals: Sequence[int], paddings: Sequence[int]) -> Term:
     """phys(i) of `checker.padded` (the one formula) on a WIDE word, with logical shifts."""
-    return phys(widen(i), [(log2(iv), log2(pad)) for iv, pad in zip(intervals, paddings)], z3.LShR)
+    return phys(widen(i), [(log2(iv), log2(pad)) for iv, pad in zip(intervals, paddings)], lshr)
 
 
-def physical_offset(i: z3.BitVecRef, mem: PaddedLayout) -> z3.BitVecRef:
+def physical_offset(i: Term, mem: PaddedLayout) -> Term:
     """phys(i) for a padded (or linear) shared layout, on a WIDE word."""
-    return phys(widen(i), mem.shifts, z3.LShR)
+    return phys(widen(i), mem.shifts, lshr)
 
 
 _CONTEXT = None
+_TACTICS: dict[bool, object] = {}
+
+
+def _tactic(dense: bool = False):
+    """The tactic an obligation is solved with, built once per context (each solver runs it afresh):
+    simplification, equation solving, bit-blasting, then the SMT core's CDCL, or for dense XOR systems
+    (`Obligation.dense`) the stand-alone SAT solver, whose set-up costs 0.8 ms a check."""
+    t = _TACTICS.get(dense)
+    if t is None:
+        t = _TACTICS[dense] = z3.Then("simplify", "solve-eqs", "simplify", "bit-blast", "sat" if dense else "smt",
+                                      ctx=context())
+    return t
 
 
 def context():
@@ -295,30 +503,35 @@ def fresh_context() -> None:
     the same worker, i.e. on --jobs."""
     global _CONTEXT
     _CONTEXT = None
+    _TACTICS.clear()
 
 
-def const(value: int, width: int) -> z3.BitVecRef:
-    return z3.BitVecVal(value, width, ctx=context())
+def const(value: int, width: int) -> Term:
+    """The constant value (modulo 2^width) as a width-bit term."""
+    return Term(f"(_ bv{_int(value) % (1 << width)} {width})", width)
 
 
 def ite(cond, a, b):
-    return z3.If(cond, a, b)
+    a, b = _pair(a, b)
+    return Term(f"(ite {_bool(cond).text} {a.text} {b.text})", a.width)
 
 
 def lshr(x, k: int):
-    return z3.LShR(x, k)
+    return _bv("bvlshr", x, k)
 
 
 def ult(a, b):
-    return z3.ULT(a, b)
+    a, b = _pair(a, b)
+    return Term(f"(bvult {_bits_of(a).text} {b.text})", None)
 
 
 def ugt(a, b):
-    return z3.UGT(a, b)
+    a, b = _pair(a, b)
+    return Term(f"(bvugt {_bits_of(a).text} {b.text})", None)
 
 
-def wide(value: int) -> z3.BitVecRef:
-    return z3.BitVecVal(value, WIDE, ctx=context())
+def wide(value: int) -> Term:
+    return const(value, WIDE)
 
 
 # ------------------------------------------------------------------ helpers
@@ -333,30 +546,34 @@ def _bits(v: int):
         k += 1
 
 
-def _and(cs) -> z3.BoolRef:
+def _bool(c) -> Term:
+    if not isinstance(c, Term) or c.width is not None:
+        raise InternalError(f"expected a Boolean term, got {_clip(repr(c))}")
+    return c
+
+
+def _and(cs) -> Term:
     """The conjunction; one operand stands alone (SMT-LIB2's ``and`` takes at least two, and solvers
-    other than Z3 reject Z3's printed ``(and x)``), none is ``true``."""
-    cs = list(cs)
-    return cs[0] if len(cs) == 1 else z3.And(cs) if cs else z3.BoolVal(True, ctx=context())
+    other than Z3 reject ``(and x)``), none is ``true``."""
+    cs = [_bool(c) for c in cs]
+    return cs[0] if len(cs) == 1 else Term(f"(and {' '.join(c.text for c in cs)})", None) if cs else TRUE
 
 
-def _or(cs) -> z3.BoolRef:
+def _or(cs) -> Term:
     """The disjunction, as `_and`; none is ``false``."""
-    cs = list(cs)
-    return cs[0] if len(cs) == 1 else z3.Or(cs) if cs else z3.BoolVal(False, ctx=context())
+    cs = [_bool(c) for c in cs]
+    return cs[0] if len(cs) == 1 else Term(f"(or {' '.join(c.text for c in cs)})", None) if cs else FALSE
 
 
-def _xor(bits: list) -> z3.BitVecRef:
+def _xor_text(bits: list[str]) -> str:
+    """The XOR of 1-bit terms (text); none is 0."""
     if not bits:
-        return z3.BitVecVal(0, 1, ctx=context())
-    acc = bits[0]
-    for b in bits[1:]:
-        acc = acc ^ b
-    return acc
+        return "(_ bv0 1)"
+    return bits[0] if len(bits) == 1 else f"(bvxor {' '.join(bits)})"
 
 
-def _concat(bits: list) -> z3.BitVecRef:
-    """bits[0] is the least significant."""
+def _concat(bits: list[str]) -> Term:
+    """1-bit terms (text), bits[0] the least significant."""
     if len(bits) == 1:
-        return bits[0]
-    return z3.Concat(list(reversed(bits)))
+        return Term(bits[0], 1)
+    return Term(f"(concat {' '.join(reversed(bits))})", len(bits))

@@ -1,5 +1,7 @@
 import random
 
+import pytest
+
 from checker import smt
 from checker.layout import LinearLayout
 from checker.properties.injective import injective
@@ -70,3 +72,90 @@ def test_timeout_is_unknown_never_holds():
     assert r.verdicts["f2"].status == "holds" and r.verdicts["z3"].status == "unknown"
     assert r.explanation.startswith("f2: holds") and "z3: unknown" in r.explanation
     assert injective(dense, engine="f2").holds
+
+
+# ------------------------------------------------------------------ terms as SMT-LIB2 text
+
+
+def _value(term, width, **fixed):
+    """The value of a bit-vector term under fixed variable values (fixed: name -> (width, value))."""
+    ob = smt.Obligation("t")
+    vs = {n: ob.var(n, w) for n, (w, _) in fixed.items()}
+    out = ob.var("out", width)
+    ob.require(out == term(vs), *[vs[n] == v for n, (_, v) in fixed.items()])
+    return ob.solve(1000).values["out"]
+
+
+def test_term_operators_match_python_modulo_width():
+    cases = [(lambda v: v["a"] ^ v["b"], lambda a, b: a ^ b), (lambda v: v["a"] & 0b1010, lambda a, b: a & 0b1010),
+             (lambda v: 3 | v["a"], lambda a, b: 3 | a), (lambda v: v["a"] + v["b"], lambda a, b: a + b),
+             (lambda v: 200 - v["a"], lambda a, b: 200 - a), (lambda v: v["a"] * v["b"], lambda a, b: a * b),
+             (lambda v: v["a"] << 3, lambda a, b: a << 3), (lambda v: smt.lshr(v["a"], 2), lambda a, b: a >> 2),
+             (lambda v: ~v["a"], lambda a, b: ~a), (lambda v: -v["b"], lambda a, b: -b),
+             (lambda v: v["a"] + 300, lambda a, b: a + 300)]
+    rng = random.Random(3)
+    for term, expect in cases:
+        for _ in range(3):
+            a, b = rng.randrange(256), rng.randrange(256)
+            assert _value(term, 8, a=(8, a), b=(8, b)) == expect(a, b) % 256
+
+
+def test_term_sorts_are_checked_and_have_no_truth_value():
+    from checker.errors import InternalError
+    ob = smt.Obligation("sorts")
+    x, y = ob.var("x", 4), ob.var("y", 5)
+    with pytest.raises(InternalError):
+        x ^ y
+    with pytest.raises(InternalError):
+        ob.require(x)                       # a bit-vector is no constraint
+    with pytest.raises(InternalError):
+        bool(x == 1)
+    with pytest.raises(InternalError):
+        smt.any_of(x == 1, x)
+    assert smt.const(-1, 4).text == "(_ bv15 4)" and smt.widen(x).size() == smt.WIDE
+
+
+def test_odd_names_are_quoted_symbols():
+    ob = smt.Obligation("odd dims")
+    x = ob.var("x:1", 3)
+    ob.require(x == 5)
+    assert "|odd dims.x:1|" in smt.to_smtlib(ob) and ob.symbols == {"x:1": "odd dims.x:1"}
+    assert ob.solve(1000).values == {"x:1": 5}
+    assert smt.check_smtlib(smt.to_smtlib(ob)) == "sat"
+
+
+def test_image_of_a_compound_index_is_apply():
+    """An index that is no variable (here x XOR a constant) is named once (let) and read bit by bit."""
+    rng = random.Random(11)
+    for _ in range(10):
+        x = {d: rng.randrange(L.in_dim_size(d)) for d in L.in_dims}
+        k = {d: rng.randrange(L.in_dim_size(d)) for d in L.in_dims}
+        ob = smt.Obligation("compound")
+        idx = ob.index(L, "x")
+        out = ob.packed(L, "out")
+        ob.require(out == ob.image(L, {d: v ^ k[d] for d, v in idx.items()}), *[idx[d] == x[d] for d in idx])
+        c = L.apply({d: x[d] ^ k[d] for d in L.in_dims})
+        assert ob.solve(1000).values["out"] == L.pack_out([c["dim0"], c["dim1"]])
+
+
+def test_dot_and_annihilates_are_inner_products():
+    rng = random.Random(5)
+    for _ in range(10):
+        w, v = rng.randrange(64), rng.randrange(64)
+        assert _value(lambda vs: smt.dot(vs["w"], vs["v"]), 1, w=(6, w), v=(6, v)) == bin(w & v).count("1") % 2
+        cols = [rng.randrange(64) for _ in range(3)]
+        ob = smt.Obligation("ann")
+        wv = ob.var("w", 6)
+        ob.require(wv == w, smt.annihilates(wv, cols))
+        assert (ob.solve(1000).status == "sat") == all(bin(w & c).count("1") % 2 == 0 for c in cols)
+
+
+def test_dense_images_go_to_the_sat_solver():
+    rng = random.Random(2)
+    dense = LinearLayout({"register": [(rng.randrange(1 << 16) | 0xFF,) for _ in range(16)]}, [("dim0", 1 << 16)])
+    ob = smt.Obligation("dense")
+    ob.require(ob.image(dense, ob.index(dense, "k")) == 0)
+    sparse = smt.Obligation("sparse")
+    sparse.require(sparse.image(L, sparse.index(L, "k")) == 0)
+    assert ob.dense and not sparse.dense
+    assert ob.solve(10_000).status == "sat" and sparse.solve(10_000).status == "sat"   # k = 0 is a model of both

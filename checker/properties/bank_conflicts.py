@@ -1148,7 +1148,16 @@ def same_phase_bank_pair(ob, L: LinearLayout, p: Plan, mask: int) -> tuple[dict,
     if REG in x and fixed:
         ob.require((x[REG] ^ y[REG]) & fixed == 0)
     if LANE in x:
-        ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in _group_of_zero(p)]))
+        group = _group_of_zero(p)
+        m = 0
+        for v in group:
+            m |= v
+        if len(set(group)) == 1 << bin(m).count("1"):  # every lane below m's bits: x ^ y leaves the others clear
+            other = (L.in_dim_size(LANE) - 1) & ~m
+            if other:
+                ob.require((x[LANE] ^ y[LANE]) & other == 0)
+        else:
+            ob.require(smt.any_of(*[(x[LANE] ^ y[LANE]) == v for v in group]))
     if WARP in x:
         ob.require(x[WARP] == y[WARP])
     wa, wb = ob.image(L, x), ob.image(L, y)
