@@ -4,8 +4,11 @@ encoding Gluon describes and prints back identically; legacy forms and malformed
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from checker.encodings.base import Encoding
+from checker.encodings import ENCODING_CLASSES
+from checker.encodings.base import BASES, BOOL, CGA, INT, INTS, RANK, Encoding, params_of
 from checker.errors import CheckerError, ParseError
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
 from checker.syntax.mlir_attr import parse_alias_definitions, parse_attribute, print_attribute
@@ -340,3 +343,62 @@ def test_parse_does_not_run_the_verifier():
     enc = parse_attribute("#ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>")
     with pytest.raises(CheckerError, match="power of two"):
         enc.validate()
+
+
+# ------------------------------------------------------------------ print(parse(text)) over random encodings
+
+def _ints(draw, n):
+    """n 32-bit integers: mostly small, some of ten digits (read token by token, not as one list token)."""
+    return tuple(draw(st.one_of(st.integers(-2, 64), st.integers(-2**31, 2**31 - 1))) for _ in range(n))
+
+
+@st.composite
+def encodings(draw, kind=None, depth=0):
+    """A random encoding of a family, field by field from its metadata, within what Triton's syntax can say:
+    lists and bases of the rank, at least one basis where the text needs one, a rank-3 amd_wmma only with a
+    basis (Triton's printer leaves its rank out), as many paddings as intervals. Not validated."""
+    kinds = sorted(ENCODING_CLASSES) if depth < 2 else sorted(k for k in ENCODING_CLASSES
+                                                              if k not in ("slice", "dot_op", "partitioned_shared"))
+    kind = kind or draw(st.sampled_from(kinds))
+    cls = ENCODING_CLASSES[kind]
+    rank = 2 if kind.startswith("tensor_memory") else draw(st.integers(1, 3))
+
+    def a_basis():
+        return _ints(draw, rank)
+
+    values = {}
+    for name, p in params_of(cls):
+        if p.form == INT:
+            values[name] = _ints(draw, 1)[0]
+        elif p.form == BOOL:
+            values[name] = draw(st.booleans())
+        elif p.form == INTS:
+            values[name] = _ints(draw, rank if p.gives_rank or name == "order" else draw(st.integers(0, 3)))
+        elif p.form in (BASES, CGA):
+            values[name] = tuple(a_basis() for _ in range(draw(st.integers(0, 3))))
+        elif p.form == RANK:
+            values[name] = rank
+        else:
+            values[name] = draw(encodings(depth=depth + 1))
+    if kind in ("linear", "shared_linear", "padded_shared") and not any(values[n] for n, p in params_of(cls)
+                                                                          if p.form == BASES):
+        values[next(n for n, p in params_of(cls) if p.form == BASES)] = (a_basis(),)
+    if kind == "padded_shared":
+        values["paddings"] = _ints(draw, len(values["intervals"]))
+    if kind == "amd_wmma" and not (values["register_bases"] or values["warp_bases"] or values["cga_layout"]):
+        values["rank"] = 2
+    return cls(**values)
+
+
+@pytest.mark.parametrize("kind", sorted(ENCODING_CLASSES))
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_print_parse_round_trip(kind, data):
+    """parse(print(e)) == e, and printing it again gives the same text, for random encodings of every family
+    (the printer and the reader driven by the same field metadata)."""
+    enc = data.draw(encodings(kind))
+    text = print_attribute(enc)
+    for lenient in (False, True):
+        back = parse_attribute(text, lenient=lenient)
+        assert back == enc, text
+        assert print_attribute(back) == text
