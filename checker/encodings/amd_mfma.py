@@ -95,7 +95,7 @@ class AmdMfmaEncoding(DistributedEncoding):
         if self.rank not in (2, 3):
             raise self.fail("warpsPerCTA", f"an MFMA layout has rank 2 or 3 (batch), got {self.rank} entries")
         require_power_of_two_entries(self, "warpsPerCTA", self.warps_per_cta)
-        if any(t != 1 for t in self.tiles_per_warp) and len(self.tiles_per_warp) != self.rank:
+        if self.tiles_per_warp and len(self.tiles_per_warp) != self.rank:
             raise self.fail("tilesPerWarp", f"has {len(self.tiles_per_warp)} entries but the encoding has rank "
                                             f"{self.rank}")
         require_power_of_two_entries(self, "tilesPerWarp", self.tiles)

@@ -152,6 +152,15 @@ def bases_rank(*groups: Bases) -> int:
     return 0
 
 
+def bases_extent(bases: Bases, rank: int) -> list[int]:
+    """Per dim, the smallest power of two above every component of the bases (the out sizes they span)."""
+    sizes = [1] * rank
+    for b in bases:
+        for d, c in enumerate(b):
+            sizes[d] = max(sizes[d], 1 << max(int(c), 0).bit_length())
+    return sizes
+
+
 def order_by_first_appearance(bases: Bases, rank: int) -> list[int]:
     """Dims in order of the first non-zero component of each basis, then the rest from rank-1 down
     (Triton's getOrder of a linear layout)."""

@@ -23,16 +23,12 @@ from typing import Sequence
 from ..errors import EncodingError
 from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
                       is_power_of_two, standard_out_dims, log2)
-from .base import BLOCK, Bases, as_bases, is_permutation_matrix
+from .base import BLOCK, Bases, as_bases, bases_extent, is_permutation_matrix
 
 
 def cga_linear_layout(bases: Bases, rank: int) -> LinearLayout:
     """The CGA LinearLayout of the given bases (sizes inferred, no surjectivity required)."""
-    sizes = [1] * rank
-    for b in bases:
-        for k, c in enumerate(b):
-            sizes[k] = max(sizes[k], 1 << int(c).bit_length())
-    return LinearLayout([(BLOCK, bases)], list(zip(standard_out_dims(rank), sizes)))
+    return LinearLayout([(BLOCK, bases)], list(zip(standard_out_dims(rank), bases_extent(bases, rank))))
 
 
 def validate_cga(bases: Bases, rank: int, kind: str, field: str = "CGALayout") -> None:

@@ -31,23 +31,14 @@ from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases, is_power_of_two, log2
 from ..padded import PaddedLayout
-from .base import (BASES, BLOCK, INTS, OFFSET, Bases, SharedEncoding, bases_rank, order_by_first_appearance, param,
-                   require_stored_shape, stored_layout)
+from .base import (BASES, BLOCK, INTS, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank,
+                   order_by_first_appearance, param, require_stored_shape, stored_layout)
 
 
 def identity_offsets(shape: Sequence[int], order: Sequence[int]) -> Bases:
     """The offset bases of identityStandardND(offset, shape, order) in tensor coordinates: `shape` enumerated
     along order[0] first (the short form ``{order = [..], shape = [..]}``)."""
     return tuple(b for d in order for b in axis_bases(len(shape), d, shape[d]))
-
-
-def _extent(offset_bases: Bases, rank: int) -> list[int]:
-    """Per dim, the smallest power of two above every offset basis component (the offsets' extent)."""
-    sizes = [1] * rank
-    for b in offset_bases:
-        for d, c in enumerate(b):
-            sizes[d] = max(sizes[d], 1 << max(c, 0).bit_length())
-    return sizes
 
 
 @dataclass(frozen=True)
@@ -68,14 +59,14 @@ class PaddedSharedEncoding(SharedEncoding):
                  cga_layout: Bases) -> "PaddedSharedEncoding":
         """The encoding of a CGA layout given relative to one CTA's offsets (Gluon's form): the block bases
         are its bases scaled by the offsets' extent, as the product LL(offset) * LL(block) does."""
-        sizes = _extent(offset_bases, bases_rank(offset_bases, cga_layout))
+        sizes = bases_extent(offset_bases, bases_rank(offset_bases, cga_layout))
         blocks = tuple(tuple(c * s for c, s in zip(b, sizes)) for b in cga_layout)
         return cls(tuple(intervals), tuple(paddings), tuple(offset_bases), blocks)
 
     @property
     def cga_layout(self) -> Bases:
         """The block bases relative to one CTA's extent (Triton's CGA layout of the linear component)."""
-        sizes = _extent(self.offset_bases, self.rank)
+        sizes = bases_extent(self.offset_bases, self.rank)
         return tuple(tuple(c >> log2(s) for c, s in zip(b, sizes)) for b in self.block_bases)
 
     def validate(self) -> None:
@@ -114,7 +105,7 @@ class PaddedSharedEncoding(SharedEncoding):
         so an encoding not validated yet has an answer too."""
         if self.block_bases:
             return None
-        shape = tuple(_extent(self.offset_bases, self.rank))
+        shape = tuple(bases_extent(self.offset_bases, self.rank))
         order = tuple(order_by_first_appearance(self.offset_bases, self.rank))
         return (order, shape) if identity_offsets(shape, order) == tuple(map(tuple, self.offset_bases)) else None
 

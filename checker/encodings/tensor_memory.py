@@ -113,5 +113,4 @@ class TensorMemoryScalesEncoding(Encoding):
         tile = (tile * LinearLayout.identity_1d(-(-m // tile.out_dim_size(d0)), COL, d0)
                 * LinearLayout.identity_1d(-(-n // tile.out_dim_size(d1)), COL, d1))
         tile = tile * LinearLayout.identity_1d(1, BLOCK, d0)
-        tile = ensure_layout_not_larger_than(tile, {d0: m, d1: n})
-        return tile * cga_linear_layout(self.cga_layout, 2)
+        return _with_block(ensure_layout_not_larger_than(tile, {d0: m, d1: n}), self.cga_layout)
