@@ -1,6 +1,8 @@
 """Compile a corpus of convert_layout kernels with Triton 3.9 on the CPU and record what Triton emits.
 
-    /work/tvenv/bin/python tools/compile_conversions.py --out tests/properties/fixtures/conversions.jsonl
+    /work/tvenv/bin/python tools/compile_conversions.py --out tests/properties/fixtures/conversions_triton39.jsonl
+    /work/tvenv/bin/python tools/compile_conversions.py --set warp_broadcast --append \
+        --out tests/properties/fixtures/conversions_triton39.jsonl
 
 Each case is one Gluon kernel: load an M x N (or 1-D, 3-D) tile in layout SRC, ``gl.convert_layout`` it to
 DST, store it. SRC and DST are drawn (seeded, deterministic) from blocked layouts, slices of 3-D blocked
@@ -12,8 +14,14 @@ Linear layouts mix bases only where Triton 3.9 accepts it (registers within one 
 case that still aborts Triton's C++ (an assertion in orderPerDim for some generic linear layouts) kills
 its worker, which is restarted after it (about 8% of the drawn cases; 443 of 480 compile).
 
-One JSON line per case: ``id``, ``target``, ``num_warps``, ``dtype``, ``shape``, ``src`` / ``dst`` (the
-attribute text of the convert_layout's operand and result types as the TTGIR prints them), ``shared``
+``--set warp_broadcast`` compiles the cases ``w000``... instead (`warp_broadcast_cases`): sources broadcast
+over all or some warps (or over 2 CTAs) next to destinations that spread those warps over lanes,
+registers or both, around c0397, the case that showed Triton 3.9 shuffling with a warp-dependent source
+lane; ``--append`` merges them into the existing file.
+
+One JSON line per case: ``id``, ``target``, ``num_warps`` (``num_ctas`` when not 1), ``dtype``, ``shape``,
+``src`` / ``dst`` (the attribute text of the convert_layout's operand and result types as the TTGIR prints
+them), ``shared``
 (the kernel's ``metadata.shared``: the conversion's scratch, as nothing else in the kernel allocates),
 ``ptx`` (PTX shared-memory and shuffle instructions with their counts: ``st.shared.v4.b32``,
 ``ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16``, ``shfl.sync.idx.b32``, ...) and ``bar`` (the number
@@ -153,7 +161,8 @@ def make(spec, gl):
     if k == "dot":
         return gl.DotOperandLayout(spec["idx"], make(spec["parent"], gl), spec["k_width"])
     if k == "linear":
-        return gl.DistributedLinearLayout(spec["reg"], spec["lane"], spec["warp"], [], spec["shape"])
+        return gl.DistributedLinearLayout(spec["reg"], spec["lane"], spec["warp"], spec.get("block", []),
+                                          spec["shape"])
     raise ValueError(k)
 
 
@@ -197,6 +206,150 @@ def cases(n: int, seed: int = 15) -> list[dict]:
         out.append({"id": f"c{len(out):04d}", "shape": shape, "num_warps": warps, "dtype": dtype,
                     "target": target, "src_spec": src, "dst_spec": dst})
     return out
+
+
+# ----------------------------------------------------------------- the warp-broadcast set (--set warp_broadcast)
+#
+# Conversions around c0397 (a source broadcast over every warp whose destination spreads those warps
+# over the source's lanes: Triton 3.9 shuffles with a warp-dependent source lane instead of going
+# through shared memory). Ids w000...: first picks from a seeded pool of blocked and sliced pairs at
+# small shapes (where warps broadcast), then hand-made linear pairs, then pairs over 2 CTAs.
+
+
+def _small_pool(n: int = 1500, seed: int = 2024) -> list[dict]:
+    """Blocked / 3-D-slice pairs at small 2-D shapes, 4 and 8 warps, fp16 / fp32 / int8, cuda 80/90/100."""
+    rng = random.Random(seed)
+    out, seen = [], set()
+    while len(out) < n:
+        shape = rng.choice([[16, 16], [16, 16], [16, 32], [32, 16], [16, 64], [32, 32], [8, 32]])
+        warps = rng.choice([4, 4, 8])
+        dtype = rng.choice(["fp16", "fp16", "fp32", "int8"])
+        target = rng.choice(["cuda80", "cuda90", "cuda100"])
+        kinds = [blocked(shape, warps, rng) for _ in range(3)] + [slice3(shape, warps, rng) for _ in range(2)]
+        src, dst = rng.sample(kinds, 2)
+        key = json.dumps([shape, warps, dtype, target, src, dst], sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"shape": shape, "num_warps": warps, "dtype": dtype, "target": target,
+                    "src_spec": src, "dst_spec": dst})
+    return out
+
+
+# pool entries kept: every warp-dependent shuffle of the pool, and broadcast sources that still go
+# through shared memory (a warp picks a register, or two or more mixed transpositions), broadcast
+# destinations, and a few plain shuffles
+_POOL_PICK = [2, 6, 8, 12, 18, 34, 36, 40, 54, 55, 56, 64, 68, 94, 105, 106, 122, 131, 154, 188, 194, 269,
+              274, 289, 325, 352, 358, 385, 386, 415, 455, 463, 473, 475, 520, 557, 585, 586, 600, 624, 764,
+              772, 866, 975, 1064, 1081, 1111, 1147, 1198, 1392, 1427, 1441]
+
+
+def _lin(reg, lane, warp, shape, block=()) -> dict:
+    return {"kind": "linear", "reg": reg, "lane": lane, "warp": warp, "block": list(block), "shape": shape}
+
+
+def _hand_made() -> list[tuple]:
+    """(shape, warps, dtype, target, src, dst[, ctas]) pairs written out: 16x16 sources broadcast over
+    all, or some, warps (or CTAs), destinations that spread them over lanes, registers or both."""
+    S, Z = [16, 16], [0, 0]
+    bcast = _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], [Z, Z], S)
+    c397 = _lin([[0, 1], [1, 0], [2, 0], [8, 0]], [[0, 2], [0, 4], Z, Z, Z], [[0, 8], [4, 0]], S)
+    lanes = _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[0, 8], [4, 0]], S)
+    out = [(S, 4, "fp32", "cuda80", bcast, c397), (S, 4, "int8", "cuda90", bcast, c397),
+           (S, 4, "fp64", "cuda90", bcast, c397), (S, 4, "int8", "cuda100", bcast, lanes),
+           # a warp picks a register: shared memory
+           (S, 4, "fp16", "cuda90", bcast, _lin([[1, 0], [2, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]],
+                                                [[8, 0], Z], S)),
+           (S, 4, "fp16", "cuda100", bcast, _lin([[1, 0], [2, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], Z],
+                                                 [[8, 0], [4, 0]], S)),
+           # one warp bit held, one broadcast
+           (S, 4, "fp16", "cuda90", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], Z],
+                                         [[4, 0], Z], S),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[4, 0], [0, 8]], S)),
+           (S, 4, "fp32", "cuda80", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], Z],
+                                         [Z, [4, 0]], S),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[0, 8], [4, 0]], S)),
+           # a register/lane transposition as well (one: shuffles; two: shared memory)
+           (S, 4, "fp32", "cuda90", bcast, _lin([[0, 1], [2, 0], [8, 0]], [[1, 0], [0, 2], [0, 4], Z, Z],
+                                                [[0, 8], [4, 0]], S)),
+           (S, 4, "fp16", "cuda90", bcast, _lin([[0, 1], [0, 2], [8, 0]], [[1, 0], [2, 0], [0, 4], Z, Z],
+                                                [[0, 8], [4, 0]], S)),
+           (S, 4, "fp16", "cuda100", bcast, _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, [4, 0]],
+                                                 [[0, 8], Z], S)),
+           (S, 4, "fp16", "cuda90", _lin([[1, 0], [2, 0], [8, 0]], [[4, 0], [0, 1], [0, 2], [0, 4], [0, 8]],
+                                         [Z, Z], S),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], Z], [[4, 0], Z], S)),
+           (S, 4, "fp16", "cuda80", _lin([[1, 0], [2, 0], [8, 0], [0, 1]], [[0, 2], [0, 4], [0, 8], [4, 0], Z],
+                                         [Z, Z], S), lanes),
+           # a warp picks a combination of lanes: shared memory
+           (S, 4, "fp16", "cuda90", bcast, _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, [4, 0]],
+                                                [[4, 8], Z], S)),
+           (S, 4, "fp16", "cuda80", bcast, _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z],
+                                                [[0, 9], [4, 0]], S)),
+           # broadcast lanes and warps; broadcast destination registers; a lane permutation too
+           (S, 4, "fp16", "cuda90", _lin([[1, 0], [2, 0], [4, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], Z],
+                                         [Z, Z], S),
+            _lin([[1, 0], [2, 0], [4, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[0, 8], Z], S)),
+           (S, 4, "fp16", "cuda100", bcast, _lin([[0, 1], [1, 0], Z, [2, 0], [8, 0]], [[0, 2], [0, 4], Z, Z, Z],
+                                                 [[0, 8], [4, 0]], S)),
+           (S, 4, "fp32", "cuda90", bcast, _lin([[1, 0], [2, 0], [8, 0]], [[0, 2], [0, 1], [0, 4], Z, Z],
+                                                [[0, 8], [4, 0]], S)),
+           # 8 warps
+           ([32, 32], 8, "fp16", "cuda90",
+            _lin([[1, 0], [2, 0], [8, 0], [16, 0], [0, 16]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], [Z, Z, Z],
+                 [32, 32]),
+            _lin([[1, 0], [2, 0], [8, 0], [16, 0], [0, 16]], [[0, 1], [0, 2], Z, Z, Z], [[0, 8], [4, 0], [0, 4]],
+                 [32, 32])),
+           # 2 CTAs: a source broadcast over CTAs (and warps) read through the CTA bit; CTA splits in shared memory
+           (S, 4, "fp16", "cuda90", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]],
+                                         [Z, Z], S, [Z]),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, [4, 0]], [Z, Z], S, [[0, 8]]), 2),
+           (S, 4, "fp32", "cuda90", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]],
+                                         [Z, Z], S, [Z]),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, [4, 0]], [[0, 8], Z], S, [Z]), 2),
+           ([32, 32], 8, "fp32", "cuda90",
+            _lin([[0, 16], [0, 1], [2, 0], [0, 4], [8, 0]], [[16, 0], [0, 8], [1, 0], [0, 2], [4, 0]], [Z, Z, Z],
+                 [32, 32], [Z]),
+            _lin([[0, 16], [0, 1], [4, 0], [0, 4], [8, 0]], [[16, 0], Z, [1, 0], [0, 2], [2, 0]], [Z, Z, Z],
+                 [32, 32], [[0, 8]]), 2),
+           ([16, 16], 8, "int8", "cuda90",
+            _lin([[4, 0]], [[8, 0], [0, 2], [2, 0], [0, 1], [1, 0]], [[0, 4], [0, 8], Z], S, [Z]),
+            _lin([[4, 0]], [[8, 0], Z, Z, [0, 1], [1, 0]], [[0, 4], [0, 8], [2, 0]], S, [[0, 2]]), 2),
+           ([32, 16], 8, "fp32", "cuda90",
+            _lin([[1, 0], [4, 0], [2, 0], [8, 0]], [[0, 4], [0, 8], [0, 2], [16, 0], [0, 1]], [Z, Z, Z],
+                 [32, 16], [Z]),
+            _lin([[1, 0], [4, 0], [2, 0], [0, 8]], [Z, [16, 0], [0, 2], Z, [0, 1]], [Z, [8, 0], [0, 4]],
+                 [32, 16], [Z]), 2),
+           ([32, 16], 4, "fp32", "cuda90",
+            _lin([[1, 0], [0, 8], [0, 1]], [[0, 4], Z, [8, 0], [2, 0], [4, 0]], [[0, 2], Z], [32, 16], [[16, 0]]),
+            _lin([[1, 0], [0, 8], [0, 1]], [[0, 4], [0, 2], [8, 0], [2, 0], [4, 0]], [Z, Z], [32, 16],
+                 [[16, 0]]), 2),
+           # 8 warps over a 16x16 tile: two warp bits selecting one lane (shared memory), or one broadcast
+           (S, 8, "fp16", "cuda90", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]],
+                                         [Z, Z, Z], S),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[0, 8], [0, 8], [4, 0]], S)),
+           (S, 8, "int8", "cuda100", _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]],
+                                          [Z, Z, Z], S),
+            _lin([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, Z], [[0, 8], [4, 0], Z], S))]
+    return out
+
+
+def warp_broadcast_cases() -> list[dict]:
+    pool = _small_pool()
+    out = [dict(pool[i]) for i in _POOL_PICK]
+    for t in _hand_made():
+        shape, warps, dtype, target, src, dst = t[:6]
+        case = {"shape": shape, "num_warps": warps, "dtype": dtype, "target": target, "src_spec": src,
+                "dst_spec": dst}
+        if len(t) > 6:
+            case["num_ctas"] = t[6]
+        out.append(case)
+    for i, c in enumerate(out):
+        c["id"] = f"w{i:03d}"
+    return out
+
+
+SETS = {"random": None, "warp_broadcast": warp_broadcast_cases}
 
 
 # ----------------------------------------------------------------- compiling (Triton imported here only)
@@ -270,7 +423,8 @@ def compile_case(case: dict) -> dict:
     attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
     backend, arch = TARGETS[case["target"]]
     src = GluonASTSource(fn, sig, cx, attrs)
-    c = triton.compile(src, target=GPUTarget(backend, arch, 32), options={"num_warps": case["num_warps"]})
+    options = {"num_warps": case["num_warps"], "num_ctas": case.get("num_ctas", 1)}
+    c = triton.compile(src, target=GPUTarget(backend, arch, 32), options=options)
     ttgir, ptx = c.asm["ttgir"], c.asm["ptx"]
     aliases = dict(_ALIAS.findall(ttgir))
     m = _CVT.search(ttgir)
@@ -278,7 +432,8 @@ def compile_case(case: dict) -> dict:
         raise RuntimeError("no convert_layout in the TTGIR")
     ops = collections.Counter(_OPS.findall(ptx))
     bar = sum(v for k, v in ops.items() if k.startswith("bar") or k.startswith("barrier"))
-    return {"id": case["id"], "target": case["target"], "num_warps": case["num_warps"], "dtype": case["dtype"],
+    ctas = {"num_ctas": case["num_ctas"]} if case.get("num_ctas", 1) != 1 else {}
+    return {"id": case["id"], "target": case["target"], "num_warps": case["num_warps"], **ctas, "dtype": case["dtype"],
             "shape": shape, "src": _expand(m.group(1), aliases), "dst": _expand(m.group(2), aliases),
             "shared": c.metadata.shared,
             "ptx": {k: v for k, v in sorted(ops.items()) if not (k.startswith("bar") or k.startswith("barrier"))},
@@ -309,8 +464,12 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shard", default=None, help="i/n: compile every n-th case, to stdout")
     ap.add_argument("--after", default="", help="with --shard: start after this case id")
+    ap.add_argument("--set", default="random", choices=sorted(SETS),
+                    help="random: the seeded corpus (--cases of them); warp_broadcast: the set around c0397")
+    ap.add_argument("--append", action="store_true",
+                    help="merge into --out (records of the same id replaced) instead of overwriting it")
     a = ap.parse_args(argv)
-    all_cases = cases(a.cases)
+    all_cases = cases(a.cases) if SETS[a.set] is None else SETS[a.set]()
     if a.shard:
         i, n = map(int, a.shard.split("/"))
         mine = [c for c in all_cases[i::n] if c["id"] > a.after]
@@ -320,8 +479,8 @@ def main(argv=None) -> int:
     after = {i: "" for i in range(a.jobs)}
     while after:                        # a case that aborts Triton (C++ assertion) kills its shard: resume
         procs = {i: subprocess.Popen([sys.executable, __file__, "--out", "-", "--cases", str(a.cases),
-                                      "--shard", f"{i}/{a.jobs}", "--after", after[i]], stdout=subprocess.PIPE,
-                                     text=True) for i in after}
+                                      "--set", a.set, "--shard", f"{i}/{a.jobs}", "--after", after[i]],
+                                     stdout=subprocess.PIPE, text=True) for i in after}
         for i, p in procs.items():
             out, _ = p.communicate()
             got = [json.loads(line) for line in out.splitlines() if line.strip().startswith("{")]
@@ -337,11 +496,15 @@ def main(argv=None) -> int:
                 del after[i]
             else:
                 after[i] = crashed
-    recs = sorted({r["id"]: r for r in recs}.values(), key=lambda r: r["id"])
+    old = []
+    if a.append and os.path.exists(a.out):
+        with open(a.out) as f:
+            old = [json.loads(line) for line in f if line.strip()]
+    recs = sorted({r["id"]: r for r in old + recs}.values(), key=lambda r: r["id"])
     with open(a.out, "w") as f:
         for r in recs:
             f.write(json.dumps(r, separators=(",", ":")) + "\n")
-    print(f"{len(recs)} of {len(all_cases)} cases written to {a.out}", file=sys.stderr)
+    print(f"{len(recs) - len(old)} new of {len(all_cases)} cases; {len(recs)} records in {a.out}", file=sys.stderr)
     return 0
 
 

@@ -6,7 +6,14 @@ of three ways (``details["lowering"]``), read off the minimal conversion
 
 * ``register``: only registers move (or nothing does);
 * ``shuffle``: data stays inside each warp and the register/lane permutation
-  needs fewer than two mixed transpositions: ``shfl.sync``;
+  needs fewer than two mixed transpositions: ``shfl.sync``. Inside each warp
+  includes a source broadcast over the warps (or CTAs) the destination spreads
+  over its lanes: the shuffle's source lane then depends on the warp
+  (`triton_conversion.warp_lane_selection`, ``details["selected_lanes"]``).
+  ``details["shuffles"]``: shfl.sync per warp, one per 32-bit register
+  (elements packed up to 32 bits, at least the mixed-transposition register
+  bits left unpacked; 64-bit elements two each), halved when a single mixed
+  transposition is all that moves (`triton_conversion.WarpConversion.shuffles`);
 * ``shared``: a round trip through a scratch buffer in shared memory.
 
 The shared path, as Triton builds it (ConvertLayoutOpToLLVM on NVIDIA,
@@ -32,7 +39,8 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    `_ldst_swizzle`'s: the widest common vector, padded to 32 bits with
    registers that are warps on the other side, or warps, and the bank bits
    reordered so the side that filled the word vectorizes further.
-3. ``scratch_bytes`` = (scratch elements / reps) * element bytes; ``barriers`` = 2 reps - 1, at the
+3. ``scratch_bytes`` = (scratch elements / reps / CTAs the scratch splits over) * element bytes (one
+   CTA's buffer: a scratch broadcast over CTAs is whole in each); ``barriers`` = 2 reps - 1, at the
    warp level (``sync: warp``, bar.warp.sync) when no element crosses warps and neither layout
    broadcasts over warps (Triton's isCvtDimSync), else ``bar.sync`` for the CTA.
 4. Each side moves one slice per rep: st/ld.shared with the widest vector the
@@ -461,6 +469,8 @@ class Lowering:
     load: Side | None = None
     mixed_transpositions: int | None = None
     sync: str = "cta"                   # the barrier between the sides: "warp" (bar.warp.sync) or "cta" (bar.sync)
+    shuffles: int = 0                   # shfl.sync per warp (the shuffle lowering)
+    selected_lanes: dict = field(default_factory=dict)  # shuffle: source lane bits read through warp / block bits
 
     @property
     def barriers(self) -> int:
@@ -478,6 +488,9 @@ class Lowering:
                              "scratch_layout": self.scratch.layout.to_dict() if self.scratch else None}
         if self.mixed_transpositions is not None:
             d["mixed_transpositions"] = self.mixed_transpositions
+        if self.lowering == "shuffle":
+            d["shuffles"] = self.shuffles
+            d["selected_lanes"] = self.selected_lanes
         if self.scratch is not None:
             d["reps"] = self.scratch.reps
             d["barriers"], d["sync"] = self.barriers, self.sync
@@ -526,7 +539,10 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     if tl in ("none", "register_permutation"):
         return Lowering("register", tl, bits, hw, mixed_transpositions=mixed)
     if tl == "warp_shuffle":
-        return Lowering("shuffle", tl, bits, hw, mixed_transpositions=mixed)
+        wc = triton_conversion.warp_conversion(src, dst, comp)
+        return Lowering("shuffle", tl, bits, hw, mixed_transpositions=mixed, shuffles=wc.shuffles(bits),
+                        selected_lanes={d: [j for j in lanes if j >= 0] for d, lanes in wc.selection
+                                        if any(j >= 0 for j in lanes)})
     if tl == "distributed_shared_memory":
         raise NotModelled("conversion_cost: a conversion between CTAs (distributed shared memory) is not modelled")
     if bits < 8:
@@ -538,7 +554,10 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     s, _ = drop_broadcast_registers(src)
     d, _ = drop_broadcast_registers(dst)
     sc = optimal_swizzling(s, d, work, hw)
-    size = sc.layout.total_out_size // sc.reps * work // 8     # one CTA: Triton divides by the CTA split
+    # one CTA's buffer: the scratch layout spans the tensor, split over the CTAs by its non-zero block
+    # bases (a tensor broadcast over CTAs is whole in each); Triton allocates per CTA
+    split = 1 << sum(1 for b in sc.layout.in_bases(BLOCK) if any(b))
+    size = sc.layout.total_out_size // sc.reps // split * work // 8
     store = _side("store", s, sc.layout, sc.store, work, hw)
     load = _side("load", d, sc.layout, sc.load, work, hw)
     # Triton's isCvtDimSync: a warp-level barrier when no data crosses warps and neither side broadcasts over them

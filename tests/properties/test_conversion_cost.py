@@ -71,10 +71,10 @@ def normalize(op: str) -> str:
     return op
 
 
-# Triton 3.9 lowers this one with 8 shfl.sync although its minimal conversion keeps the warp dim (the
-# source is broadcast over all 4 warps; other fully warp-broadcast sources in the corpus, c0015, c0283
-# and 23 more, go through shared memory as predicted). Not explained yet: the one case left out.
-UNEXPLAINED = {"c0397"}
+# Cases the model does not explain (none: c0397, a source broadcast over its warps read through a
+# warp-dependent shuffle lane, is triton_conversion.warp_lane_selection's; the w... set around it,
+# written by tools/compile_conversions.py --set warp_broadcast, guards the rule).
+UNEXPLAINED: set[str] = set()
 
 
 def _corpus():
@@ -83,26 +83,70 @@ def _corpus():
 
 
 def test_ptx_corpus_exact():
+    """Path, shared-memory instructions, scratch bytes and shfl.sync count of every corpus case."""
     rows = _corpus()
-    assert len(rows) >= 400
-    bad, paths = [], collections.Counter()
+    assert len(rows) >= 522
+    bad, paths, selected = [], collections.Counter(), collections.Counter()
     for r in rows:
         lw = _lw(r["src"], r["dst"], r["shape"], r["dtype"], TARGETS[r["target"]])
         paths[lw.lowering] += 1
+        for d, lanes in lw.selected_lanes.items():
+            selected[d] += bool(lanes)
         shared_ops: collections.Counter = collections.Counter()
         for k, v in r["ptx"].items():
             if not k.startswith("shfl"):
                 shared_ops[normalize(k)] += v
         shuffles = sum(v for k, v in r["ptx"].items() if k.startswith("shfl"))
-        got = (lw.lowering, predicted_ptx(lw), lw.scratch_bytes)
-        want = ("shared" if shared_ops else "shuffle" if shuffles else "register", dict(shared_ops), r["shared"])
+        got = (lw.lowering, predicted_ptx(lw), lw.scratch_bytes, lw.shuffles)
+        want = ("shared" if shared_ops else "shuffle" if shuffles else "register", dict(shared_ops), r["shared"],
+                shuffles)
         if got != want:
             bad.append((r["id"], got, want))
     assert [b[0] for b in bad] == sorted(UNEXPLAINED), bad[:5]
-    assert paths["shared"] >= 400 and paths["shuffle"] >= 4 and paths["register"] >= 20, paths
+    assert paths["shared"] >= 450 and paths["shuffle"] >= 40 and paths["register"] >= 20, paths
+    # shuffles whose source lane depends on the warp (or the CTA): c0397 and the warp_broadcast set
+    assert selected["warp"] >= 30 and selected["block"] >= 3, selected
     kinds = {k for r in rows for k in map(normalize, r["ptx"])}
     assert {"stmatrix.x4", "stmatrix.x4.trans", "ldmatrix.x4", "ldmatrix.x4.trans", "st.shared.b8",
             "ld.shared.b16", "st.shared.b32", "ld.shared.b64", "st.shared.b128"} <= kinds, kinds
+
+
+C0397 = ('#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [2, 16], warpsPerCTA = [1, 4], order = [1, 0]}>',
+         '#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [8, 1, 4], '
+         'warpsPerCTA = [1, 2, 2], order = [2, 1, 0]}>}>')
+
+
+def test_warp_broadcast_source_shuffles():
+    """c0397: every warp holds the whole 16x16 tile; the destination spreads its warps over what are the
+    source's lanes 3 and 4, so each warp shuffles from a lane that depends on the warp (8 shfl.sync:
+    16 fp16 registers packed in pairs), no shared memory."""
+    from checker.properties import triton_conversion as tc
+    src, dst = (_layout(t, [16, 16]) for t in C0397)
+    comp = tc.minimal_conversion(src, dst)
+    assert "warp" in comp.in_dims                      # no quotient by the warp: it is not the identity
+    assert tc.warp_lane_selection(src, dst, comp) == {"warp": (3, 4)}
+    assert tc.classify(src, dst, comp) == ("warp_shuffle", 1)
+    r = prove.conversion_cost(src, dst, None, "fp16", hardware="sm100")
+    d = r.details
+    assert (r.status, d["lowering"], d["triton_lowering"], d["scratch_bytes"]) == ("holds", "shuffle",
+                                                                                 "warp_shuffle", 0)
+    assert (d["shuffles"], d["selected_lanes"], d["mixed_transpositions"]) == (8, {"warp": [3, 4]}, 1)
+    assert _lw(*C0397, [16, 16], "fp32").shuffles == 16 and _lw(*C0397, [16, 16], "int8").shuffles == 4
+
+
+Z = [0, 0]
+BCAST = ([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], [Z, Z])
+
+
+@pytest.mark.parametrize("dst, why", [
+    (([[1, 0], [2, 0]], [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], [[8, 0], Z]), "a warp picks a register"),
+    (([[1, 0], [2, 0], [8, 0]], [[0, 1], [0, 2], [0, 4], Z, [4, 0]], [[4, 8], Z]), "a warp picks two lanes"),
+    (([[0, 1], [0, 2], [8, 0]], [[1, 0], [2, 0], [0, 4], Z, Z], [[0, 8], [4, 0]]), "two mixed transpositions"),
+])
+def test_warp_broadcast_source_through_shared_memory(dst, why):
+    """The same broadcast source where the shuffle cannot do it (compiled as w056, w065, w061)."""
+    lw = lower_conversion(_ll(*BCAST, [16, 16]), _ll(*dst, [16, 16]), 16, "sm90")
+    assert lw.lowering == "shared" and lw.shuffles == 0, why
 
 
 def test_ptx_corpus_barriers():
@@ -280,14 +324,27 @@ def test_api_details_no_shared(i):
     assert "store" not in r.details
 
 
+# Shared round trips whose scratch Triton's own model counts conflict-free but the hardware model does
+# not. w028 (int8, 32x32, blocked rows over 32 lanes -> columns over 32 lanes, cuda90): Triton's
+# ld.shared.b8 addresses (from its PTX: ((lane & 7) << 7 | (lane & 7) << 1 | ...)) put lane 0 at byte 0
+# and lane 1 at byte 130, words 0 and 32 of bank 0: a 2-way conflict on every load.
+NOT_MINIMAL = {"w028"}
+
+
 def test_triton_scratch_is_conflict_free_on_the_corpus():
     """Triton's scratch layout costs its minimum on every shared round trip of the corpus (as measured on
-    the H100: conflict-free on every side)."""
+    the H100: conflict-free on every side), but the NOT_MINIMAL ones; Triton's own count is 0 on all."""
+    worse = set()
     for r in _corpus():
         lw = _lw(r["src"], r["dst"], r["shape"], r["dtype"], TARGETS[r["target"]])
-        assert lw.minimal, r["id"]
+        if not lw.minimal:
+            worse.add(r["id"])
         if lw.lowering == "shared":
             assert lw.scratch.triton_conflicts == (0, 0), r["id"]
+    assert worse == NOT_MINIMAL
+    w028 = next(r for r in _corpus() if r["id"] == "w028")
+    lw = _lw(w028["src"], w028["dst"], w028["shape"], w028["dtype"], TARGETS[w028["target"]])
+    assert (lw.store.cost, lw.load.cost) == (1, 2)
 
 
 def _ll(reg, lane, warp, shape):
