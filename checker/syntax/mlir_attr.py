@@ -45,6 +45,7 @@ interned by text.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any, Callable, Mapping
@@ -97,15 +98,17 @@ def _list_value(t: str) -> Any:
     """The value of a list token: '[1, 8]' -> (1, 8); '[[0, 1], [1, 0]]' -> [(0, 1), (1, 0)] (a list,
     as `sequence` gives for lists that are not all integers)."""
     got = _LISTS.get(t)
+    bases = _is_bases(t)
     if got is None:
         if len(_LISTS) > _LISTS_LIMIT:
             _LISTS.clear()
-        if _is_bases(t):
-            got = tuple(tuple(map(int, _LIST_ITEMS.findall(inner))) for inner in _INNER_LISTS.findall(t))
-        else:
-            got = tuple(map(int, _LIST_ITEMS.findall(t)))
+        try:                                # the quick ways, which white space other than " \t\n\r" defeats
+            got = tuple(map(tuple, json.loads(t))) if bases else tuple(map(int, t[1:-1].split(",")))
+        except ValueError:
+            got = tuple(tuple(map(int, _LIST_ITEMS.findall(inner))) for inner in _INNER_LISTS.findall(t)) if bases \
+                else tuple(map(int, _LIST_ITEMS.findall(t)))
         _LISTS[t] = got
-    return list(got) if _is_bases(t) else got
+    return list(got) if bases else got
 
 
 def _is_bases(t: str) -> bool:
