@@ -23,7 +23,7 @@ encoding's own (``__post_init__``), so every reader builds equal values.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field as dc_field, fields
+from dataclasses import MISSING, dataclass, field as dc_field, fields, replace
 from functools import lru_cache
 from typing import Any, ClassVar, Iterable, Sequence
 
@@ -95,27 +95,21 @@ def param(triton: str, form: str, *, default: Any = MISSING, text_default: Any =
     unless given (text_default also serves YAML when there is no Python default). A CGA is left out of the
     printed text when empty; other fields are printed unless `elided`. `gluon` and `yaml` default to the
     field's own name."""
-    text = (REQUIRED if default is MISSING else default) if text_default is MISSING else text_default
-    if yaml_default is MISSING:
-        yaml_default = text if default is MISSING else default
-    meta = {"triton": triton, "form": form, "text_default": text,
-            "elided": form == CGA if elided is None else elided, "lenient_default": lenient_default,
-            "yaml": yaml, "yaml_default": yaml_default, "gluon": gluon,
-            "gluon_default": (REQUIRED if default is MISSING else default) if gluon_default is MISSING
-            else gluon_default, "gives_rank": gives_rank}
-    return dc_field(default=default, metadata={"param": meta})
+    python = REQUIRED if default is MISSING else default
+    text = python if text_default is MISSING else text_default
+    p = Param(triton, form, text, form == CGA if elided is None else elided, lenient_default, yaml,
+              (text if default is MISSING else default) if yaml_default is MISSING else yaml_default, gluon,
+              python if gluon_default is MISSING else gluon_default, gives_rank)
+    return dc_field(default=default, metadata={"param": p})
 
 
 @lru_cache(maxsize=None)
 def params_of(cls: type) -> tuple[tuple[str, Param], ...]:
-    """(field name, Param) of every field of an encoding class, in field order."""
+    """(field name, Param) of every field of an encoding class, in field order (names filled in)."""
     out = []
     for f in fields(cls):
-        meta = dict(f.metadata["param"])
-        meta["yaml"] = meta["yaml"] or f.name
-        if meta["gluon"] == "":
-            meta["gluon"] = f.name
-        out.append((f.name, Param(**meta)))
+        p = f.metadata["param"]
+        out.append((f.name, replace(p, yaml=p.yaml or f.name, gluon=f.name if p.gluon == "" else p.gluon)))
     return tuple(out)
 
 
@@ -183,18 +177,14 @@ def is_permutation_matrix(*groups: Bases) -> bool:
     """Triton's isPermutationMatrixLayout on the layout these bases span, each out size the smallest power
     of two above its components: after dropping zero bases, each basis is one power of two along one dim,
     all distinct, as many as the out bits."""
-    logs = [0] * max((len(b) for bs in groups for b in bs), default=0)
-    for bs in groups:
-        for b in bs:
-            for k, c in enumerate(b):
-                if c < 0:
-                    return False
-                logs[k] = max(logs[k], int(c).bit_length())
-    shifts, acc = [], 0
-    for n in logs:
+    every = [b for bs in groups for b in bs]
+    if any(c < 0 for b in every for c in b):
+        return False
+    shifts, acc = [], 0                 # the bases packed into columns, dim0 in the low bits
+    for size in bases_extent(every, max(map(len, every), default=0)):
         shifts.append(acc)
-        acc += n
-    return is_permutation_columns((sum(int(c) << sh for c, sh in zip(b, shifts)) for bs in groups for b in bs), acc)
+        acc += size.bit_length() - 1
+    return is_permutation_columns((sum(int(c) << sh for c, sh in zip(b, shifts)) for b in every), acc)
 
 
 @dataclass(frozen=True)
