@@ -16,6 +16,13 @@ The ctaLayout must be surjective onto the sizes its bases span; the result,
 like every distributed lowering Triton hands out, must be a permutation
 matrix once its zero bases are removed (duplicated tiles are rejected).
 
+Closed form (`to_linear_layout`; the composition above is `to_linear_layout_generic`, the
+reference it is tested against): the product's register bases are the tile's, placed in
+(inner, outer), then the ctaLayout's with every component scaled by the tile's size along its
+dim (16 along inner and outer, 1 along batch); its lane bases are the tile's; its warp bases
+the ctaLayout's, scaled; its out sizes the tile's times the ctaLayout's; its out order
+[r-1, .., 0]. `closed.combine` writes the CGA combination out from those.
+
 Dot operand (K, nonK as for every operand; nonKDim = instrShape[0] for A,
 [1] for B, depth = 32 / nonKDim), with out order [K, nonK, batch]:
 
@@ -42,12 +49,17 @@ from typing import Sequence
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
 from .base import (BASES, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
-                   matrix_order, param)
+                   bases_extent, matrix_order, param)
 from .cga import combine_cta_cga_with_shape, validate_cga
+from .closed import combine
 from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
 from .linear import check_permutation_matrix
 
 WAVE_SIZE = 32
+TILE = 16
+# (register, lane) bases of one 16x16 tile in (inner, outer), for v2/v3 (False) and v1 (True)
+TILE_BASES = {False: (((0, 1), (0, 2), (0, 4)), ((1, 0), (2, 0), (4, 0), (8, 0), (0, 8))),
+              True: (((0, 2), (0, 4), (0, 8)), ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1)))}
 DEFAULT_INSTR_SHAPE = (16, 16, 16)
 WMMA_INSTR_SHAPES = {
     1: ((16, 16, 16),),
@@ -98,16 +110,35 @@ class AmdWmmaEncoding(DistributedEncoding):
         r = self.rank
         names = standard_out_dims(r)
         order = matrix_order(r, row_major=not self.is_transposed)
-        if self.version == 1:
-            regs, lanes = [(0, 2), (0, 4), (0, 8)], [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]
-        else:
-            regs, lanes = [(0, 1), (0, 2), (0, 4)], [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]
-        tile = LinearLayout([(REGISTER, regs), (LANE, lanes)], [(names[order[0]], 16), (names[order[1]], 16)])
+        regs, lanes = TILE_BASES[self.version == 1]
+        tile = LinearLayout([(REGISTER, regs), (LANE, lanes)], [(names[order[0]], TILE), (names[order[1]], TILE)])
         if r == 3:
             tile = tile * LinearLayout.identity_1d(1, REGISTER, names[0]) * LinearLayout.identity_1d(1, LANE, names[0])
         return tile.transpose_outs(names)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of to_linear_layout_generic (module docstring)."""
+        r = self.rank
+        inner, outer = matrix_order(r, row_major=not self.is_transposed)[:2]
+        regs, lanes = TILE_BASES[self.version == 1]
+
+        def placed(b: tuple[int, int]) -> tuple[int, ...]:
+            v = [0] * r
+            v[inner], v[outer] = b
+            return tuple(v)
+        tile = [1] * r
+        tile[inner] = tile[outer] = TILE
+        shifts = [t.bit_length() - 1 for t in tile]
+
+        def scaled(b: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(c << sh for c, sh in zip(b, shifts))
+        sizes = [t * c for t, c in zip(tile, bases_extent(self.register_bases + self.warp_bases, r))]
+        ins = ((REGISTER, tuple(map(placed, regs)) + tuple(map(scaled, self.register_bases))),
+               (LANE, tuple(map(placed, lanes))),
+               (WARP, tuple(map(scaled, self.warp_bases))))
+        return self._permutation(combine(ins, sizes, range(r - 1, -1, -1), self.cga_layout, shape))
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         names = standard_out_dims(self.rank)
         L = (self.tile_layout() * self.cta_layout()).transpose_outs(names[::-1])
         return self._permutation(combine_cta_cga_with_shape(L, self.cga_layout, shape))

@@ -270,9 +270,9 @@ def stored_layout(enc: Encoding, ins: Sequence[tuple[str, Bases]], field: str) -
         raise enc.fail(field, e.message) from None
 
 
-def require_stored_shape(enc: Encoding, layout: LinearLayout, shape: Sequence[int], covers: str) -> None:
-    """A layout given by its bases is used as is: the shape must be the out sizes they span."""
-    for d, ((_, want), got) in enumerate(zip(layout.out_dim_sizes, shape)):
+def require_stored_shape(enc: Encoding, sizes: Sequence[int], shape: Sequence[int], covers: str) -> None:
+    """A layout given by its bases is used as is: the shape must be the out sizes they span (`sizes`)."""
+    for d, (want, got) in enumerate(zip(sizes, shape)):
         if want != got:
             raise EncodingError(f"{enc.kind}: mismatch in expected shape for dimension {d}: {covers} {want}, "
                                 f"the shape asks for {got}", field="shape")

@@ -10,6 +10,12 @@ register bases, then the rest from the last dim down):
     L' = ensureLayoutNotSmallerThan(L', shape)    # append register repetitions
     L' = ensureLayoutNotLargerThan(L', shape)     # clamp; out-of-shape register bases dropped
     L  = transposeOuts(L', [dim0, dim1, ...])
+
+Closed form (`to_linear_layout`; the composition above is `to_linear_layout_generic`, the
+reference it is tested against), bases in standard component order throughout, s[d] the size
+the bases span along d: for each dim d in rep order with shape[d] > s[d], the register bases
+s[d]·2^j (j < log2(shape[d]/s[d])) are appended; then every component c >= shape[d] becomes 0,
+and a register basis that became zero that way is dropped. Out sizes are the shape.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from typing import Sequence
 
 from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
                       standard_out_dims)
-from .base import (BASES, BLOCK, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, Encoding, bases_rank,
-                   is_permutation_columns, order_by_first_appearance, param, stored_layout)
+from .base import (BASES, BLOCK, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, Encoding, bases_extent,
+                   bases_rank, is_permutation_columns, is_permutation_matrix, order_by_first_appearance, param,
+                   stored_layout)
 
 
 def check_permutation_matrix(enc: Encoding, layout: LinearLayout, what: str) -> None:
@@ -48,13 +55,16 @@ class LinearEncoding(DistributedEncoding):
                                     (BLOCK, self.block)], "bases")
 
     def validate(self) -> None:
+        rank = self.rank
         for name, bs in (("register", self.register), ("lane", self.lane), ("warp", self.warp),
                          ("block", self.block)):
-            if any(len(b) != self.rank for b in bs):
-                raise self.fail(name, f"every basis must have {self.rank} components (the rank)")
+            if any(len(b) != rank for b in bs):
+                raise self.fail(name, f"every basis must have {rank} components (the rank)")
             if any(c < 0 for b in bs for c in b):
                 raise self.fail(name, "basis components must be non-negative")
-        check_permutation_matrix(self, self.stored_layout(), "a linear layout")
+        if is_permutation_matrix(self.register, self.lane, self.warp, self.block):
+            return          # a permutation matrix spans its out sizes: the stored layout exists
+        check_permutation_matrix(self, self.stored_layout(), "a linear layout")     # the error, as Triton words it
 
     @property
     def cga_layout(self) -> Bases:
@@ -64,6 +74,34 @@ class LinearEncoding(DistributedEncoding):
         return order_by_first_appearance(self.register, self.rank)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
+        """Closed form of to_linear_layout_generic (module docstring)."""
+        rank = self.rank
+        sizes = bases_extent(self.register + self.lane + self.warp + self.block, rank)
+        grown = []
+        for d in self.rep_order():
+            s = sizes[d]
+            while s < shape[d]:
+                b = [0] * rank
+                b[d] = s
+                grown.append(tuple(b))
+                s <<= 1
+        groups = ((REGISTER, self.register), (LANE, self.lane), (WARP, self.warp), (BLOCK, self.block))
+        names = standard_out_dims(rank)
+        if all(s <= n for s, n in zip(sizes, shape)):          # nothing to clamp
+            return LinearLayout._of(((REGISTER, self.register + tuple(grown)),) + groups[1:],
+                                    tuple(zip(names, shape)))
+        ins = []
+        for name, bs in groups:
+            kept = []
+            for b in bs:
+                clamped = tuple(0 if c >= n else c for c, n in zip(b, shape))
+                if name == REGISTER and any(b) and not any(clamped):
+                    continue
+                kept.append(clamped)
+            ins.append((name, tuple(kept) + (tuple(grown) if name == REGISTER else ())))
+        return LinearLayout._of(ins, tuple(zip(names, shape)))
+
+    def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         L = self.stored_layout()
         names = standard_out_dims(self.rank)
         permuted = [names[d] for d in self.rep_order()]

@@ -111,7 +111,8 @@ class PaddedSharedEncoding(SharedEncoding):
 
     def check_shape(self, shape: Sequence[int]) -> None:
         super().check_shape(shape)
-        require_stored_shape(self, self.linear_component(), shape, "the linear component covers")
+        require_stored_shape(self, [s for _, s in self.linear_component().out_dim_sizes], shape,
+                             "the linear component covers")
 
     def to_linear_layout(self, shape: Sequence[int]) -> PaddedLayout:  # type: ignore[override]
         return PaddedLayout(self.linear_component(), tuple(self.intervals), tuple(self.paddings))

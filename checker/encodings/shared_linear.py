@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..layout import LinearLayout, is_power_of_two
-from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_rank, param, require_stored_shape,
-                   stored_layout)
+from .. import f2
+from ..layout import LinearLayout, is_power_of_two, standard_out_dims
+from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, param,
+                   require_stored_shape, stored_layout)
 
 
 @dataclass(frozen=True)
@@ -38,20 +39,40 @@ class SharedLinearEncoding(SharedEncoding):
     def stored_layout(self) -> LinearLayout:
         return stored_layout(self, [(OFFSET, self.offset_bases), (BLOCK, self.block_bases)], "offset")
 
+    def _extent(self) -> list[int]:
+        return bases_extent(self.offset_bases + self.block_bases, self.rank)
+
+    def _invertible_without_zeros(self) -> bool:
+        """The non-zero bases, packed into columns (dim0 in the low bits), are independent and as many as
+        the out bits: the layout is then surjective and invertible once its zero bases are removed."""
+        every = self.offset_bases + self.block_bases
+        if any(c < 0 for b in every for c in b):
+            return False
+        shifts, bits = [], 0
+        for size in self._extent():
+            shifts.append(bits)
+            bits += size.bit_length() - 1
+        cols = [col for col in (sum(int(c) << sh for c, sh in zip(b, shifts)) for b in every) if col]
+        return len(cols) == bits and f2.rank(cols) == bits
+
     def validate(self) -> None:
         if not is_power_of_two(self.alignment_bytes):
             raise self.fail("alignment", f"must be a positive power of two, got {self.alignment_bytes}")
         for name, bs in (("offset", self.offset_bases), ("block", self.block_bases)):
             if any(len(b) != self.rank for b in bs):
                 raise self.fail(name, f"every basis must have {self.rank} components (the rank)")
-        L = self.stored_layout()
+        if self._invertible_without_zeros():
+            return
+        L = self.stored_layout()                # the error, as Triton words it
         nonzero = L.remove_zero_bases_along_dim(OFFSET).remove_zero_bases_along_dim(BLOCK)
         if not nonzero.is_invertible():
             raise self.fail("offset", "the layout must be invertible after removing broadcast (zero) bases")
 
     def check_shape(self, shape: Sequence[int]) -> None:
         super().check_shape(shape)
-        require_stored_shape(self, self.stored_layout(), shape, "the bases cover")
+        require_stored_shape(self, self._extent(), shape, "the bases cover")
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
-        return self.stored_layout()
+        """The stored layout, built from its parts: validated, its bases span exactly the sizes they infer."""
+        return LinearLayout._of(((OFFSET, self.offset_bases), (BLOCK, self.block_bases)),
+                                tuple(zip(standard_out_dims(self.rank), self._extent())))

@@ -7,10 +7,13 @@ from hypothesis import strategies as st
 
 from checker.encodings import lower
 from checker.encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
+from checker.encodings.amd_wmma import WMMA_INSTR_SHAPES, AmdWmmaEncoding
 from checker.encodings.blocked import BlockedEncoding
 from checker.encodings.dot_operand import DotOperandEncoding
+from checker.encodings.linear import LinearEncoding, check_permutation_matrix
 from checker.encodings.nvidia_mma import NvidiaMmaEncoding
 from checker.encodings.nvmma_shared import NvmmaSharedEncoding
+from checker.encodings.shared_linear import SharedLinearEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.errors import CheckerError
@@ -151,6 +154,79 @@ def test_swizzled_shared(params, data):
 def test_nvmma_shared(params, data):
     enc = NvmmaSharedEncoding(*params)
     check(enc, data.draw(shapes(enc.rank)))
+
+
+@st.composite
+def permutation_bases(draw, rank: int, groups: int, bits: int = 3, zeros: int = 2):
+    """`groups` lists of bases that together hold, per dim, the powers 1, 2, 4, ... (a random count of
+    them), shuffled, with up to `zeros` zero (broadcast) bases: a permutation matrix once the zeros go."""
+    every = [tuple(1 << j if k == d else 0 for k in range(rank))
+             for d in range(rank) for j in range(draw(st.integers(0, bits)))]
+    every += [(0,) * rank] * draw(st.integers(0, zeros))
+    every = draw(st.permutations(every))
+    cuts = sorted(draw(st.lists(st.integers(0, len(every)), min_size=groups - 1, max_size=groups - 1)))
+    edges = [0, *cuts, len(every)]
+    return tuple(tuple(every[a:b]) for a, b in zip(edges, edges[1:]))
+
+
+@st.composite
+def linear(draw):
+    r = draw(st.integers(1, 3))
+    return LinearEncoding(*draw(permutation_bases(r, 4)))
+
+
+@st.composite
+def amd_wmma(draw):
+    v = draw(st.integers(1, 3))
+    r = draw(st.integers(2, 3))
+    regs, warps = draw(permutation_bases(r, 2, bits=2, zeros=1))
+    return AmdWmmaEncoding(v, draw(st.booleans()), regs, warps, draw(st.sampled_from(WMMA_INSTR_SHAPES[v])),
+                           draw(cga(r)), r)
+
+
+@given(linear(), st.data())
+@SETTINGS
+def test_linear(enc, data):
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+@given(amd_wmma(), st.data())
+@SETTINGS
+def test_amd_wmma(enc, data):
+    check(enc, data.draw(shapes(enc.rank)))
+
+
+def outcome_of(fn):
+    try:
+        fn()
+        return None
+    except CheckerError as e:
+        return (type(e).__name__, str(e))
+
+
+small_bases = st.lists(st.lists(st.integers(0, 9), min_size=2, max_size=2).map(tuple), max_size=5).map(tuple)
+
+
+@given(small_bases, small_bases, small_bases, small_bases)
+@SETTINGS
+def test_linear_validate_without_the_stored_layout(register, lane, warp, block):
+    """The permutation test on the bases themselves gives validate's verdict and error of the stored layout."""
+    enc = LinearEncoding(register, lane, warp, block)
+    assert outcome_of(enc.validate) == outcome_of(
+        lambda: check_permutation_matrix(enc, enc.stored_layout(), "a linear layout"))
+
+
+@given(small_bases, small_bases)
+@SETTINGS
+def test_shared_linear_validate_without_the_stored_layout(offset, block):
+    """Independent non-zero columns as many as the out bits <=> invertible once the zero bases go."""
+    enc = SharedLinearEncoding(offset, block)
+
+    def reference():
+        L = enc.stored_layout()
+        if not L.remove_zero_bases_along_dim("offset").remove_zero_bases_along_dim("block").is_invertible():
+            raise enc.fail("offset", "the layout must be invertible after removing broadcast (zero) bases")
+    assert outcome_of(enc.validate) == outcome_of(reference)
 
 
 def test_lower_uses_the_closed_form():
