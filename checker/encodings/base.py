@@ -176,15 +176,30 @@ def is_permutation_columns(columns: Iterable[int], out_bits: int) -> bool:
 def is_permutation_matrix(*groups: Bases) -> bool:
     """Triton's isPermutationMatrixLayout on the layout these bases span, each out size the smallest power
     of two above its components: after dropping zero bases, each basis is one power of two along one dim,
-    all distinct, as many as the out bits."""
+    all distinct, as many as the out bits.
+
+    Read on the bases directly: a basis that is one power of two 2^j along dim d is the column of out bit
+    j of d; the out bits of d are log2 of its size, bit_length of its largest such power; so the columns
+    are a permutation exactly when no basis has two non-zero components (or a negative or non-power-of-two
+    one), none repeats, and their count is the sum of those bit lengths."""
     every = [b for bs in groups for b in bs]
-    if any(c < 0 for b in every for c in b):
-        return False
-    shifts, acc = [], 0                 # the bases packed into columns, dim0 in the low bits
-    for size in bases_extent(every, max(map(len, every), default=0)):
-        shifts.append(acc)
-        acc += size.bit_length() - 1
-    return is_permutation_columns((sum(int(c) << sh for c, sh in zip(b, shifts)) for b in every), acc)
+    top = [0] * max(map(len, every), default=0)
+    seen = set()
+    for b in every:
+        single = None
+        for d, c in enumerate(b):
+            if c:
+                if single is not None or c < 0 or c & (c - 1):
+                    return False
+                single = (d, c)
+        if single is None:
+            continue
+        if single in seen:
+            return False
+        seen.add(single)
+        if single[1] > top[single[0]]:
+            top[single[0]] = single[1]
+    return len(seen) == sum(t.bit_length() for t in top)
 
 
 @dataclass(frozen=True)
