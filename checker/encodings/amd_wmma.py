@@ -46,10 +46,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from .. import f2
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
 from .base import (BASES, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
-                   bases_extent, matrix_order, param)
+                   bases_extent, matrix_order, packed_columns, param)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .closed import combine
 from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
@@ -94,8 +95,17 @@ class AmdWmmaEncoding(DistributedEncoding):
             if any(len(b) != self.rank for b in bases):
                 raise self.fail("ctaLayout", f"every {field} basis must have {self.rank} components (the rank), "
                                              f"got {[list(b) for b in bases]}")
-        self.cta_layout()
+        if not self._cta_spans_its_extent():
+            self.cta_layout()                   # the error, as from_bases words it
         validate_cga(self.cga_layout, self.rank, self.kind)
+
+    def _cta_spans_its_extent(self) -> bool:
+        """The ctaLayout is surjective onto the sizes its bases span: its packed columns have full rank."""
+        every = self.register_bases + self.warp_bases
+        if any(c < 0 for b in every for c in b):
+            return False
+        cols, bits = packed_columns(every, self.rank)
+        return f2.rank(cols) == bits
 
     def cta_layout(self) -> LinearLayout:
         """register, warp -> dims, out sizes inferred from the bases (must be surjective)."""

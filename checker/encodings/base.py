@@ -148,11 +148,23 @@ def bases_rank(*groups: Bases) -> int:
 
 def bases_extent(bases: Bases, rank: int) -> list[int]:
     """Per dim, the smallest power of two above every component of the bases (the out sizes they span)."""
-    sizes = [1] * rank
+    spans = [0] * rank                  # per dim, the OR of its positive components: its bit length is the max's
     for b in bases:
         for d, c in enumerate(b):
-            sizes[d] = max(sizes[d], 1 << max(int(c), 0).bit_length())
-    return sizes
+            if c > 0:
+                spans[d] |= int(c)
+    return [1 << s.bit_length() for s in spans]
+
+
+def packed_columns(bases: Bases, rank: int) -> tuple[list[int], int]:
+    """(one column per basis, the out bits): each basis packed into an int, dim0 in the low bits, every dim
+    as wide as `bases_extent` makes it -- the columns of the layout the bases span, as from_bases infers it
+    (no negative components)."""
+    shifts, bits = [], 0
+    for size in bases_extent(bases, rank):
+        shifts.append(bits)
+        bits += size.bit_length() - 1
+    return [sum(int(c) << sh for c, sh in zip(b, shifts)) for b in bases], bits
 
 
 def order_by_first_appearance(bases: Bases, rank: int) -> list[int]:

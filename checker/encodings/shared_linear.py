@@ -13,8 +13,8 @@ from typing import Sequence
 
 from .. import f2
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, param,
-                   require_stored_shape, stored_layout)
+from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, packed_columns,
+                   param, require_stored_shape, stored_layout)
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,8 @@ class SharedLinearEncoding(SharedEncoding):
         every = self.offset_bases + self.block_bases
         if any(c < 0 for b in every for c in b):
             return False
-        shifts, bits = [], 0
-        for size in self._extent():
-            shifts.append(bits)
-            bits += size.bit_length() - 1
-        cols = [col for col in (sum(int(c) << sh for c, sh in zip(b, shifts)) for b in every) if col]
+        cols, bits = packed_columns(every, self.rank)
+        cols = [c for c in cols if c]
         return len(cols) == bits and f2.rank(cols) == bits
 
     def validate(self) -> None:

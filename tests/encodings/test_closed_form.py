@@ -232,3 +232,16 @@ def test_shared_linear_validate_without_the_stored_layout(offset, block):
 def test_lower_uses_the_closed_form():
     enc = BlockedEncoding((1, 4), (4, 8), (4, 1), (1, 0))
     assert lower(enc, [64, 64]) == enc.to_linear_layout_generic((64, 64))
+
+
+@given(small_bases, small_bases, st.booleans())
+@SETTINGS
+def test_amd_wmma_validate_without_the_cta_layout(register, warp, transposed):
+    """Full rank of the packed ctaLayout columns <=> from_bases accepts the ctaLayout (it is surjective)."""
+    from checker.encodings.cga import validate_cga
+    enc = AmdWmmaEncoding(2, transposed, register, warp, (16, 16, 16), (), 2)
+
+    def reference():
+        enc.cta_layout()
+        validate_cga(enc.cga_layout, enc.rank, enc.kind)
+    assert outcome_of(enc.validate) == outcome_of(reference)
