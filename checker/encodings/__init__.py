@@ -10,7 +10,6 @@ calls the family's ``to_linear_layout``; results are cached per
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError
@@ -48,24 +47,33 @@ _register(NvidiaMmaEncoding, DotOperandEncoding, NvmmaSharedEncoding)
 
 def lower(encoding: Encoding, shape: Sequence[int]):
     """The LinearLayout Triton builds for `encoding` at `shape` (validated)."""
+    if isinstance(encoding, Encoding) and type(shape) in (tuple, list) and all(type(d) is int for d in shape):
+        hit = _LOWERED.get((encoding, tuple(shape)))       # a shape of plain ints lowered before: checked then
+        if hit is not None:
+            return hit
     from ..limits import shape as checked_shape
     if not isinstance(encoding, Encoding):
         raise EncodingError(f"expected an encoding, got {type(encoding).__name__}", field="encoding")
     # positive integers (no bool, float, str, bytes, mapping), at most 2^31 elements: checker.limits
-    return _lower_cached(encoding, checked_shape(shape, "shape", error=EncodingError))
-
-
-@lru_cache(maxsize=4096)
-def _lower_cached(encoding: Encoding, shape: tuple[int, ...]):
+    shape = checked_shape(shape, "shape", error=EncodingError)
     encoding.validate()
     encoding.check_shape(shape)
-    return encoding.to_linear_layout(shape)
+    layout = encoding.to_linear_layout(shape)
+    if len(_LOWERED) >= CACHE_LIMIT:
+        del _LOWERED[next(iter(_LOWERED))]                 # the oldest
+    _LOWERED[(encoding, shape)] = layout
+    return layout
+
+
+# (encoding, shape) -> its lowering; encodings and layouts are immutable values, so one serves every caller
+CACHE_LIMIT = 4096
+_LOWERED: dict[tuple, object] = {}
 
 
 def clear_caches() -> None:
     """Forget every lowering and every per-encoding part the closed forms cache (benchmarks of a cold call)."""
     from . import amd_mfma, blocked, closed, nvidia_mma, nvmma_shared
-    _lower_cached.cache_clear()
+    _LOWERED.clear()
     for fn in (blocked._blocked_tile, nvidia_mma._accumulator_tile, nvidia_mma._operand_tile,
                amd_mfma._mfma_tile, nvmma_shared._core_parts, closed.cga_parts):
         fn.cache_clear()
