@@ -92,6 +92,21 @@ class Tile:
         return self
 
 
+def growth(sizes: Sequence[int], targets: Sequence[int], order: Sequence[int]) -> list[tuple[int, ...]]:
+    """ensure_layout_not_smaller_than's new bases in closed form: for each dim d in `order`, the bases
+    sizes[d]·2^j along d while they stay below targets[d] (standard component order)."""
+    rank = len(sizes)
+    out = []
+    for d in order:
+        s = sizes[d]
+        while s < targets[d]:
+            b = [0] * rank
+            b[d] = s
+            out.append(tuple(b))
+            s <<= 1
+    return out
+
+
 @lru_cache(maxsize=1024)
 def cga_parts(cga_bases: tuple, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """(per-CTA shape t, block bases) of a CGA at a shape (see the module docstring)."""
@@ -119,14 +134,7 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
         t, block = cga_parts(tuple(cga_bases), shape)
     else:
         t, block = shape, ()
-    extra = []
-    for d in outs:
-        s, want = sizes[d], t[d]
-        while s < want:
-            b = [0] * rank
-            b[d] = s
-            extra.append(tuple(b))
-            s <<= 1
+    extra = growth(sizes, t, outs)
     out = []
     first = True
     for name, bs in ins:

@@ -28,6 +28,7 @@ from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout
 from .base import (BASES, BLOCK, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, Encoding, bases_extent,
                    bases_rank, is_permutation_columns, is_permutation_matrix, order_by_first_appearance, param,
                    stored_layout)
+from .closed import growth
 
 
 def check_permutation_matrix(enc: Encoding, layout: LinearLayout, what: str) -> None:
@@ -77,14 +78,7 @@ class LinearEncoding(DistributedEncoding):
         """Closed form of to_linear_layout_generic (module docstring)."""
         rank = self.rank
         sizes = bases_extent(self.register + self.lane + self.warp + self.block, rank)
-        grown = []
-        for d in self.rep_order():
-            s = sizes[d]
-            while s < shape[d]:
-                b = [0] * rank
-                b[d] = s
-                grown.append(tuple(b))
-                s <<= 1
+        grown = growth(sizes, shape, self.rep_order())
         groups = ((REGISTER, self.register), (LANE, self.lane), (WARP, self.warp), (BLOCK, self.block))
         names = standard_out_dims(rank)
         if all(s <= n for s, n in zip(sizes, shape)):          # nothing to clamp

@@ -43,9 +43,9 @@ from typing import Sequence
 from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import (LinearLayout, axis_bases, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
                       standard_out_dims, transpose_components)
-from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, param
+from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, bases_extent, param
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
-from .closed import combine
+from .closed import combine, growth
 
 SWIZZLE_WIDTHS = (0, 32, 64, 128)
 TMA_MAX_BOX = 256
@@ -216,22 +216,9 @@ class NvmmaSharedEncoding(SharedEncoding):
                 bases.append(tuple(comp))
             if self.transposed:
                 bases = [b[-1:] + b[:-1] for b in bases]
-        if self.transposed:
-            seen = [0] * rank
-            for b in bases:
-                for k, c in enumerate(b):
-                    seen[k] |= c
-            sizes = [1 << x.bit_length() for x in seen]
-        else:
-            sizes = list(box)
-        for d in outs:                                  # grown to shapePerCTA in the tile's out order
-            v = sizes[d]
-            while v < per_cta[d]:
-                b = [0] * rank
-                b[d] = v
-                bases.append(tuple(b))
-                v <<= 1
-            sizes[d] = max(sizes[d], per_cta[d])
+        sizes = bases_extent(bases, rank) if self.transposed else list(box)
+        bases += growth(sizes, per_cta, outs)           # grown to shapePerCTA in the tile's out order
+        sizes = [max(s, p) for s, p in zip(sizes, per_cta)]
         return combine(((OFFSET, tuple(bases)),), sizes, outs, self.cga_layout, shape)
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
