@@ -129,7 +129,7 @@ def check(cert: Certificate) -> None:
 
 
 def _parity(x: int) -> int:
-    return bin(x).count("1") & 1
+    return x.bit_count() & 1
 
 
 def _log2(n: int, what: str) -> int:

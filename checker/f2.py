@@ -110,6 +110,18 @@ def in_span(v: int, vectors: Iterable[int]) -> bool:
     return basis.reduce(v)[0] == 0
 
 
+def first_outside_span(targets: Iterable[int], vectors: Iterable[int]) -> int | None:
+    """The first of `targets` that is not in the span of `vectors` (None when all are): one echelon basis
+    for all of them, where `in_span` builds one per target."""
+    basis = _EchelonBasis()
+    for w in vectors:
+        basis.add(w, 0)
+    for t in targets:
+        if basis.reduce(t)[0]:
+            return t
+    return None
+
+
 def nullspace(cols: Sequence[int]) -> list[int]:
     """A basis of {x : XOR of cols[j] for set bits j of x == 0}.
 

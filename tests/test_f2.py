@@ -67,3 +67,9 @@ def test_solve_reconstructs_targets_in_span(vs, t):
         assert all(j in pivots for j in range(len(vs)) if sol[0] >> j & 1)
     else:
         assert sol is None
+
+
+@given(st.lists(st.integers(0, 255), max_size=8), st.lists(st.integers(0, 255), max_size=8))
+def test_first_outside_span_is_the_first_target_in_span_fails(targets, vectors):
+    want = next((t for t in targets if not f2.in_span(t, vectors)), None)
+    assert f2.first_outside_span(targets, vectors) == want

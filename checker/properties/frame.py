@@ -121,4 +121,4 @@ def unit_image(L: LinearLayout, d: str, i: int) -> int | None:
 
 
 def parity(v: int) -> int:
-    return bin(v).count("1") & 1
+    return v.bit_count() & 1

@@ -91,14 +91,14 @@ def _box_units(L: LinearLayout, box: Mapping[str, int]) -> list[int]:
 
 def f2_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
     cols = L.columns
-    for e in _box_units(L, box):
-        if not f2.in_span(e, cols):
-            w = separating_functional(cols, e, L.total_out_size_log2)
-            c = frame.coordinate(L, e)
-            why = (f"coordinate {frame.show(c)} is held by no hardware index: the bases span only "
-                   f"{L.rank()} of the {len(_box_units(L, box))} coordinate bits of the shape "
-                   f"{frame.show(box)}")
-            return EngineVerdict("f2", "fails", counterexample=missing_coordinate(L, e, w, box), explanation=why)
+    e = f2.first_outside_span(_box_units(L, box), cols)
+    if e is not None:
+        w = separating_functional(cols, e, L.total_out_size_log2)
+        c = frame.coordinate(L, e)
+        why = (f"coordinate {frame.show(c)} is held by no hardware index: the bases span only "
+               f"{L.rank()} of the {len(_box_units(L, box))} coordinate bits of the shape "
+               f"{frame.show(box)}")
+        return EngineVerdict("f2", "fails", counterexample=missing_coordinate(L, e, w, box), explanation=why)
     return EngineVerdict("f2", "holds", explanation=f"the bases span all {len(_box_units(L, box))} coordinate "
                                                     f"bits of the shape {frame.show(box)}",
                          certificate=certify.surjective(L, box))
