@@ -2,7 +2,7 @@
 during which a kernel with errors was compiled fails with the kernel's findings (warnings too under
 --layoutcheck-werror), the summary closes the session and the reports go to --layoutcheck-report-dir. The
 kernels are "compiled" by calling the installed session's Triton listener with a TTGIR file, as
-``triton.compile`` does (the real compiler: tests/triton/test_run.py)."""
+``triton.compile`` does (the real compiler: tests/test_triton.py)."""
 
 import os
 import pathlib

@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("triton")
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 PROGRAM = ROOT / "tests" / "triton" / "program.py"
 PROGRAM_REL = "tests/triton/program.py"
 

@@ -11,7 +11,7 @@ from checker.schema import Schema
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir_checks import hardware_for_target, kernel_checks
 
-from .conftest import ROOT
+from .verify.conftest import ROOT, verify  # noqa: F401  (verify: the CLI fixture)
 
 TILE = "tests/verify/ttgir/ampere_tile.ttgir"
 BROKEN = "tests/verify/ttgir/broken.ttgir"

@@ -9,7 +9,7 @@ from checker.runner import evaluate
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir_checks import kernel_checks
 
-from .conftest import ROOT
+from .verify.conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "verify" / "ttgir"
 OPS = ("tmem_access", "mma_operands", "tma_copy")

@@ -8,7 +8,7 @@ import pathlib
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir_shared import budget
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
 
 # docs/ttgir.md, "Whole-kernel shared memory": every fixture where the estimate is not Triton's, and why
 EXPLAINED = {

@@ -89,19 +89,6 @@ def test_padded_bank_conflict_witness():
     assert r.verdicts["z3"].counterexample.replay()
 
 
-def test_linear_layouts_are_always_aligned():
-    """F2: every basis outside the vector is a multiple of it (the vectorisation is contiguous)."""
-    R = parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
-                       "order = [1, 0]}>")
-    for S in ("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
-              "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"):
-        for side in ("store", "load"):
-            r = prove.aligned_access(R, parse_encoding(S), [64, 64], "f16", direction=side)
-            assert r.holds and "multiple of 8" in r.explanation, r.explanation
-    with pytest.raises(CheckerError, match="unknown dtype"):
-        prove.aligned_access(R, parse_encoding(S), [64, 64], "f17")
-
-
 def test_padded_refuses_what_triton_does_not_emit():
     case = PADDED[0]
     R, S = side_of(case, "store")

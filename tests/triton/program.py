@@ -1,4 +1,4 @@
-"""A program that compiles kernels with Triton on CPU, for `layoutcheck run` (tests/triton/test_run.py).
+"""A program that compiles kernels with Triton on CPU, for `layoutcheck run` (tests/test_triton.py).
 
     python tests/triton/program.py [cuda80|gfx942|...]
 
