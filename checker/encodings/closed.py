@@ -18,7 +18,7 @@ layouts per call. Here the same bases are computed as plain tuples of ints:
   shape, in-dims are the tile's then ``block``.
 
 Bases are kept in the standard component order (dim0, dim1, ...) throughout; the tile's
-out order only decides the order of the repetition bases. tests/encodings/test_closed_form.py
+out order only decides the order of the repetition bases. tests/encodings/test_closed.py
 checks every closed form against the generic composition (hypothesis, random parameters).
 """
 
