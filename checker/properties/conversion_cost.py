@@ -501,9 +501,10 @@ class Lowering:
         return d
 
     def summary(self) -> str:
-        if self.lowering != "shared":
-            return {"register": "registers only (no shared memory)",
-                    "shuffle": "warp shuffles (no shared memory)"}[self.lowering]
+        if self.lowering == "register":
+            return "registers only (no shared memory)"
+        if self.lowering == "shuffle":
+            return f"warp shuffles: {self.shuffles} shfl.sync per warp (no shared memory)"
         s, ld = self.store, self.load
         return (f"through {self.scratch_bytes} B of scratch x{self.scratch.reps} rep(s): "
                 f"{s.plan.mnemonic(self.hardware)} {s.instructions} per CTA, {s.wavefronts} wavefronts "
