@@ -330,7 +330,7 @@ class LinearLayout:
             k = log2(size)
             out.append((name, flat[i:i + k]))
             i += k
-        return LinearLayout(out, self._outs)
+        return LinearLayout._of(((str(n), bs) for n, bs in out), self._outs)
 
     def reshape_outs(self, new_outs: Sequence[tuple[str, int]]) -> "LinearLayout":
         """Pack every basis into one integer and re-split it by the new out sizes."""
@@ -347,7 +347,7 @@ class LinearLayout:
                     v //= size
                 nb.append(tuple(comp))
             ins.append((name, nb))
-        return LinearLayout(ins, new_outs)
+        return LinearLayout._of(ins, tuple((str(n), int(size)) for n, size in new_outs))
 
     def flatten_ins(self) -> "LinearLayout":
         if not self._ins:
@@ -629,7 +629,11 @@ def axis_bases(rank: int, d: int, n: int) -> list[tuple[int, ...]]:
 
 
 def _require_resplit(sizes: Sequence[tuple[str, int]], total_size: int, what: str) -> None:
-    """A re-split of a dimension space: every size a power of two, their product the space's size."""
+    """A re-split of a dimension space: distinct names, every size a power of two, their product the
+    space's size (what the result of a reshape needs besides its bases, which the reshape keeps valid)."""
+    names = [name for name, _ in sizes]
+    if len(set(names)) != len(names):
+        raise LayoutError(f"{what}: duplicate dim names {names}")
     total = 1
     for name, size in sizes:
         if not is_power_of_two(size):

@@ -220,3 +220,16 @@ def test_divide_left_inverts_product(a, b):
     prod = a * b
     c = divide_left(prod, a)
     assert c is not None and a * c == prod
+
+
+def test_reshapes_refuse_duplicate_names_and_keep_the_map():
+    L = LinearLayout.identity_1d(16, "register", "dim0")
+    with pytest.raises(LayoutError, match="duplicate dim names"):
+        L.reshape_outs([("a", 4), ("a", 4)])
+    with pytest.raises(LayoutError, match="duplicate dim names"):
+        L.reshape_ins([("r", 4), ("r", 4)])
+    split = L.reshape_outs([("a", 4), ("b", 4)])
+    assert dict(split.bases) == {"register": ((1, 0), (2, 0), (0, 1), (0, 2))}
+    assert list(split.out_dim_sizes) == [("a", 4), ("b", 4)]
+    assert split.reshape_outs([("dim0", 16)]) == L
+    assert dict(L.reshape_ins([("x", 4), ("y", 4)]).bases) == {"x": ((1,), (2,)), "y": ((4,), (8,))}
