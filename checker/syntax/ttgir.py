@@ -59,6 +59,7 @@ one problem naming the construct, `Module.refused`, and no operations.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -184,6 +185,14 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
 _OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
+_LOC_CALL = re.compile(r"(?<![\w$.])loc\(")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_DIGITS = re.compile(r"[0-9]+")
+_DIMS = re.compile(r"[0-9]+(x[0-9]+)*")
+_COMMA = re.compile(r"\s*,\s*")
+_DECLARATION = re.compile(r"\(\s*%[\w$.-]+\s*:(?!:)")               # a declaration list (%a: T, ...)
+_SUCCESSOR_END = re.compile(r"\^[\w$.-]+\s*$")                     # ... preceded by a successor label
+_TYPE_ALIAS_USE = re.compile(r"!([\w$.-]+)(?![\w$.<-])")
 
 
 def _code(line: str) -> str:
@@ -200,9 +209,9 @@ def _mask(text: str) -> str:
     """text with string contents and loc(...) trailers blanked, same length (offsets stay valid)."""
     out = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
                  if len(m.group()) >= 2 else " ", text)
-    for m in reversed(list(re.finditer(r"(?<![\w$.])loc\(", out))):
+    for m in reversed(list(_LOC_CALL.finditer(out))):
         end = _group_end(out, m.end() - 1)
-        out = out[:m.start()] + re.sub(r"[^\n]", " ", out[m.start():end]) + out[end:]
+        out = out[:m.start()] + _NOT_NEWLINE.sub(" ", out[m.start():end]) + out[end:]
     return out
 
 
@@ -416,7 +425,7 @@ def _own_location(text: str) -> str | None:
     """The ``loc(...)`` that ends a statement (its own location), or None."""
     plain = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
                    if len(m.group()) >= 2 else " ", text)
-    found = list(re.finditer(r"(?<![\w$.])loc\(", plain))
+    found = list(_LOC_CALL.finditer(plain))
     if not found:
         return None
     m = found[-1]
@@ -444,7 +453,7 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
     element = ""
     for i, d in enumerate(dims):
         d = d.strip()
-        if re.fullmatch(r"[0-9]+", d):
+        if _DIGITS.fullmatch(d):
             shape.append(int(d))
         elif d == "?":
             raise CheckerError(f"type '{text[:60]}' has a dynamic dimension, which TritonGPU does not use")
@@ -464,7 +473,7 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
                 ref.memory_space = p
             elif p == "mutable":
                 ref.mutable = True
-            elif re.fullmatch(r"[0-9]+(x[0-9]+)*", p):
+            elif _DIMS.fullmatch(p):
                 ref.alloc_shape = [int(x) for x in p.split("x")]
     if enc_text is None or _is_memory_space(enc_text):
         return ref
@@ -571,6 +580,7 @@ class _Reader:
         self.loc_defs: dict[str, str] = {}          # #loc aliases -> their loc(...) text (defined anywhere)
         self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), resolved at the end
         self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
+        self.types: dict[tuple, TypeRef] = {}       # (type text, kind) -> its TypeRef, until the next alias definition
         self.module = Module(self.file, first)
         self.header = False                         # the current module has its `module` line
         self.closed = False                         # ... and its region has been closed
@@ -831,6 +841,7 @@ class _Reader:
 
     def define_alias(self, name: str, body: str, line: int) -> None:
         module = self.target(line)
+        self.types.clear()                          # what a type's encoding text means may change
         if re.match(r"loc\s*\(", body):
             self.loc_defs[name] = body
             return
@@ -851,6 +862,7 @@ class _Reader:
 
     def define_type_alias(self, name: str, body: str, line: int) -> None:
         module = self.target(line)
+        self.types.clear()
         expanded = self.expand(body)
         self.type_texts[name] = expanded
         if not _TYPE_START.match(expanded):
@@ -892,7 +904,7 @@ class _Reader:
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
         op = Operation(name, stmt.line, "")
         if m.group("res"):
-            for r in re.split(r"\s*,\s*", m.group("res").strip()):
+            for r in _COMMA.split(m.group("res").strip()):
                 base, _, count = r.partition(":")
                 op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
         owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
@@ -928,8 +940,8 @@ class _Reader:
                 op.attributes.update(attribute_entries(text[g.start + 2:_group_end(masked, g.start + 1) - 1]))
         # declaration lists (%a: T, ...) not preceded by a successor label
         decls = [g for g in groups if g.depth == 0 and g.ch == "(" and g.start >= start
-                 and re.match(r"\(\s*%[\w$.-]+\s*:(?!:)", masked[g.start:])
-                 and not (re.search(r"\^[\w$.-]+\s*$", masked[:g.start]) and g.start > start)]
+                 and _DECLARATION.match(masked, g.start)
+                 and not (_SUCCESSOR_END.search(masked, 0, g.start) and g.start > start)]
 
         def declaration(pos: int) -> _Group | None:
             return next((g for g in decls if g.start < pos < g.end), None)
@@ -956,12 +968,16 @@ class _Reader:
             if in_braces(pos):
                 continue
             line = stmt.line_at(pos)
-            try:
-                ref = parse_type(type_text, self.aliases, self.encoding, kind=kind, line=line,
-                                 not_encodings=self.other)
-            except CheckerError as e:
-                module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
-                continue
+            read = self.types.get((type_text, kind))
+            if read is None:
+                try:
+                    read = self.types[(type_text, kind)] = parse_type(
+                        type_text, self.aliases, self.encoding, kind=kind, line=line, not_encodings=self.other)
+                except CheckerError as e:
+                    module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
+                    continue
+            ref = dataclasses.replace(read, line=line, shape=list(read.shape),
+                                      alloc_shape=None if read.alloc_shape is None else list(read.alloc_shape))
             if declaration(pos):
                 op.argument_types.append(ref)
                 if op.name.startswith("^") or _FUNC_LIKE.fullmatch(op.name):
@@ -994,11 +1010,11 @@ class _Reader:
                         and re.match(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)", masked[g.start:]):
                     kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
                     found.append((g.start, kind, text[g.start:g.end]))
-        for m in re.finditer(r"!([\w$.-]+)(?![\w$.<-])", masked[start:]):
+        for m in _TYPE_ALIAS_USE.finditer(masked, start):
             if m.group(1) in self.type_texts:
                 expanded = self.type_texts[m.group(1)]
                 if _TYPE_START.match(expanded):
-                    found.append((start + m.start(), None, expanded))
+                    found.append((m.start(), None, expanded))
         return sorted(found, key=lambda f: f[0])
 
 
