@@ -785,11 +785,28 @@ def clear_parse_cache() -> None:
 
 
 def print_attribute(encoding: Encoding) -> str:
-    """Triton's canonical text for an encoding (parents inline, no aliases)."""
-    printer = _PRINTERS.get(getattr(encoding, "kind", None))
-    if printer is None:
-        raise ParseError(f"no attribute syntax for {type(encoding).__name__}")
-    return printer(encoding)
+    """Triton's canonical text for an encoding (parents inline, no aliases); each encoding value is printed
+    once (encodings are immutable: every report record of a module names the same few)."""
+    try:
+        printed = _PRINTED.get(encoding)
+    except TypeError:                   # a field holding a list (an encoding built by hand): not hashable
+        printed = None
+        encoding_key = None
+    else:
+        encoding_key = encoding
+    if printed is None:
+        printer = _PRINTERS.get(getattr(encoding, "kind", None))
+        if printer is None:
+            raise ParseError(f"no attribute syntax for {type(encoding).__name__}")
+        printed = printer(encoding)
+        if encoding_key is not None:
+            if len(_PRINTED) >= INTERN_LIMIT:
+                del _PRINTED[next(iter(_PRINTED))]
+            _PRINTED[encoding_key] = printed
+    return printed
+
+
+_PRINTED: dict[Encoding, str] = {}
 
 
 def parse_alias_definitions(text: str) -> dict[str, Encoding]:
