@@ -134,6 +134,9 @@ def _is_intlike(value: Any) -> bool:
 def shape(value: Any, field: str = "shape", *, error=CheckerError) -> tuple[int, ...]:
     """A tensor shape: a list or tuple of 1 to MAX_RANK positive integers whose product is at most
     MAX_ELEMENTS. Strings, bytes, mappings, booleans and floats are refused."""
+    if type(value) in (tuple, list) and 1 <= len(value) <= MAX_RANK \
+            and all(type(d) is int and d > 0 for d in value) and math.prod(value) <= MAX_ELEMENTS:
+        return tuple(value)             # the common case: positive plain ints, within the limits
     if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, (list, tuple)):
         if not isinstance(value, (str, bytes, bytearray, Mapping)) and hasattr(value, "__iter__") \
                 and not hasattr(value, "keys"):
