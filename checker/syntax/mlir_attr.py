@@ -509,8 +509,8 @@ def _field_reader(cls: type) -> Callable[[_Parser, str], Encoding]:
         f = _body(p, mnemonic, braces)
         values = _read_fields(p, f, cls)
         check = _CHECKS.get(cls.kind)
-        if check is not None:
-            check(p, f, values)
+        if check is not None and not check[0](values):
+            raise p.error(f"{f.kind}: {check[1]}", f.first)
         enc = cls(**values)
         f.finish()
         return enc
@@ -560,14 +560,11 @@ def _bool_text(v: bool) -> str:
     return "true" if v else "false"
 
 
-def _require_bases(p: _Parser, f: _Fields, values: Mapping[str, Any]) -> None:
-    """Triton's parser rejects a linear layout without any basis."""
-    if not bases_rank(*values.values()):
-        raise p.error(f"{f.kind}: an empty layout (no bases) is not supported", f.first)
-
-
-# Where the field-driven families differ from the rule: checks after reading, and printed mnemonics.
-_CHECKS: dict[str, Callable[[_Parser, _Fields, Mapping[str, Any]], None]] = {"linear": _require_bases}
+# Where the field-driven families differ from the rule: checks after reading (a condition on the values
+# read, and the error when it fails), and printed mnemonics.
+_CHECKS: dict[str, tuple[Callable[[Mapping[str, Any]], Any], str]] = {
+    "linear": (lambda values: bases_rank(*values.values()), "an empty layout (no bases) is not supported"),
+}
 _MNEMONICS: dict[str, Callable[[Encoding], str]] = {
     "linear": lambda e: "linear" if is_permutation_matrix(e.register, e.lane, e.warp, e.block) else "generic_linear",
 }
@@ -745,16 +742,136 @@ def parse_attribute(text: str, aliases: Mapping[str, Encoding] | None = None, *,
     hit = _INTERNED.get(key)
     if hit is not None and _same_aliases(hit[1], aliases):
         return hit[0]
+    enc = None if lenient else read_printed(text)
+    refs: tuple = ()
+    if enc is None:
+        enc, refs = _parse(text, aliases, lenient)
+    if len(_INTERNED) >= INTERN_LIMIT:
+        del _INTERNED[next(iter(_INTERNED))]
+    _INTERNED[key] = (enc, refs)
+    return enc
+
+
+def _parse(text: str, aliases: Mapping[str, Encoding] | None, lenient: bool) -> tuple[Encoding, tuple]:
+    """The encoding of `text` by the parser (every form, every error), and the aliases it read."""
     p = _Parser(text, aliases, lenient=lenient)
     if p.toks[0] == _END:
         raise ParseError("empty attribute text")
     enc = p.attribute()
     if p.toks[p.i] != _END:
         raise p.unexpected(f"unexpected {p.describe(p.i)} after the attribute", p.i)
-    if len(_INTERNED) >= INTERN_LIMIT:
-        del _INTERNED[next(iter(_INTERNED))]
-    _INTERNED[key] = (enc, tuple(p.alias_refs))
-    return enc
+    return enc, tuple(p.alias_refs)
+
+
+# ---------------------------------------------------------------- the printed form, read by one match
+# Triton's printer writes a field-driven family as `#dialect.mnemonic<{key = value, ...}>`: the keys in
+# print order, each left out or not, single spaces. A text exactly in that form (the common case: every
+# attribute of a TTGIR module) is read by one regular expression per family, built from its fields, and
+# gives the encoding the parser would give (tests/syntax/test_mlir_attr.py checks it on every text we
+# hold); anything else -- other spacing, aliases, legacy keys, a value out of range, an error -- returns
+# None and goes to the parser, which also words every error.
+
+_PRINTED_INTS = r"\[(?:-?[0-9]{1,10}(?:, -?[0-9]{1,10})*)?\]"
+_PRINTED_BASES = rf"\[(?:{_PRINTED_INTS}(?:, {_PRINTED_INTS})*)?\]"
+_PRINTED_VALUE = {INT: r"-?[0-9]{1,10}", RANK: r"[0-9]{1,10}", BOOL: r"true|false", INTS: _PRINTED_INTS,
+                  BASES: _PRINTED_BASES, CGA: _PRINTED_BASES, ENCODING: r"#[a-z_]+\.[a-z_]+<.*>"}
+_PRINTED_DEPTH = 8                  # nested attributes read this way (far below MAX_NESTING)
+
+
+@lru_cache(maxsize=None)
+def _printed_form(cls: type) -> tuple[re.Pattern, tuple]:
+    """The body's regular expression (", " before each key: the caller puts one before the body) and the
+    (field name, Param) pairs its groups capture, in print order."""
+    params = dict(params_of(cls))
+    order = tuple(getattr(cls, "attribute_order", None) or params)
+    return (re.compile("".join(f"(?:, {re.escape(params[n].triton)} = ({_PRINTED_VALUE[params[n].form]}))?"
+                               for n in order)),
+            tuple((n, params[n]) for n in order))
+
+
+def _printed_classes() -> dict[str, type]:
+    """'ttg.blocked' -> its class, for the field-driven families (not the bespoke ones)."""
+    out = {f"{getattr(cls, 'attribute_dialect', 'ttg')}.{kind}": cls for kind, cls in ENCODING_CLASSES.items()
+           if kind not in _BESPOKE}
+    out["ttg.generic_linear"] = out["ttg.linear"]
+    return out
+
+
+_PRINTED_CLASSES = _printed_classes()
+
+
+def _printed_ints(raw: str) -> Any:
+    """A list value as the parser reads it (`_list_value`), or None when an integer is out of range."""
+    v = _list_value(raw)
+    ints = [c for b in v for c in b] if raw.find("[", 1) > 0 else v
+    return v if all(INT_MIN <= c <= INT_MAX for c in ints) else None
+
+
+def read_printed(text: str, depth: int = 0) -> Encoding | None:
+    """The encoding of `text` when it is exactly in Triton's printed form of a field-driven family, else
+    None (see above)."""
+    lt = text.find("<")
+    if depth > _PRINTED_DEPTH or lt < 2 or text[0] != "#" or text[-1] != ">":
+        return None
+    cls = _PRINTED_CLASSES.get(text[1:lt])
+    if cls is None:
+        return None
+    if getattr(cls, "attribute_braces", True):
+        if text[lt + 1:lt + 2] != "{" or text[-2] != "}":
+            return None
+        body = text[lt + 2:-2]
+    else:
+        body = text[lt + 1:-1]
+    pattern, fields = _printed_form(cls)
+    m = pattern.fullmatch(", " + body if body else "")
+    if m is None:
+        return None
+    values: dict[str, Any] = {}
+    rank = cls.rank if isinstance(getattr(cls, "rank", None), int) else None
+    for (name, prm), raw in zip(fields, m.groups()):
+        if raw is None:
+            if prm.form in (CGA, RANK):
+                continue                                # below
+            if prm.text_default is REQUIRED:
+                return None
+            values[name] = prm.text_default
+            continue
+        if prm.form in (INT, RANK):
+            v = int(raw)
+            if not INT_MIN <= v <= INT_MAX:
+                return None
+        elif prm.form == BOOL:
+            v = raw == "true"
+        elif prm.form == ENCODING:
+            v = read_printed(raw, depth + 1)
+            if v is None:
+                return None
+        else:
+            v = _printed_ints(raw)
+            if v is None:
+                return None
+            if prm.form in (BASES, CGA):
+                v = tuple(v)
+        values[name] = v
+        if prm.gives_rank:
+            rank = len(v)
+    for name, prm in fields:
+        if prm.form == RANK and name not in values:
+            values[name] = implied_rank(cls, values)
+        if prm.form == RANK:
+            rank = values[name]
+    for name, prm in fields:
+        if prm.form == CGA:
+            cga = values.setdefault(name, ())
+            if cga and (rank is None or any(len(b) != rank for b in cga)):
+                return None
+    check = _CHECKS.get(cls.kind)
+    if check is not None and not check[0](values):
+        return None
+    try:
+        return cls(**values)
+    except CheckerError:
+        return None
 
 
 # Parse once: (text, lenient) -> (encoding, the aliases it read as (name, key found, value)). A hit stands

@@ -1,6 +1,7 @@
 """Triton's attribute text: every text Triton 3.9 printed in the conformance data parses to the
 encoding Gluon describes and prints back identically; legacy forms and malformed texts."""
 
+import random
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from checker.encodings import ENCODING_CLASSES
 from checker.encodings.base import BASES, BOOL, CGA, INT, INTS, RANK, Encoding, params_of
 from checker.errors import CheckerError, ParseError
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
+from checker.syntax import mlir_attr
 from checker.syntax.mlir_attr import parse_alias_definitions, parse_attribute, print_attribute
 
 from ..conftest import load_jsonl
@@ -402,3 +404,73 @@ def test_print_parse_round_trip(kind, data):
         back = parse_attribute(text, lenient=lenient)
         assert back == enc, text
         assert print_attribute(back) == text
+
+
+# ---------------------------------------------------------------- Triton's printed form, read by one match
+
+def _slow(text: str):
+    """The parser's answer (mlir_attr._parse: every form, every error), as a comparable value."""
+    try:
+        return mlir_attr._parse(text, None, False)[0]
+    except CheckerError as e:
+        return ("error", str(e))
+
+
+@pytest.mark.parametrize("kind", sorted(ENCODING_CLASSES))
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_printed_form_reads_what_the_parser_reads(kind, data):
+    """read_printed(print(e)) is e for every field-driven family (None where a bespoke one is in the text:
+    the parser reads those), and equal to the parser's encoding."""
+    enc = data.draw(encodings(kind))
+    text = print_attribute(enc)
+    got = mlir_attr.read_printed(text)
+    if any(f"#ttg.{bespoke}<" in text for bespoke in ("amd_wmma", "padded_shared", "shared_linear")):
+        assert got is None                      # the family, or a parent's, has a syntax of its own
+    else:
+        assert got == enc == _slow(text) and type(got) is type(enc), text
+
+
+def _mutations(text: str, rng: random.Random, n: int):
+    for _ in range(n):
+        k = rng.randrange(len(text))
+        how = rng.randrange(3)
+        if how == 0:
+            yield text[:k] + text[k + 1:]
+        elif how == 1:
+            yield text[:k] + rng.choice("0123456789[], =<>{}#-xtrue") + text[k:]
+        else:
+            yield re.sub(r"\d+", lambda m: str(rng.choice([0, 3, 2 ** 31 - 1, 2 ** 31, 10 ** 11]))
+                         if rng.random() < 0.3 else m.group(), text)
+
+
+def test_printed_form_never_reads_what_the_parser_does_not():
+    """On every attribute text of the conformance data and mutations of each (deleted, inserted and
+    replaced characters, integers out of range): read_printed is None or the parser's encoding; and it
+    takes the texts Triton printed (all but the bespoke families and legacy spellings)."""
+    rng = random.Random(7)
+    taken = mismatched = 0
+    for text in TEXT_LIST:
+        for t in (text, *_mutations(text, rng, 8)):
+            got = mlir_attr.read_printed(t)
+            if got is None:
+                continue
+            taken += 1
+            if _slow(t) != got:
+                mismatched += 1
+    assert mismatched == 0
+    assert taken > len(TEXT_LIST) // 2
+
+
+def test_printed_form_leaves_the_rest_to_the_parser():
+    blocked = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    assert mlir_attr.read_printed(blocked) == parse_attribute(blocked)
+    for other in (blocked.replace(", ", ","),                          # other spacing
+                  blocked.replace("[1, 4]", "[1, 2147483648]"),        # out of range: the parser's error
+                  blocked.replace("#ttg.", "#triton_gpu."),            # legacy dialect name
+                  blocked.replace("order = [1, 0]", "order = [1, 0], CTAsPerCGA = [1, 1]"),   # legacy CGA keys
+                  "#ttg.slice<{dim = 0, parent = #blocked}>",          # an alias
+                  "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{}>}>"):   # missing keys: the parser's error
+        assert mlir_attr.read_printed(other) is None, other
+    with pytest.raises(CheckerError, match="out of range"):
+        parse_attribute(blocked.replace("[1, 4]", "[1, 2147483648]"))
