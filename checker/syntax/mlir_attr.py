@@ -766,10 +766,12 @@ def _parse(text: str, aliases: Mapping[str, Encoding] | None, lenient: bool) -> 
 # ---------------------------------------------------------------- the printed form, read by one match
 # Triton's printer writes a field-driven family as `#dialect.mnemonic<{key = value, ...}>`: the keys in
 # print order, each left out or not, single spaces. A text exactly in that form (the common case: every
-# attribute of a TTGIR module) is read by one regular expression per family, built from its fields, and
-# gives the encoding the parser would give (tests/syntax/test_mlir_attr.py checks it on every text we
-# hold); anything else -- other spacing, aliases, legacy keys, a value out of range, an error -- returns
-# None and goes to the parser, which also words every error.
+# attribute of a TTGIR module) is read by one regular expression per family, built from its fields
+# (shared_linear and amd_wmma, whose syntax is bespoke, by one written for their printer's form; padded
+# shared is the parser's alone), and gives the encoding the parser would give (tests/syntax/
+# test_mlir_attr.py checks it on every text we hold, on mutations of them and on random encodings);
+# anything else -- other spacing, aliases, legacy keys, a value out of range, an error -- returns None and
+# goes to the parser, which also words every error.
 
 _PRINTED_INTS = r"\[(?:-?[0-9]{1,10}(?:, -?[0-9]{1,10})*)?\]"
 _PRINTED_BASES = rf"\[(?:{_PRINTED_INTS}(?:, {_PRINTED_INTS})*)?\]"
@@ -808,14 +810,14 @@ def _printed_ints(raw: str) -> Any:
 
 
 def read_printed(text: str, depth: int = 0) -> Encoding | None:
-    """The encoding of `text` when it is exactly in Triton's printed form of a field-driven family, else
-    None (see above)."""
+    """The encoding of `text` when it is exactly in Triton's printed form (see above), else None."""
     lt = text.find("<")
     if depth > _PRINTED_DEPTH or lt < 2 or text[0] != "#" or text[-1] != ">":
         return None
     cls = _PRINTED_CLASSES.get(text[1:lt])
     if cls is None:
-        return None
+        bespoke = _PRINTED_BESPOKE.get(text[1:lt])
+        return bespoke(text) if bespoke is not None else None
     if getattr(cls, "attribute_braces", True):
         if text[lt + 1:lt + 2] != "{" or text[-2] != "}":
             return None
@@ -868,10 +870,64 @@ def read_printed(text: str, depth: int = 0) -> Encoding | None:
     check = _CHECKS.get(cls.kind)
     if check is not None and not check[0](values):
         return None
+    return _built(cls, values)
+
+
+def _built(cls: type, values: Mapping[str, Any]) -> Encoding | None:
     try:
         return cls(**values)
-    except CheckerError:
+    except CheckerError:                # the parser says it, at its place
         return None
+
+
+_PRINTED_SHARED_LINEAR = re.compile(rf"#ttg\.shared_linear<\{{offset = ({_PRINTED_BASES})(?:, block = "
+                                    rf"({_PRINTED_BASES}))?\}}, alignment = (-?[0-9]{{1,10}})>")
+_PRINTED_WMMA = re.compile(rf"#ttg\.amd_wmma<\{{version = (-?[0-9]{{1,10}}), isTranspose = (true|false), "
+                           rf"ctaLayout = \{{([^{{}}]*)\}}(?:, CGALayout = ({_PRINTED_BASES}))?"
+                           rf"(?:, instrShape = ({_PRINTED_INTS}))?\}}>")
+_PRINTED_WMMA_CTA = re.compile(rf"(?:, register = ({_PRINTED_BASES}))?(?:, warp = ({_PRINTED_BASES}))?")
+
+
+def _printed_bases(raw: str | None) -> tuple | None:
+    """A bases value as the parser reads it (() when absent), or None when an integer is out of range."""
+    if raw is None:
+        return ()
+    v = _printed_ints(raw)
+    return None if v is None else tuple(v)
+
+
+def _printed_shared_linear(text: str) -> Encoding | None:
+    """`_print_shared_linear`'s form, read as `_read_shared_linear` reads it."""
+    from ..encodings.shared_linear import SharedLinearEncoding
+    m = _PRINTED_SHARED_LINEAR.fullmatch(text)
+    if m is None:
+        return None
+    offset, block, alignment = _printed_bases(m.group(1)), _printed_bases(m.group(2)), int(m.group(3))
+    if offset is None or block is None or not bases_rank(offset, block) or not INT_MIN <= alignment <= INT_MAX:
+        return None
+    return _built(SharedLinearEncoding, {"offset_bases": offset, "block_bases": block, "alignment_bytes": alignment})
+
+
+def _printed_amd_wmma(text: str) -> Encoding | None:
+    """`_print_amd_wmma`'s form, read as `_read_amd_wmma` reads it (the rank deduced by `implied_rank`)."""
+    from ..encodings.amd_wmma import AmdWmmaEncoding as cls
+    m = _PRINTED_WMMA.fullmatch(text)
+    cta = m and _PRINTED_WMMA_CTA.fullmatch(", " + m.group(3) if m.group(3) else "")
+    if not cta:
+        return None
+    version = int(m.group(1))
+    registers, warps, cga = _printed_bases(cta.group(1)), _printed_bases(cta.group(2)), _printed_bases(m.group(4))
+    instr = _printed_ints(m.group(5)) if m.group(5) else dict(params_of(cls))["instr_shape"].text_default
+    if None in (registers, warps, cga, instr) or not INT_MIN <= version <= INT_MAX:
+        return None
+    rank = implied_rank(cls, {"register_bases": registers, "warp_bases": warps, "cga_layout": cga})
+    if any(len(b) != rank for b in registers + warps + cga):
+        return None
+    return _built(cls, {"version": version, "is_transposed": m.group(2) == "true", "register_bases": registers,
+                        "warp_bases": warps, "instr_shape": instr, "cga_layout": cga, "rank": rank})
+
+
+_PRINTED_BESPOKE = {"ttg.shared_linear": _printed_shared_linear, "ttg.amd_wmma": _printed_amd_wmma}
 
 
 # Parse once: (text, lenient) -> (encoding, the aliases it read as (name, key found, value)). A hit stands
