@@ -433,6 +433,20 @@ def engine_arg(sp: argparse.ArgumentParser, help: str) -> None:
     sp.add_argument("--engine", choices=("f2", "z3", "both", "all"), default="both", help=help)
 
 
+def dtype_bits_arg(sp: argparse.ArgumentParser, help: str) -> None:
+    """--dtype-bits: the element width in bits."""
+    sp.add_argument("--dtype-bits", type=int, help=help)
+
+
+ACCESSES = "st.shared, ld.shared, stmatrix, ldmatrix, stmatrix.trans, ldmatrix.trans, ds_read_tr, cp.async, direct_to_lds"
+
+
+def access_arg(sp: argparse.ArgumentParser, flag: str, what: str) -> None:
+    """An instruction option: auto (the one Triton emits) or one of `ACCESSES`."""
+    sp.add_argument(flag, default="auto", help=f"{what}: auto (the one Triton emits), {ACCESSES} "
+                                               f"(default: %(default)s)")
+
+
 def report_args(sp: argparse.ArgumentParser, folder: str | None, folder_help: str, formats_help: str) -> None:
     """--report-dir and --format: where the reports go and which are written."""
     sp.add_argument("--report-dir", default=folder, help=folder_help)
@@ -477,16 +491,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "obligations (default: %(default)s)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
-    sp.add_argument("--dtype-bits", type=int,
-                    help="element width in bits, for bank_conflict_free, aligned_access and fits (default: the "
-                         "element type of a pasted type, else the shared encoding's own where it has one)")
+    dtype_bits_arg(sp, "element width in bits, for bank_conflict_free, aligned_access and fits (default: the "
+                       "element type of a pasted type, else the shared encoding's own where it has one)")
     sp.add_argument("--direction", choices=("store", "load"), default="store",
                     help="registers to shared memory (store) or back (load), for bank_conflict_free and "
                          "aligned_access (default: %(default)s)")
-    sp.add_argument("--access", default="auto",
-                    help="the instruction to model for bank_conflict_free: auto (the one Triton emits), "
-                         "st.shared, ld.shared, stmatrix, ldmatrix, stmatrix.trans, ldmatrix.trans, ds_read_tr, "
-                         "cp.async, direct_to_lds (default: %(default)s)")
+    access_arg(sp, "--access", "the instruction to model for bank_conflict_free")
     sp.add_argument("--model", choices=("hardware", "triton"), default="hardware",
                     help="bank model for bank_conflict_free: the hardware's wavefronts, or Triton's own "
                          "estimate (default: %(default)s)")
@@ -511,13 +521,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--line", type=int, help="with --ttgir: the line of a local_load / local_store (its partner is "
                                              "found through the buffer's SSA value)")
     sp.add_argument("--shape", help=shape_help)
-    sp.add_argument("--dtype-bits", type=int, help="element width in bits (default: a pasted type's)")
+    dtype_bits_arg(sp, "element width in bits (default: a pasted type's)")
     sp.add_argument("--hardware", help="hardware preset (default: the module's target, else sm90)")
     sp.add_argument("--current", help="the shared layout in use, to compare with (default: none; with --ttgir "
                                       "the IR's)")
-    sp.add_argument("--store-access", default="auto", help="the store's instruction, as for prove --access "
-                                                          "(default: %(default)s)")
-    sp.add_argument("--load-access", default="auto", help="the load's instruction (default: %(default)s)")
+    access_arg(sp, "--store-access", "the store's instruction")
+    access_arg(sp, "--load-access", "the load's instruction")
     switch(sp, "--nvmma", "only NVMMA layouts (wgmma / TMA compatible)")
     switch(sp, "--padded", "only AMD padded layouts (identity offsets, one "
                                                           "interval-padding pair)")
