@@ -304,13 +304,9 @@ class Obligation:
                     continue
                 bit = f"((_ extract {k} {k}) {name})"
                 self._weight[1] += 1
-                self._weight[0] += bin(col).count("1")
-                b = 0
-                while col:
-                    if col & 1:
-                        terms[b].append(bit)
-                    col >>= 1
-                    b += 1
+                self._weight[0] += col.bit_count()
+                for b in _bits(col):
+                    terms[b].append(bit)
         out = _concat([_xor_text(t) for t in terms])
         if lets:
             out.text = f"(let ({' '.join(lets)}) {out.text})"

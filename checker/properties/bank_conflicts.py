@@ -387,13 +387,12 @@ def _triton_split(s_cols, lane_cols, vec: int, n_regs: int, n_warps: int, bits: 
     total = 1 << len(s_cols)
     bank = min(TRITON_BANK_BITS // (vec * bits), total)
     segment = total // (bank * vec) if bank else 0
-    if segment & (segment - 1) or not segment or bank & (bank - 1) or not bank:
-        for name, n in (("vector", vec), ("bank", bank), ("segment", segment)):
-            if not is_power_of_two(n):
-                raise CheckerError(f"Triton's bank_conflicts aborts here: its {name} split of the {total} shared "
-                                   f"offsets is {n}, not a power of two (vector {vec} x bank "
-                                   f"{TRITON_BANK_BITS // (vec * bits)} elements of {bits} bits; Triton's "
-                                   f"reshapeIns assertion)", field="shape")
+    for name, n in (("vector", vec), ("bank", bank), ("segment", segment)):
+        if not is_power_of_two(n):
+            raise CheckerError(f"Triton's bank_conflicts aborts here: its {name} split of the {total} shared "
+                               f"offsets is {n}, not a power of two (vector {vec} x bank "
+                               f"{TRITON_BANK_BITS // (vec * bits)} elements of {bits} bits; Triton's "
+                               f"reshapeIns assertion)", field="shape")
     k = (vec * bank).bit_length() - 1
     n_lanes = len(lane_cols)
     drop = max(0, (max(1, vec * bits // 32)).bit_length() - 1 + n_lanes - 5)
@@ -401,30 +400,9 @@ def _triton_split(s_cols, lane_cols, vec: int, n_regs: int, n_warps: int, bits: 
         raise CheckerError(f"Triton's bank_conflicts aborts here: it drops {drop} of {n_lanes} lane bits",
                            field="R")
     seg, lanes = tuple(s_cols[k:]), tuple(lane_cols[:n_lanes - drop])
-    for b in (*seg, *lanes):
-        if b <= 0 or b & (b - 1):  # not all powers of two: dim(span(seg) ∩ span(lanes)), as Triton takes it
-            dim = _rank(seg) + _rank(lanes) - _rank(seg + lanes)
-            break
-    else:  # `_triton_intersection_dim`'s plain set intersection
-        wanted = set(lanes)
-        dim = sum(1 for b in seg if b in wanted)
+    dim = _triton_intersection_dim(seg, lanes)
     return TritonCount((1 << dim) - 1, vec, bank, segment, seg, lanes, (1 << n_regs) // vec, 1 << n_warps,
                        max(1, vec * bits // 32), bits)
-
-
-def _rank(vectors) -> int:
-    """`f2.rank`, inline."""
-    basis: dict[int, int] = {}
-    get = basis.get
-    for v in vectors:
-        while v:
-            lead = v.bit_length() - 1
-            b = get(lead)
-            if b is None:
-                basis[lead] = v
-                break
-            v ^= b
-    return len(basis)
 
 
 def _first_common(first, second) -> tuple[int, int, int] | None:
@@ -492,10 +470,12 @@ def _within_image(R: LinearLayout, S: LinearLayout) -> LinearLayout:
 
 
 def _triton_intersection_dim(b1, b2) -> int:
+    """dim(span(b1) ∩ span(b2)) as Triton's intersectionBasis takes it: the plain set intersection where
+    every vector is a power of two, else the dimension of the spans' intersection."""
     if all(b > 0 and not b & (b - 1) for b in (*b1, *b2)):  # powers of two
         wanted = set(b2)
         return sum(1 for b in b1 if b in wanted)
-    return len(f2.span_intersection(b1, b2))
+    return f2.rank(b1) + f2.rank(b2) - f2.rank((*b1, *b2))
 
 
 def _dim_columns(L: LinearLayout, d: str) -> list[int]:

@@ -535,12 +535,12 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
         comp = triton_conversion.minimal_conversion(src, dst)
     except LayoutError as e:
         raise CheckerError(f"dst needs elements src does not hold: {e.message}", field="dst") from None
-    cls, mixed = triton_conversion.classify(src, dst, comp)
+    cls, wc = triton_conversion.classify_in_warp(src, dst, comp)
+    mixed = None if wc is None else wc.mixed
     tl = triton_conversion.lowering(comp, cls)
     if tl in ("none", "register_permutation"):
         return Lowering("register", tl, bits, hw, mixed_transpositions=mixed)
     if tl == "warp_shuffle":
-        wc = triton_conversion.warp_conversion(src, dst, comp)
         return Lowering("shuffle", tl, bits, hw, mixed_transpositions=mixed, shuffles=wc.shuffles(bits),
                         selected_lanes={d: [j for j in lanes if j >= 0] for d, lanes in wc.selection
                                         if any(j >= 0 for j in lanes)})

@@ -87,12 +87,19 @@ def is_trivial(comp: LinearLayout) -> bool:
 
 def classify(src: LinearLayout, dst: LinearLayout, comp: LinearLayout) -> tuple[str, int | None]:
     """(class, mixed transpositions or None when not computed)."""
+    cls, wc = classify_in_warp(src, dst, comp)
+    return cls, None if wc is None else wc.mixed
+
+
+def classify_in_warp(src: LinearLayout, dst: LinearLayout,
+                     comp: LinearLayout) -> tuple[str, WarpConversion | None]:
+    """(class, the in-warp factorization when one was computed: `warp_conversion`)."""
     if comp.out_dims in ((), ("register",)):
         return "register", None
     wc = warp_conversion(src, dst, comp)
     if wc is None:
         return "shared_memory", None
-    return ("warp_shuffle" if wc.mixed < 2 else "shared_memory"), wc.mixed
+    return ("warp_shuffle" if wc.mixed < 2 else "shared_memory"), wc
 
 
 @dataclass(frozen=True)
@@ -129,8 +136,7 @@ class WarpConversion:
         return regs - (regs >> self.mixed)
 
 
-def warp_lane_selection(src: LinearLayout, dst: LinearLayout,
-                        comp: LinearLayout) -> dict[str, tuple[int, ...]] | None:
+def warp_lane_selection(src: LinearLayout, comp: LinearLayout) -> dict[str, tuple[int, ...]] | None:
     """When comp still has the ``warp`` (or ``block``) in-dim but each warp finds the data it needs in
     its own lanes: per such dim, the source lane bit each of its bits selects (-1: none); else None.
 
@@ -177,7 +183,7 @@ def warp_conversion(src: LinearLayout, dst: LinearLayout, comp: LinearLayout) ->
     destination lanes Triton reads them through are."""
     if comp.out_dims == ("register", "lane"):
         return decompose(src, dst)
-    sel = warp_lane_selection(src, dst, comp)
+    sel = warp_lane_selection(src, comp)
     if sel is None:
         return None
     picked = [j for lanes in sel.values() for j in lanes if j >= 0]

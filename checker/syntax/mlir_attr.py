@@ -805,7 +805,7 @@ _PRINTED_CLASSES = _printed_classes()
 def _printed_ints(raw: str) -> Any:
     """A list value as the parser reads it (`_list_value`), or None when an integer is out of range."""
     v = _list_value(raw)
-    ints = [c for b in v for c in b] if raw.find("[", 1) > 0 else v
+    ints = [c for b in v for c in b] if _is_bases(raw) else v
     return v if all(INT_MIN <= c <= INT_MAX for c in ints) else None
 
 
@@ -849,11 +849,9 @@ def read_printed(text: str, depth: int = 0) -> Encoding | None:
             if v is None:
                 return None
         else:
-            v = _printed_ints(raw)
+            v = _printed_bases(raw) if prm.form in (BASES, CGA) else _printed_ints(raw)
             if v is None:
                 return None
-            if prm.form in (BASES, CGA):
-                v = tuple(v)
         values[name] = v
         if prm.gives_rank:
             rank = len(v)

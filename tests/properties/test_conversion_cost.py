@@ -124,7 +124,7 @@ def test_warp_broadcast_source_shuffles():
     src, dst = (_layout(t, [16, 16]) for t in C0397)
     comp = tc.minimal_conversion(src, dst)
     assert "warp" in comp.in_dims                      # no quotient by the warp: it is not the identity
-    assert tc.warp_lane_selection(src, dst, comp) == {"warp": (3, 4)}
+    assert tc.warp_lane_selection(src, comp) == {"warp": (3, 4)}
     assert tc.classify(src, dst, comp) == ("warp_shuffle", 1)
     r = prove.conversion_cost(src, dst, None, "fp16", hardware="sm100")
     d = r.details
