@@ -52,7 +52,9 @@ def batches(n: int, cpus: int) -> list[tuple[int, int]]:
 
 def _work_batch(tasks: Sequence[tuple]) -> list[tuple]:
     from .runner import _work
-    return [_work(task) for task in tasks]
+    from .smt import proofs_shared
+    with proofs_shared():           # a batch shares its unsat proofs, as a run in one process does
+        return [_work(task) for task in tasks]
 
 
 def ray_answers(tasks: list, executor: str) -> Iterator[tuple]:

@@ -247,10 +247,12 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
         if answer[0] in ("ok", "skip") and progress is not None:
             progress(_outcome(answer))
 
-    for i, answer in zip(proved, _answers(tasks, jobs, executor)):
-        take(i, answer)
-        for j in copies.get(i, ()):
-            take(j, _shared(obligations[j], answer, obligations[i], layouts))
+    from .smt import proofs_shared
+    with proofs_shared():
+        for i, answer in zip(proved, _answers(tasks, jobs, executor)):
+            take(i, answer)
+            for j in copies.get(i, ()):
+                take(j, _shared(obligations[j], answer, obligations[i], layouts))
     for answer in answers:
         if answer[0] in ("bad", "bug"):
             kind, message, file, line = answer

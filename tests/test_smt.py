@@ -1,6 +1,7 @@
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from checker import smt
 from checker.layout import LinearLayout
@@ -92,7 +93,9 @@ def test_term_operators_match_python_modulo_width():
              (lambda v: 200 - v["a"], lambda a, b: 200 - a), (lambda v: v["a"] * v["b"], lambda a, b: a * b),
              (lambda v: v["a"] << 3, lambda a, b: a << 3), (lambda v: smt.lshr(v["a"], 2), lambda a, b: a >> 2),
              (lambda v: ~v["a"], lambda a, b: ~a), (lambda v: -v["b"], lambda a, b: -b),
-             (lambda v: v["a"] + 300, lambda a, b: a + 300)]
+             (lambda v: v["a"] + 300, lambda a, b: a + 300), (lambda v: v["a"] * 16, lambda a, b: a * 16),
+             (lambda v: 37 * v["a"], lambda a, b: 37 * a), (lambda v: v["a"] * smt.const(0, 8), lambda a, b: 0),
+             (lambda v: smt.const(255, 8) * v["b"], lambda a, b: 255 * b)]
     rng = random.Random(3)
     for term, expect in cases:
         for _ in range(3):
@@ -159,3 +162,63 @@ def test_dense_images_go_to_the_sat_solver():
     sparse.require(sparse.image(L, sparse.index(L, "k")) == 0)
     assert ob.dense and not sparse.dense
     assert ob.solve(10_000).status == "sat" and sparse.solve(10_000).status == "sat"   # k = 0 is a model of both
+
+
+def test_product_by_a_constant_is_shifts_and_adds_of_the_same_value():
+    """A constant factor never reaches the bit-blaster as a multiplier (width^2 gates): it becomes the sum
+    of the other operand shifted by the constant's set bits, equal to the product modulo 2^width."""
+    x = smt.Term("x", 64)
+    assert (x * 16).text == "(bvshl x (_ bv4 64))"
+    assert (smt.wide(5) * x).text == "(bvadd x (bvshl x (_ bv2 64)))"
+    assert (x * 1).text == "x" and (x * 0).text == "(_ bv0 64)"
+    assert "bvmul" in (x * smt.Term("y", 64)).text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16 - 1), st.integers(0, 2**16 - 1), st.sampled_from([8, 13, 16]))
+def test_product_by_a_constant_matches_python(a, c, width):
+    a, c = a % (1 << width), c % (1 << width)
+    assert _value(lambda v: v["a"] * c, width, a=(width, a), b=(width, 0)) == a * c % (1 << width)
+
+
+def _counting_z3(monkeypatch) -> list:
+    """Record every script Z3 is asked to decide (the tactic's solvers' from_string)."""
+    asked = []
+    real = smt._tactic
+
+    def tactic(dense=False):
+        t = real(dense)
+
+        class Counting:
+            def solver(self):
+                s = t.solver()
+                parse = s.from_string
+                s.from_string = lambda text: (asked.append(text), parse(text))[1]
+                return s
+        return Counting()
+    monkeypatch.setattr(smt, "_tactic", tactic)
+    return asked
+
+
+def test_a_run_proves_each_unsat_script_once(monkeypatch):
+    asked = _counting_z3(monkeypatch)
+    L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
+    assert injective(L, engine="z3").holds and injective(L, engine="z3").holds
+    assert len(asked) == 2                          # outside a run: every obligation asked
+    with smt.proofs_shared():
+        assert injective(L, engine="z3").holds and injective(L, engine="z3").holds
+        assert surjective(L, engine="z3").holds
+    assert len(asked) == 4                          # one more injective, one surjective
+    with smt.proofs_shared():                       # a new run starts empty
+        assert injective(L, engine="z3").holds
+    assert len(asked) == 5
+
+
+def test_a_run_never_reuses_a_model(monkeypatch):
+    asked = _counting_z3(monkeypatch)
+    L = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
+    with smt.proofs_shared():
+        first, second = injective(L, engine="z3"), injective(L, engine="z3")
+    assert first.status == second.status == "fails"
+    assert first.counterexample.to_dict() == second.counterexample.to_dict()
+    assert len(asked) == 2                          # sat: asked again, its witness from its own model
