@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import EncodingError
+from ..limits import shape as checked_shape
 from .base import DistributedEncoding, Encoding, SharedEncoding
 from .amd_mfma import AmdMfmaEncoding
 from .amd_rotating_shared import AmdRotatingSharedEncoding
@@ -51,7 +52,6 @@ def lower(encoding: Encoding, shape: Sequence[int]):
         hit = _LOWERED.get((encoding, tuple(shape)))       # a shape of plain ints lowered before: checked then
         if hit is not None:
             return hit
-    from ..limits import shape as checked_shape
     if not isinstance(encoding, Encoding):
         raise EncodingError(f"expected an encoding, got {type(encoding).__name__}", field="encoding")
     # positive integers (no bool, float, str, bytes, mapping), at most 2^31 elements: checker.limits

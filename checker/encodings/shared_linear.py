@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .. import f2
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, packed_columns,
+from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, derived,
                    param, require_stored_shape, stored_layout)
 
 
@@ -39,18 +38,39 @@ class SharedLinearEncoding(SharedEncoding):
     def stored_layout(self) -> LinearLayout:
         return stored_layout(self, [(OFFSET, self.offset_bases), (BLOCK, self.block_bases)], "offset")
 
+    @derived
     def _extent(self) -> list[int]:
+        """The out sizes the bases span (`bases_extent`), read by validate, check_shape and the lowering."""
         return bases_extent(self.offset_bases + self.block_bases, self.rank)
 
     def _invertible_without_zeros(self) -> bool:
-        """The non-zero bases, packed into columns (dim0 in the low bits), are independent and as many as
-        the out bits: the layout is then surjective and invertible once its zero bases are removed."""
-        every = self.offset_bases + self.block_bases
-        if any(c < 0 for b in every for c in b):
-            return False
-        cols, bits = packed_columns(every, self.rank)
-        cols = [c for c in cols if c]
-        return len(cols) == bits and f2.rank(cols) == bits
+        """The non-zero bases, packed into columns (dim0 in the low bits, each dim as wide as `_extent`), are
+        independent and as many as the out bits: the layout is then surjective and invertible once its zero
+        bases are removed. The columns are reduced as they are packed (`f2.rank`'s elimination), stopping
+        at the first dependent one."""
+        shifts, bits = [], 0
+        for size in self._extent:
+            shifts.append(bits)
+            bits += size.bit_length() - 1
+        basis: dict[int, int] = {}
+        for b in self.offset_bases + self.block_bases:
+            v = 0
+            for c, sh in zip(b, shifts):
+                if c < 0:
+                    return False
+                v |= c << sh
+            if not v:
+                continue
+            while True:
+                lead = v.bit_length() - 1
+                pivot = basis.get(lead)
+                if pivot is None:
+                    basis[lead] = v
+                    break
+                v ^= pivot
+                if not v:
+                    return False
+        return len(basis) == bits
 
     def validate(self) -> None:
         if not is_power_of_two(self.alignment_bytes):
@@ -67,9 +87,9 @@ class SharedLinearEncoding(SharedEncoding):
 
     def check_shape(self, shape: Sequence[int]) -> None:
         super().check_shape(shape)
-        require_stored_shape(self, self._extent(), shape, "the bases cover")
+        require_stored_shape(self, self._extent, shape, "the bases cover")
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """The stored layout, built from its parts: validated, its bases span exactly the sizes they infer."""
         return LinearLayout._of(((OFFSET, self.offset_bases), (BLOCK, self.block_bases)),
-                                tuple(zip(standard_out_dims(self.rank), self._extent())))
+                                tuple(zip(standard_out_dims(self.rank), self._extent)))

@@ -781,14 +781,18 @@ _PRINTED_DEPTH = 8                  # nested attributes read this way (far below
 
 
 @lru_cache(maxsize=None)
-def _printed_form(cls: type) -> tuple[re.Pattern, tuple]:
-    """The body's regular expression (", " before each key: the caller puts one before the body) and the
-    (field name, Param) pairs its groups capture, in print order."""
+def _printed_form(cls: type) -> tuple:
+    """(the body's regular expression, with ", " before each key: the caller puts one before the body; the
+    (field name, Param) pairs its groups capture, in print order; whether the body is in braces; the rank
+    a class fixes, else None; its RANK fields; its CGA fields)."""
     params = dict(params_of(cls))
     order = tuple(getattr(cls, "attribute_order", None) or params)
+    fixed_rank = getattr(cls, "rank", None)
     return (re.compile("".join(f"(?:, {re.escape(params[n].triton)} = ({_PRINTED_VALUE[params[n].form]}))?"
                                for n in order)),
-            tuple((n, params[n]) for n in order))
+            tuple((n, params[n]) for n in order), getattr(cls, "attribute_braces", True),
+            fixed_rank if isinstance(fixed_rank, int) else None,
+            tuple(n for n in order if params[n].form == RANK), tuple(n for n in order if params[n].form == CGA))
 
 
 def _printed_classes() -> dict[str, type]:
@@ -802,8 +806,14 @@ def _printed_classes() -> dict[str, type]:
 _PRINTED_CLASSES = _printed_classes()
 
 
+_TEN_DIGITS = re.compile(r"[0-9]{10}")     # only an integer of 10 digits can be out of range (9 never are)
+_DECODE_JSON = json.JSONDecoder().raw_decode
+
+
 def _printed_ints(raw: str) -> Any:
     """A list value as the parser reads it (`_list_value`), or None when an integer is out of range."""
+    if _TEN_DIGITS.search(raw) is None and raw[1] != "[":
+        return tuple(map(int, raw[1:-1].split(", "))) if len(raw) > 2 else ()
     v = _list_value(raw)
     ints = [c for b in v for c in b] if _is_bases(raw) else v
     return v if all(INT_MIN <= c <= INT_MAX for c in ints) else None
@@ -818,53 +828,51 @@ def read_printed(text: str, depth: int = 0) -> Encoding | None:
     if cls is None:
         bespoke = _PRINTED_BESPOKE.get(text[1:lt])
         return bespoke(text) if bespoke is not None else None
-    if getattr(cls, "attribute_braces", True):
+    pattern, fields, braces, rank, rank_fields, cga_fields = _printed_form(cls)
+    if braces:
         if text[lt + 1:lt + 2] != "{" or text[-2] != "}":
             return None
         body = text[lt + 2:-2]
     else:
         body = text[lt + 1:-1]
-    pattern, fields = _printed_form(cls)
     m = pattern.fullmatch(", " + body if body else "")
     if m is None:
         return None
     values: dict[str, Any] = {}
-    rank = cls.rank if isinstance(getattr(cls, "rank", None), int) else None
     for (name, prm), raw in zip(fields, m.groups()):
+        form = prm.form
         if raw is None:
-            if prm.form in (CGA, RANK):
+            if form in (CGA, RANK):
                 continue                                # below
             if prm.text_default is REQUIRED:
                 return None
             values[name] = prm.text_default
             continue
-        if prm.form in (INT, RANK):
+        if form == INTS:
+            v = _printed_ints(raw)
+        elif form in (BASES, CGA):
+            v = _printed_bases(raw)
+        elif form in (INT, RANK):
             v = int(raw)
             if not INT_MIN <= v <= INT_MAX:
                 return None
-        elif prm.form == BOOL:
+        elif form == BOOL:
             v = raw == "true"
-        elif prm.form == ENCODING:
-            v = read_printed(raw, depth + 1)
-            if v is None:
-                return None
         else:
-            v = _printed_bases(raw) if prm.form in (BASES, CGA) else _printed_ints(raw)
-            if v is None:
-                return None
+            v = read_printed(raw, depth + 1)
+        if v is None:
+            return None
         values[name] = v
         if prm.gives_rank:
             rank = len(v)
-    for name, prm in fields:
-        if prm.form == RANK and name not in values:
+    for name in rank_fields:
+        if name not in values:
             values[name] = implied_rank(cls, values)
-        if prm.form == RANK:
-            rank = values[name]
-    for name, prm in fields:
-        if prm.form == CGA:
-            cga = values.setdefault(name, ())
-            if cga and (rank is None or any(len(b) != rank for b in cga)):
-                return None
+        rank = values[name]
+    for name in cga_fields:
+        cga = values.setdefault(name, ())
+        if cga and (rank is None or any(len(b) != rank for b in cga)):
+            return None
     check = _CHECKS.get(cls.kind)
     if check is not None and not check[0](values):
         return None
@@ -890,6 +898,11 @@ def _printed_bases(raw: str | None) -> tuple | None:
     """A bases value as the parser reads it (() when absent), or None when an integer is out of range."""
     if raw is None:
         return ()
+    if _TEN_DIGITS.search(raw) is None:
+        try:                                    # the printed form is JSON unless an integer has leading zeros
+            return tuple(map(tuple, _DECODE_JSON(raw)[0]))
+        except ValueError:
+            pass
     v = _printed_ints(raw)
     return None if v is None else tuple(v)
 
