@@ -41,11 +41,11 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..errors import EncodingError, LayoutError, NotModelled
-from ..layout import (LinearLayout, axis_bases, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
+from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
                       standard_out_dims, transpose_components)
-from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, bases_extent, param
+from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, param
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
-from .closed import combine, growth
+from .closed import combine
 
 SWIZZLE_WIDTHS = (0, 32, 64, 128)
 TMA_MAX_BOX = 256
@@ -118,10 +118,12 @@ class NvmmaSharedEncoding(SharedEncoding):
         if self.swizzling_byte_width and n < 2:
             raise EncodingError(f"{self.kind}: a swizzled layout needs rank >= 2, got the shape {list(shape)}",
                                 field="shape")
-        per_cta = shape_per_cta(self.cga_layout, shape)
-        self.tma_block_shape(per_cta, packed=False)
+        cga = self.cga_layout
+        block = self.tma_block_shape(shape_per_cta(cga, shape) if cga else shape, packed=False)
         if self.swizzling_byte_width:
-            self._check_core_matrix_fits(self.tma_block_shape(per_cta, packed=True))
+            if self.fp4_padded:                         # the packed box (tma_block_shape's packed=True)
+                block[0 if self.transposed else n - 1] //= 2
+            self._check_core_matrix_fits(block)
 
     def tma_block_shape(self, per_cta: Sequence[int], packed: bool) -> list[int]:
         """The TMA box for a CTA's tile (see the module docstring); packed halves fp4Padded contig."""
@@ -150,7 +152,7 @@ class NvmmaSharedEncoding(SharedEncoding):
 
     def _check_core_matrix_fits(self, tma: Sequence[int]) -> None:
         rows, cols = self._collapsed(tma)
-        core_cols = _core_parts(self)[2]
+        core_cols = _core_parts(self.swizzling_byte_width, self.element_bit_width, self.fp4_padded)[2]
         packing = 2 if self.fp4_padded else 1
         if cols * packing < core_cols or rows < CORE_ROWS:
             # Triton's memdesc verifier accepts such a buffer (a TMA box of one row, say; it checks only the
@@ -164,7 +166,8 @@ class NvmmaSharedEncoding(SharedEncoding):
     # --------------------------------------------------------------- lowering
 
     def core_matrix(self) -> LinearLayout:
-        """The 8-row core matrix: offset -> (row, col)."""
+        """The 8-row core matrix: offset -> (row, col), out sizes inferred and surjectivity checked (the
+        reference the closed form `_core_parts` is tested against)."""
         cols = 8 * max(16, self.swizzling_byte_width) // self.element_bit_width
 
         def stored(v: int) -> int:
@@ -175,51 +178,62 @@ class NvmmaSharedEncoding(SharedEncoding):
         return LinearLayout.from_bases([(OFFSET, bases)], standard_out_dims(2))
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
-        """Closed form of to_linear_layout_generic: the offset bases written in standard component order
-        (the core matrix cached per encoding), the box's reshape done on packed integers."""
+        """Closed form of to_linear_layout_generic: the offset bases written in standard component order.
+
+        The tile's out sizes need no scan of its bases: unswizzled, dim d's bases are the powers below
+        box[d], rotated onto dim d-1 when transposed, so the sizes are the box rotated left by one; swizzled,
+        the flattened core matrix is surjective onto the box (its packed bases OR to every bit), so the
+        sizes are the box, rotated back to the TMA block when transposed. `combine` grows the tile to
+        shape / CGA, which is shapePerCTA for a valid CGA (one non-zero basis per bit of each dim)."""
         rank = len(shape)
-        per_cta = shape_per_cta(self.cga_layout, shape)
-        tma = self.tma_block_shape(per_cta, packed=True)
-        box = tma[1:] + tma[:1] if self.transposed else list(tma)
+        cga = self.cga_layout
+        tma = self.tma_block_shape(shape_per_cta(cga, shape) if cga else shape, packed=True)
+        transposed = self.transposed
+        box = tma[1:] + tma[:1] if transposed else tma
         if not self.swizzling_byte_width:
             outs = tuple(range(rank - 1, -1, -1))       # the tile's out order [r-1, ..., 0]
-            bases = [b for d in outs for b in axis_bases(rank, d, box[d])]
-            if self.transposed:                         # positional over [r-1, ..., 0]: a rotation of dims
-                bases = [b[1:] + b[:1] for b in bases]
+            zero = (0,) * rank
+            bases = []
+            for d in outs:                              # positional over [r-1, ..., 0]: a rotation of dims
+                e = d - 1 if transposed else d          # (d - 1 = -1 is the last component)
+                head, tail = zero[:e], zero[e + 1:] if e != -1 else ()
+                v, n = 1, box[d]
+                while v < n:
+                    bases.append(head + (v,) + tail)
+                    v <<= 1
+            sizes = box[1:] + box[:1] if transposed else box
         else:
             outs = tuple(range(rank))
-            core, core_rows, core_cols = _core_parts(self)
+            core, core_rows, core_cols = _core_parts(self.swizzling_byte_width, self.element_bit_width,
+                                                     self.fp4_padded)
             rows, cols = self._collapsed(tma)
-            flat = list(core)
+            packed_cols = max(core_cols, cols)
+            shift = packed_cols.bit_length() - 1
+            flat = [c | (r << shift) for r, c in core]  # (row, col) packed into one index, columns low
             v = core_rows
             while v < rows:
-                flat.append((v, 0))
+                flat.append(v << shift)
                 v <<= 1
             v = core_cols
             while v < cols:
-                flat.append((0, v))
+                flat.append(v)
                 v <<= 1
-            flat_rows, flat_cols = max(core_rows, rows), max(core_cols, cols)
             total = 1
             for x in box:
                 total *= x
-            if total != flat_rows * flat_cols:
-                raise LayoutError(f"reshape_outs: total size {total} != {flat_rows * flat_cols}")
-            shift = flat_cols.bit_length() - 1
-            bases = []
-            for r, c in flat:                           # last dim fastest on both sides
-                v = c | (r << shift)
-                comp = [0] * rank
-                for d in range(rank - 1, -1, -1):
-                    comp[d] = v % box[d]
-                    v //= box[d]
-                bases.append(tuple(comp))
-            if self.transposed:
-                bases = [b[-1:] + b[:-1] for b in bases]
-        sizes = bases_extent(bases, rank) if self.transposed else list(box)
-        bases += growth(sizes, per_cta, outs)           # grown to shapePerCTA in the tile's out order
-        sizes = [max(s, p) for s, p in zip(sizes, per_cta)]
-        return combine(((OFFSET, tuple(bases)),), sizes, outs, self.cga_layout, shape)
+            if total != max(core_rows, rows) * packed_cols:
+                raise LayoutError(f"reshape_outs: total size {total} != {max(core_rows, rows) * packed_cols}")
+            fields = []                                 # (shift, mask) of each box dim, the last dim lowest
+            low = 0
+            for d in range(rank - 1, -1, -1):
+                fields.append((low, box[d] - 1))
+                low += box[d].bit_length() - 1
+            fields.reverse()
+            if transposed:                              # components rotated right: [r-1, 0, 1, ..., r-2]
+                fields = fields[-1:] + fields[:-1]
+            bases = [tuple([(x >> sh) & mask for sh, mask in fields]) for x in flat]
+            sizes = tma
+        return combine(((OFFSET, tuple(bases)),), sizes, outs, cga, shape)
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         rank = len(shape)
@@ -243,10 +257,26 @@ class NvmmaSharedEncoding(SharedEncoding):
 
 
 @lru_cache(maxsize=256)
-def _core_parts(enc: NvmmaSharedEncoding) -> tuple[tuple[tuple[int, int], ...], int, int]:
-    """The core matrix's (row, col) bases and its two out sizes (cached per encoding)."""
-    core = enc.core_matrix()
-    return core.in_bases(OFFSET), core.out_dim_size("dim0"), core.out_dim_size("dim1")
+def _core_parts(swizzle: int, bits: int, fp4_padded: bool) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """The swizzled core matrix in closed form: its (row, col) bases and its two out sizes (cached per
+    parameters). With C = 8 * max(16, s) / b columns, vec = 128 / b, perPhase = 128 / s, maxPhase = s / 16:
+    the column bases (0, c) for c = 1, 2, 4, ... < C, then the row bases (r, vec * ((r / perPhase) %
+    maxPhase)) for r = 1, 2, 4, every column stored at 8 * (v / 16) + v % 8 when fp4Padded. The rows span 8;
+    the columns span the smallest power of two above the largest stored column (C, or C / 2 when padded:
+    the row columns stay below it, vec * (maxPhase - 1) < C)."""
+    cols = 8 * max(16, swizzle) // bits
+    vec, per_phase, max_phase = 128 // bits, 128 // swizzle, swizzle // 16
+    phases = [vec * ((r // per_phase) % max_phase) for r in (1, 2, 4)]
+    if fp4_padded:
+        stored = [(v >> 4 << 3) | (v & 7) for v in powers_below(cols)]
+        phases = [(v >> 4 << 3) | (v & 7) for v in phases]
+    else:
+        stored = powers_below(cols)
+    bases = tuple([(0, c) for c in stored] + [(r, c) for r, c in zip((1, 2, 4), phases)])
+    widest = 0
+    for _, c in bases:
+        widest |= c
+    return bases, CORE_ROWS, 1 << widest.bit_length()
 
 
 def _reshape(L: LinearLayout, shape: Sequence[int]) -> LinearLayout:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..layout import LinearLayout, axis_bases, standard_out_dims
-from .base import CGA, INT, INTS, OFFSET, Bases, SharedEncoding, param, require_permutation
+from ..layout import LinearLayout, powers_below, standard_out_dims
+from .base import BLOCK, CGA, INT, INTS, OFFSET, Bases, SharedEncoding, param, require_permutation
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
-from .closed import combine
+from .closed import combine, names
 
 
 def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[int, int]]:
@@ -33,6 +33,17 @@ def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[in
         bases.append((r, row_basis(r)))
         r *= 2
     return bases
+
+
+def _unit_bases(zero: tuple[int, ...], d: int, n: int) -> list[tuple[int, ...]]:
+    """The bases 1, 2, 4, ... below n along component d (`zero`: the zero basis of the rank)."""
+    head, tail = zero[:d], zero[d + 1:]
+    out = []
+    v = 1
+    while v < n:
+        out.append(head + (v,) + tail)
+        v <<= 1
+    return out
 
 
 def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -> LinearLayout:
@@ -82,34 +93,55 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
         """Triton 3.9 reads vec, perPhase and maxPhase as unsigned integers (a negative one: "expected an
         unsigned integer value in vec") and its verifier accepts any of them. vec = 0 builds the identity
         (every row basis has column vec * ... = 0), as Triton does; perPhase or maxPhase of 0 pass Triton's
-        verifier but its lowering divides by them (SIGFPE), so they are refused here."""
+        verifier but its lowering divides by them (SIGFPE), so they are refused here.
+
+        The rules in one test first (vec >= 0, perPhase >= 1, maxPhase >= 1, order a permutation; the CGA
+        checked only when there is one, as validate_cga passes an empty one); when one fails, the checks
+        run one by one in Triton's order, so the first broken rule is the one reported."""
+        order = self.order
+        if self.vec >= 0 and self.per_phase >= 1 and self.max_phase >= 1 \
+                and sorted(order) == list(range(len(order))):
+            if self.cga_layout:
+                validate_cga(self.cga_layout, len(order), self.kind)
+            return
         for field, v in (("vec", self.vec), ("perPhase", self.per_phase), ("maxPhase", self.max_phase)):
             if v < 0:
                 raise self.fail(field, f"expected an unsigned integer value in {field}, got {v}")
         self.validate_phases(min_vec=0, why=" (Triton's lowering divides by it)")
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
-        """Closed form: the bases of the module docstring written in standard component order."""
-        per_cta = shape_per_cta(self.cga_layout, shape)
-        rank = self.rank
+        """Closed form: the bases of the module docstring written in standard component order.
+
+        Every basis lies inside shapePerCTA (a row r < numRows, a column reduced mod numCols) and the tile's
+        sizes are shapePerCTA itself, so with one CTA (no CGA: shapePerCTA is the shape) combine would
+        neither clamp nor grow anything: the layout is the offset bases and an empty block dim, out sizes
+        the shape, built directly."""
+        cga = self.cga_layout
+        per_cta = shape_per_cta(cga, shape) if cga else shape
+        order = self.order
+        rank = len(order)
         if rank == 1:
-            return combine(((OFFSET, tuple((1 << i,) for i in range(per_cta[0].bit_length() - 1))),),
-                           per_cta, (0,), self.cga_layout, shape)
-        col, row = self.order[0], self.order[1]
-        num_cols, num_rows = per_cta[col], per_cta[row]
-        vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
-        bases = axis_bases(rank, col, num_cols)
-        r = 1
-        while r < num_rows:
-            b = [0] * rank
-            b[row] = r
-            b[col] = (vec * ((r // per_phase) % max_phase)) % num_cols
-            bases.append(tuple(b))
-            r <<= 1
-        for d in self.order[2:]:
-            bases += axis_bases(rank, d, per_cta[d])
-        return combine(((OFFSET, tuple(bases)),), per_cta, (row, col) + tuple(self.order[2:]), self.cga_layout,
-                       shape)
+            bases = [(v,) for v in powers_below(per_cta[0])]
+            outs: tuple[int, ...] = (0,)
+        else:
+            col, row = order[0], order[1]
+            num_cols, num_rows = per_cta[col], per_cta[row]
+            vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
+            zero = (0,) * rank
+            bases = _unit_bases(zero, col, num_cols)
+            r = 1
+            while r < num_rows:
+                b = list(zero)
+                b[row] = r
+                b[col] = (vec * ((r // per_phase) % max_phase)) % num_cols
+                bases.append(tuple(b))
+                r <<= 1
+            for d in order[2:]:
+                bases += _unit_bases(zero, d, per_cta[d])
+            outs = (row, col) + tuple(order[2:])
+        if not cga:
+            return LinearLayout._of(((OFFSET, tuple(bases)), (BLOCK, ())), tuple(zip(names(rank), shape)))
+        return combine(((OFFSET, tuple(bases)),), per_cta, outs, cga, shape)
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         per_cta = shape_per_cta(self.cga_layout, shape)

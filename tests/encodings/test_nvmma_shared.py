@@ -1,6 +1,8 @@
 """NVMMA shared layouts: the core matrix, fp4 padding, Triton 3.9's transposed tiles, TMA shape errors, Gluon."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from checker.encodings import lower
 from checker.encodings.nvmma_shared import NvmmaSharedEncoding
@@ -132,3 +134,101 @@ def test_get_default_for_divides_by_the_cga_and_rejects_unknown_dtypes():
     with pytest.raises(EncodingError, match="element_bitwidth"):
         from_gluon({"class": "NVMMASharedLayout", "ctor": "get_default_for",
                     "params": {"block_shape": [64, 64], "dtype": "int1"}})
+
+
+# ---------------------------------------------------------------- closed form == reference
+
+SWIZZLED = [(s, b, fp4) for s in (32, 64, 128) for b in (1 << e for e in range(12)) if b <= 8 * s
+            for fp4 in (False, True)]
+
+
+@pytest.mark.parametrize("swizzle, bits, fp4", SWIZZLED)
+def test_core_parts_is_the_core_matrix(swizzle, bits, fp4):
+    """Every valid swizzled (width, element bits, fp4Padded): the closed-form core equals the LinearLayout
+    built from its bases (out sizes inferred, surjectivity checked)."""
+    from checker.encodings.nvmma_shared import _core_parts
+    core = NvmmaSharedEncoding(swizzle, False, bits, fp4_padded=fp4).core_matrix()
+    assert _core_parts(swizzle, bits, fp4) == (core.in_bases("offset"), core.out_dim_size("dim0"),
+                                               core.out_dim_size("dim1"))
+
+
+def test_core_parts_values():
+    from checker.encodings.nvmma_shared import _core_parts
+    # 64-byte swizzle, 16-bit: 32 columns, vec 8, perPhase 2, maxPhase 4
+    assert _core_parts(64, 16, False) == (((0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (1, 0), (2, 8), (4, 16)), 8, 32)
+    # fp4Padded 128-byte, 8-bit: 128 columns stored at 8 * (v / 16) + v % 8, so 64 wide, column 8 aliased
+    assert _core_parts(128, 8, True) == (((0, 1), (0, 2), (0, 4), (0, 0), (0, 8), (0, 16), (0, 32),
+                                          (1, 8), (2, 16), (4, 32)), 8, 64)
+
+
+def _reference_check_shape(enc, shape):
+    """check_shape as first written: the unpacked TMA box, then the packed one against the core matrix
+    (its width read from the LinearLayout)."""
+    from checker.encodings.base import Encoding
+    from checker.encodings.cga import shape_per_cta
+    from checker.errors import NotModelled
+    n = len(shape)
+    if enc.rank not in (n, n - 1) or enc.rank != n:
+        return enc.check_shape(shape)               # the rank messages, unchanged
+    Encoding.check_shape(enc, shape)
+    if enc.swizzling_byte_width and n < 2:
+        return enc.check_shape(shape)
+    per_cta = shape_per_cta(enc.cga_layout, shape)
+    enc.tma_block_shape(per_cta, packed=False)
+    if enc.swizzling_byte_width:
+        rows, cols = enc._collapsed(enc.tma_block_shape(per_cta, packed=True))
+        core_cols = enc.core_matrix().out_dim_size("dim1")
+        packing = 2 if enc.fp4_padded else 1
+        if cols * packing < core_cols or rows < 8:
+            raise NotModelled(f"{enc.kind}: Illegal shared layout: the TMA block collapsed to 2-D is "
+                              f"[{rows}, {cols}], smaller than one core matrix "
+                              f"[8, {core_cols // packing}] (Triton builds no LinearLayout for it)", field="shape")
+
+
+def _outcome(fn, *args):
+    from checker.errors import CheckerError
+    try:
+        return fn(*args)
+    except CheckerError as e:
+        return (type(e).__name__, getattr(e, "field", None), str(e))
+
+
+@st.composite
+def _cga(draw, rank):
+    out, count = [], [0] * rank
+    for _ in range(draw(st.integers(0, 3))):
+        if out and draw(st.booleans()):
+            out.append((0,) * rank)
+            continue
+        d = draw(st.integers(0, rank - 1))
+        out.append(tuple(1 << count[d] if k == d else 0 for k in range(rank)))
+        count[d] += 1
+    return tuple(out)
+
+
+@st.composite
+def _nvmma(draw):
+    rank = draw(st.integers(1, 4))
+    s = draw(st.sampled_from((0, 32, 64, 128)))
+    b = draw(st.sampled_from([1 << e for e in range(11)]))
+    enc = NvmmaSharedEncoding(s, draw(st.booleans()), b, draw(st.booleans()), rank, draw(_cga(rank)))
+    shape = tuple(draw(st.lists(st.integers(0, 10).map(lambda e: 1 << e), min_size=rank, max_size=rank)))
+    return enc, shape
+
+
+@given(_nvmma())
+@settings(max_examples=400, deadline=None)
+def test_closed_form_equals_generic(case):
+    """check_shape reports what the reference reports (same error, same field); where it passes, the closed
+    to_linear_layout equals to_linear_layout_generic bit for bit (wide element widths, TMA boxes clamped at
+    256, fp4Padded, ranks 1-4, CGAs)."""
+    enc, shape = case
+    assume(_outcome(enc.validate) is None)
+    got, want = _outcome(enc.check_shape, shape), _outcome(_reference_check_shape, enc, shape)
+    assert got == want
+    if got is None:     # (fp4Padded with wide elements: the reshape's size error, from both)
+        closed, generic = _outcome(enc.to_linear_layout, shape), _outcome(enc.to_linear_layout_generic, shape)
+        assert closed == generic
+        if not isinstance(closed, tuple):
+            assert closed.in_dims == generic.in_dims and closed.out_dim_sizes == generic.out_dim_sizes
+            assert closed.bases == generic.bases

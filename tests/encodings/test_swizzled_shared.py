@@ -1,10 +1,12 @@
 """Swizzled shared layouts: the five worked examples of TritonGPUAttrDefs.td, as exact offset tables."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checker.encodings import lower
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
-from checker.errors import EncodingError
+from checker.errors import CheckerError, EncodingError
 
 from ..tables import stored_elements
 
@@ -77,3 +79,81 @@ def test_what_triton_accepts_it_builds(text, offset):
 def test_rank_mismatch_rejected():
     with pytest.raises(EncodingError, match="rank 3 but the encoding has rank 2"):
         lower(SwizzledSharedEncoding(2, 1, 4, (1, 0)), [16, 16, 2])
+
+
+# ---------------------------------------------------------------- fast paths == reference
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except CheckerError as e:
+        return (type(e).__name__, getattr(e, "field", None), str(e))
+
+
+def _reference_validate(enc):
+    """validate as first written: the unsigned reads, then validate_phases (vec, perPhase, maxPhase, order,
+    CGA), one rule at a time."""
+    for field, v in (("vec", enc.vec), ("perPhase", enc.per_phase), ("maxPhase", enc.max_phase)):
+        if v < 0:
+            raise enc.fail(field, f"expected an unsigned integer value in {field}, got {v}")
+    enc.validate_phases(min_vec=0, why=" (Triton's lowering divides by it)")
+
+
+@st.composite
+def _cga(draw, rank, valid=True):
+    """CGA bases: valid ones (per dim the powers 1, 2, 4, ... with broadcast zeros), or arbitrary small ones."""
+    if not valid:
+        return tuple(draw(st.lists(st.lists(st.integers(-1, 4), min_size=rank - 1, max_size=rank + 1).map(tuple),
+                                   max_size=3)))
+    out, count = [], [0] * rank
+    for _ in range(draw(st.integers(0, 3))):
+        if out and draw(st.booleans()):
+            out.append((0,) * rank)
+            continue
+        d = draw(st.integers(0, rank - 1))
+        out.append(tuple(1 << count[d] if k == d else 0 for k in range(rank)))
+        count[d] += 1
+    return tuple(out)
+
+
+@st.composite
+def _any_swizzled(draw):
+    rank = draw(st.integers(1, 4))
+    phase = st.integers(-2, 20)
+    order = draw(st.one_of(st.permutations(range(rank)).map(tuple),
+                           st.lists(st.integers(-1, rank), min_size=rank, max_size=rank).map(tuple)))
+    return SwizzledSharedEncoding(draw(phase), draw(phase), draw(phase), order,
+                                  draw(st.booleans().flatmap(lambda v: _cga(len(order), v))))
+
+
+@given(_any_swizzled())
+@settings(max_examples=400, deadline=None)
+def test_validate_reports_what_the_reference_reports(enc):
+    """The one-test fast path of validate passes exactly what the rule-by-rule checks pass, and a broken
+    encoding gets the same first error (field and message)."""
+    assert _outcome(enc.validate) == _outcome(_reference_validate, enc)
+
+
+@given(st.integers(1, 4).flatmap(lambda r: st.tuples(
+    st.integers(0, 40), st.integers(1, 9), st.integers(1, 17), st.permutations(range(r)).map(tuple), _cga(r))),
+    st.data())
+@settings(max_examples=400, deadline=None)
+def test_closed_form_equals_generic(params, data):
+    """to_linear_layout (bases written directly; no CGA: no combine) equals to_linear_layout_generic bit for
+    bit, for any vec (0 and non-powers of two included), perPhase, maxPhase, order and CGA."""
+    enc = SwizzledSharedEncoding(*params)
+    shape = tuple(data.draw(st.lists(st.integers(0, 8).map(lambda e: 1 << e), min_size=enc.rank,
+                                     max_size=enc.rank)))
+    enc.validate()
+    enc.check_shape(shape)
+    closed, generic = enc.to_linear_layout(shape), enc.to_linear_layout_generic(shape)
+    assert closed.in_dims == generic.in_dims and closed.out_dim_sizes == generic.out_dim_sizes
+    assert closed.bases == generic.bases
+
+
+def test_one_cta_layout_values():
+    """No CGA: the offset bases (row r at column 4 * ((r / 2) % 4)), an empty block dim, the shape as out
+    sizes."""
+    L = lower(SwizzledSharedEncoding(4, 2, 4, (1, 0)), [16, 32])
+    assert L.to_dict() == {"bases": {"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 4], [4, 8],
+                                                [8, 0]], "block": []}, "out_dims": {"dim0": 16, "dim1": 32}}
