@@ -96,7 +96,9 @@ def ctas_per_cga(bases: Bases, rank: int) -> list[int]:
 
 
 def shape_per_cta(bases: Bases, shape: Sequence[int]) -> list[int]:
-    """shape[i] / min(shape[i], CTASplitNum[i])."""
+    """shape[i] / min(shape[i], CTASplitNum[i]) (the shape itself with no CGA bases: one CTA)."""
+    if not bases:
+        return list(shape)
     split = cta_split_num(bases, len(shape))
     return [s // min(s, k) for s, k in zip(shape, split)]
 

@@ -137,6 +137,12 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
     extra = growth(sizes, t, outs)
     out = []
     first = True
+    if all(s <= lim for s, lim in zip(sizes, t)):     # the tile's bases lie below its sizes: none is clamped
+        for name, bs in ins:
+            out.append((name, tuple(bs) + tuple(extra) if first else tuple(bs)))
+            first = False
+        out.append((BLOCK, block))
+        return LinearLayout._of(out, tuple(zip(names(rank), shape)))
     for name, bs in ins:
         drop = not broadcast_registers and name == REGISTER
         nb = []
