@@ -71,7 +71,9 @@ _LOWERED: dict[tuple, object] = {}
 
 
 def clear_caches() -> None:
-    """Forget every lowering and every per-encoding part the closed forms cache (benchmarks of a cold call)."""
+    """Forget every lowering and every per-encoding part the closed forms cache (benchmarks of a cold call).
+    What an encoding derives on itself (`base.derived`) stays with that value: a cold call needs a value
+    parsed afresh (`checker.syntax.mlir_attr.clear_parse_cache`, then parse)."""
     from . import amd_mfma, blocked, closed, nvidia_mma, nvmma_shared
     _LOWERED.clear()
     for fn in (blocked._blocked_tile, nvidia_mma._accumulator_tile, nvidia_mma._operand_tile,

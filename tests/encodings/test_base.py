@@ -125,3 +125,45 @@ def test_identity_offsets_are_identity_standard_nd(logs, rnd):
     enc = PaddedSharedEncoding((32,), (4,), identity_offsets(shape, order))
     found = enc.identity_order_shape()
     assert found is not None and identity_offsets(found[1], found[0]) == enc.offset_bases
+
+
+def test_derived_is_computed_once_per_value_and_leaves_equality_alone():
+    from checker.encodings.base import derived
+    from checker.encodings.shared_linear import SharedLinearEncoding
+    calls = []
+
+    class Thing:
+        @derived
+        def answer(self):
+            """the answer"""
+            calls.append(1)
+            return 42
+    thing = Thing()
+    assert (thing.answer, thing.answer, len(calls)) == (42, 42, 1)
+    assert Thing().answer == 42 and len(calls) == 2
+    assert Thing.answer.__doc__ == "the answer"
+    a = SharedLinearEncoding(((0, 1), (1, 0), (2, 0)))
+    b = SharedLinearEncoding(((0, 1), (1, 0), (2, 0)))
+    assert a._extent == [4, 2] and "_extent" in vars(a) and "_extent" not in vars(b)
+    assert a == b and hash(a) == hash(b)          # a frozen dataclass: derived values are no fields
+
+
+@given(st.integers(1, 4).flatmap(lambda r: st.tuples(
+    st.just(r), st.lists(st.lists(st.integers(-(1 << 12), 1 << 12), min_size=r, max_size=r), max_size=8))))
+@settings(max_examples=200, deadline=None)
+def test_bases_extent_is_the_power_of_two_above_each_dims_largest_component(case):
+    from checker.encodings.base import bases_extent
+    rank, bases = case
+    want = [1] * rank
+    for b in bases:
+        for d, c in enumerate(b):
+            while want[d] <= c:
+                want[d] *= 2
+    assert bases_extent([tuple(b) for b in bases], rank) == want
+
+
+def test_bases_extent_values():
+    from checker.encodings.base import bases_extent
+    assert bases_extent([(0, 5, -3), (4, 0, 0)], 3) == [8, 8, 1]
+    assert bases_extent([(3,), (1, 2)], 2) == [4, 4]            # ragged: read component by component
+    assert bases_extent([], 2) == [1, 1]
