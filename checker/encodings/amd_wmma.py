@@ -21,7 +21,16 @@ reference it is tested against): the product's register bases are the tile's, pl
 (inner, outer), then the ctaLayout's with every component scaled by the tile's size along its
 dim (16 along inner and outer, 1 along batch); its lane bases are the tile's; its warp bases
 the ctaLayout's, scaled; its out sizes the tile's times the ctaLayout's; its out order
-[r-1, .., 0]. `closed.combine` writes the CGA combination out from those.
+[r-1, .., 0]. `closed.combine` writes the CGA combination out from those (at rank 2 it is written
+out in place, two dims at a time). The tile's placed bases are a constant table (`PLACED_TILES`).
+
+Triton's final check (a permutation matrix once the zero bases go) is skipped when it cannot fail:
+when the ctaLayout's bases and the CGA's are permutation matrices themselves (`permutation_sizes`).
+Along each dim d the tile holds the out bits below tile[d] once, the scaled ctaLayout those from
+tile[d] up to the product's size once, the repetitions those up to t[d] = shape[d] / c[d], the clamp
+zeroes the one-bit bases at or above t[d], and the CGA's clamped bases, shifted by log2 t[d], hold
+those from t[d] up to shape[d] once. A ctaLayout with duplicated or multi-bit bases (which the
+verifier accepts when it is surjective) is checked, as Triton does: a shape can hide the duplicates.
 
 Dot operand (K, nonK as for every operand; nonKDim = instrShape[0] for A,
 [1] for B, depth = 32 / nonKDim), with out order [K, nonK, batch]:
@@ -49,18 +58,36 @@ from typing import Sequence
 from .. import f2
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
-from .base import (BASES, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
-                   bases_extent, matrix_order, packed_columns, param)
+from .base import (BASES, BLOCK, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
+                   bases_extent, derived, matrix_order, packed_columns, param)
 from .cga import combine_cta_cga_with_shape, validate_cga
-from .closed import combine
+from .closed import cga_parts, combine, growth
 from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
-from .linear import check_permutation_matrix
+from .linear import check_permutation_matrix, permutation_sizes
 
 WAVE_SIZE = 32
 TILE = 16
+TILE_SHIFT = TILE.bit_length() - 1     # log2 TILE: a ctaLayout component (in tiles) << TILE_SHIFT is in elements
 # (register, lane) bases of one 16x16 tile in (inner, outer), for v2/v3 (False) and v1 (True)
 TILE_BASES = {False: (((0, 1), (0, 2), (0, 4)), ((1, 0), (2, 0), (4, 0), (8, 0), (0, 8))),
               True: (((0, 2), (0, 4), (0, 8)), ((1, 0), (2, 0), (4, 0), (8, 0), (0, 1)))}
+
+
+def placed_tile(v1: bool, transposed: bool, rank: int) -> tuple[Bases, Bases]:
+    """The tile's (register, lane) bases in standard component order: each (inner, outer) basis of
+    TILE_BASES written at the dims (threadOrder[0], threadOrder[1]), zero along the batch dim."""
+    inner, outer = matrix_order(rank, row_major=not transposed)[:2]
+
+    def placed(b: tuple[int, int]) -> tuple[int, ...]:
+        v = [0] * rank
+        v[inner], v[outer] = b
+        return tuple(v)
+    regs, lanes = TILE_BASES[v1]
+    return tuple(map(placed, regs)), tuple(map(placed, lanes))
+
+
+# placed_tile for every (v1, isTranspose, rank) the verifier accepts: a constant table, like TILE_BASES
+PLACED_TILES = {(v1, t, r): placed_tile(v1, t, r) for v1 in (False, True) for t in (False, True) for r in (2, 3)}
 DEFAULT_INSTR_SHAPE = (16, 16, 16)
 WMMA_INSTR_SHAPES = {
     1: ((16, 16, 16),),
@@ -91,16 +118,26 @@ class AmdWmmaEncoding(DistributedEncoding):
                                           f" must be one of {', '.join(str(list(s)) for s in shapes)}")
         if self.rank not in (2, 3):
             raise self.fail("rank", f"a WMMA layout has rank 2 or 3 (batch), got {self.rank}")
+        rank = self.rank
         for field, bases in (("register", self.register_bases), ("warp", self.warp_bases)):
-            if any(len(b) != self.rank for b in bases):
-                raise self.fail("ctaLayout", f"every {field} basis must have {self.rank} components (the rank), "
-                                             f"got {[list(b) for b in bases]}")
-        if not self._cta_spans_its_extent():
+            for b in bases:
+                if len(b) != rank:
+                    raise self.fail("ctaLayout", f"every {field} basis must have {rank} components (the rank), "
+                                                 f"got {[list(b) for b in bases]}")
+        if self._cta_permutation_sizes is None and not self._cta_spans_its_extent():
             self.cta_layout()                   # the error, as from_bases words it
-        validate_cga(self.cga_layout, self.rank, self.kind)
+        if self.cga_layout:                     # no CGA (one CTA) is always valid
+            validate_cga(self.cga_layout, rank, self.kind)
+
+    @derived
+    def _cta_permutation_sizes(self) -> list[int] | None:
+        """`permutation_sizes` of the ctaLayout's bases, read by validate and the lowering (meaningful once
+        every basis has `rank` components, which validate checks first)."""
+        return permutation_sizes(self.register_bases + self.warp_bases, self.rank)
 
     def _cta_spans_its_extent(self) -> bool:
-        """The ctaLayout is surjective onto the sizes its bases span: its packed columns have full rank."""
+        """The ctaLayout is surjective onto the sizes its bases span: its packed columns have full rank
+        (validate asks only when the bases are no permutation matrix, which always spans its sizes)."""
         every = self.register_bases + self.warp_bases
         if any(c < 0 for b in every for c in b):
             return False
@@ -127,26 +164,39 @@ class AmdWmmaEncoding(DistributedEncoding):
         return tile.transpose_outs(names)
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
-        """Closed form of to_linear_layout_generic (module docstring)."""
+        """Closed form of to_linear_layout_generic, Triton's final check only where it can fail (module
+        docstring)."""
         r = self.rank
-        inner, outer = matrix_order(r, row_major=not self.is_transposed)[:2]
-        regs, lanes = TILE_BASES[self.version == 1]
+        cta_sizes = self._cta_permutation_sizes
+        a_permutation = cta_sizes is not None and permutation_sizes(self.cga_layout, r) is not None
+        if cta_sizes is None:
+            cta_sizes = bases_extent(self.register_bases + self.warp_bases, r)
+        key = (self.version == 1, self.is_transposed, r)
+        regs, lanes = PLACED_TILES.get(key) or placed_tile(*key)
+        if r != 2:                      # batch dims (all but the last two) keep their components
+            def scaled(b: tuple[int, ...]) -> tuple[int, ...]:
+                return b[:-2] + (b[-2] << TILE_SHIFT, b[-1] << TILE_SHIFT)
+            ins = ((REGISTER, regs + tuple(map(scaled, self.register_bases))), (LANE, lanes),
+                   (WARP, tuple(map(scaled, self.warp_bases))))
+            sizes = cta_sizes[:-2] + [cta_sizes[-2] << TILE_SHIFT, cta_sizes[-1] << TILE_SHIFT]
+            L = combine(ins, sizes, range(r - 1, -1, -1), self.cga_layout, shape)
+            return L if a_permutation else self._permutation(L)
+        # rank 2: the tile is 16 along both dims (scaled is << TILE_SHIFT throughout), and `combine` is
+        # written out for two dims: the per-CTA shape t, every component >= t[d] zeroed (no basis dropped),
+        # the repetitions after the registers (out order dim1, dim0), then the CGA's block bases
+        shape = tuple(shape)
+        t, block = cga_parts(tuple(self.cga_layout), shape) if self.cga_layout else (shape, ())
+        t0, t1 = t
 
-        def placed(b: tuple[int, int]) -> tuple[int, ...]:
-            v = [0] * r
-            v[inner], v[outer] = b
-            return tuple(v)
-        tile = [1] * r
-        tile[inner] = tile[outer] = TILE
-        shifts = [t.bit_length() - 1 for t in tile]
-
-        def scaled(b: tuple[int, ...]) -> tuple[int, ...]:
-            return tuple(c << sh for c, sh in zip(b, shifts))
-        sizes = [t * c for t, c in zip(tile, bases_extent(self.register_bases + self.warp_bases, r))]
-        ins = ((REGISTER, tuple(map(placed, regs)) + tuple(map(scaled, self.register_bases))),
-               (LANE, tuple(map(placed, lanes))),
-               (WARP, tuple(map(scaled, self.warp_bases))))
-        return self._permutation(combine(ins, sizes, range(r - 1, -1, -1), self.cga_layout, shape))
+        def clamped(bases: Bases, shift: int) -> tuple[tuple[int, int], ...]:
+            return tuple([(x if x < t0 else 0, y if y < t1 else 0)
+                          for x, y in ((x << shift, y << shift) for x, y in bases)])
+        registers = clamped(regs, 0) + clamped(self.register_bases, TILE_SHIFT)
+        registers += tuple(growth([cta_sizes[0] << TILE_SHIFT, cta_sizes[1] << TILE_SHIFT], t, (1, 0)))
+        L = LinearLayout._of(((REGISTER, registers), (LANE, clamped(lanes, 0)),
+                              (WARP, clamped(self.warp_bases, TILE_SHIFT)), (BLOCK, block)),
+                             (("dim0", shape[0]), ("dim1", shape[1])))      # t[d] * c[d] = shape[d]
+        return L if a_permutation else self._permutation(L)
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         names = standard_out_dims(self.rank)

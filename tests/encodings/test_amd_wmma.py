@@ -2,11 +2,13 @@
 and the operand rules (every conformance case runs in tests/conformance/test_lowering.py)."""
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from checker.encodings import lower
-from checker.encodings.amd_wmma import AmdWmmaEncoding
+from checker.encodings.amd_wmma import PLACED_TILES, WMMA_INSTR_SHAPES, AmdWmmaEncoding, placed_tile
 from checker.encodings.dot_operand import DotOperandEncoding
-from checker.errors import EncodingError
+from checker.errors import CheckerError, EncodingError
 from checker.syntax.gluon import from_gluon
 
 from ..tables import thread_grid
@@ -158,3 +160,95 @@ def test_gluon_defaults():
     enc = from_gluon({"class": "AMDWMMALayout", "params": {"version": 1, "transposed": True,
                                                            "warp_bases": [[0, 1], [1, 0]]}})
     assert enc == AmdWmmaEncoding(1, True, (), WARPS_2X2, (16, 16, 16), (), 2)
+
+
+def test_cga_places_ctas_above_the_tiles():
+    """Rank 2 with a CGA: the block basis comes after the per-CTA shape t = shape / CGA size (dim0 16)."""
+    enc = wmma(version=2, warps=((0, 1),), cga_layout=((1, 0),))
+    assert lower(enc, [32, 32]).to_dict()["bases"] == {"register": [[1, 0], [2, 0], [4, 0]],
+                                                       "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [8, 0]],
+                                                       "warp": [[0, 16]], "block": [[16, 0]]}
+
+
+def test_a_small_shape_broadcasts_what_lies_beyond_it():
+    """Components at or beyond the shape become 0 (kept, not dropped); a larger dim1 adds repetitions."""
+    L = lower(wmma(version=3, regs=((1, 0),), warps=((0, 1),), instr=(16, 16, 32)), [4, 64])
+    assert L.to_dict()["bases"] == {"register": [[1, 0], [2, 0], [0, 0], [0, 0], [0, 32]],
+                                    "lane": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 0]],
+                                    "warp": [[0, 16]], "block": []}
+
+
+def test_placed_tiles_table():
+    """The constant table of the tile's placed bases is placed_tile's, and places (inner, outer) at the
+    matrix order's first two dims (rank 3, transposed: inner = dim1, outer = dim2; batch dim0 zero)."""
+    assert all(PLACED_TILES[key] == placed_tile(*key) for key in PLACED_TILES)
+    regs, lanes = placed_tile(False, True, 3)
+    assert regs == ((0, 0, 1), (0, 0, 2), (0, 0, 4))
+    assert lanes == ((0, 1, 0), (0, 2, 0), (0, 4, 0), (0, 8, 0), (0, 0, 8))
+
+
+# --------------------------------------- the closed form against the composition, any ctaLayout
+
+@st.composite
+def cta_bases(draw, rank: int):
+    """(register, warp) bases: one-bit bases spanning 1 to 4 tiles per dim, shuffled, with zero bases and,
+    often, a duplicated basis, a basis of two bits (the xor of two others) or an arbitrary one -- the
+    ctaLayouts validate accepts (surjective) that are no permutation matrix."""
+    every = [tuple(1 << j if k == d else 0 for k in range(rank)) for d in range(rank)
+             for j in range(draw(st.integers(0, 2)))]
+    every += [(0,) * rank] * draw(st.integers(0, 1))
+    extra = draw(st.sampled_from(("none", "duplicate", "two bits", "any")))
+    if extra == "duplicate" and every:
+        every.append(draw(st.sampled_from(every)))
+    elif extra == "two bits" and len(every) >= 2:
+        a, b = draw(st.permutations(every))[:2]
+        every.append(tuple(x ^ y for x, y in zip(a, b)))
+    elif extra == "any":
+        every.append(draw(st.tuples(*[st.integers(0, 4)] * rank)))
+    every = draw(st.permutations(every))
+    cut = draw(st.integers(0, len(every)))
+    return tuple(every[:cut]), tuple(every[cut:])
+
+
+@st.composite
+def valid_cga(draw, rank: int):
+    """CGA bases that are a permutation matrix once their zero bases go, in a random order."""
+    every = [tuple(1 << j if k == d else 0 for k in range(rank)) for d in range(rank)
+             for j in range(draw(st.integers(0, 1)))]
+    every += [(0,) * rank] * draw(st.integers(0, 1))
+    return tuple(draw(st.permutations(every)))
+
+
+@st.composite
+def wmma_and_shape(draw):
+    """A ctaLayout (`cta_bases`), any version, order, rank and CGA, and a shape from 1 to 128 per dim."""
+    v = draw(st.integers(1, 3))
+    r = draw(st.integers(2, 3))
+    enc = AmdWmmaEncoding(v, draw(st.booleans()), *draw(cta_bases(r)),
+                          draw(st.sampled_from(WMMA_INSTR_SHAPES[v])), draw(valid_cga(r)), r)
+    shape = tuple(draw(st.lists(st.integers(0, 7).map(lambda e: 1 << e), min_size=r, max_size=r)))
+    return enc, shape
+
+
+def outcome(fn, shape):
+    try:
+        return fn(shape)
+    except CheckerError as e:
+        return (type(e).__name__, str(e), e.field)
+
+
+@given(wmma_and_shape())
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+def test_closed_form_is_the_composition(enc_shape):
+    """to_linear_layout (rank 2 written out, Triton's final check skipped for a permutation ctaLayout) ==
+    to_linear_layout_generic, bit for bit or the same error."""
+    enc, shape = enc_shape
+    try:
+        enc.validate()
+    except CheckerError:
+        assume(False)
+    closed, generic = outcome(enc.to_linear_layout, shape), outcome(enc.to_linear_layout_generic, shape)
+    assert closed == generic
+    if not isinstance(closed, tuple):
+        assert closed.in_dims == generic.in_dims and closed.out_dim_sizes == generic.out_dim_sizes
+        assert closed.bases == generic.bases
