@@ -121,7 +121,9 @@ def _scale_out(s: dict, t: dict, date) -> list[str]:
              f"{k.get('triton_first_compile_s')} s, not counted)", "",
              "Two Triton columns: triton.compile in its warm worker (in-process), and a new process that imports "
              "Triton and compiles the kernel once (whole process, bench/triton_worker.py --once). Ours whole "
-             "process is `layoutcheck verify K --engine both --jobs 1`.", "",
+             "process is `layoutcheck verify K --engine both --jobs 1`; ours in-process (checker.verify, this process "
+             "having lowered the kernel's encodings before) is per sample the median of 3 calls per engine, the "
+             "engines alternating.", "",
              "| kernel | target | checks | triton.compile in-process (s) | Triton whole process (s) | "
              "verify, whole process (s) | / Triton in-process "
              f"(target <= {t.get('kernel_process_ratio')}) | / Triton whole process | checker.verify in-process, "

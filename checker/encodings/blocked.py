@@ -111,8 +111,5 @@ class BlockedEncoding(DistributedEncoding):
 @lru_cache(maxsize=1024)
 def _blocked_tile(enc: BlockedEncoding) -> FrozenTile:
     """idND(register, sizePerThread) * idND(lane, threadsPerWarp) * idND(warp, warpsPerCTA), all in `order`."""
-    t = Tile(enc.rank)
-    for in_dim, sizes in ((REGISTER, enc.size_per_thread), (LANE, enc.threads_per_warp), (WARP, enc.warps_per_cta)):
-        for d in enc.order:
-            t.id(sizes[d], in_dim, d)
-    return FrozenTile(t)
+    return FrozenTile.of_identities(enc.rank, ((REGISTER, enc.size_per_thread), (LANE, enc.threads_per_warp),
+                                               (WARP, enc.warps_per_cta)), enc.order)

@@ -25,6 +25,7 @@ checks every closed form against the generic composition (hypothesis, random par
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import le, lt, mul
 from typing import Sequence
 
 from ..layout import LinearLayout
@@ -134,10 +135,10 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
         t, block = cga_parts(tuple(cga_bases), shape)
     else:
         t, block = shape, ()
-    extra = growth(sizes, t, outs)
+    extra = growth(sizes, t, outs) if any(map(lt, sizes, t)) else ()
     out = []
     first = True
-    if all(s <= lim for s, lim in zip(sizes, t)):     # the tile's bases lie below its sizes: none is clamped
+    if all(map(le, sizes, t)):                  # the tile's bases lie below its sizes: none is clamped
         for name, bs in ins:
             out.append((name, tuple(bs) + tuple(extra) if first else tuple(bs)))
             first = False
@@ -147,13 +148,11 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
         drop = not broadcast_registers and name == REGISTER
         nb = []
         for b in bs:
-            for c, lim in zip(b, t):
-                if c >= lim:
-                    break
-            else:
+            inside = tuple(map(lt, b, t))
+            if all(inside):
                 nb.append(b)
                 continue
-            clamped = tuple(0 if c >= lim else c for c, lim in zip(b, t))
+            clamped = tuple(map(mul, b, inside))        # c * (c < t[d]): 0 where the component reaches t[d]
             if drop and any(b) and not any(clamped):
                 continue
             nb.append(clamped)
@@ -179,6 +178,29 @@ class FrozenTile:
         self.ins = tuple((n, tuple(bs)) for n, bs in tile.ins.items())
         self.sizes = tuple(tile.sizes)
         self.outs = tuple(tile.outs)
+
+    @classmethod
+    def of_identities(cls, rank: int, pieces, order: Sequence[int]) -> "FrozenTile":
+        """The product over (in_dim, per-dim sizes) of `pieces` of ``identity_1d(sizes[d], in_dim, d)`` for d in
+        `order` (each size a power of two >= 1), written directly: in-dim i gets the bases size[d]·2^j (j <
+        log2 sizes[d]) along each d in order, size[d] accumulating; the out order is `order`."""
+        grown = [1] * rank
+        ins = []
+        for in_dim, per in pieces:
+            bs = []
+            for d in order:
+                n, s = per[d], grown[d]
+                step = 1
+                while step < n:
+                    b = [0] * rank
+                    b[d] = s * step
+                    bs.append(tuple(b))
+                    step <<= 1
+                grown[d] = s * n
+            ins.append((in_dim, tuple(bs)))
+        tile = cls.__new__(cls)
+        tile.ins, tile.sizes, tile.outs = tuple(ins), tuple(grown), tuple(order)
+        return tile
 
     def combine(self, cga_bases, shape: Sequence[int], *, broadcast_registers: bool = True) -> LinearLayout:
         return combine(self.ins, self.sizes, self.outs, cga_bases, shape, broadcast_registers=broadcast_registers)
