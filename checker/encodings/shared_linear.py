@@ -9,6 +9,7 @@ must be a positive power of two.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import lshift
 from typing import Sequence
 
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
@@ -24,7 +25,7 @@ class SharedLinearEncoding(SharedEncoding):
     block_bases: Bases = param("block", BASES, default=())
     alignment_bytes: int = param("alignment", INT, default=16, yaml="alignment", gluon="alignment")
 
-    @property
+    @derived
     def rank(self) -> int:
         return bases_rank(self.offset_bases, self.block_bases) or 1
 
@@ -48,17 +49,16 @@ class SharedLinearEncoding(SharedEncoding):
         independent and as many as the out bits: the layout is then surjective and invertible once its zero
         bases are removed. The columns are reduced as they are packed (`f2.rank`'s elimination), stopping
         at the first dependent one."""
+        every = self.offset_bases + self.block_bases
+        if every and min(map(min, every)) < 0:
+            return False
         shifts, bits = [], 0
         for size in self._extent:
             shifts.append(bits)
             bits += size.bit_length() - 1
         basis: dict[int, int] = {}
-        for b in self.offset_bases + self.block_bases:
-            v = 0
-            for c, sh in zip(b, shifts):
-                if c < 0:
-                    return False
-                v |= c << sh
+        for b in every:
+            v = sum(map(lshift, b, shifts))
             if not v:
                 continue
             while True:
@@ -75,9 +75,11 @@ class SharedLinearEncoding(SharedEncoding):
     def validate(self) -> None:
         if not is_power_of_two(self.alignment_bytes):
             raise self.fail("alignment", f"must be a positive power of two, got {self.alignment_bytes}")
-        for name, bs in (("offset", self.offset_bases), ("block", self.block_bases)):
-            if any(len(b) != self.rank for b in bs):
-                raise self.fail(name, f"every basis must have {self.rank} components (the rank)")
+        rank = self.rank
+        if set(map(len, self.offset_bases + self.block_bases)) - {rank}:
+            for name, bs in (("offset", self.offset_bases), ("block", self.block_bases)):
+                if any(len(b) != rank for b in bs):
+                    raise self.fail(name, f"every basis must have {rank} components (the rank)")
         if self._invertible_without_zeros():
             return
         L = self.stored_layout()                # the error, as Triton words it
