@@ -19,6 +19,7 @@ immutable and every operation returns a new layout.
 
 from __future__ import annotations
 
+from operator import lshift
 from typing import Iterable, Mapping, Sequence
 
 from . import f2
@@ -456,7 +457,69 @@ class LinearLayout:
         sizes. An in-dim whose sublayout is identical in both maps as the
         identity (Triton's broadcasting heuristic); the rest is solved by least
         squares over GF(2) with the lowest-index pivot columns.
+
+        Written on the bases (`invert_and_compose_generic` is the same map composed from sublayouts,
+        products and transposes, the reference it is tested against): with outer's components put in
+        self's out order, an in-dim d of both is an identity dim when every out size is the same in both
+        and d's bases are equal. The other in-bits of outer, packed at outer's out sizes, are the
+        columns; each other in-bit of self, packed the same way, is a target; f2.solve gives each target
+        the mask x of pivot columns summing to it. C's basis for such a bit has, for each out-dim e of C
+        (outer's in-dims, in outer's order), the bits of x that belong to e (0 for an identity dim);
+        the basis j of an identity dim d is 2^j along d and 0 elsewhere.
         """
+        B = self
+        out_names = B.out_dims
+        _require_same_dims(out_names, outer.out_dims, "invert_and_compose: out")
+        index = {n: k for k, (n, _) in enumerate(outer._outs)}
+        perm = [index[d] for d in out_names]
+        a_sizes = [outer._outs[p][1] for p in perm]
+        for d, a, b in zip(out_names, a_sizes, (s for _, s in B._outs)):
+            if a < b:
+                raise LayoutError(f"invert_and_compose: out-dim '{d}' of the target ({a}) "
+                                  f"is smaller than the source's ({b})")
+        a_ins = [(n, tuple(tuple(b[p] for p in perm) for b in bs)) for n, bs in outer._ins]
+        identity = set()
+        if a_sizes == [s for _, s in B._outs]:
+            b_bases = dict(B._ins)
+            identity = {n for n, bs in a_ins if n in b_bases and b_bases[n] == bs}
+        a_rest = [(n, bs) for n, bs in a_ins if n not in identity]
+        b_rest = [(n, bs) for n, bs in B._ins if n not in identity]
+        if bool(a_rest) != bool(b_rest):
+            raise LayoutError("invert_and_compose: one layout has in-dims left to solve and the other none")
+        shifts, acc = [], 0
+        for size in a_sizes:
+            shifts.append(acc)
+            acc += size.bit_length() - 1
+        cols = [sum(map(lshift, b, shifts)) for _, bs in a_rest for b in bs]
+        sol = f2.solve(cols, [sum(map(lshift, b, shifts)) for _, bs in b_rest for b in bs])
+        if sol is None:
+            raise LayoutError("invert_and_compose: the source layout reaches tensor elements the target "
+                              "layout never holds (image not contained)")
+        # per out-dim of C (outer's in-dims): where its bits sit in a solution mask, or None (identity)
+        fields, at = [], 0
+        for n, bs in outer._ins:
+            if n in identity:
+                fields.append(None)
+            else:
+                fields.append((at, (1 << len(bs)) - 1))
+                at += len(bs)
+        names = [n for n, _ in outer._ins]
+        ins, k = [], 0
+        for n, bs in B._ins:
+            if n in identity:
+                e = names.index(n)
+                ins.append((n, tuple(tuple(1 << j if i == e else 0 for i in range(len(names)))
+                                     for j in range(len(bs)))))
+                continue
+            xs = sol[k:k + len(bs)]
+            k += len(bs)
+            ins.append((n, tuple(tuple(0 if f is None else (x >> f[0]) & f[1] for f in fields) for x in xs)))
+        return LinearLayout._of(ins, outer.in_dim_sizes)
+
+    def invert_and_compose_generic(self, outer: "LinearLayout") -> "LinearLayout":
+        """`invert_and_compose` composed from sublayouts, a least-squares solve, products with 1-D
+        identities and transposes (Triton's own construction): the reference the closed form is tested
+        against."""
         out_names = list(self.out_dims)
         _require_same_dims(out_names, outer.out_dims, "invert_and_compose: out")
         A = outer.transpose_outs(out_names)

@@ -233,3 +233,43 @@ def test_reshapes_refuse_duplicate_names_and_keep_the_map():
     assert list(split.out_dim_sizes) == [("a", 4), ("b", 4)]
     assert split.reshape_outs([("dim0", 16)]) == L
     assert dict(L.reshape_ins([("x", 4), ("y", 4)]).bases) == {"x": ((1,), (2,)), "y": ((4,), (8,))}
+
+
+@st.composite
+def inversion_pairs(draw):
+    """(self, outer) for invert_and_compose: in-dims from one pool in any order and subset, shared in-dims
+    often with equal bases (identity dims), outer's out sizes equal or larger and its out order shuffled,
+    now and then an out-dim that does not match (the error paths)."""
+    out_dims = ("dim0", "dim1")
+    b_logs = [draw(st.integers(0, 3)) for _ in out_dims]
+    a_logs = [lg + draw(st.sampled_from((0, 0, 1))) for lg in b_logs]
+
+    def basis(logs):
+        return tuple(draw(st.integers(0, (1 << lg) - 1)) for lg in logs)
+    pool = ("register", "lane", "warp", "block")
+    b_in = draw(st.permutations(pool))[:draw(st.integers(1, 4))]
+    a_in = draw(st.permutations(pool))[:draw(st.integers(1, 4))]
+    b_ins = [(d, [basis(b_logs) for _ in range(draw(st.integers(0, 3)))]) for d in b_in]
+    a_ins = [(d, list(dict(b_ins)[d]) if d in dict(b_ins) and draw(st.booleans())
+              else [basis(a_logs) for _ in range(draw(st.integers(0, 3)))]) for d in a_in]
+    order = draw(st.permutations(out_dims))
+    outer = LinearLayout(a_ins, [(o, 1 << a_logs[out_dims.index(o)]) for o in out_dims]).transpose_outs(order)
+    if draw(st.integers(0, 9)) == 0:                        # an out-dim self lacks
+        outer = LinearLayout._of(outer._ins, (("dim7", outer._outs[0][1]),) + outer._outs[1:])
+    return LinearLayout(b_ins, [(o, 1 << lg) for o, lg in zip(out_dims, b_logs)]), outer
+
+
+@settings(max_examples=400, deadline=None)
+@given(inversion_pairs())
+def test_invert_and_compose_closed_form_is_the_composition(pair):
+    B, A = pair
+
+    def outcome(f):
+        try:
+            return f(A)
+        except LayoutError as e:
+            return ("LayoutError", str(e))
+    closed, generic = outcome(B.invert_and_compose), outcome(B.invert_and_compose_generic)
+    assert closed == generic
+    if isinstance(closed, LinearLayout):
+        assert closed.in_dim_sizes == generic.in_dim_sizes and closed.out_dim_sizes == generic.out_dim_sizes
