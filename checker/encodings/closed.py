@@ -68,15 +68,8 @@ class Tile:
         """* identity_1d(size, in_dim, dim d) (size 0: the empty layout, nothing)."""
         if size == 0:
             return self
-        bs = self._bases_of(in_dim, d)
         s = self.sizes[d]
-        rank = self.rank
-        step = 1
-        while step < size:
-            b = [0] * rank
-            b[d] = s * step
-            bs.append(tuple(b))
-            step <<= 1
+        self._bases_of(in_dim, d).extend(_powers_along(self.rank, d, s, size))
         self.sizes[d] = s * size
         return self
 
@@ -91,6 +84,18 @@ class Tile:
             bs.append(zero)
             step <<= 1
         return self
+
+
+def _powers_along(rank: int, d: int, start: int, size: int) -> list[tuple[int, ...]]:
+    """The bases start·2^j along dim d (j < log2 size): an identity of `size` placed above `start`."""
+    out = []
+    step = 1
+    while step < size:
+        b = [0] * rank
+        b[d] = start * step
+        out.append(tuple(b))
+        step <<= 1
+    return out
 
 
 def growth(sizes: Sequence[int], targets: Sequence[int], order: Sequence[int]) -> list[tuple[int, ...]]:
@@ -189,14 +194,8 @@ class FrozenTile:
         for in_dim, per in pieces:
             bs = []
             for d in order:
-                n, s = per[d], grown[d]
-                step = 1
-                while step < n:
-                    b = [0] * rank
-                    b[d] = s * step
-                    bs.append(tuple(b))
-                    step <<= 1
-                grown[d] = s * n
+                bs.extend(_powers_along(rank, d, grown[d], per[d]))
+                grown[d] *= per[d]
             ins.append((in_dim, tuple(bs)))
         tile = cls.__new__(cls)
         tile.ins, tile.sizes, tile.outs = tuple(ins), tuple(grown), tuple(order)

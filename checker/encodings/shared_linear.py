@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from operator import lshift
 from typing import Sequence
 
+from .. import f2
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
 from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, derived,
                    param, require_stored_shape, stored_layout)
@@ -47,8 +48,7 @@ class SharedLinearEncoding(SharedEncoding):
     def _invertible_without_zeros(self) -> bool:
         """The non-zero bases, packed into columns (dim0 in the low bits, each dim as wide as `_extent`), are
         independent and as many as the out bits: the layout is then surjective and invertible once its zero
-        bases are removed. The columns are reduced as they are packed (`f2.rank`'s elimination), stopping
-        at the first dependent one."""
+        bases are removed."""
         every = self.offset_bases + self.block_bases
         if every and min(map(min, every)) < 0:
             return False
@@ -56,21 +56,8 @@ class SharedLinearEncoding(SharedEncoding):
         for size in self._extent:
             shifts.append(bits)
             bits += size.bit_length() - 1
-        basis: dict[int, int] = {}
-        for b in every:
-            v = sum(map(lshift, b, shifts))
-            if not v:
-                continue
-            while True:
-                lead = v.bit_length() - 1
-                pivot = basis.get(lead)
-                if pivot is None:
-                    basis[lead] = v
-                    break
-                v ^= pivot
-                if not v:
-                    return False
-        return len(basis) == bits
+        cols = [v for v in (sum(map(lshift, b, shifts)) for b in every) if v]
+        return len(cols) == bits and f2.rank(cols) == bits
 
     def validate(self) -> None:
         if not is_power_of_two(self.alignment_bytes):

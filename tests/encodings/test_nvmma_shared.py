@@ -9,6 +9,8 @@ from checker.encodings.nvmma_shared import NvmmaSharedEncoding
 from checker.errors import EncodingError
 from checker.syntax.gluon import from_gluon
 
+from .test_closed import cga
+
 from ..tables import stored_elements
 
 
@@ -194,24 +196,11 @@ def _outcome(fn, *args):
 
 
 @st.composite
-def _cga(draw, rank):
-    out, count = [], [0] * rank
-    for _ in range(draw(st.integers(0, 3))):
-        if out and draw(st.booleans()):
-            out.append((0,) * rank)
-            continue
-        d = draw(st.integers(0, rank - 1))
-        out.append(tuple(1 << count[d] if k == d else 0 for k in range(rank)))
-        count[d] += 1
-    return tuple(out)
-
-
-@st.composite
 def _nvmma(draw):
     rank = draw(st.integers(1, 4))
     s = draw(st.sampled_from((0, 32, 64, 128)))
     b = draw(st.sampled_from([1 << e for e in range(11)]))
-    enc = NvmmaSharedEncoding(s, draw(st.booleans()), b, draw(st.booleans()), rank, draw(_cga(rank)))
+    enc = NvmmaSharedEncoding(s, draw(st.booleans()), b, draw(st.booleans()), rank, draw(cga(rank)))
     shape = tuple(draw(st.lists(st.integers(0, 10).map(lambda e: 1 << e), min_size=rank, max_size=rank)))
     return enc, shape
 

@@ -8,6 +8,8 @@ from checker.encodings import lower
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.errors import CheckerError, EncodingError
 
+from .test_closed import cga
+
 from ..tables import stored_elements
 
 
@@ -105,15 +107,7 @@ def _cga(draw, rank, valid=True):
     if not valid:
         return tuple(draw(st.lists(st.lists(st.integers(-1, 4), min_size=rank - 1, max_size=rank + 1).map(tuple),
                                    max_size=3)))
-    out, count = [], [0] * rank
-    for _ in range(draw(st.integers(0, 3))):
-        if out and draw(st.booleans()):
-            out.append((0,) * rank)
-            continue
-        d = draw(st.integers(0, rank - 1))
-        out.append(tuple(1 << count[d] if k == d else 0 for k in range(rank)))
-        count[d] += 1
-    return tuple(out)
+    return draw(cga(rank))
 
 
 @st.composite
