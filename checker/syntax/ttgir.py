@@ -59,7 +59,6 @@ one problem naming the construct, `Module.refused`, and no operations.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -160,8 +159,9 @@ def _default_parser() -> AttributeParser:
 
 # ---------------------------------------------------------------- lexical helpers
 
-_TOKEN = re.compile(r'->|"(?:[^"\\]|\\.)*"?|[<>\[\](){}]')
+_TOKEN = re.compile(r'[<>\[\](){}](?<!->)|"(?:[^"\\]|\\.)*"?')     # a bracket (not the > of ->) or a string
 _BRACKETS = re.compile(r"->|[<>\[\](){}]")
+_BRACKET = re.compile(r"[<>\[\](){}](?<!->)")                         # a bracket, not the > of ->
 _OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
@@ -172,7 +172,8 @@ _HEAD = re.compile(r'\s*(?:(?P<res>%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)
                    r'(?:"(?P<q>[^"]*)"|(?P<n>\^?[A-Za-z_][\w$.-]*))')
 _MODULE_HEAD = re.compile(r"\s*(?:builtin\.)?module\b")
 _ALIAS_HEAD = re.compile(r"\s*([#!])([\w$.-]+)\s*=(?!=)\s*")
-_TYPE_START = re.compile(r"(?<![\w!.$])tensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
+_TYPE_START = re.compile(r"t(?<![\w!.$]t)ensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
+#   (`tensor<` not preceded by [\w!.$]: the lookbehind comes after the `t`, so that re can skip to a `t` or `!`)
 _VALUE = re.compile(r"%[\w$.-]+(?:#\d+)?")
 _UNKNOWN_ALIAS = re.compile(r"unknown alias '#([\w$.-]+)'")
 _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is spelled otherwise)
@@ -182,10 +183,11 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
     (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
      "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
 ]   # (amd_mfma's versionMajor is not refused: today's Triton ignores it, and its own lit tests still write it)
+_OLDER_TRITON_MARKS = ("triton_", "!tt.memdesc<", ".shared<")   # one is in every match of _OLDER_TRITON
 _OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
-_LOC_CALL = re.compile(r"(?<![\w$.])loc\(")
+_LOC_CALL = re.compile(r"l(?<![\w$.]l)oc\(")        # `loc(` not preceded by [\w$.] (lookbehind as in _TYPE_START)
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _DIGITS = re.compile(r"[0-9]+")
 _DIMS = re.compile(r"[0-9]+(x[0-9]+)*")
@@ -193,22 +195,38 @@ _COMMA = re.compile(r"\s*,\s*")
 _DECLARATION = re.compile(r"\(\s*%[\w$.-]+\s*:(?!:)")               # a declaration list (%a: T, ...)
 _SUCCESSOR_END = re.compile(r"\^[\w$.-]+\s*$")                     # ... preceded by a successor label
 _TYPE_ALIAS_USE = re.compile(r"!([\w$.-]+)(?![\w$.<-])")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?')                        # a string literal (or an unclosed one)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"?|//')
+_SIGNATURE_MARK = re.compile(r"->|:")                               # what `complete` looks for at top level
+_ALIAS_DEFINITION = re.compile(r"[#!][\w$.-]+\s*=(?!=)")
+_BARE_TYPE_BODY = re.compile(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)")        # <4x8xf16, ...> or <f16, #enc...>
+_INTEGER_VALUE = re.compile(r"(-?\d+)(?:\s*:\s*(?:[iu]\d+|index))?")
+_ENTRY_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[^\s=]+)\s*(=?)')
+_ATTRIBUTE_NAME = re.compile(r"#([A-Za-z_][\w$]*)\.([\w$]+)")       # #dialect.name
 
 
 def _code(line: str) -> str:
     """line without its // comment (a // inside a string literal is kept)."""
     if "//" not in line:
         return line
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"?|//', line):
+    for m in _STRING_OR_COMMENT.finditer(line):
         if m.group() == "//":
             return line[:m.start()]
     return line
 
 
+def _blank_strings(text: str) -> str:
+    """text with the contents of its string literals blanked (an unclosed `"` blanked itself), same length."""
+    if '"' not in text:
+        return text
+    return _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"' if len(m.group()) >= 2 else " ", text)
+
+
 def _mask(text: str) -> str:
     """text with string contents and loc(...) trailers blanked, same length (offsets stay valid)."""
-    out = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
-                 if len(m.group()) >= 2 else " ", text)
+    out = _blank_strings(text)
+    if "loc(" not in out:
+        return out
     for m in reversed(list(_LOC_CALL.finditer(out))):
         end = _group_end(out, m.end() - 1)
         out = out[:m.start()] + _NOT_NEWLINE.sub(" ", out[m.start():end]) + out[end:]
@@ -228,7 +246,7 @@ def _group_end(text: str, start: int) -> int:
     return len(text)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Group:
     """One bracket pair of a statement: its opening character, span and nesting depth."""
 
@@ -242,10 +260,8 @@ def _groups(masked: str) -> list[_Group]:
     """Every bracket pair of a (balanced) masked text; an unclosed one runs to the end."""
     out: list[_Group] = []
     stack: list[_Group] = []
-    for m in _BRACKETS.finditer(masked):
+    for m in _BRACKET.finditer(masked):
         tok = m.group()
-        if tok == "->":
-            continue
         if tok in _OPENERS:
             g = _Group(tok, m.start(), len(masked), len(stack))
             stack.append(g)
@@ -255,23 +271,29 @@ def _groups(masked: str) -> list[_Group]:
     return out
 
 
-def _top_level(masked: str, groups: list[_Group], pattern: str) -> list[int]:
-    """Positions of a pattern's matches outside every bracket pair."""
-    spans = [(g.start, g.end) for g in groups if g.depth == 0]
+def _top_level(masked: str, top: list[_Group], pattern: re.Pattern) -> list[int]:
+    """Positions of a pattern's matches outside every bracket pair (`top`: the outermost pairs, in order)."""
+    spans = [(g.start, g.end) for g in top]
+    if not spans:
+        return [m.start() for m in pattern.finditer(masked)]
     starts = [s for s, _ in spans]
     out = []
-    for m in re.finditer(pattern, masked):
+    for m in pattern.finditer(masked):
         k = bisect.bisect_right(starts, m.start()) - 1
         if k < 0 or m.start() >= spans[k][1]:
             out.append(m.start())
     return out
 
 
+_SEPARATED = {",": re.compile(r'->|[<>\[\](){}]|,')}     # split_top's scanner of each separator used
+
+
 def split_top(text: str, sep: str = ",") -> list[str]:
     """text split at the separators outside every bracket and string (empty parts dropped)."""
     masked = _mask(text)
     cuts, depth = [], 0
-    for m in re.finditer(r'->|[<>\[\](){}]|' + re.escape(sep), masked):
+    scanner = _SEPARATED.get(sep) or re.compile(r'->|[<>\[\](){}]|' + re.escape(sep))
+    for m in scanner.finditer(masked):
         tok = m.group()
         if tok in _OPENERS:
             depth += 1
@@ -290,7 +312,7 @@ def attribute_value(text: str) -> Any:
         return t[1:-1]
     if t in ("true", "false"):
         return t == "true"
-    m = re.fullmatch(r"(-?\d+)(?:\s*:\s*(?:[iu]\d+|index))?", t)
+    m = _INTEGER_VALUE.fullmatch(t)
     return int(m.group(1)) if m else t
 
 
@@ -298,7 +320,7 @@ def attribute_entries(body: str) -> dict[str, Any]:
     """The entries of a dictionary body (the text between its braces); a unit attribute is True."""
     out: dict[str, Any] = {}
     for part in split_top(body):
-        m = re.match(r'\s*("(?:[^"\\]|\\.)*"|[^\s=]+)\s*(=?)', part)
+        m = _ENTRY_KEY.match(part)
         if m is None:
             continue
         key = m.group(1)[1:-1] if m.group(1).startswith('"') else m.group(1)
@@ -423,8 +445,9 @@ def resolve_location(text: str, defs: dict[str, str]) -> Frame | None:
 
 def _own_location(text: str) -> str | None:
     """The ``loc(...)`` that ends a statement (its own location), or None."""
-    plain = re.sub(r'"(?:[^"\\]|\\.)*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"'
-                   if len(m.group()) >= 2 else " ", text)
+    if "loc(" not in text:
+        return None
+    plain = _blank_strings(text)
     found = list(_LOC_CALL.finditer(plain))
     if not found:
         return None
@@ -496,7 +519,7 @@ def unsupported_encoding(text: str, others=frozenset(), depth: int = 0) -> str |
     if name in others:
         body = others.get(name) if hasattr(others, "get") else None
         return unsupported_encoding(body, others, depth + 1) if body and depth < 32 else None
-    m = re.match(r"#([A-Za-z_][\w$]*)\.([\w$]+)", text)
+    m = _ATTRIBUTE_NAME.match(text)
     if m is None or m.group(1) in LAYOUT_DIALECTS or _is_memory_space(text):
         return None
     dialect, kind = m.groups()
@@ -518,7 +541,7 @@ def _is_memory_space(text: str) -> bool:
 def layout_attribute(text: str) -> bool:
     """Whether an attribute text (``#ttg.blocked<...>``) names a TritonGPU layout rather than a memory space,
     a location or another dialect's attribute."""
-    m = re.match(r"#([A-Za-z_][\w$]*)\.([\w$]+)", text)
+    m = _ATTRIBUTE_NAME.match(text)
     return bool(m) and m.group(1) in LAYOUT_DIALECTS and m.group(2) not in NOT_LAYOUTS
 
 
@@ -526,6 +549,9 @@ def layout_attribute(text: str) -> bool:
 
 class _Stmt:
     """The text of one statement as it is gathered, with the line each stretch of it comes from."""
+
+    __slots__ = ("line", "end_line", "parts", "offsets", "lines", "length", "stack", "error", "op", "module",
+                 "region_line", "name_end", "index", "home", "blocks", "regions")
 
     def __init__(self, line: int):
         self.line = line
@@ -553,7 +579,8 @@ class _Stmt:
             self.lines.append(line)
         self.parts.append(text)
         self.length += len(text)
-        self.end_line = max(self.end_line, line)
+        if line > self.end_line:
+            self.end_line = line
 
     def text(self) -> str:
         return "".join(self.parts)
@@ -641,6 +668,8 @@ class _Reader:
 
     def older_triton(self, stmt: _Stmt, masked: str) -> None:
         """Refuse the module at a construct of an older Triton (module docstring)."""
+        if not any(mark in masked for mark in _OLDER_TRITON_MARKS):
+            return
         for pattern, why in _OLDER_TRITON:
             m = pattern.search(masked)
             if m:
@@ -658,6 +687,9 @@ class _Reader:
     # -- gathering statements
 
     def scan_line(self, code: str, ln: int, following: str) -> None:
+        """Add one code line to the statements being gathered, tracking its brackets. The text between
+        two bracket events is added to the statement in one piece (`added`: where the text not yet
+        added starts); a bracket's offset in the statement is where it will land."""
         pos = 0
         while True:
             if self.cur is None:
@@ -670,38 +702,40 @@ class _Reader:
                     pos += 1
                     continue
                 self.cur = _Stmt(ln)
-            cur = self.cur
-            m = _TOKEN.search(code, pos)
-            cur.add(code[pos:m.start() if m else len(code)], ln)
-            if m is None:
-                break
-            tok, pos = m.group(), m.end()
-            if tok == "->" or tok.startswith('"'):
-                cur.add(tok, ln)
-            elif tok in "<[(":
-                cur.stack.append((tok, ln, m.start() + 1, cur.length))
-                cur.add(tok, ln)
-            elif tok == "{":
-                cur.add(tok, ln)
-                if self.opens_region(cur, code, pos, following):
-                    self.open_region(cur, ln)
+            cur, stack, added, resume = self.cur, self.cur.stack, pos, None
+            for m in _TOKEN.finditer(code, pos):
+                tok = m.group()
+                if tok[0] == '"':
+                    continue
+                if tok in "<[(":
+                    stack.append((tok, ln, m.start() + 1, cur.length + m.start() - added))
+                elif tok == "{":
+                    if self.opens_region(cur, code, m.end(), following):
+                        cur.add(code[added:m.end()], ln)
+                        self.open_region(cur, ln)
+                        return                      # (nothing but blanks follows the brace)
+                    stack.append((tok, ln, m.start() + 1, cur.length + m.start() - added))
+                elif stack and stack[-1][0] == _CLOSERS[tok]:
+                    stack.pop()
+                elif tok == "}" and not stack and self.owners:
+                    cur.add(code[added:m.start()], ln)
+                    self.finish(cur)                # the '}' closes the enclosing region: it is read next
+                    resume = m.start()
+                    break
                 else:
-                    cur.stack.append((tok, ln, m.start() + 1, cur.length - 1))
-            elif cur.stack and cur.stack[-1][0] == _CLOSERS[tok]:
-                cur.stack.pop()
-                cur.add(tok, ln)
-            elif tok == "}" and not cur.stack and self.owners:
-                self.finish(cur)                # the '}' closes the enclosing region: it is read next
-                pos = m.start()
+                    what = (f"does not close '{stack[-1][0]}' (line {stack[-1][1]}, column {stack[-1][2]})"
+                            if stack else "closes nothing")
+                    cur.error = (ln, f"mismatched brackets: '{tok}' at column {m.start() + 1} {what}")
+                    cur.add(code[added:], ln)
+                    if code.rstrip().endswith("{") and not _DICT_ENTRY.match(following):
+                        stack.clear()
+                        self.open_region(cur, ln)
+                    break
             else:
-                what = (f"does not close '{cur.stack[-1][0]}' (line {cur.stack[-1][1]}, column {cur.stack[-1][2]})"
-                        if cur.stack else "closes nothing")
-                cur.error = (ln, f"mismatched brackets: '{tok}' at column {m.start() + 1} {what}")
-                cur.add(code[m.start():], ln)
-                if code.rstrip().endswith("{") and not _DICT_ENTRY.match(following):
-                    cur.stack.clear()
-                    self.open_region(cur, ln)
+                cur.add(code[added:], ln)
+            if resume is None:
                 break
+            pos = resume
         cur = self.cur
         if cur is None:
             return
@@ -806,7 +840,7 @@ class _Reader:
     def block_header(self, stmt: _Stmt, text: str, masked: str) -> None:
         """``^bb0(%a: T, ...):``: its arguments are declared by the operation whose region it opens
         (outside every operation it is an operation of its own, named by its label)."""
-        owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
+        owner = self.owner()
         m = _HEAD.match(masked)
         if owner is None or owner.module or m is None or m.group("n") is None:
             op = self.new_op(stmt, text, masked)
@@ -825,8 +859,8 @@ class _Reader:
             message = "mismatched brackets" if stmt.stack else stmt.error[1]
             self.problem(stmt.line, f"alias {m.group(1)}{m.group(2)}: {message}")
             return
-        cuts = [0] + [p for p in _top_level(masked, _groups(masked), r"[#!][\w$.-]+\s*=(?!=)") if p > 0
-                      and masked[:p].strip()]
+        top = [g for g in _groups(masked) if g.depth == 0]
+        cuts = [0] + [p for p in _top_level(masked, top, _ALIAS_DEFINITION) if p > 0 and masked[:p].strip()]
         for a, b in zip(cuts, cuts[1:] + [len(text)]):
             m = _ALIAS_HEAD.match(masked, a)
             if m is None:
@@ -891,6 +925,13 @@ class _Reader:
             return f"alias '#{name}' cannot be used: its definition on line {self.failed[name]} was rejected"
         return e.message
 
+    def owner(self) -> _Stmt | None:
+        """The innermost open region's operation (or module header) statement, if any."""
+        for o in reversed(self.owners):
+            if o.op is not None or o.module:
+                return o
+        return None
+
     def new_op(self, stmt: _Stmt, text: str, masked: str) -> Operation | None:
         m = _HEAD.match(masked)
         module = self.target(stmt.line)
@@ -907,7 +948,7 @@ class _Reader:
             for r in _COMMA.split(m.group("res").strip()):
                 base, _, count = r.partition(":")
                 op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
-        owner = next((o for o in reversed(self.owners) if o.op is not None or o.module), None)
+        owner = self.owner()
         if owner is not None and owner.home is module:
             op.parent, op.region = owner.index, owner.regions - 1
         stmt.name_end, stmt.index, stmt.home = m.end(), len(module.operations), module
@@ -927,45 +968,47 @@ class _Reader:
             return
         start = stmt.name_end
         groups = _groups(masked)
+        top = [g for g in groups if g.depth == 0]
         braces = [(g.start, g.end) for g in groups if g.ch == "{"]
 
         def in_braces(pos: int) -> bool:
             return any(a < pos < b for a, b in braces)
 
         # attribute dictionaries: {...}, <{...}> and `attributes {...}` (empty braces are elided regions)
-        for g in groups:
-            if g.depth == 0 and g.ch == "{" and g.end - g.start > 2 and g.start >= start:
+        for g in top:
+            if g.ch == "{" and g.end - g.start > 2 and g.start >= start:
                 op.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
-            elif g.depth == 0 and g.ch == "<" and masked[g.start + 1:g.start + 2] == "{" and g.start >= start:
+            elif g.ch == "<" and masked[g.start + 1:g.start + 2] == "{" and g.start >= start:
                 op.attributes.update(attribute_entries(text[g.start + 2:_group_end(masked, g.start + 1) - 1]))
         # declaration lists (%a: T, ...) not preceded by a successor label
-        decls = [g for g in groups if g.depth == 0 and g.ch == "(" and g.start >= start
+        decls = [g for g in top if g.ch == "(" and g.start >= start
                  and _DECLARATION.match(masked, g.start)
                  and not (_SUCCESSOR_END.search(masked, 0, g.start) and g.start > start)]
 
         def declaration(pos: int) -> _Group | None:
             return next((g for g in decls if g.start < pos < g.end), None)
 
-        colons = [p for p in _top_level(masked, groups, ":") if p >= start
+        marks = [p for p in _top_level(masked, top, _SIGNATURE_MARK) if p >= start]
+        colons = [p for p in marks if masked[p] == ":"
                   and masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace())]
         sig = colons[-1] if colons else None
-        arrows = [p for p in _top_level(masked, groups, "->") if p >= start]
+        arrows = [p for p in marks if masked[p] == "-"]
         head_arrow = next((p for p in arrows if sig is None or p < sig), None)
         sig_arrow = next((p for p in arrows if sig is not None and p > sig), None)
 
         # names
         for v in _VALUE.finditer(masked, start):
-            if in_braces(v.start()):
+            if braces and in_braces(v.start()):
                 continue
             after = masked[v.end():v.end() + 3].lstrip()
-            if declaration(v.start()) or (after.startswith("=") and not after.startswith("==")):
+            if (decls and declaration(v.start())) or (after.startswith("=") and not after.startswith("==")):
                 op.arguments.append(v.group())
             else:
                 op.operands.append(v.group())
 
         # types
-        for pos, kind, type_text in self.find_types(op, masked, text, groups, start, sig):
-            if in_braces(pos):
+        for pos, kind, type_text in self.find_types(op, masked, text, groups, top, start, sig):
+            if braces and in_braces(pos):
                 continue
             line = stmt.line_at(pos)
             read = self.types.get((type_text, kind))
@@ -976,9 +1019,8 @@ class _Reader:
                 except CheckerError as e:
                     module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
                     continue
-            ref = dataclasses.replace(read, line=line, shape=list(read.shape),
-                                      alloc_shape=None if read.alloc_shape is None else list(read.alloc_shape))
-            if declaration(pos):
+            ref = _occurrence(read, line)
+            if decls and declaration(pos):
                 op.argument_types.append(ref)
                 if op.name.startswith("^") or _FUNC_LIKE.fullmatch(op.name):
                     op.operand_types.append(ref)
@@ -989,13 +1031,15 @@ class _Reader:
             else:
                 op.operand_types.append(ref)
 
-    def find_types(self, op: Operation, masked: str, text: str, groups: list[_Group], start: int,
-                   sig: int | None):
-        """(position, kind, text) of every type of interest, in order."""
+    def find_types(self, op: Operation, masked: str, text: str, groups: list[_Group], top: list[_Group],
+                   start: int, sig: int | None):
+        """(position, kind, text) of every type of interest, in order (`top`: the outermost of `groups`)."""
         found = []
-        ends = {g.start: g.end for g in groups}
+        ends: dict[int, int] | None = None
         inner_desc: set[int] = set()
         for m in _TYPE_START.finditer(masked, start):
+            if ends is None:
+                ends = {g.start: g.end for g in groups}
             opening = m.end() - 1
             end = ends.get(opening, len(masked))
             if m.group().startswith("!tt.tensordesc") and masked.startswith("tensor<", opening + 1):
@@ -1003,19 +1047,39 @@ class _Reader:
                 continue
             kind = "tensordesc" if m.start() in inner_desc else None
             found.append((m.start(), kind, text[m.start():end]))
+        in_order = True                             # (what _TYPE_START finds comes in order)
         if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
-            for g in groups:
-                if g.depth == 0 and g.ch == "<" and g.start > sig \
-                        and masked[:g.start].rstrip().endswith((":", ",", "->")) \
-                        and re.match(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)", masked[g.start:]):
+            for g in top:
+                if g.ch == "<" and g.start > sig and _after_separator(masked, g.start) \
+                        and _BARE_TYPE_BODY.match(masked, g.start):
                     kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
                     found.append((g.start, kind, text[g.start:g.end]))
-        for m in _TYPE_ALIAS_USE.finditer(masked, start):
-            if m.group(1) in self.type_texts:
-                expanded = self.type_texts[m.group(1)]
-                if _TYPE_START.match(expanded):
-                    found.append((m.start(), None, expanded))
-        return sorted(found, key=lambda f: f[0])
+                    in_order = False
+        if "!" in masked:
+            for m in _TYPE_ALIAS_USE.finditer(masked, start):
+                if m.group(1) in self.type_texts:
+                    expanded = self.type_texts[m.group(1)]
+                    if _TYPE_START.match(expanded):
+                        found.append((m.start(), None, expanded))
+                        in_order = False
+        return found if in_order else sorted(found, key=lambda f: f[0])
+
+
+def _occurrence(read: TypeRef, line: int) -> TypeRef:
+    """A type read once (the reader parses each type text once) as it occurs on `line`: a copy with lists
+    of its own (what `dataclasses.replace(read, line=line)` gives, with the lists copied, without its cost)."""
+    return TypeRef(read.kind, list(read.shape), read.element_type, read.encoding_text, read.encoding,
+                   memory_space=read.memory_space, mutable=read.mutable,
+                   alloc_shape=None if read.alloc_shape is None else list(read.alloc_shape), line=line,
+                   unsupported=read.unsupported)
+
+
+def _after_separator(masked: str, pos: int) -> bool:
+    """Whether the text before pos ends, blanks aside, with `:`, `,` or `->` (a type may start at pos)."""
+    end = pos
+    while end > 0 and masked[end - 1].isspace():
+        end -= 1
+    return masked.endswith((":", ",", "->"), 0, end)
 
 
 def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
