@@ -25,7 +25,7 @@ import itertools
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .encodings import lower
 from .encodings.base import Encoding
@@ -34,7 +34,9 @@ from .hardware import Hardware, resolve
 from .limits import MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text, shape as checked_shape
 from .properties import SPEC_PROPERTIES, Property
 from .schema import path_field
-from .syntax.yaml_decl import YamlDocument, check_schema, encoding_from_mapping, load_encodings, read_yaml
+
+if TYPE_CHECKING:
+    from .syntax.yaml_decl import YamlDocument
 
 SCHEMA = "spec.schema.json"
 LEVELS = ("register", "warp", "cta", "cross_cta")
@@ -177,6 +179,7 @@ def load_paths(paths: Iterable[str]) -> list[Check]:
 
 def load_spec(file: str) -> list[Check]:
     """The obligations of one spec file (see the module docstring)."""
+    from .syntax.yaml_decl import check_schema, read_yaml   # here: reading TTGIR alone never loads PyYAML
     doc = read_yaml(file)
     if not isinstance(doc.data, Mapping):
         raise CheckerError("a spec is a mapping with version, hardware, encodings and checks", file=file, line=1)
@@ -228,15 +231,20 @@ def _encodings(w: _Where, data: Mapping) -> dict[str, Encoding]:
         path = ("encodings", name)
         if name in table:
             raise w.error(path, f"the name '{clip(name, 40)}' is already declared at {clip(origin[name], 100)}")
-        table[name] = encoding_from_mapping(decl, names=table, source=w.doc)
+        table[name] = _from_mapping(decl, table, w)
         origin[name] = f"{w.file}:{w.line(path)}"
     return table
+
+
+def _from_mapping(decl: Mapping, table: Mapping[str, Encoding], w: "_Where") -> Encoding:
+    from .syntax.yaml_decl import encoding_from_mapping
+    return encoding_from_mapping(decl, names=table, source=w.doc)
 
 
 def _operand(w: _Where, path: tuple, value: Any, table: Mapping[str, Encoding]) -> Encoding:
     """A check operand: an encoding's name, attribute text ('#ttg.blocked<...>', '#name') or a declaration."""
     if isinstance(value, Mapping):
-        return encoding_from_mapping(value, names=table, source=w.doc)
+        return _from_mapping(value, table, w)
     if value.startswith("#"):
         return _attribute(w, path, value, table)
     if value not in table:
