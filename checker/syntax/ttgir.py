@@ -162,6 +162,7 @@ def _default_parser() -> AttributeParser:
 _TOKEN = re.compile(r'[<>\[\](){}](?<!->)|"(?:[^"\\]|\\.)*"?')     # a bracket (not the > of ->) or a string
 _BRACKETS = re.compile(r"->|[<>\[\](){}]")
 _BRACKET = re.compile(r"[<>\[\](){}](?<!->)")                         # a bracket, not the > of ->
+_BRACKET_OR_MARK = re.compile(r"[<>\[\](){}](?<!->)|->|:")            # ... or a `->` or `:`
 _OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
@@ -183,7 +184,6 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
     (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
      "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
 ]   # (amd_mfma's versionMajor is not refused: today's Triton ignores it, and its own lit tests still write it)
-_OLDER_TRITON_MARKS = ("triton_", "!tt.memdesc<", ".shared<")   # one is in every match of _OLDER_TRITON
 _OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
@@ -197,7 +197,6 @@ _SUCCESSOR_END = re.compile(r"\^[\w$.-]+\s*$")                     # ... precede
 _TYPE_ALIAS_USE = re.compile(r"!([\w$.-]+)(?![\w$.<-])")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"?')                        # a string literal (or an unclosed one)
 _STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"?|//')
-_SIGNATURE_MARK = re.compile(r"->|:")                               # what `complete` looks for at top level
 _ALIAS_DEFINITION = re.compile(r"[#!][\w$.-]+\s*=(?!=)")
 _BARE_TYPE_BODY = re.compile(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)")        # <4x8xf16, ...> or <f16, #enc...>
 _INTEGER_VALUE = re.compile(r"(-?\d+)(?:\s*:\s*(?:[iu]\d+|index))?")
@@ -256,19 +255,44 @@ class _Group:
     depth: int
 
 
-def _groups(masked: str) -> list[_Group]:
-    """Every bracket pair of a (balanced) masked text; an unclosed one runs to the end."""
+def _groups(masked: str, marks: list[int] | None = None) -> list[_Group]:
+    """Every bracket pair of a (balanced) masked text; an unclosed one runs to the end. `marks`, if given,
+    receives the positions of the `:` and `->` outside every pair (what `_top_level` would find), in order."""
     out: list[_Group] = []
     stack: list[_Group] = []
-    for m in _BRACKET.finditer(masked):
+    for m in (_BRACKET if marks is None else _BRACKET_OR_MARK).finditer(masked):
         tok = m.group()
         if tok in _OPENERS:
             g = _Group(tok, m.start(), len(masked), len(stack))
             stack.append(g)
             out.append(g)
-        elif stack and stack[-1].ch == _CLOSERS[tok]:
-            stack.pop().end = m.end()
+        elif tok in _CLOSERS:
+            if stack and stack[-1].ch == _CLOSERS[tok]:
+                stack.pop().end = m.end()
+        elif not stack:
+            marks.append(m.start())
     return out
+
+
+def _closed_groups(text: str, marks: list[int]) -> list[_Group] | None:
+    """`_groups(text, marks)` of a text whose brackets all close, each by the closer of its kind, in order;
+    None (and `marks` partly filled) if one does not."""
+    out: list[_Group] = []
+    stack: list[_Group] = []
+    length = len(text)
+    for m in _BRACKET_OR_MARK.finditer(text):
+        tok = m.group()
+        if tok in _OPENERS:
+            g = _Group(tok, m.start(), length, len(stack))
+            stack.append(g)
+            out.append(g)
+        elif tok in _CLOSERS:
+            if not stack or stack[-1].ch != _CLOSERS[tok]:
+                return None
+            stack.pop().end = m.end()
+        elif not stack:
+            marks.append(m.start())
+    return None if stack else out
 
 
 def _top_level(masked: str, top: list[_Group], pattern: re.Pattern) -> list[int]:
@@ -551,7 +575,7 @@ class _Stmt:
     """The text of one statement as it is gathered, with the line each stretch of it comes from."""
 
     __slots__ = ("line", "end_line", "parts", "offsets", "lines", "length", "stack", "error", "op", "module",
-                 "region_line", "name_end", "index", "home", "blocks", "regions")
+                 "region_line", "name_end", "index", "home", "blocks", "regions", "outline")
 
     def __init__(self, line: int):
         self.line = line
@@ -570,6 +594,8 @@ class _Stmt:
         self.home: Module | None = None                 # ... and that module
         self.blocks: list[Operation] = []               # block headers ^bb(%a: T) of its regions
         self.regions = 0                                # regions it has opened so far
+        self.outline: tuple[list[_Group], list[int]] | None = None   # its _groups and top-level marks, if
+        #                                                 known (a one-line statement read by `read_whole_line`)
 
     def add(self, text: str, line: int) -> None:
         if not text:
@@ -586,6 +612,8 @@ class _Stmt:
         return "".join(self.parts)
 
     def line_at(self, offset: int) -> int:
+        if len(self.lines) == 1:
+            return self.line
         return self.lines[bisect.bisect_right(self.offsets, offset) - 1]
 
 
@@ -614,11 +642,13 @@ class _Reader:
         self.owners: list[_Stmt] = []
         self.cur: _Stmt | None = None
         code = [_code(s) for s in lines]
+        stripped = [s.strip() for s in code]
         following = [""] * (len(code) + 1)          # the next non-blank code line after each line
-        for k in range(len(code) - 1, -1, -1):
-            following[k] = code[k + 1].strip() if k + 1 < len(code) and code[k + 1].strip() else following[k + 1]
+        for k in range(len(code) - 2, -1, -1):
+            following[k] = stripped[k + 1] or following[k + 1]
         for k, line in enumerate(code):
-            self.scan_line(line, first + k, following[k])
+            if not self.read_whole_line(line, first + k, following[k]):
+                self.scan_line(line, first + k, following[k])
         self.end_of_input()
         for op, text in self.op_locs:
             op.loc = resolve_location(text, self.loc_defs)
@@ -668,8 +698,8 @@ class _Reader:
 
     def older_triton(self, stmt: _Stmt, masked: str) -> None:
         """Refuse the module at a construct of an older Triton (module docstring)."""
-        if not any(mark in masked for mark in _OLDER_TRITON_MARKS):
-            return
+        if "triton_" not in masked and "!tt.memdesc<" not in masked and ".shared<" not in masked:
+            return                                  # (each pattern of _OLDER_TRITON needs one of these)
         for pattern, why in _OLDER_TRITON:
             m = pattern.search(masked)
             if m:
@@ -686,6 +716,29 @@ class _Reader:
 
     # -- gathering statements
 
+    def read_whole_line(self, code: str, ln: int, following: str) -> bool:
+        """Read at once the most common line: one that starts a statement, with no string, no `loc(`, no
+        brace that could open a region and brackets that all close in order on the line. What it does is
+        what `scan_line` does with it, and the statement keeps its bracket pairs (`_Stmt.outline`: its text
+        is its masked text) for `complete`. False, having done nothing, for any other line."""
+        if self.cur is not None or '"' in code or "loc(" in code:
+            return False
+        text = code.lstrip()
+        if not text or text[0] == "}" or text.rstrip().endswith("{"):
+            return False
+        marks: list[int] = []
+        groups = _closed_groups(text, marks)
+        if groups is None:
+            return False
+        cur = self.cur = _Stmt(ln)
+        cur.add(text, ln)
+        if self.continues(cur, following):
+            cur.add("\n", ln)
+        else:
+            cur.outline = (groups, marks)
+            self.finish(cur)
+        return True
+
     def scan_line(self, code: str, ln: int, following: str) -> None:
         """Add one code line to the statements being gathered, tracking its brackets. The text between
         two bracket events is added to the statement in one piece (`added`: where the text not yet
@@ -693,8 +746,7 @@ class _Reader:
         pos = 0
         while True:
             if self.cur is None:
-                while pos < len(code) and code[pos].isspace():
-                    pos += 1
+                pos = len(code) - len(code[pos:].lstrip())     # (at the next non-blank character)
                 if pos >= len(code):
                     return
                 if code[pos] == "}":
@@ -753,7 +805,9 @@ class _Reader:
             cur.add("\n", ln)
 
     def opens_region(self, cur: _Stmt, code: str, pos: int, following: str) -> bool:
-        return (all(b[0] == "(" for b in cur.stack) and not code[pos:].strip()
+        """Whether the `{` just before pos opens a region: it ends the line (the next character, then all
+        of the rest, blank), outside every bracket but `(`, and the next line is no dictionary entry."""
+        return (not code[pos:pos + 1].strip() and not code[pos:].strip() and all(b[0] == "(" for b in cur.stack)
                 and not _DICT_ENTRY.match(following))
 
     def continues(self, cur: _Stmt, following: str) -> bool:
@@ -814,7 +868,7 @@ class _Reader:
             self.closed = True
             return
         text = stmt.text()
-        masked = _mask(text)
+        masked = text if stmt.outline is not None else _mask(text)     # (an outlined one has no string or loc)
         self.older_triton(stmt, masked)
         op = stmt.op
         if op is None:
@@ -935,17 +989,19 @@ class _Reader:
     def new_op(self, stmt: _Stmt, text: str, masked: str) -> Operation | None:
         m = _HEAD.match(masked)
         module = self.target(stmt.line)
-        bare = m is not None and m.group("n") is not None and "." not in m.group("n")
-        if m is None or (bare and m.group("n") not in _BARE_OPS and not m.group("n").startswith("^")):
+        plain_name = m.group("n") if m is not None else None
+        bare = plain_name is not None and "." not in plain_name
+        if m is None or (bare and plain_name not in _BARE_OPS and not plain_name.startswith("^")):
             module.problems.append(Problem(stmt.line, f"cannot read '{' '.join(text.split())[:60]}' as an operation"))
             return None
-        name = text[m.start("q"):m.end("q")] if m.group("q") is not None else m.group("n")
+        name = text[m.start("q"):m.end("q")] if m.group("q") is not None else plain_name
         if _OLDER_PREFIX.match(name):
             self.refuse(stmt.line, f"operation '{name}'",
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
         op = Operation(name, stmt.line, "")
-        if m.group("res"):
-            for r in _COMMA.split(m.group("res").strip()):
+        results = m.group("res")
+        if results:
+            for r in (_COMMA.split(results.strip()) if "," in results else [results.strip()]):
                 base, _, count = r.partition(":")
                 op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
         owner = self.owner()
@@ -967,12 +1023,19 @@ class _Reader:
             module.problems.append(Problem(stmt.error[0], f"{op.name}: {stmt.error[1]}"))
             return
         start = stmt.name_end
-        groups = _groups(masked)
+        if stmt.outline is not None:
+            groups, top_marks = stmt.outline
+        else:
+            top_marks = []                          # the `:` and `->` outside every bracket pair
+            groups = _groups(masked, top_marks)
         top = [g for g in groups if g.depth == 0]
         braces = [(g.start, g.end) for g in groups if g.ch == "{"]
 
         def in_braces(pos: int) -> bool:
-            return any(a < pos < b for a, b in braces)
+            for a, b in braces:
+                if a < pos < b:
+                    return True
+            return False
 
         # attribute dictionaries: {...}, <{...}> and `attributes {...}` (empty braces are elided regions)
         for g in top:
@@ -988,19 +1051,24 @@ class _Reader:
         def declaration(pos: int) -> _Group | None:
             return next((g for g in decls if g.start < pos < g.end), None)
 
-        marks = [p for p in _top_level(masked, top, _SIGNATURE_MARK) if p >= start]
-        colons = [p for p in marks if masked[p] == ":"
-                  and masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace())]
-        sig = colons[-1] if colons else None
-        arrows = [p for p in marks if masked[p] == "-"]
-        head_arrow = next((p for p in arrows if sig is None or p < sig), None)
-        sig_arrow = next((p for p in arrows if sig is not None and p > sig), None)
+        sig: int | None = None                      # the last top-level ` : ` (blanks around it)
+        arrows: list[int] = []                      # the top-level `->`
+        for p in top_marks:
+            if p < start:
+                continue
+            if masked[p] == "-":
+                arrows.append(p)
+            elif masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace()):
+                sig = p
+        head_arrow = next((p for p in arrows if sig is None or p < sig), None) if arrows else None
+        sig_arrow = next((p for p in arrows if sig is not None and p > sig), None) if arrows else None
 
         # names
         for v in _VALUE.finditer(masked, start):
             if braces and in_braces(v.start()):
                 continue
-            after = masked[v.end():v.end() + 3].lstrip()
+            end = v.end()
+            after = masked[end:end + 3].lstrip()
             if (decls and declaration(v.start())) or (after.startswith("=") and not after.startswith("==")):
                 op.arguments.append(v.group())
             else:
@@ -1036,7 +1104,7 @@ class _Reader:
         """(position, kind, text) of every type of interest, in order (`top`: the outermost of `groups`)."""
         found = []
         ends: dict[int, int] | None = None
-        inner_desc: set[int] = set()
+        inner_desc: set[int] = set()                # the tensor<...> of each !tt.tensordesc<tensor<...>>
         for m in _TYPE_START.finditer(masked, start):
             if ends is None:
                 ends = {g.start: g.end for g in groups}
@@ -1055,7 +1123,7 @@ class _Reader:
                     kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
                     found.append((g.start, kind, text[g.start:g.end]))
                     in_order = False
-        if "!" in masked:
+        if self.type_texts and "!" in masked:        # type aliases used
             for m in _TYPE_ALIAS_USE.finditer(masked, start):
                 if m.group(1) in self.type_texts:
                     expanded = self.type_texts[m.group(1)]
@@ -1069,13 +1137,15 @@ def _occurrence(read: TypeRef, line: int) -> TypeRef:
     """A type read once (the reader parses each type text once) as it occurs on `line`: a copy with lists
     of its own (what `dataclasses.replace(read, line=line)` gives, with the lists copied, without its cost)."""
     return TypeRef(read.kind, list(read.shape), read.element_type, read.encoding_text, read.encoding,
-                   memory_space=read.memory_space, mutable=read.mutable,
-                   alloc_shape=None if read.alloc_shape is None else list(read.alloc_shape), line=line,
-                   unsupported=read.unsupported)
+                   read.memory_space, read.mutable, None if read.alloc_shape is None else list(read.alloc_shape),
+                   line, read.unsupported)
 
 
 def _after_separator(masked: str, pos: int) -> bool:
     """Whether the text before pos ends, blanks aside, with `:`, `,` or `->` (a type may start at pos)."""
+    before = masked[pos - 1:pos]
+    if before not in (":", ",", ">") and not before.isspace():
+        return False                                # (at once: the `<` of `tensor<`)
     end = pos
     while end > 0 and masked[end - 1].isspace():
         end -= 1
@@ -1105,7 +1175,7 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
     lines = text.splitlines()
     first = 0
     for k, line in enumerate(lines + ["// -----"]):
-        if line.strip().startswith("// -----"):
+        if "// -----" in line and line.strip().startswith("// -----"):
             reader.section(lines[first:k], first + 1)
             first = k + 1
     if not reader.modules:

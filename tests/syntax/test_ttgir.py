@@ -1,6 +1,8 @@
 """The TTGIR reader: aliases, module attributes, operations (custom and generic form, in regions), their
 SSA names and types, several modules, Triton's lenient attribute parsing, and bad input."""
 
+import pathlib
+
 import pytest
 
 from checker.encodings import lower
@@ -535,3 +537,101 @@ def test_a_memdesc_may_have_leading_buffer_dims_beyond_its_encoding():
             "module {\n  %0 = ttg.local_alloc : () -> !ttg.memdesc<3x64xf32, #s, #ttg.shared_memory, mutable>\n}\n")
     (m,) = read_ttgir(text, "buffers.mlir")
     assert m.problems == [] and m.operations[0].types[0].shape == [3, 64]
+
+
+# ---------------------------------------------------------------- the reader's quick paths
+
+KERNELS = sorted((pathlib.Path(__file__).resolve().parents[2] / "specs" / "kernels").glob("*.ttgir"))
+AWKWARD = """\
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%a: tensor<32xf32, #b>, %n: i32) -> tensor<32xf32, #b> {
+    %0 = arith.addf %a,
+        %a : tensor<32xf32, #b>
+    %1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
+    %2:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %0, %y = %0) -> (tensor<32xf32, #b>, tensor<32xf32, #b>) : i32 {
+      %3 = arith.mulf %x, %y : tensor<32xf32, #b>
+      scf.yield %3, %3 : tensor<32xf32, #b>, tensor<32xf32, #b>
+    }
+    %4 = arith.addf %2#0, %2#1 : tensor<32xf32, #b
+    %5 = arith.addf %4, %4 : tensor<32xf32, #b>) -> tensor<32xf32, #b>
+    %6 = tt.splat %n : i32 -> tensor<32xi32, #b> loc("k.py":3:4)
+    tt.return %5 : tensor<32xf32, #b>
+  }
+}
+"""
+
+
+def test_a_whole_line_statement_reads_as_the_general_scan_reads_it(monkeypatch):
+    """`_Reader.read_whole_line` reads most lines at once (with their bracket pairs kept for `complete`): the
+    modules it gives are those of the line-by-line scan, on the kernels and on awkward input."""
+    from checker.syntax import ttgir
+
+    texts = [p.read_text() for p in KERNELS] + [MODULES, AWKWARD]
+    taken = []
+    original = ttgir._Reader.read_whole_line
+    monkeypatch.setattr(ttgir._Reader, "read_whole_line",
+                        lambda self, *a: taken.append(original(self, *a)) or taken[-1])
+    quick = [read_ttgir(t, "k.ttgir") for t in texts]
+    monkeypatch.setattr(ttgir._Reader, "read_whole_line", lambda self, *a: False)     # every line scanned
+    general = [read_ttgir(t, "k.ttgir") for t in texts]
+    assert len(KERNELS) == 15 and taken.count(True) > 1000      # the quick path read most lines of them
+    assert quick == general
+    (m,) = quick[-1]
+    ops = {op.results[0] if op.results else op.name: op for op in m.operations}
+    assert ops["%0"].operands == ["%a", "%a"] and ops["%0"].line == 4 and ops["%0"].end_line == 5
+    assert ops["%1"].attributes == {"end": 32, "start": 0} and [t.shape for t in ops["%1"].operand_types] == [[32]]
+    assert ops["%2#0"].arguments == ["%i", "%x", "%y"] and ops["%2#0"].operands == ["%c0", "%n", "%c1", "%0", "%0"]
+    assert [t.shape for t in ops["%2#0"].result_types] == [[32], [32]] and ops["%2#0"].end_line == 10
+    assert [(p.line, p.message[:40]) for p in m.problems] == [
+        (11, "arith.addf: unbalanced brackets in type "), (12, "arith.addf: mismatched brackets: ')' at ")]
+    assert ops["%6"].loc == ("k.py", 3, 4) and [t.shape for t in ops["%6"].result_types] == [[32]]
+
+
+def test_closed_groups_are_the_groups_of_balanced_text():
+    from checker.syntax.ttgir import _closed_groups, _groups
+
+    for text in ["%0 = tt.splat %1 : f32 -> tensor<4x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>",
+                 "tt.store %p, %v {cache = 1 : i32} : (tensor<4xf32, #b>) -> ()", "a->b : c", ""]:
+        marks, closed_marks = [], []
+        groups = _groups(text, marks)
+        assert _closed_groups(text, closed_marks) == groups and closed_marks == marks
+    marks = []
+    _groups("%0 = f(%a) : (i32) -> tensor<4xi32, #b>", marks)
+    assert marks == [11, 19]                        # the top-level ` : ` and `->`
+    for unbalanced in ["tensor<4xf32", "f(a]", "a)", "<{>}"]:
+        assert _closed_groups(unbalanced, []) is None
+
+
+def test_type_and_loc_patterns_find_what_a_leading_lookbehind_finds():
+    import re
+
+    from checker.syntax.ttgir import _LOC_CALL, _TYPE_START
+
+    before = {_TYPE_START: re.compile(r"(?<![\w!.$])tensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<"),
+              _LOC_CALL: re.compile(r"(?<![\w$.])loc\(")}
+    text = ("tensor<1xf32> xtensor<2> .tensor<3> !tensor<4> $tensor<5> _tensor<6> (tensor<7>, tensor<8> "
+            "!tt.tensordesc<tensor<9>> !ttg.memdesc<1> !triton_gpu.memdesc<2> loc(#l) xloc(1) .loc(2) $loc(3) "
+            "fused[loc(4)] tensorloc(5)")
+    for now, then in before.items():
+        assert [m.span() for m in now.finditer(text)] == [m.span() for m in then.finditer(text)]
+        for start in range(len(text)):
+            assert bool(now.match(text, start)) == bool(then.match(text, start))
+    assert [m.group() for m in _TYPE_START.finditer(text)] == [
+        "tensor<", "tensor<", "tensor<", "!tt.tensordesc<", "tensor<", "!ttg.memdesc<", "!triton_gpu.memdesc<"]
+    assert [text[m.start() - 1:m.end() + 1] for m in _LOC_CALL.finditer(text)] == [" loc(#", "[loc(4"]
+
+
+def test_a_type_occurrence_is_a_copy_with_its_line_and_lists_of_its_own():
+    import dataclasses
+
+    from checker.syntax.ttgir import TypeRef, _occurrence
+
+    read = TypeRef("memdesc", [2, 32], "f16", "#s", None, memory_space="#smem", mutable=True,
+                   alloc_shape=[4, 32], line=3, unsupported="why")
+    ref = _occurrence(read, 7)
+    assert ref == dataclasses.replace(read, line=7) and ref.line == 7 and read.line == 3
+    assert ref.shape is not read.shape and ref.alloc_shape is not read.alloc_shape
+    defaults = TypeRef("tensor", [1], "f32", None, None)
+    assert all(getattr(read, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(TypeRef)
+               if f.name not in ("encoding", "encoding_text"))     # (every field is exercised)
