@@ -222,3 +222,37 @@ def test_a_run_never_reuses_a_model(monkeypatch):
     assert first.status == second.status == "fails"
     assert first.counterexample.to_dict() == second.counterexample.to_dict()
     assert len(asked) == 2                          # sat: asked again, its witness from its own model
+
+
+def test_a_sparse_obligation_is_first_bounded_by_work_then_timed(monkeypatch):
+    """With a timeout of BOUNDED_FIRST_MS or more, Z3 first gets BOUNDED_WORK of work and no timer; what that
+    does not decide is checked again with the timeout, with the same verdicts and witnesses."""
+    settings_seen = []
+    real = smt._tactic
+
+    def tactic(dense=False):
+        t = real(dense)
+
+        class Recording:
+            def solver(self):
+                s = t.solver()
+                set_ = s.set
+                s.set = lambda key, value: (settings_seen.append(key), set_(key, value))[1]
+                return s
+        return Recording()
+    monkeypatch.setattr(smt, "_tactic", tactic)
+    L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
+    broken = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
+    assert injective(L, engine="z3", timeout_ms=10_000).holds and settings_seen == ["rlimit"]
+    settings_seen.clear()
+    assert injective(L, engine="z3", timeout_ms=smt.BOUNDED_FIRST_MS - 1).holds and settings_seen == ["timeout"]
+    settings_seen.clear()
+    monkeypatch.setattr(smt, "BOUNDED_WORK", 1)                 # never enough: every check falls through
+    starved = injective(broken, engine="z3", timeout_ms=10_000)
+    assert settings_seen == ["rlimit", "timeout"]
+    monkeypatch.setattr(smt, "BOUNDED_WORK", 20_000)
+    settings_seen.clear()
+    bounded = injective(broken, engine="z3", timeout_ms=10_000)
+    assert settings_seen == ["rlimit"]
+    assert starved.status == bounded.status == "fails"
+    assert starved.counterexample.to_dict() == bounded.counterexample.to_dict()
