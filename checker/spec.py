@@ -107,9 +107,14 @@ class _Where:
 
     def __init__(self, doc: YamlDocument):
         self.file, self.doc = doc.file, doc
+        self._lines: dict[tuple, int | None] = {}      # every point of a sweep asks for its check's line
 
     def line(self, path: Sequence[Any]) -> int | None:
-        return self.doc.line_at(tuple(path))
+        path = tuple(path)
+        got = self._lines.get(path, -1)
+        if got == -1:
+            got = self._lines[path] = self.doc.line_at(path)
+        return got
 
     def error(self, path: Sequence[Any], message: str) -> CheckerError:
         return CheckerError(message, file=self.file, line=self.line(path), field=path_field(tuple(path)))
@@ -401,12 +406,14 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
         if count > MAX_SWEEP_POINTS:
             raise w.error(path + ("sweep",), f"the sweep has {count if key == keys[-1] else 'over ' + str(count)} "
                                              f"points; the limit is {MAX_SWEEP_POINTS} per check (split the check)")
-    points = itertools.product(*(sweep[k] for k in keys)) if keys else [()]
+    # each value with its label part, written once per value rather than once per point
+    labelled = [[(v, f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}") for v in sweep[k]] for k in keys]
+    points = itertools.product(*labelled) if keys else [()]
     out = []
     memo: dict = {}                 # the operands at each combination of swept encoding fields
     for point in points:
-        values = dict(zip(keys, point))
-        label = ",".join(f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}" for k, v in values.items())
+        values = {k: v for k, (v, _) in zip(keys, point)}
+        label = ",".join(text for _, text in point)
         ob_id = f"{check['id']}[{label}]" if label else check["id"]
         try:
             out.append(_check(w, path, check, ob_id, rule, operands, values, hardware, memo))

@@ -111,8 +111,9 @@ def test_run_keeps_obligation_order_and_reports_each_copy(tmp_path):
     assert [o.record for o in two] == [o.record for o in outcomes]
 
 
-def test_chunk_size_is_a_sixteenth_of_each_workers_share_at_most_64():
-    assert [chunk_size(n, w) for n, w in ((1440, 2), (1440, 8), (10, 4), (0, 1), (100_000, 2))] == [45, 11, 1, 1, 64]
+def test_chunk_size_is_a_sixteenth_of_each_workers_share_at_most_256():
+    assert [chunk_size(n, w) for n, w in ((1440, 2), (1440, 8), (10, 4), (0, 1), (100_000, 2), (10_080, 2))] == \
+        [45, 11, 1, 1, 256, 256]
 
 
 # ---------------------------------------------------------------- judging and errors

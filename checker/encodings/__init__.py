@@ -56,7 +56,7 @@ def lower(encoding: Encoding, shape: Sequence[int]):
         raise EncodingError(f"expected an encoding, got {type(encoding).__name__}", field="encoding")
     # positive integers (no bool, float, str, bytes, mapping), at most 2^31 elements: checker.limits
     shape = checked_shape(shape, "shape", error=EncodingError)
-    encoding.validate()
+    encoding.validated                                      # validate(), once per encoding value
     encoding.check_shape(shape)
     layout = encoding.to_linear_layout(shape)
     if len(_LOWERED) >= CACHE_LIMIT:

@@ -249,6 +249,13 @@ class Encoding:
     def validate(self) -> None:
         """Raise EncodingError when Triton's verifier would reject the encoding."""
 
+    @derived
+    def validated(self) -> bool:
+        """True once `validate` has passed, which it then need not again (the value is immutable; `lower`
+        asks this at every shape); raises as validate does, every time it is asked."""
+        self.validate()
+        return True
+
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         raise NotImplementedError
 
