@@ -167,3 +167,22 @@ def test_bases_extent_values():
     assert bases_extent([(0, 5, -3), (4, 0, 0)], 3) == [8, 8, 1]
     assert bases_extent([(3,), (1, 2)], 2) == [4, 4]            # ragged: read component by component
     assert bases_extent([], 2) == [1, 1]
+
+
+def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeypatch):
+    from checker.encodings import lower
+    from checker.encodings.blocked import BlockedEncoding
+    from checker.errors import EncodingError
+    calls = []
+    real = BlockedEncoding.validate
+    monkeypatch.setattr(BlockedEncoding, "validate", lambda self: (calls.append(self), real(self))[1])
+    enc = BlockedEncoding((1, 2), (4, 8), (2, 2), (1, 0))
+    for shape in ((16, 32), (32, 32), (64, 128)):
+        assert tuple(size for _, size in lower(enc, shape).out_dim_sizes) == shape
+    assert len(calls) == 1
+    bad = BlockedEncoding((1, 3), (4, 8), (2, 2), (1, 0))
+    for shape in ((16, 32), (32, 32)):
+        with pytest.raises(EncodingError, match="sizePerThread") as info:
+            lower(bad, shape)
+        assert info.value.field == "sizePerThread"
+    assert len(calls) == 3
