@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from ..limits import shape as checked_shape
-from .base import DistributedEncoding, Encoding, SharedEncoding
+from .base import DistributedEncoding, Encoding, SharedEncoding, hash_once
 from .amd_mfma import AmdMfmaEncoding
 from .amd_rotating_shared import AmdRotatingSharedEncoding
 from .amd_wmma import AmdWmmaEncoding
@@ -36,6 +36,7 @@ ENCODING_CLASSES: dict[str, type[Encoding]] = {}
 def _register(*classes: type[Encoding]) -> None:
     for cls in classes:
         ENCODING_CLASSES[cls.kind] = cls
+        cls.__hash__ = hash_once(cls.__hash__)
 
 
 _register(BlockedEncoding)

@@ -155,6 +155,18 @@ class derived:
         return value
 
 
+def hash_once(field_hash):
+    """An encoding class's hash (the frozen dataclass's, over its fields) computed once per value and kept on
+    it: a cold lowering hashes a value for the parse cache, the lowering cache and a per-encoding tile, a
+    slice its parent again within its own. `encodings._register` puts it on every class."""
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_field_hash")
+        if h is None:
+            h = self.__dict__["_field_hash"] = field_hash(self)
+        return h
+    return __hash__
+
+
 # ---------------------------------------------------------------- bases
 
 def bases_rank(*groups: Bases) -> int:
@@ -241,6 +253,12 @@ class Encoding:
 
     kind: ClassVar[str] = ""
     is_shared: ClassVar[bool] = False
+
+    def __getstate__(self) -> dict:
+        """Only the fields travel (pickled to a worker process): what a value derives on itself (its hash,
+        `derived` values) is computed again where it is used."""
+        names = {f.name for f in fields(self)}
+        return {k: v for k, v in self.__dict__.items() if k in names}
 
     @property
     def rank(self) -> int:

@@ -186,3 +186,19 @@ def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeyp
             lower(bad, shape)
         assert info.value.field == "sizePerThread"
     assert len(calls) == 3
+
+
+def test_an_encoding_hashes_its_fields_once_and_pickles_its_fields_only():
+    import pickle
+    from checker.encodings import lower
+    from checker.encodings.blocked import BlockedEncoding
+    from checker.encodings.slice import SliceEncoding
+    enc = SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0)))
+    assert hash(enc) == hash(enc) == hash(SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0))))
+    assert "_field_hash" in vars(enc) and hash(enc) != hash(SliceEncoding(0, enc.parent))
+    lower(enc, (8,))
+    assert vars(enc)["validated"] is True
+    state = enc.__getstate__()
+    assert set(state) == {"dim", "parent"}
+    copy = pickle.loads(pickle.dumps(enc))
+    assert copy == enc and hash(copy) == hash(enc) and "validated" not in vars(copy)
