@@ -181,27 +181,28 @@ def test_product_by_a_constant_matches_python(a, c, width):
     assert _value(lambda v: v["a"] * c, width, a=(width, a), b=(width, 0)) == a * c % (1 << width)
 
 
-def _counting_z3(monkeypatch) -> list:
-    """Record every script Z3 is asked to decide (the tactic's solvers' from_string)."""
-    asked = []
+def _spy_on_z3(monkeypatch) -> tuple[list, list]:
+    """(every script the tactic's solvers parse, every setting put on them), recorded as they happen."""
+    asked, settings_seen = [], []
     real = smt._tactic
 
     def tactic(dense=False):
         t = real(dense)
 
-        class Counting:
+        class Spy:
             def solver(self):
                 s = t.solver()
-                parse = s.from_string
+                parse, set_ = s.from_string, s.set
                 s.from_string = lambda text: (asked.append(text), parse(text))[1]
+                s.set = lambda key, value: (settings_seen.append(key), set_(key, value))[1]
                 return s
-        return Counting()
+        return Spy()
     monkeypatch.setattr(smt, "_tactic", tactic)
-    return asked
+    return asked, settings_seen
 
 
 def test_a_run_proves_each_unsat_script_once(monkeypatch):
-    asked = _counting_z3(monkeypatch)
+    asked, _ = _spy_on_z3(monkeypatch)
     L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
     assert injective(L, engine="z3").holds and injective(L, engine="z3").holds
     assert len(asked) == 2                          # outside a run: every obligation asked
@@ -215,7 +216,7 @@ def test_a_run_proves_each_unsat_script_once(monkeypatch):
 
 
 def test_a_run_never_reuses_a_model(monkeypatch):
-    asked = _counting_z3(monkeypatch)
+    asked, _ = _spy_on_z3(monkeypatch)
     L = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
     with smt.proofs_shared():
         first, second = injective(L, engine="z3"), injective(L, engine="z3")
@@ -227,20 +228,7 @@ def test_a_run_never_reuses_a_model(monkeypatch):
 def test_a_sparse_obligation_is_first_bounded_by_work_then_timed(monkeypatch):
     """With a timeout of BOUNDED_FIRST_MS or more, Z3 first gets BOUNDED_WORK of work and no timer; what that
     does not decide is checked again with the timeout, with the same verdicts and witnesses."""
-    settings_seen = []
-    real = smt._tactic
-
-    def tactic(dense=False):
-        t = real(dense)
-
-        class Recording:
-            def solver(self):
-                s = t.solver()
-                set_ = s.set
-                s.set = lambda key, value: (settings_seen.append(key), set_(key, value))[1]
-                return s
-        return Recording()
-    monkeypatch.setattr(smt, "_tactic", tactic)
+    _, settings_seen = _spy_on_z3(monkeypatch)
     L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
     broken = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
     assert injective(L, engine="z3", timeout_ms=10_000).holds and settings_seen == ["rlimit"]
