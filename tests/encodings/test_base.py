@@ -170,9 +170,10 @@ def test_bases_extent_values():
 
 
 def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeypatch):
-    from checker.encodings import lower
+    from checker.encodings import clear_caches, lower
     from checker.encodings.blocked import BlockedEncoding
     from checker.errors import EncodingError
+    clear_caches()                                  # no hit for an equal value another test lowered
     calls = []
     real = BlockedEncoding.validate
     monkeypatch.setattr(BlockedEncoding, "validate", lambda self: (calls.append(self), real(self))[1])
@@ -190,12 +191,13 @@ def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeyp
 
 def test_an_encoding_hashes_its_fields_once_and_pickles_its_fields_only():
     import pickle
-    from checker.encodings import lower
+    from checker.encodings import clear_caches, lower
     from checker.encodings.blocked import BlockedEncoding
     from checker.encodings.slice import SliceEncoding
     enc = SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0)))
     assert hash(enc) == hash(enc) == hash(SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0))))
     assert "_field_hash" in vars(enc) and hash(enc) != hash(SliceEncoding(0, enc.parent))
+    clear_caches()                                  # an equal value lowered by another test is no hit
     lower(enc, (8,))
     assert vars(enc)["validated"] is True
     state = enc.__getstate__()
