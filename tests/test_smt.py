@@ -229,6 +229,7 @@ def test_a_sparse_obligation_is_first_bounded_by_work_then_timed(monkeypatch):
     """With a timeout of BOUNDED_FIRST_MS or more, Z3 first gets BOUNDED_WORK of work and no timer; what that
     does not decide is checked again with the timeout, with the same verdicts and witnesses."""
     _, settings_seen = _spy_on_z3(monkeypatch)
+    work = smt.BOUNDED_WORK
     L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
     broken = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
     assert injective(L, engine="z3", timeout_ms=10_000).holds and settings_seen == ["rlimit"]
@@ -238,7 +239,7 @@ def test_a_sparse_obligation_is_first_bounded_by_work_then_timed(monkeypatch):
     monkeypatch.setattr(smt, "BOUNDED_WORK", 1)                 # never enough: every check falls through
     starved = injective(broken, engine="z3", timeout_ms=10_000)
     assert settings_seen == ["rlimit", "timeout"]
-    monkeypatch.setattr(smt, "BOUNDED_WORK", 20_000)
+    monkeypatch.setattr(smt, "BOUNDED_WORK", work)
     settings_seen.clear()
     bounded = injective(broken, engine="z3", timeout_ms=10_000)
     assert settings_seen == ["rlimit"]
