@@ -51,9 +51,8 @@ def batches(n: int, cpus: int) -> list[tuple[int, int]]:
 
 
 def _work_batch(tasks: Sequence[tuple]) -> list[tuple]:
-    from .runner import _work
-    from .smt import proofs_shared
-    with proofs_shared():           # a batch shares its unsat proofs, as a run in one process does
+    from .runner import _work, proof_sharing
+    with proof_sharing(tasks[0][1] if tasks else "both"):      # as a run in one process does
         return [_work(task) for task in tasks]
 
 

@@ -46,6 +46,7 @@ reported).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -247,8 +248,7 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
         if answer[0] in ("ok", "skip") and progress is not None:
             progress(_outcome(answer))
 
-    from .smt import proofs_shared
-    with proofs_shared():
+    with proof_sharing(engine):
         for i, answer in zip(proved, _answers(tasks, jobs, executor)):
             take(i, answer)
             for j in copies.get(i, ()):
@@ -260,6 +260,15 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
                 raise CheckerError(message, file=file, line=line)
             raise InternalError(f"{file}:{line}: {message}")
     return [_outcome(answer) for answer in answers]
+
+
+def proof_sharing(engine: str):
+    """`smt.proofs_shared` for the checks of one run (or one Ray batch), except with engine "z3": there a
+    check's witnesses are Z3's models, each check in a fresh context (`_work`), and an obligation answered
+    from the shared proofs would change what that context has seen before the check's later ones, so a
+    witness would depend on which checks ran first in the process (on --jobs)."""
+    from .smt import proofs_shared
+    return proofs_shared() if engine != "z3" else contextlib.nullcontext()
 
 
 def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tuple]:

@@ -214,6 +214,21 @@ def test_z3_witnesses_do_not_depend_on_jobs(verify):
     assert sum(c["counterexample"] is not None for c in json.loads(one)["checks"]) == 8
 
 
+def test_z3_witnesses_do_not_depend_on_the_checks_before_them():
+    """With --engine z3 no obligation is answered from an earlier check's proof: that would change what the
+    check's fresh context saw before its later obligations, and so their models (attention.cuda80 proves
+    an obligation attention.cuda90's conversion at line 144 also has, before its sat ones)."""
+    target = "attention.cuda90.ttgir:144:ttg.convert_layout:conversion[#mma -> #blocked]"
+
+    def witness(paths):
+        report = checker.verify(paths, engine="z3")
+        return next(c["details"]["witnesses"] for c in report["checks"] if c["id"].endswith(target))
+    alone = witness(["specs/kernels/attention.cuda90.ttgir"])
+    assert alone == witness(["specs/kernels/attention.cuda80.ttgir", "specs/kernels/attention.cuda90.ttgir"])
+    assert alone["register"]["dst_index"] == {"register": 28, "lane": 20, "warp": 0, "block": 0}
+    assert runner.proof_sharing("z3").__class__.__name__ == "nullcontext"
+
+
 # ---------------------------------------------------------------- progress
 
 
