@@ -72,13 +72,13 @@ def render_json(data: dict[str, Any], pretty: bool | None = None) -> str:
         pretty = len(checks) <= PRETTY_MAX_CHECKS if isinstance(checks, (list, dict)) else True
     if pretty:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    compact = {"separators": (",", ":"), "ensure_ascii": False}
-    head = json.dumps({k: v for k, v in data.items() if k != "checks"}, **compact)
+    encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode    # one encoder for every row
+    head = encode({k: v for k, v in data.items() if k != "checks"})
     if checks is None:
         return head + "\n"
     if isinstance(checks, dict):
-        rows = [f"{json.dumps(k, **compact)}:{json.dumps(v, **compact)}" for k, v in checks.items()]
+        rows = [f"{encode(k)}:{encode(v)}" for k, v in checks.items()]
         body = "{\n" + ",\n".join(rows) + "\n}"
     else:
-        body = "[\n" + ",\n".join(json.dumps(c, **compact) for c in checks) + "\n]"
+        body = "[\n" + ",\n".join(map(encode, checks)) + "\n]"
     return f"{head[:-1]}{',' if len(head) > 2 else ''}\"checks\":{body}}}\n"
