@@ -297,5 +297,7 @@ def bank(triton_python: str | None, quick: bool) -> dict:
 
 
 def scale_out(triton_python: str | None, quick: bool) -> dict:
-    return {"kernels": kernels(triton_python, quick), "startup": startup(quick),
-            "sweep": sweep_throughput(quick), "bank": bank(triton_python, quick)}
+    out = {"kernels": kernels(triton_python, quick), "startup": startup(quick)}
+    out["bank"] = bank(triton_python, quick)        # before the sweep: Ray's processes outlive its run a while
+    out["sweep"] = sweep_throughput(quick)
+    return out
