@@ -681,13 +681,16 @@ def powers_below(n: int) -> list[int]:
     return out
 
 
-def axis_bases(rank: int, d: int, n: int) -> list[tuple[int, ...]]:
-    """The bases 1, 2, 4, ... below n along out component d of `rank` components (the rest 0)."""
+def axis_bases(rank: int, d: int, n: int, start: int = 1) -> list[tuple[int, ...]]:
+    """The bases start·1, start·2, start·4, ... (factors below n) along out component d of `rank` components,
+    the rest 0: an identity of size n placed above `start` (a product's outer factor)."""
     out = []
-    for v in powers_below(n):
+    step = 1
+    while step < n:
         b = [0] * rank
-        b[d] = v
+        b[d] = start * step
         out.append(tuple(b))
+        step <<= 1
     return out
 
 

@@ -28,7 +28,7 @@ from functools import lru_cache
 from operator import le, lt, mul
 from typing import Sequence
 
-from ..layout import LinearLayout
+from ..layout import LinearLayout, axis_bases
 from .base import BLOCK, REGISTER
 
 _NAMES = tuple(f"dim{i}" for i in range(16))
@@ -69,7 +69,7 @@ class Tile:
         if size == 0:
             return self
         s = self.sizes[d]
-        self._bases_of(in_dim, d).extend(_powers_along(self.rank, d, s, size))
+        self._bases_of(in_dim, d).extend(axis_bases(self.rank, d, size, s))
         self.sizes[d] = s * size
         return self
 
@@ -84,18 +84,6 @@ class Tile:
             bs.append(zero)
             step <<= 1
         return self
-
-
-def _powers_along(rank: int, d: int, start: int, size: int) -> list[tuple[int, ...]]:
-    """The bases start·2^j along dim d (j < log2 size): an identity of `size` placed above `start`."""
-    out = []
-    step = 1
-    while step < size:
-        b = [0] * rank
-        b[d] = start * step
-        out.append(tuple(b))
-        step <<= 1
-    return out
 
 
 def growth(sizes: Sequence[int], targets: Sequence[int], order: Sequence[int]) -> list[tuple[int, ...]]:
@@ -194,7 +182,7 @@ class FrozenTile:
         for in_dim, per in pieces:
             bs = []
             for d in order:
-                bs.extend(_powers_along(rank, d, grown[d], per[d]))
+                bs.extend(axis_bases(rank, d, per[d], grown[d]))
                 grown[d] *= per[d]
             ins.append((in_dim, tuple(bs)))
         tile = cls.__new__(cls)

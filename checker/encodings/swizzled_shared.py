@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..layout import LinearLayout, powers_below, standard_out_dims
+from ..layout import LinearLayout, axis_bases, powers_below, standard_out_dims
 from .base import BLOCK, CGA, INT, INTS, OFFSET, Bases, SharedEncoding, param, require_permutation
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine, names
@@ -33,17 +33,6 @@ def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[in
         bases.append((r, row_basis(r)))
         r *= 2
     return bases
-
-
-def _unit_bases(zero: tuple[int, ...], d: int, n: int) -> list[tuple[int, ...]]:
-    """The bases 1, 2, 4, ... below n along component d (`zero`: the zero basis of the rank)."""
-    head, tail = zero[:d], zero[d + 1:]
-    out = []
-    v = 1
-    while v < n:
-        out.append(head + (v,) + tail)
-        v <<= 1
-    return out
 
 
 def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -> LinearLayout:
@@ -127,17 +116,16 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
             col, row = order[0], order[1]
             num_cols, num_rows = per_cta[col], per_cta[row]
             vec, per_phase, max_phase = self.vec, self.per_phase, self.max_phase
-            zero = (0,) * rank
-            bases = _unit_bases(zero, col, num_cols)
+            bases = axis_bases(rank, col, num_cols)
             r = 1
             while r < num_rows:
-                b = list(zero)
+                b = [0] * rank
                 b[row] = r
                 b[col] = (vec * ((r // per_phase) % max_phase)) % num_cols
                 bases.append(tuple(b))
                 r <<= 1
             for d in order[2:]:
-                bases += _unit_bases(zero, d, per_cta[d])
+                bases += axis_bases(rank, d, per_cta[d])
             outs = (row, col) + tuple(order[2:])
         if not cga:
             return LinearLayout._of(((OFFSET, tuple(bases)), (BLOCK, ())), tuple(zip(names(rank), shape)))
