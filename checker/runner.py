@@ -286,18 +286,20 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
     # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
     fork = sys.platform.startswith("linux")
     ctx = multiprocessing.get_context("fork" if fork else "spawn")
-    chunk = chunk_size(len(tasks), jobs)
+    chunks = guided_chunks(len(tasks), jobs)
     import gc
     global _FORKED_TASKS
     gc.freeze()         # the forked workers inherit the parent's objects untouched by their collector
+    if fork:            # ... and the tasks: a chunk is sent as its range, not pickled (set before the fork)
+        _FORKED_TASKS = tasks
     try:
-        if fork:        # the workers inherit the tasks too: each is sent as its index, not pickled
-            _FORKED_TASKS = tasks
-            with ctx.Pool(jobs) as pool:
-                yield from pool.imap(_work_at, range(len(tasks)), chunksize=chunk)
-        else:
-            with ctx.Pool(jobs) as pool:
-                yield from pool.imap(_work, tasks, chunksize=chunk)
+        with ctx.Pool(jobs) as pool:
+            if fork:
+                answers = pool.imap(_work_range, chunks)
+            else:
+                answers = pool.imap(_work_list, [tasks[r.start:r.stop] for r in chunks])
+            for chunk in answers:
+                yield from chunk
     finally:
         _FORKED_TASKS = ()
         gc.unfreeze()
@@ -306,16 +308,26 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
 _FORKED_TASKS: Sequence = ()       # the tasks of the run whose workers are forked now (`_answers`)
 
 
-def _work_at(i: int) -> tuple:
-    """`_work` on task i of the run that forked this worker."""
-    return _work(_FORKED_TASKS[i])
+def _work_range(chunk: range) -> list[tuple]:
+    """`_work` on tasks chunk of the run that forked this worker."""
+    return [_work(_FORKED_TASKS[i]) for i in chunk]
 
 
-def chunk_size(tasks: int, workers: int) -> int:
-    """Checks sent to a worker at a time: about 16 chunks per worker (so that the last ones even out the
-    load), and at most 256 checks (0.2 s of a sweep's checks at ~0.7 ms each; fewer, larger chunks cost
-    less to hand out), so that no worker is left with a long tail."""
-    return max(1, min(256, tasks // (workers * 16)))
+def _work_list(tasks: Sequence[tuple]) -> list[tuple]:
+    return [_work(task) for task in tasks]
+
+
+def guided_chunks(tasks: int, workers: int, largest: int = 256, smallest: int = 8) -> list[range]:
+    """The tasks 0..tasks-1 in consecutive chunks, each handed to the next free worker: each a share of
+    what is left (a quarter of a worker's part of it), at most `largest` (0.2 s of a sweep's checks at
+    ~0.7 ms each) and at least `smallest`. Large chunks first cost little to hand out; the small last ones
+    let the workers finish together (guided scheduling)."""
+    out, start = [], 0
+    while start < tasks:
+        size = max(smallest, min(largest, (tasks - start) // (4 * workers)))
+        out.append(range(start, min(tasks, start + size)))
+        start += size
+    return out
 
 
 def _outcome(answer: tuple) -> Outcome:

@@ -14,7 +14,7 @@ from checker import runner
 from checker.errors import CheckerError, InternalError, NotModelled
 from checker.properties.result import Result
 from checker.reports.json_report import render_json
-from checker.runner import Outcome, Progress, chunk_size, judge, proof_key, run
+from checker.runner import Outcome, Progress, guided_chunks, judge, proof_key, run
 from checker.spec import load_spec
 from checker.verification import check, load_inputs
 
@@ -111,9 +111,14 @@ def test_run_keeps_obligation_order_and_reports_each_copy(tmp_path):
     assert [o.record for o in two] == [o.record for o in outcomes]
 
 
-def test_chunk_size_is_a_sixteenth_of_each_workers_share_at_most_256():
-    assert [chunk_size(n, w) for n, w in ((1440, 2), (1440, 8), (10, 4), (0, 1), (100_000, 2), (10_080, 2))] == \
-        [45, 11, 1, 1, 256, 256]
+def test_guided_chunks_cover_the_tasks_in_order_large_first():
+    chunks = guided_chunks(10_080, 2)
+    assert [i for r in chunks for i in r] == list(range(10_080))
+    sizes = [len(r) for r in chunks]
+    assert sizes[:3] == [256, 256, 256] and sizes[-1] <= 8 and sizes == sorted(sizes, reverse=True)
+    assert max(sizes) == 256 and min(sizes[:-1]) == 8 and len(chunks) == 66
+    assert [len(r) for r in guided_chunks(100, 4)] == [8] * 12 + [4]
+    assert guided_chunks(0, 2) == [] and [len(r) for r in guided_chunks(3, 2)] == [3]
 
 
 # ---------------------------------------------------------------- judging and errors
