@@ -189,12 +189,12 @@ def bases_extent(bases: Bases, rank: int) -> list[int]:
     return [1 << s.bit_length() for s in spans]
 
 
-def packed_columns(bases: Bases, rank: int) -> tuple[list[int], int]:
+def packed_columns(bases: Bases, rank: int, sizes: Sequence[int] | None = None) -> tuple[list[int], int]:
     """(one column per basis, the out bits): each basis packed into an int, dim0 in the low bits, every dim
-    as wide as `bases_extent` makes it -- the columns of the layout the bases span, as from_bases infers it
-    (no negative components)."""
+    as wide as `bases_extent` makes it (`sizes`, where the caller has them already) -- the columns of the
+    layout the bases span, as from_bases infers it (no negative components)."""
     shifts, bits = [], 0
-    for size in bases_extent(bases, rank):
+    for size in bases_extent(bases, rank) if sizes is None else sizes:
         shifts.append(bits)
         bits += size.bit_length() - 1
     return [sum(int(c) << sh for c, sh in zip(b, shifts)) for b in bases], bits

@@ -9,12 +9,11 @@ must be a positive power of two.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import lshift
 from typing import Sequence
 
 from .. import f2
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, derived,
+from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, derived, packed_columns,
                    param, require_stored_shape, stored_layout)
 
 
@@ -52,11 +51,8 @@ class SharedLinearEncoding(SharedEncoding):
         every = self.offset_bases + self.block_bases
         if every and min(map(min, every)) < 0:
             return False
-        shifts, bits = [], 0
-        for size in self._extent:
-            shifts.append(bits)
-            bits += size.bit_length() - 1
-        cols = [v for v in (sum(map(lshift, b, shifts)) for b in every) if v]
+        cols, bits = packed_columns(every, self.rank, self._extent)
+        cols = [c for c in cols if c]
         return len(cols) == bits and f2.rank(cols) == bits
 
     def validate(self) -> None:
