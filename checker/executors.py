@@ -50,12 +50,6 @@ def batches(n: int, cpus: int) -> list[tuple[int, int]]:
     return [(i, min(n, i + size)) for i in range(0, n, size)]
 
 
-def _work_batch(tasks: Sequence[tuple]) -> list[tuple]:
-    from .runner import _work, proof_sharing
-    with proof_sharing(tasks[0][1] if tasks else "both"):      # as a run in one process does
-        return [_work(task) for task in tasks]
-
-
 def ray_answers(tasks: list, executor: str) -> Iterator[tuple]:
     """Each task's answer (`checker.runner._work`), in task order, computed by Ray tasks in batches."""
     address = parse(executor)
@@ -70,7 +64,8 @@ def ray_answers(tasks: list, executor: str) -> Iterator[tuple]:
                                field="--executor") from None
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        work = ray.remote(num_cpus=1)(_work_batch)
+        from .runner import work_batch      # the runner's own batch of _work, shared with spawned workers
+        work = ray.remote(num_cpus=1)(work_batch)
         refs = [work.remote(tasks[a:b]) for a, b in batches(len(tasks), cpus)]
         for ref in refs:
             yield from ray.get(ref)

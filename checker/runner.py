@@ -297,7 +297,7 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
             if fork:
                 answers = pool.imap(_work_range, chunks)
             else:
-                answers = pool.imap(_work_list, [tasks[r.start:r.stop] for r in chunks])
+                answers = pool.imap(work_batch, [tasks[r.start:r.stop] for r in chunks])
             for chunk in answers:
                 yield from chunk
     finally:
@@ -313,8 +313,11 @@ def _work_range(chunk: range) -> list[tuple]:
     return [_work(_FORKED_TASKS[i]) for i in chunk]
 
 
-def _work_list(tasks: Sequence[tuple]) -> list[tuple]:
-    return [_work(task) for task in tasks]
+def work_batch(tasks: Sequence[tuple]) -> list[tuple]:
+    """`_work` on each of a batch of tasks sent whole (to a spawned worker, or as one Ray task), sharing the
+    batch's unsat proofs as a run in one process does (`proof_sharing`)."""
+    with proof_sharing(tasks[0][1] if tasks else "both"):
+        return [_work(task) for task in tasks]
 
 
 def guided_chunks(tasks: int, workers: int, largest: int = 256, smallest: int = 8) -> list[range]:

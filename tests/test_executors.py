@@ -120,6 +120,6 @@ def test_without_ray_installed(monkeypatch):
 
 
 def test_a_batch_is_the_runners_work_on_each_task(tasks):
-    done = executors._work_batch(tasks[:2])
+    done = runner.work_batch(tasks[:2])
     assert [a[:2] for a in done] == [runner._work(t)[:2] for t in tasks[:2]]
     assert [a[1]["id"] for a in done] == ["c16", "c32"]
