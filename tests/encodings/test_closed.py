@@ -2,6 +2,7 @@
 composition kept as the reference (each family's *_generic method): bit for bit (in-dims, bases, out-dims and
 their sizes), or the same error, for random valid parameters and shapes (hypothesis)."""
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -105,24 +106,6 @@ def distributed(rank=None):
     return st.one_of(blocked(rank), nvidia_mma(rank), amd_mfma(rank))
 
 
-@given(blocked(), st.data())
-@SETTINGS
-def test_blocked(enc, data):
-    check(enc, data.draw(shapes(enc.rank)))
-
-
-@given(nvidia_mma(), st.data())
-@SETTINGS
-def test_nvidia_mma(enc, data):
-    check(enc, data.draw(shapes(enc.rank)))
-
-
-@given(amd_mfma(), st.data())
-@SETTINGS
-def test_amd_mfma(enc, data):
-    check(enc, data.draw(shapes(enc.rank)))
-
-
 @given(st.one_of(blocked(), nvidia_mma(), amd_mfma()).filter(lambda e: e.rank >= 2), st.data())
 @SETTINGS
 def test_slice(parent, data):
@@ -184,15 +167,11 @@ def amd_wmma(draw):
                            draw(cga(r)), r)
 
 
-@given(linear(), st.data())
+@pytest.mark.parametrize("family", [blocked, nvidia_mma, amd_mfma, linear, amd_wmma], ids=lambda f: f.__name__)
+@given(data=st.data())
 @SETTINGS
-def test_linear(enc, data):
-    check(enc, data.draw(shapes(enc.rank)))
-
-
-@given(amd_wmma(), st.data())
-@SETTINGS
-def test_amd_wmma(enc, data):
+def test_closed_form_is_the_composition(family, data):
+    enc = data.draw(family())
     check(enc, data.draw(shapes(enc.rank)))
 
 
