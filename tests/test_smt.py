@@ -182,9 +182,21 @@ def test_product_by_a_constant_matches_python(a, c, width):
 
 
 def _spy_on_z3(monkeypatch) -> tuple[list, list]:
-    """(every script the tactic's solvers parse, every setting put on them), recorded as they happen."""
+    """(every script Z3 is asked to decide, in the command session or by the tactic's solvers; every setting
+    put on those solvers, "session" for a script the session decided), recorded as they happen."""
     asked, settings_seen = [], []
     real = smt._tactic
+    real_decide = smt._Session.decide
+
+    def decide(self, text, variables):
+        asked.append(text)
+        answer = real_decide(self, text, variables)
+        if answer is not None:
+            settings_seen.append("session")
+        else:
+            asked.pop()                             # asked again by the tactic's solvers
+        return answer
+    monkeypatch.setattr(smt._Session, "decide", decide)
 
     def tactic(dense=False):
         t = real(dense)
@@ -225,23 +237,61 @@ def test_a_run_never_reuses_a_model(monkeypatch):
     assert len(asked) == 2                          # sat: asked again, its witness from its own model
 
 
-def test_a_sparse_obligation_is_first_bounded_by_work_then_timed(monkeypatch):
-    """With a timeout of BOUNDED_FIRST_MS or more, Z3 first gets BOUNDED_WORK of work and no timer; what that
-    does not decide is checked again with the timeout, with the same verdicts and witnesses."""
+def test_a_sparse_obligation_goes_to_the_session_then_is_bounded_by_work_then_timed(monkeypatch):
+    """With a timeout of BOUNDED_FIRST_MS or more (or none), Z3's command session first gets SESSION_WORK of
+    work; what it does not decide gets BOUNDED_WORK of work from the tactic and no timer; what that does not
+    decide is checked again with the timeout: the same verdicts, each witness replayed."""
     _, settings_seen = _spy_on_z3(monkeypatch)
-    work = smt.BOUNDED_WORK
     L = LinearLayout({"register": [(1,), (2,)], "lane": [(4,)]}, [("dim0", 8)])
     broken = LinearLayout({"register": [(1,), (1,)]}, [("dim0", 2)])
-    assert injective(L, engine="z3", timeout_ms=10_000).holds and settings_seen == ["rlimit"]
+    assert injective(L, engine="z3", timeout_ms=10_000).holds and settings_seen == ["session"]
+    settings_seen.clear()
+    assert injective(L, engine="z3", timeout_ms=None).holds and settings_seen == ["session"]
     settings_seen.clear()
     assert injective(L, engine="z3", timeout_ms=smt.BOUNDED_FIRST_MS - 1).holds and settings_seen == ["timeout"]
     settings_seen.clear()
-    monkeypatch.setattr(smt, "BOUNDED_WORK", 1)                 # never enough: every check falls through
-    starved = injective(broken, engine="z3", timeout_ms=10_000)
-    assert settings_seen == ["rlimit", "timeout"]
-    monkeypatch.setattr(smt, "BOUNDED_WORK", work)
+    in_session = injective(broken, engine="z3", timeout_ms=10_000)
+    assert settings_seen == ["session"]
+    monkeypatch.setattr(smt, "SESSION_WORK", 1)                 # a session that never has enough work
+    smt.fresh_context()
     settings_seen.clear()
     bounded = injective(broken, engine="z3", timeout_ms=10_000)
     assert settings_seen == ["rlimit"]
-    assert starved.status == bounded.status == "fails"
+    monkeypatch.setattr(smt, "BOUNDED_WORK", 1)                 # ... nor the tactic: the timed check decides
+    settings_seen.clear()
+    starved = injective(broken, engine="z3", timeout_ms=10_000)
+    assert settings_seen == ["rlimit", "timeout"]
+    smt.fresh_context()
+    assert in_session.status == bounded.status == starved.status == "fails"
     assert starved.counterexample.to_dict() == bounded.counterexample.to_dict()
+    assert all(r.counterexample.replay() for r in (in_session, bounded, starved))
+
+
+def test_the_session_reads_every_printed_value_and_keeps_no_obligation():
+    """Values as Z3 prints them (#b, #x, (_ bvN w)); after each obligation the session's assertion stack is
+    empty again, also after one it cannot read or decide (None: the caller decides it the other way)."""
+    assert [smt._bv_value(v) for v in ("#b0101", "#x0f", "(_ bv5 10)")] == [5, 15, 5]
+    session = smt._session()
+    ob = smt.Obligation("s")
+    x = ob.var("x", 12)
+    ob.require(x == 0xABC)
+    assert session.decide(ob.script(), ob._vars).values == {"x": 0xABC}          # printed #xabc
+    assert session.decide("(assert (= undeclared #x1))", {}) is None            # a Z3 error
+    assert session.decide(ob.script(), ob._vars).values == {"x": 0xABC}          # x declared again: popped
+    contradiction = "(declare-fun y () (_ BitVec 3))(assert (= y #b101))(assert (= y #b011))"
+    assert session.decide(contradiction, {}).status == "unsat"
+    assert session.decide("(assert true)", {}).status == "sat"                   # the contradiction popped
+
+
+def test_the_session_leaves_z3s_global_rlimit_alone(monkeypatch):
+    """Z3 copies a command session's rlimit into its global parameters; the session puts the global value
+    back, so that no solver made later (ours in a fresh context, or a user's) inherits the bound."""
+    import z3
+    monkeypatch.setattr(smt, "SESSION_WORK", 1)
+    smt.fresh_context()
+    assert smt._session().decide("(declare-fun y () (_ BitVec 3))(assert (= y #b101))", {}) is None
+    assert z3.get_param("rlimit") == "0"
+    s = z3.Solver(ctx=z3.Context())
+    s.from_string("(declare-fun y () (_ BitVec 3))(assert (= y #b101))")
+    assert s.check() == z3.sat
+    smt.fresh_context()
