@@ -3,11 +3,14 @@ outcomes in obligation order and byte-identical for any --jobs; errors located a
 run, a TTGIR check's are a skip or an ``error`` record); the progress line or bar."""
 
 import dataclasses
+import enum
 import io
 import json
 import pathlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import checker
 from checker import runner
@@ -289,3 +292,32 @@ def test_verify_from_python_runs_through_the_runner():
     rep = checker.verify(NEGATIVES, only=["neg-blocked-*"])
     assert [(c["id"], c["verdict"], c["passed"]) for c in rep["checks"]] == [
         ("neg-blocked-from-smaller-tile-not-surjective", "fails", True)]
+
+
+# ---------------------------------------------------------------- records as JSON data
+
+
+class _Level(enum.IntEnum):
+    LOW = 3
+
+
+_KEYS = st.one_of(st.text(max_size=3), st.integers(-5, 5), st.booleans(), st.none(), st.floats(allow_nan=False))
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=5),
+                    st.just(_Level.LOW))
+_TREES = st.recursive(_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner, inner),
+                                                       st.dictionaries(_KEYS, inner, max_size=3)), max_leaves=15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TREES)
+def test_json_data_is_what_json_reads_back(value):
+    """A record is copied as JSON data without writing the text: the same value json.loads(json.dumps(.))
+    gives (tuples as lists, keys 1 / True / None as "1" / "true" / "null", an IntEnum as its int)."""
+    assert runner.json_data(value) == json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("value, message", [({(1, 2): 0}, "keys must be str, int, float, bool or None, not tuple"),
+                                            ({"a": {1, 2}}, "Object of type set is not JSON serializable")])
+def test_json_data_refuses_what_json_refuses(value, message):
+    with pytest.raises(TypeError, match=message):
+        runner.json_data(value)
