@@ -186,9 +186,10 @@ def _xor(vectors: Sequence[int], mask: int) -> int:
     if mask < 0 or mask >> len(vectors):
         raise CertificateError(f"mask {mask:#x} selects beyond the {len(vectors)} vectors")
     acc = 0
-    for j, v in enumerate(vectors):
-        if mask >> j & 1:
-            acc ^= v
+    while mask:                             # over the set bits of mask, lowest first
+        low = mask & -mask
+        acc ^= vectors[low.bit_length() - 1]
+        mask ^= low
     return acc
 
 

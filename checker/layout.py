@@ -273,21 +273,20 @@ class LinearLayout:
     def apply(self, ins: Mapping[str, int] | Sequence[tuple[str, int]]) -> dict[str, int]:
         """L(ins): every in-dim must be given (as name -> value)."""
         ins = dict(ins)
-        if set(ins) != set(self.in_dims):
+        if len(ins) != len(self._ins) or any(name not in ins for name, _ in self._ins):  # (distinct names)
             raise LayoutError(f"apply needs exactly the in-dims {list(self.in_dims)}, got {sorted(ins)}")
-        acc = [0] * len(self._outs)
+        n_out = len(self._outs)
+        acc = [0] * n_out
         for name, bs in self._ins:
             x = ins[name]
             if x < 0 or x >= (1 << len(bs)):
                 raise LayoutError(f"input {name}={x} is out of range [0, {1 << len(bs)})")
-            i = 0
-            while x:
-                if x & 1:
-                    b = bs[i]
-                    for k in range(len(acc)):
-                        acc[k] ^= b[k]
-                x >>= 1
-                i += 1
+            while x:                        # the basis of each set bit of x, lowest first
+                low = x & -x
+                b = bs[low.bit_length() - 1]
+                for k in range(n_out):
+                    acc[k] ^= b[k]
+                x ^= low
         return {n: v for (n, _), v in zip(self._outs, acc)}
 
     def apply_flat(self, x: int) -> int:

@@ -20,10 +20,12 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence, Union
 
+from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import Hardware
 from .layout import LinearLayout
+from .limits import MAX_DTYPE_BITS, clip
 from .padded import PaddedLayout, linear_part
 from .properties.conversion import conversion as _conversion
 from .properties.equivalence import equivalent as _equivalent
@@ -60,8 +62,6 @@ def lowered(layout: Layout, shape: Shape = None, what: str = "layout") -> Linear
     """A LinearLayout (or padded shared layout) as given, or an encoding lowered at shape."""
     if isinstance(layout, (LinearLayout, PaddedLayout)):
         return layout
-    from .encodings import lower
-    from .encodings.base import Encoding
     if not isinstance(layout, Encoding):
         raise CheckerError(f"expected a LinearLayout or an encoding, got {type(layout).__name__}", field=what)
     if shape is None:
@@ -192,10 +192,9 @@ def conversion_cost(src: Layout, dst: Layout, shape: Shape = None, dtype: Dtype 
 
 def dtype_bits(dtype: Dtype) -> int:
     """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
-    from .spec import DTYPES
-    from .limits import MAX_DTYPE_BITS
     if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 < dtype <= MAX_DTYPE_BITS:
         return dtype
+    from .spec import DTYPES
     if isinstance(dtype, str):
         name = dtype.lower()
         for long, short in (("fp", "f"), ("int", "i"), ("uint", "u")):
@@ -203,7 +202,6 @@ def dtype_bits(dtype: Dtype) -> int:
                 name = short + name[len(long):]
         if name in DTYPES:
             return DTYPES[name]
-    from .limits import clip
     raise CheckerError(f"unknown dtype {clip(repr(dtype), 40)} (known: {', '.join(DTYPES)}, or a number of bits up to "
                        f"{MAX_DTYPE_BITS})", field="dtype")
 

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from ..certificate import CertificateError
 from ..errors import CheckerError, InternalError
 
 STATUSES = ("holds", "fails", "unknown")
@@ -216,7 +217,6 @@ def check_certificate(prop: str, v: EngineVerdict, required: bool = False) -> No
         if required and v.engine == "f2" and v.status == "holds":
             raise InternalError(f"{prop}: the f2 engine's 'holds' carries no certificate")
         return
-    from ..certificate import CertificateError
     if v.status != "holds":
         raise InternalError(f"{prop}: the {v.engine} engine attached a certificate to a {v.status!r} verdict")
     try:
