@@ -179,7 +179,7 @@ def bases_rank(*groups: Bases) -> int:
 
 def bases_extent(bases: Bases, rank: int) -> list[int]:
     """Per dim, the smallest power of two above every component of the bases (the out sizes they span)."""
-    if bases and all(len(b) == rank for b in bases):     # per dim, the bit length of its largest component
+    if bases and all(map(rank.__eq__, map(len, bases))):  # per dim, the bit length of its largest component
         return [1 << max(int(max(col)), 0).bit_length() for col in zip(*bases)]
     spans = [0] * rank                  # per dim, the OR of its positive components: its bit length is the max's
     for b in bases:
@@ -197,6 +197,12 @@ def packed_columns(bases: Bases, rank: int, sizes: Sequence[int] | None = None) 
     for size in bases_extent(bases, rank) if sizes is None else sizes:
         shifts.append(bits)
         bits += size.bit_length() - 1
+    if len(shifts) == 2:                # (the same sum, written out for the common ranks)
+        high = shifts[1]
+        return [x | y << high for x, y in bases], bits
+    if len(shifts) == 3:
+        mid, high = shifts[1:]
+        return [x | y << mid | z << high for x, y, z in bases], bits
     return [sum(int(c) << sh for c, sh in zip(b, shifts)) for b in bases], bits
 
 

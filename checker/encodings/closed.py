@@ -25,7 +25,7 @@ checks every closed form against the generic composition (hypothesis, random par
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import le, lt, mul
+from operator import le, lt
 from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases
@@ -137,15 +137,15 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
             first = False
         out.append((BLOCK, block))
         return LinearLayout._of(out, tuple(zip(names(rank), shape)))
+    over = [d for d in range(rank) if sizes[d] > t[d]]   # only along these can a component reach t[d]
     for name, bs in ins:
         drop = not broadcast_registers and name == REGISTER
         nb = []
         for b in bs:
-            inside = tuple(map(lt, b, t))
-            if all(inside):
+            if (b[over[0]] < t[over[0]]) if len(over) == 1 else all(b[d] < t[d] for d in over):
                 nb.append(b)
                 continue
-            clamped = tuple(map(mul, b, inside))        # c * (c < t[d]): 0 where the component reaches t[d]
+            clamped = tuple(0 if c >= tc else c for c, tc in zip(b, t))   # c * (c < t[d])
             if drop and any(b) and not any(clamped):
                 continue
             nb.append(clamped)

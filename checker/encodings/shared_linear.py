@@ -49,7 +49,7 @@ class SharedLinearEncoding(SharedEncoding):
         independent and as many as the out bits: the layout is then surjective and invertible once its zero
         bases are removed."""
         every = self.offset_bases + self.block_bases
-        if every and min(map(min, every)) < 0:
+        if every and min(map(min, zip(*every))) < 0:         # (every basis has `rank` components by now)
             return False
         cols, bits = packed_columns(every, self.rank, self._extent)
         cols = [c for c in cols if c]

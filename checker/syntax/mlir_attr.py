@@ -53,7 +53,10 @@ from typing import Any, Callable, Mapping
 from ..encodings import ENCODING_CLASSES
 from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUIRED, Bases, Encoding, bases_rank,
                               implied_rank, is_permutation_matrix, params_of)
+from ..encodings.amd_wmma import AmdWmmaEncoding
 from ..encodings.cga import cga_bases_from_split_params
+from ..encodings.padded_shared import PaddedSharedEncoding, identity_offsets
+from ..encodings.shared_linear import SharedLinearEncoding
 from ..errors import CheckerError, ParseError
 from ..layout import is_power_of_two
 from ..limits import INT_MAX, INT_MIN, MAX_NESTING, clip, printable
@@ -579,7 +582,7 @@ def _read_amd_wmma(p: _Parser, mnemonic: str) -> Encoding:
     ctaLayout or CGALayout, else 2). (Triton's own parser assumes 2 when ``rank`` is absent, so it
     rejects the rank-3 text its printer writes.)
     """
-    from ..encodings.amd_wmma import AmdWmmaEncoding as cls
+    cls = AmdWmmaEncoding
     f = _body(p, mnemonic)
     cta = f.read("ctaLayout", "dict")
     cta.kind = f"{mnemonic} ctaLayout"
@@ -645,7 +648,6 @@ def _padded_pairs(p: _Parser) -> Any:
 
 def _read_padded_shared(p: _Parser, mnemonic: str) -> Encoding:
     """``<[I:+P, ...] {order = [...], shape = [...]}>`` (identity offsets) or ``{offset = ..., block = ...}``."""
-    from ..encodings.padded_shared import PaddedSharedEncoding, identity_offsets
     opener = p.expect("<")
     pairs = _padded_pairs(p)
     f = p.dictionary()
@@ -683,7 +685,6 @@ def _print_padded_shared(e) -> str:
 
 def _read_shared_linear(p: _Parser, mnemonic: str) -> Encoding:
     """``<{offset = [...][, block = [...]]}, alignment = N>``."""
-    from ..encodings.shared_linear import SharedLinearEncoding
     opener = p.expect("<")
     f = p.dictionary()
     f.kind = mnemonic
@@ -909,7 +910,6 @@ def _printed_bases(raw: str | None) -> tuple | None:
 
 def _printed_shared_linear(text: str) -> Encoding | None:
     """`_print_shared_linear`'s form, read as `_read_shared_linear` reads it."""
-    from ..encodings.shared_linear import SharedLinearEncoding
     m = _PRINTED_SHARED_LINEAR.fullmatch(text)
     if m is None:
         return None
@@ -921,7 +921,7 @@ def _printed_shared_linear(text: str) -> Encoding | None:
 
 def _printed_amd_wmma(text: str) -> Encoding | None:
     """`_print_amd_wmma`'s form, read as `_read_amd_wmma` reads it (the rank deduced by `implied_rank`)."""
-    from ..encodings.amd_wmma import AmdWmmaEncoding as cls
+    cls = AmdWmmaEncoding
     m = _PRINTED_WMMA.fullmatch(text)
     cta = m and _PRINTED_WMMA_CTA.fullmatch(", " + m.group(3) if m.group(3) else "")
     if not cta:
