@@ -82,7 +82,7 @@ class DotOperandEncoding(DistributedEncoding):
         if not isinstance(self.parent, DistributedEncoding):
             kind = getattr(self.parent, "kind", type(self.parent).__name__)
             raise self.fail("parent", f"the parent must be a distributed encoding, got {kind}")
-        self.parent.validate()
+        self.parent.validated                   # (once per parent value)
         if self.op_idx not in (0, 1):
             raise self.fail("opIdx", f"opIdx can be 0 or 1, got {self.op_idx}")
         if self.k_width < 0:

@@ -31,7 +31,7 @@ class SliceEncoding(DistributedEncoding):
     def validate(self) -> None:
         if not isinstance(self.parent, DistributedEncoding):
             raise self.fail("parent", f"the parent must be a distributed encoding, got {self.parent.kind}")
-        self.parent.validate()
+        self.parent.validated                   # (once per parent value)
         if self.parent.rank < 2:
             raise self.fail("parent", f"the parent layout must have rank >= 2, got {self.parent.rank}")
         if not 0 <= self.dim < self.parent.rank:
