@@ -161,8 +161,7 @@ def _default_parser() -> AttributeParser:
 
 _TOKEN = re.compile(r'[<>\[\](){}](?<!->)|"(?:[^"\\]|\\.)*"?')     # a bracket (not the > of ->) or a string
 _BRACKETS = re.compile(r"->|[<>\[\](){}]")
-_BRACKET = re.compile(r"[<>\[\](){}](?<!->)")                         # a bracket, not the > of ->
-_BRACKET_OR_MARK = re.compile(r"[<>\[\](){}](?<!->)|->|:")            # ... or a `->` or `:`
+_BRACKET_OR_COLON = re.compile(r"[<>\[\](){}:]")                     # (a > after a - is the end of a `->`)
 _OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
@@ -175,7 +174,8 @@ _MODULE_HEAD = re.compile(r"\s*(?:builtin\.)?module\b")
 _ALIAS_HEAD = re.compile(r"\s*([#!])([\w$.-]+)\s*=(?!=)\s*")
 _TYPE_START = re.compile(r"t(?<![\w!.$]t)ensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
 #   (`tensor<` not preceded by [\w!.$]: the lookbehind comes after the `t`, so that re can skip to a `t` or `!`)
-_VALUE = re.compile(r"%[\w$.-]+(?:#\d+)?")
+_VALUE_USE = re.compile(r"(%[\w$.-]+(?:#\d+)?)(=(?!=)|\s=(?!=)|\s\s=)?")    # a value, and an `=` declaring it:
+#   the first of the 3 characters after it that is no blank is an `=`, and no `=` follows in those 3
 _UNKNOWN_ALIAS = re.compile(r"unknown alias '#([\w$.-]+)'")
 _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is spelled otherwise)
     (re.compile(r"[#!](?:triton_gpu|triton_nvidia_gpu)\.[\w$]+"),
@@ -184,7 +184,7 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
     (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
      "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
 ]   # (amd_mfma's versionMajor is not refused: today's Triton ignores it, and its own lit tests still write it)
-_OLDER_PREFIX = re.compile(r"(?:triton_gpu|triton_nvidia_gpu)\.")
+_OLDER_PREFIXES = ("triton_gpu.", "triton_nvidia_gpu.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
 _LOC_CALL = re.compile(r"l(?<![\w$.]l)oc\(")        # `loc(` not preceded by [\w$.] (lookbehind as in _TYPE_START)
@@ -245,66 +245,58 @@ def _group_end(text: str, start: int) -> int:
     return len(text)
 
 
-@dataclass(slots=True)
-class _Group:
-    """One bracket pair of a statement: its opening character, span and nesting depth."""
-
-    ch: str
-    start: int
-    end: int
-    depth: int
+_Outline = tuple[list[tuple[str, int, int]], list[tuple[int, int]], dict[int, int], list[int]]
 
 
-def _groups(masked: str, marks: list[int] | None = None) -> list[_Group]:
-    """Every bracket pair of a (balanced) masked text; an unclosed one runs to the end. `marks`, if given,
-    receives the positions of the `:` and `->` outside every pair (what `_top_level` would find), in order."""
-    out: list[_Group] = []
-    stack: list[_Group] = []
-    for m in (_BRACKET if marks is None else _BRACKET_OR_MARK).finditer(masked):
-        tok = m.group()
+def _outline(masked: str, closed: bool = False) -> _Outline | None:
+    """The bracket structure of a masked statement text, as (top, braces, ends, marks): `top` the outermost
+    bracket pairs (opening character, start, end) in order, `braces` every ``{...}`` pair's (start, end),
+    `ends` every pair's end by its start, `marks` the positions of the `:` and `->` outside every pair, in
+    order. A closer that does not close the innermost open bracket is ignored, and a bracket left open runs
+    to the end of the text; with `closed`, None instead, unless every bracket closes in order."""
+    top: list[tuple[str, int, int]] = []
+    braces: list[tuple[int, int]] = []
+    ends: dict[int, int] = {}
+    marks: list[int] = []
+    stack: list[int] = []                           # the starts of the open brackets
+    for m in _BRACKET_OR_COLON.finditer(masked):
+        pos = m.start()
+        tok = masked[pos]
         if tok in _OPENERS:
-            g = _Group(tok, m.start(), len(masked), len(stack))
-            stack.append(g)
-            out.append(g)
-        elif tok in _CLOSERS:
-            if stack and stack[-1].ch == _CLOSERS[tok]:
-                stack.pop().end = m.end()
-        elif not stack:
-            marks.append(m.start())
-    return out
+            stack.append(pos)
+        elif tok == ":" or (tok == ">" and masked[pos - 1:pos] == "-"):     # a `:` or the end of a `->`
+            if not stack:
+                marks.append(pos if tok == ":" else pos - 1)
+        elif stack and masked[stack[-1]] == _CLOSERS[tok]:
+            start = stack.pop()
+            end = ends[start] = pos + 1
+            if tok == "}":
+                braces.append((start, end))
+            if not stack:
+                top.append((_CLOSERS[tok], start, end))
+        elif closed:
+            return None
+    if stack:
+        if closed:
+            return None
+        end = len(masked)
+        for start in stack:
+            ends[start] = end
+            if masked[start] == "{":
+                braces.append((start, end))
+        top.append((masked[stack[0]], stack[0], end))
+    return top, braces, ends, marks
 
 
-def _closed_groups(text: str, marks: list[int]) -> list[_Group] | None:
-    """`_groups(text, marks)` of a text whose brackets all close, each by the closer of its kind, in order;
-    None (and `marks` partly filled) if one does not."""
-    out: list[_Group] = []
-    stack: list[_Group] = []
-    length = len(text)
-    for m in _BRACKET_OR_MARK.finditer(text):
-        tok = m.group()
-        if tok in _OPENERS:
-            g = _Group(tok, m.start(), length, len(stack))
-            stack.append(g)
-            out.append(g)
-        elif tok in _CLOSERS:
-            if not stack or stack[-1].ch != _CLOSERS[tok]:
-                return None
-            stack.pop().end = m.end()
-        elif not stack:
-            marks.append(m.start())
-    return None if stack else out
-
-
-def _top_level(masked: str, top: list[_Group], pattern: re.Pattern) -> list[int]:
+def _top_level(masked: str, top: list[tuple[str, int, int]], pattern: re.Pattern) -> list[int]:
     """Positions of a pattern's matches outside every bracket pair (`top`: the outermost pairs, in order)."""
-    spans = [(g.start, g.end) for g in top]
-    if not spans:
+    if not top:
         return [m.start() for m in pattern.finditer(masked)]
-    starts = [s for s, _ in spans]
+    starts = [a for _, a, _ in top]
     out = []
     for m in pattern.finditer(masked):
         k = bisect.bisect_right(starts, m.start()) - 1
-        if k < 0 or m.start() >= spans[k][1]:
+        if k < 0 or m.start() >= top[k][2]:
             out.append(m.start())
     return out
 
@@ -594,8 +586,8 @@ class _Stmt:
         self.home: Module | None = None                 # ... and that module
         self.blocks: list[Operation] = []               # block headers ^bb(%a: T) of its regions
         self.regions = 0                                # regions it has opened so far
-        self.outline: tuple[list[_Group], list[int]] | None = None   # its _groups and top-level marks, if
-        #                                                 known (a one-line statement read by `read_whole_line`)
+        self.outline: _Outline | None = None            # its _outline, if known (a one-line statement read
+        #                                                 by `read_whole_line`)
 
     def add(self, text: str, line: int) -> None:
         if not text:
@@ -622,6 +614,7 @@ class _Reader:
         self.file = file
         self.parse_attr = parse_attr
         self.modules: list[Module] = []
+        self.bodies: dict[str, dict[str, Any]] = {}     # dictionary body -> its attribute_entries (only read)
 
     # -- sections and modules
 
@@ -676,13 +669,13 @@ class _Reader:
         self.header = True
         m.line = stmt.line
         text = stmt.text()
-        for g in _groups(masked):
-            if g.depth == 0 and g.ch == "{" and g.end - g.start > 2:
-                m.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
+        for ch, a, b in _outline(masked)[0]:
+            if ch == "{" and b - a > 2:
+                m.attributes.update(attribute_entries(text[a + 1:b - 1]))
                 break
         a = m.attributes
         self.older_triton(stmt, masked)
-        old = next((k for k in a if _OLDER_PREFIX.match(k)), None)
+        old = next((k for k in a if k.startswith(_OLDER_PREFIXES)), None)
         if old is not None:
             self.refuse(stmt.line, f"module attribute '{old}'",
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
@@ -726,16 +719,15 @@ class _Reader:
         text = code.lstrip()
         if not text or text[0] == "}" or text.rstrip().endswith("{"):
             return False
-        marks: list[int] = []
-        groups = _closed_groups(text, marks)
-        if groups is None:
+        outline = _outline(text, closed=True)
+        if outline is None:
             return False
         cur = self.cur = _Stmt(ln)
         cur.add(text, ln)
-        if self.continues(cur, following):
+        if _continues(text, following):
             cur.add("\n", ln)
         else:
-            cur.outline = (groups, marks)
+            cur.outline = outline
             self.finish(cur)
         return True
 
@@ -794,7 +786,7 @@ class _Reader:
         if cur.error:
             self.finish(cur)
         elif not cur.stack:
-            if self.continues(cur, following):
+            if _continues(cur.text(), following):
                 cur.add("\n", ln)
             else:
                 self.finish(cur)
@@ -809,14 +801,6 @@ class _Reader:
         of the rest, blank), outside every bracket but `(`, and the next line is no dictionary entry."""
         return (not code[pos:pos + 1].strip() and not code[pos:].strip() and all(b[0] == "(" for b in cur.stack)
                 and not _DICT_ENTRY.match(following))
-
-    def continues(self, cur: _Stmt, following: str) -> bool:
-        tail = cur.text().rstrip()
-        if tail.endswith((",", "->", "=", "*")) or (tail.endswith(":") and not tail.lstrip().startswith("^")):
-            return True
-        if following.startswith("%") and not _RESULTS_START.match(following):
-            return True                     # operands on the next line (a statement starting with % defines values)
-        return bool(following) and bool(_CONTINUATION.match(following))
 
     def open_region(self, cur: _Stmt, ln: int) -> None:
         cur.region_line = ln
@@ -876,7 +860,7 @@ class _Reader:
             if head.startswith(("#", "!")) and _ALIAS_HEAD.match(masked):
                 self.alias_statement(stmt, text, masked)
                 return
-            if _MODULE_HEAD.match(masked):
+            if head.startswith(("module", "builtin.")) and _MODULE_HEAD.match(masked):
                 self.begin_module(stmt, masked)
                 self.closed = True
                 return
@@ -913,7 +897,7 @@ class _Reader:
             message = "mismatched brackets" if stmt.stack else stmt.error[1]
             self.problem(stmt.line, f"alias {m.group(1)}{m.group(2)}: {message}")
             return
-        top = [g for g in _groups(masked) if g.depth == 0]
+        top = _outline(masked)[0]
         cuts = [0] + [p for p in _top_level(masked, top, _ALIAS_DEFINITION) if p > 0 and masked[:p].strip()]
         for a, b in zip(cuts, cuts[1:] + [len(text)]):
             m = _ALIAS_HEAD.match(masked, a)
@@ -961,6 +945,13 @@ class _Reader:
         except CheckerError as e:
             module.problems.append(Problem(line, f"type alias !{name}: {self.explain(e)}"))
 
+    def entries(self, body: str) -> dict[str, Any]:
+        """`attribute_entries(body)`, each distinct body read once (the dict it gives must only be read)."""
+        entries = self.bodies.get(body)
+        if entries is None:
+            entries = self.bodies[body] = attribute_entries(body)
+        return entries
+
     def encoding(self, text: str, aliases: dict) -> Encoding:
         """The encoding of a type's encoding text (each distinct text is parsed once)."""
         enc = self.parsed.get(text)
@@ -989,17 +980,16 @@ class _Reader:
     def new_op(self, stmt: _Stmt, text: str, masked: str) -> Operation | None:
         m = _HEAD.match(masked)
         module = self.target(stmt.line)
-        plain_name = m.group("n") if m is not None else None
+        results, quoted, plain_name = m.groups() if m is not None else (None, None, None)
         bare = plain_name is not None and "." not in plain_name
         if m is None or (bare and plain_name not in _BARE_OPS and not plain_name.startswith("^")):
             module.problems.append(Problem(stmt.line, f"cannot read '{' '.join(text.split())[:60]}' as an operation"))
             return None
-        name = text[m.start("q"):m.end("q")] if m.group("q") is not None else plain_name
-        if _OLDER_PREFIX.match(name):
+        name = text[m.start("q"):m.end("q")] if quoted is not None else plain_name
+        if name.startswith(_OLDER_PREFIXES):
             self.refuse(stmt.line, f"operation '{name}'",
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
         op = Operation(name, stmt.line, "")
-        results = m.group("res")
         if results:
             for r in (_COMMA.split(results.strip()) if "," in results else [results.strip()]):
                 base, _, count = r.partition(":")
@@ -1023,33 +1013,20 @@ class _Reader:
             module.problems.append(Problem(stmt.error[0], f"{op.name}: {stmt.error[1]}"))
             return
         start = stmt.name_end
-        if stmt.outline is not None:
-            groups, top_marks = stmt.outline
-        else:
-            top_marks = []                          # the `:` and `->` outside every bracket pair
-            groups = _groups(masked, top_marks)
-        top = [g for g in groups if g.depth == 0]
-        braces = [(g.start, g.end) for g in groups if g.ch == "{"]
-
-        def in_braces(pos: int) -> bool:
-            for a, b in braces:
-                if a < pos < b:
-                    return True
-            return False
+        top, braces, ends, top_marks = stmt.outline or _outline(masked)
 
         # attribute dictionaries: {...}, <{...}> and `attributes {...}` (empty braces are elided regions)
-        for g in top:
-            if g.ch == "{" and g.end - g.start > 2 and g.start >= start:
-                op.attributes.update(attribute_entries(text[g.start + 1:g.end - 1]))
-            elif g.ch == "<" and masked[g.start + 1:g.start + 2] == "{" and g.start >= start:
-                op.attributes.update(attribute_entries(text[g.start + 2:_group_end(masked, g.start + 1) - 1]))
-        # declaration lists (%a: T, ...) not preceded by a successor label
-        decls = [g for g in top if g.ch == "(" and g.start >= start
-                 and _DECLARATION.match(masked, g.start)
-                 and not (_SUCCESSOR_END.search(masked, 0, g.start) and g.start > start)]
-
-        def declaration(pos: int) -> _Group | None:
-            return next((g for g in decls if g.start < pos < g.end), None)
+        decls = []                                  # declaration lists (%a: T, ...), not after a successor label
+        for ch, a, b in top:
+            if a < start:
+                continue
+            if ch == "{" and b - a > 2:
+                op.attributes.update(self.entries(text[a + 1:b - 1]))
+            elif ch == "<" and masked[a + 1:a + 2] == "{":
+                op.attributes.update(self.entries(text[a + 2:_group_end(masked, a + 1) - 1]))
+            elif ch == "(" and _DECLARATION.match(masked, a) \
+                    and not (_SUCCESSOR_END.search(masked, 0, a) and a > start):
+                decls.append((a, b))
 
         sig: int | None = None                      # the last top-level ` : ` (blanks around it)
         arrows: list[int] = []                      # the top-level `->`
@@ -1060,23 +1037,27 @@ class _Reader:
                 arrows.append(p)
             elif masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace()):
                 sig = p
-        head_arrow = next((p for p in arrows if sig is None or p < sig), None) if arrows else None
-        sig_arrow = next((p for p in arrows if sig is not None and p > sig), None) if arrows else None
+        head_arrow = sig_arrow = None               # the first `->` before the signature, and in it
+        for p in arrows:
+            if sig is None or p < sig:
+                if head_arrow is None:
+                    head_arrow = p
+            elif sig_arrow is None:
+                sig_arrow = p
 
-        # names
-        for v in _VALUE.finditer(masked, start):
-            if braces and in_braces(v.start()):
+        # names (a value followed by `=` is declared, as `%i = %lb to %ub` declares %i)
+        for v in _VALUE_USE.finditer(masked, start):
+            pos = v.start()
+            if braces and _within(braces, pos):
                 continue
-            end = v.end()
-            after = masked[end:end + 3].lstrip()
-            if (decls and declaration(v.start())) or (after.startswith("=") and not after.startswith("==")):
-                op.arguments.append(v.group())
+            if v.group(2) is not None or (decls and _within(decls, pos)):
+                op.arguments.append(v.group(1))
             else:
-                op.operands.append(v.group())
+                op.operands.append(v.group(1))
 
         # types
-        for pos, kind, type_text in self.find_types(op, masked, text, groups, top, start, sig):
-            if braces and in_braces(pos):
+        for pos, kind, type_text in self.find_types(op, masked, text, ends, top, start, sig):
+            if braces and _within(braces, pos):
                 continue
             line = stmt.line_at(pos)
             read = self.types.get((type_text, kind))
@@ -1088,7 +1069,7 @@ class _Reader:
                     module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
                     continue
             ref = _occurrence(read, line)
-            if decls and declaration(pos):
+            if decls and _within(decls, pos):
                 op.argument_types.append(ref)
                 if op.name.startswith("^") or _FUNC_LIKE.fullmatch(op.name):
                     op.operand_types.append(ref)
@@ -1099,15 +1080,12 @@ class _Reader:
             else:
                 op.operand_types.append(ref)
 
-    def find_types(self, op: Operation, masked: str, text: str, groups: list[_Group], top: list[_Group],
-                   start: int, sig: int | None):
-        """(position, kind, text) of every type of interest, in order (`top`: the outermost of `groups`)."""
+    def find_types(self, op: Operation, masked: str, text: str, ends: dict[int, int],
+                   top: list[tuple[str, int, int]], start: int, sig: int | None):
+        """(position, kind, text) of every type of interest, in order (`ends`, `top`: as `_outline` gives)."""
         found = []
-        ends: dict[int, int] | None = None
         inner_desc: set[int] = set()                # the tensor<...> of each !tt.tensordesc<tensor<...>>
         for m in _TYPE_START.finditer(masked, start):
-            if ends is None:
-                ends = {g.start: g.end for g in groups}
             opening = m.end() - 1
             end = ends.get(opening, len(masked))
             if m.group().startswith("!tt.tensordesc") and masked.startswith("tensor<", opening + 1):
@@ -1117,11 +1095,10 @@ class _Reader:
             found.append((m.start(), kind, text[m.start():end]))
         in_order = True                             # (what _TYPE_START finds comes in order)
         if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
-            for g in top:
-                if g.ch == "<" and g.start > sig and _after_separator(masked, g.start) \
-                        and _BARE_TYPE_BODY.match(masked, g.start):
+            for ch, a, b in top:
+                if ch == "<" and a > sig and _after_separator(masked, a) and _BARE_TYPE_BODY.match(masked, a):
                     kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
-                    found.append((g.start, kind, text[g.start:g.end]))
+                    found.append((a, kind, text[a:b]))
                     in_order = False
         if self.type_texts and "!" in masked:        # type aliases used
             for m in _TYPE_ALIAS_USE.finditer(masked, start):
@@ -1131,6 +1108,14 @@ class _Reader:
                         found.append((m.start(), None, expanded))
                         in_order = False
         return found if in_order else sorted(found, key=lambda f: f[0])
+
+
+def _within(spans: list[tuple[int, int]], pos: int) -> bool:
+    """Whether pos lies strictly inside one of the (start, end) spans."""
+    for a, b in spans:
+        if a < pos < b:
+            return True
+    return False
 
 
 def _occurrence(read: TypeRef, line: int) -> TypeRef:
@@ -1150,6 +1135,17 @@ def _after_separator(masked: str, pos: int) -> bool:
     while end > 0 and masked[end - 1].isspace():
         end -= 1
     return masked.endswith((":", ",", "->"), 0, end)
+
+
+def _continues(text: str, following: str) -> bool:
+    """Whether a statement whose text so far (no bracket open) is `text` goes on at the next code line,
+    `following` (module docstring: Statements)."""
+    tail = text.rstrip()
+    if tail.endswith((",", "->", "=", "*")) or (tail.endswith(":") and not tail.lstrip().startswith("^")):
+        return True
+    if following.startswith("%"):   # operands on the next line, unless it defines values (no mark starts with %)
+        return not _RESULTS_START.match(following)
+    return bool(following) and bool(_CONTINUATION.match(following))
 
 
 def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:

@@ -588,19 +588,18 @@ def test_a_whole_line_statement_reads_as_the_general_scan_reads_it(monkeypatch):
     assert ops["%6"].loc == ("k.py", 3, 4) and [t.shape for t in ops["%6"].result_types] == [[32]]
 
 
-def test_closed_groups_are_the_groups_of_balanced_text():
-    from checker.syntax.ttgir import _closed_groups, _groups
+def test_the_outline_of_a_text_is_its_bracket_pairs_and_top_level_marks():
+    from checker.syntax.ttgir import _outline
 
+    top, braces, ends, marks = _outline("%0 = f(%a) {x = 1 : i32} : (i32) -> tensor<4xi32, #s<{d = 1}>>")
+    assert top == [("(", 6, 10), ("{", 11, 24), ("(", 27, 32), ("<", 42, 62)] and marks == [25, 33]
+    assert braces == [(11, 24), (53, 60)] and ends == {6: 10, 11: 24, 27: 32, 53: 60, 52: 61, 42: 62}
     for text in ["%0 = tt.splat %1 : f32 -> tensor<4x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #b}>>",
                  "tt.store %p, %v {cache = 1 : i32} : (tensor<4xf32, #b>) -> ()", "a->b : c", ""]:
-        marks, closed_marks = [], []
-        groups = _groups(text, marks)
-        assert _closed_groups(text, closed_marks) == groups and closed_marks == marks
-    marks = []
-    _groups("%0 = f(%a) : (i32) -> tensor<4xi32, #b>", marks)
-    assert marks == [11, 19]                        # the top-level ` : ` and `->`
+        assert _outline(text, closed=True) == _outline(text)
+    assert _outline("f(a]) : {b") == ([("(", 1, 5), ("{", 8, 10)], [(8, 10)], {1: 5, 8: 10}, [6])
     for unbalanced in ["tensor<4xf32", "f(a]", "a)", "<{>}"]:
-        assert _closed_groups(unbalanced, []) is None
+        assert _outline(unbalanced, closed=True) is None
 
 
 def test_type_and_loc_patterns_find_what_a_leading_lookbehind_finds():
