@@ -142,7 +142,7 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
         drop = not broadcast_registers and name == REGISTER
         nb = []
         for b in bs:
-            if (b[over[0]] < t[over[0]]) if len(over) == 1 else all(b[d] < t[d] for d in over):
+            if all(b[d] < t[d] for d in over):
                 nb.append(b)
                 continue
             clamped = tuple(0 if c >= tc else c for c, tc in zip(b, t))   # c * (c < t[d])

@@ -582,23 +582,22 @@ def _read_amd_wmma(p: _Parser, mnemonic: str) -> Encoding:
     ctaLayout or CGALayout, else 2). (Triton's own parser assumes 2 when ``rank`` is absent, so it
     rejects the rank-3 text its printer writes.)
     """
-    cls = AmdWmmaEncoding
     f = _body(p, mnemonic)
     cta = f.read("ctaLayout", "dict")
     cta.kind = f"{mnemonic} ctaLayout"
     registers, warps = cta.read("register", BASES, ()), cta.read("warp", BASES, ())
     cta.finish()
-    deduced = implied_rank(cls, {"register_bases": registers, "warp_bases": warps, "cga_layout": f.raw("CGALayout")},
-                           f.raw("CTAOrder"))
+    deduced = implied_rank(AmdWmmaEncoding, {"register_bases": registers, "warp_bases": warps,
+                                             "cga_layout": f.raw("CGALayout")}, f.raw("CTAOrder"))
     rank = f.read("rank", RANK, deduced)
     for name, bs in (("register", registers), ("warp", warps)):
         if any(len(b) != rank for b in bs):
             raise p.error(f"{mnemonic}: ctaLayout '{name}' bases do not have the rank {rank}",
                           f.entries["ctaLayout"][1], "ctaLayout")
-    params = dict(params_of(cls))
-    enc = cls(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warps,
-              instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default), cga_layout=f.cga(rank),
-              rank=rank)
+    params = dict(params_of(AmdWmmaEncoding))
+    enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warps,
+                          instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default),
+                          cga_layout=f.cga(rank), rank=rank)
     f.finish()
     return enc
 
@@ -921,21 +920,21 @@ def _printed_shared_linear(text: str) -> Encoding | None:
 
 def _printed_amd_wmma(text: str) -> Encoding | None:
     """`_print_amd_wmma`'s form, read as `_read_amd_wmma` reads it (the rank deduced by `implied_rank`)."""
-    cls = AmdWmmaEncoding
     m = _PRINTED_WMMA.fullmatch(text)
     cta = m and _PRINTED_WMMA_CTA.fullmatch(", " + m.group(3) if m.group(3) else "")
     if not cta:
         return None
     version = int(m.group(1))
     registers, warps, cga = _printed_bases(cta.group(1)), _printed_bases(cta.group(2)), _printed_bases(m.group(4))
-    instr = _printed_ints(m.group(5)) if m.group(5) else dict(params_of(cls))["instr_shape"].text_default
+    instr = _printed_ints(m.group(5)) if m.group(5) else dict(params_of(AmdWmmaEncoding))["instr_shape"].text_default
     if None in (registers, warps, cga, instr) or not INT_MIN <= version <= INT_MAX:
         return None
-    rank = implied_rank(cls, {"register_bases": registers, "warp_bases": warps, "cga_layout": cga})
+    rank = implied_rank(AmdWmmaEncoding, {"register_bases": registers, "warp_bases": warps, "cga_layout": cga})
     if any(len(b) != rank for b in registers + warps + cga):
         return None
-    return _built(cls, {"version": version, "is_transposed": m.group(2) == "true", "register_bases": registers,
-                        "warp_bases": warps, "instr_shape": instr, "cga_layout": cga, "rank": rank})
+    return _built(AmdWmmaEncoding, {"version": version, "is_transposed": m.group(2) == "true",
+                                    "register_bases": registers, "warp_bases": warps, "instr_shape": instr,
+                                    "cga_layout": cga, "rank": rank})
 
 
 _PRINTED_BESPOKE = {"ttg.shared_linear": _printed_shared_linear, "ttg.amd_wmma": _printed_amd_wmma}
