@@ -21,20 +21,23 @@ one in obligation order is proved, the others get its proof in a record of
 their own (their id, expectation, severity and source; `Outcome.seconds`
 of 0 with ``same_as`` naming the proved one). Each distinct (encoding,
 shape) is lowered once per process (`checker.encodings.lower` caches it;
-the parent lowers every operand while loading, and forked workers inherit
-that cache).
+a spec's operands are lowered by the worker that proves the check,
+`checker.spec.lower_operands`, so a sweep's lowering is spread over the
+workers too).
 With ``engine="both"`` (or ``"all"``) the record's witness and explanation are
 the GF(2) engine's and Z3 (and Bitwuzla) contribute their verdicts only; with ``engine="z3"`` each
 obligation gets a fresh Z3 context, so Z3's model does not depend on what
 ran before it. (A Z3 timeout, ``unknown``, depends on the machine's load and
 is the one thing that can differ between runs.)
 
-Errors. For a check of a spec file, a `CheckerError` raised while proving
-(input the spec could not rule out, e.g. a property's own precondition) is
-bad input; an `InternalError` (engines disagree, a witness does not replay)
-or any other exception is a bug. Either stops the run after the pool
-drains, and the first one in obligation order is raised, located at the
-check's file and line, so the same run always fails the same way.
+Errors. For a check of a spec file, a `CheckerError` raised while lowering
+its operands (located at the operand's line) or while proving (input the
+spec could not rule out, e.g. a property's own precondition; located at the
+check's line) is bad input; an `InternalError` (engines disagree, a witness
+does not replay) or any other exception is a bug. The answers come back in
+obligation order, so the first such answer is the first in that order: it
+stops the run there and is raised, and the same run always fails the same
+way.
 
 A check derived from TTGIR (``ob.op`` set) never stops the run: a
 `CheckerError` means the models do not cover the case, and the check is
@@ -58,7 +61,7 @@ from .errors import CheckerError, InternalError
 from .properties import PROPERTIES
 from .properties.result import Result
 from .prove import TIMEOUT_MS
-from .spec import Check
+from .spec import Check, lower_operands
 
 
 @dataclass
@@ -177,24 +180,29 @@ def shown_layouts(ob: Check) -> dict[str, Any]:
 
 
 def _work(task: tuple[Check, str, int, str]) -> tuple:
-    """One obligation in a worker: ("ok", record, seconds) or ("bad"/"bug", message, file, line)."""
+    """One obligation in a worker: ("ok", record, seconds), ("skip", why, check) or ("bad"/"bug", message,
+    file, line, field)."""
     ob, engine, timeout_ms, layouts = task
     if engine == "z3":
         from . import smt
         smt.fresh_context()        # a Z3 model depends on the terms its context saw: one per check
     start = time.perf_counter()
     try:
+        lower_operands(ob)
+    except CheckerError as e:           # located at the operand in its spec
+        return ("bad", e.message, e.file, e.line, e.field)
+    try:
         r = evaluate(ob, engine, timeout_ms)
         rec = record(ob, r, layouts)
     except CheckerError as e:
         if ob.op is not None:
             return ("skip", e.message if not e.field else f"{e.field}: {e.message}", ob)
-        return ("bad", f"check '{ob.id}': {e}", ob.file, ob.line)
+        return ("bad", f"check '{ob.id}': {e}", ob.file, ob.line, None)
     except Exception as e:  # a bug: report it as one, never as a traceback from a worker
         message = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
         if ob.op is not None:
             return ("ok", error_record(ob, message), {"total": time.perf_counter() - start, "engines": {}})
-        return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line)
+        return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line, None)
     return ("ok", rec, {"total": time.perf_counter() - start, "engines": r.seconds})
 
 
@@ -237,7 +245,7 @@ def _shared(ob: Check, answer: tuple, first: Check, layouts: str) -> tuple:
     if kind == "skip":
         return ("skip", answer[1], ob)
     if kind in ("bad", "bug"):
-        return (kind, answer[1].replace(f"check '{first.id}'", f"check '{ob.id}'", 1), ob.file, ob.line)
+        return (kind, answer[1].replace(f"check '{first.id}'", f"check '{ob.id}'", 1), ob.file, ob.line, answer[4])
     rec = answer[1]
     if rec["verdict"] == "error":
         new = error_record(ob, rec["failure"][len("internal error: "):])
@@ -267,7 +275,12 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
 
     def take(i, answer):
         answers[i] = answer
-        if answer[0] in ("ok", "skip") and progress is not None:
+        if answer[0] in ("bad", "bug"):     # the first in input order: the answers come in that order
+            kind, message, file, line, field = answer
+            if kind == "bad":
+                raise CheckerError(message, file=file, line=line, field=field)
+            raise InternalError(f"{file}:{line}: {message}")
+        if progress is not None:
             progress(_outcome(answer))
 
     with proof_sharing(engine):
@@ -275,12 +288,6 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
             take(i, answer)
             for j in copies.get(i, ()):
                 take(j, _shared(obligations[j], answer, obligations[i], layouts))
-    for answer in answers:
-        if answer[0] in ("bad", "bug"):
-            kind, message, file, line = answer
-            if kind == "bad":
-                raise CheckerError(message, file=file, line=line)
-            raise InternalError(f"{file}:{line}: {message}")
     return [_outcome(answer) for answer in answers]
 
 

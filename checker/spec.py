@@ -11,10 +11,14 @@ turns one check into the product of its value lists:
 (the first key varies slowest; the id is ``<id>[<label>=<value>,...]``).
 
 Loading is all-or-nothing: the YAML is read with the line of every key,
-checked against ``checker/schemas/spec.schema.json``, every name resolved,
-every encoding validated and lowered at every shape it is checked at, before
-anything is proved. Any problem raises `CheckerError` with ``file:line`` and
-the field, so a bad spec verifies nothing.
+checked against ``checker/schemas/spec.schema.json``, every name resolved and
+every encoding validated before anything is proved. Any problem raises
+`CheckerError` with ``file:line`` and the field, so a bad spec verifies nothing.
+Lowering each operand at its shape is the one step left to the run
+(`lower_operands`, first in each check's work, in whichever worker proves it:
+a sweep's points are lowered in parallel and once, not once more here); a
+failure there is located at the operand's line as well, stops the run at the
+first such check in input order, and nothing is reported.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .encodings import lower
 from .encodings.base import Encoding
-from .errors import CheckerError
+from .errors import CheckerError, InternalError
 from .hardware import Hardware, resolve
 from .limits import MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text, shape as checked_shape
 from .properties import SPEC_PROPERTIES, Property
@@ -91,6 +95,8 @@ class Check:
     op: str | None = None
     severity: str = "error"
     python: tuple[str, int, int] | None = None      # the Python source (file, line, col) of the IR operation
+    # where a spec writes each operand, (role, line, field): a failure to lower it is reported there
+    operand_sources: tuple[tuple[str, int | None, str], ...] = ()
 
     def operand(self, role: str) -> Encoding | None:
         return dict(self.operands).get(role)
@@ -407,16 +413,16 @@ def _expand(w: _Where, path: tuple, check: Mapping, table: Mapping[str, Encoding
             raise w.error(path + ("sweep",), f"the sweep has {count if key == keys[-1] else 'over ' + str(count)} "
                                              f"points; the limit is {MAX_SWEEP_POINTS} per check (split the check)")
     # each value with its label part, written once per value rather than once per point
-    labelled = [[(v, f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}") for v in sweep[k]] for k in keys]
+    labelled = [[(i, v, f"{SWEEP_LABELS.get(k, k)}={_sweep_value_text(v)}") for i, v in enumerate(sweep[k])]
+                for k in keys]
     points = itertools.product(*labelled) if keys else [()]
+    plan = _Points(w, path, check, rule, operands, hardware, keys)
     out = []
-    memo: dict = {}                 # the operands at each combination of swept encoding fields
     for point in points:
-        values = {k: v for k, (v, _) in zip(keys, point)}
-        label = ",".join(text for _, text in point)
+        label = ",".join([text for _, _, text in point])
         ob_id = f"{check['id']}[{label}]" if label else check["id"]
         try:
-            out.append(_check(w, path, check, ob_id, rule, operands, values, hardware, memo))
+            out.append(plan.check(ob_id, point))
         except CheckerError as e:
             if e.file is None:
                 e = w.locate(e, path)
@@ -459,95 +465,188 @@ def _probe_field(enc: Encoding, name: str) -> bool:
     return isinstance(parent, Encoding) and _probe_field(parent, name)
 
 
-def _check(w: _Where, path: tuple, check: Mapping, ob_id: str, rule: Property,
-           operands: Mapping[str, Encoding], values: Mapping[str, Any], hardware: Hardware | None,
-           memo: dict) -> Check:
-    """One point of a check: apply the sweep's values, resolve everything, lower every operand once.
-    `memo` holds the operands of the combinations of encoding fields seen at earlier points."""
-    def value(key):
-        return values[key] if key in values else check.get(key)
+class _Points:
+    """The points of one check: each resolved into a `Check` (`check`). What a point takes from its
+    values (its operands at a combination of encoding fields, a shape, a dtype, a hardware target, the
+    parameters) is resolved once per combination of the swept values it depends on, and shared by the
+    points that have that combination."""
 
-    def where(key):
-        return path + (("sweep", key) if key in values else (key,))
+    def __init__(self, w: _Where, path: tuple, check: Mapping, rule: Property,
+                 operands: Mapping[str, Encoding], hardware: Hardware | None, keys: Sequence[str]):
+        self.w, self.path, self.spec, self.rule, self.operands = w, path, check, rule, operands
+        self.hardware = hardware
+        self.field_keys = [k for k in keys if k.rpartition(".")[2] not in
+                           ("shape", "layout_shape", "dtype", "hardware", *CHECK_PARAMS)]
+        self.swept = frozenset(keys)
+        self.keys = keys
+        shapes = ("shape", "layout_shape")
+        depends = {"operands": self.field_keys, "shapes": shapes,
+                   "settings": ["dtype", "hardware"] + [k for k, _ in rule.params]}
+        # per kind of value, in the order a point resolves them: the positions of the swept keys it depends on
+        self.kinds = [(kind, [keys.index(k) for k in ks if k in self.swept]) for kind, ks in depends.items()]
+        self.memo: dict = {}
+        self.sources = tuple((role, w.line(path + (role,)), role) for role, _ in rule.all_roles if role in check)
+        self.expectation = _expectation(check)
+        level = check.get("expect_level")
+        self.level = LEVEL_ALIASES.get(level, level)
+        self.line = w.line(path)
 
-    fields = [(key, v) for key, v in values.items()
-              if key.rpartition(".")[2] not in ("shape", "layout_shape", "dtype", "hardware", *CHECK_PARAMS)]
-    memo_key = tuple((key, repr(v)) for key, v in fields)      # repr: true and 1 stay apart
-    ops = memo.get(memo_key)
-    if ops is None:
-        ops = memo[memo_key] = _apply_fields(w, operands, fields, where)
-    if value("shape") is None:
-        raise CheckerError(f"check '{ob_id}' needs a shape", file=w.file, line=w.line(path), field="shape")
-    shape = _shape(w, where("shape"), value("shape"))
-    layout_shape = value("layout_shape") and _shape(w, where("layout_shape"), value("layout_shape"))
-    if layout_shape is not None and len(layout_shape) != len(shape):
-        raise w.error(where("layout_shape"), f"layout_shape {list(layout_shape)} and shape {list(shape)} "
-                                             f"differ in rank")
-    dtype, bits = (None, None)
-    if rule.needs_dtype:
-        if value("dtype") is None:
-            raise CheckerError(f"check '{ob_id}': prove: {check['prove']} needs a dtype (f16, bf16, f32, "
-                               f"i8, ... or a number of bits)", file=w.file, line=w.line(path), field="dtype")
-        dtype, bits = _dtype(w, where("dtype"), value("dtype"))
-    hw = _hardware(w, value("hardware"), where("hardware")) if value("hardware") is not None else hardware
-    if check["prove"] in ("bank_conflict_free", "aligned_access", "fits") and hw is None:
-        raise CheckerError(f"check '{ob_id}': prove: {check['prove']} needs a hardware target (hardware: sm90 "
-                           f"at the top of the spec, or in the check)", file=w.file, line=w.line(path),
-                           field="hardware")
-    params = []
-    for key, default in rule.params:
-        v = value(key)
-        if key == "capacity_bytes" and v is None:
-            v = hw.smem_bytes_per_block
-        if key.endswith("_bytes") and v is not None:
-            try:
-                v = byte_count(v, key, low=1 if key == "alignment_bytes" else 0)
-            except CheckerError as e:
-                raise w.error(where(key), e.message) from None
-        params.append((key, default if v is None else v))
-    for role, kind in rule.all_roles:
-        if role not in ops:
-            continue
-        enc = ops[role]
-        if kind != "any" and enc.is_shared != (kind == "shared"):
-            raise w.error(path + (role,), f"operand '{role}' must be a {kind} encoding, "
-                                          f"got {enc.kind}")
-        if len(shape) != enc.rank:
-            raise w.error(where("shape"), f"shape {list(shape)} has rank {len(shape)} but operand '{role}' "
-                                          f"({enc.kind}) has rank {enc.rank}")
+    def where(self, key: str) -> tuple:
+        return self.path + (("sweep", key) if key in self.swept else (key,))
+
+    def check(self, ob_id: str, point: Sequence[tuple[int, Any, str]]) -> Check:
+        """The point (per swept key: the index of its value, the value, its label) resolved but for the
+        lowering of its operands, which the run does (`lower_operands`). Each kind of value is made
+        once per combination of the indices of the swept keys it depends on."""
+        memo, parts = self.memo, []
+        for kind, positions in self.kinds:
+            key = (kind, *[point[i][0] for i in positions])
+            got = memo.get(key, memo)
+            if got is memo:
+                got = memo[key] = self._make(kind, ob_id, point, parts)
+            parts.append(got)
+        (ops, operands), (shape, layout_shape), (dtype, bits, hw, params) = parts
+        fit = ("fit", operands, len(shape))
+        if fit not in memo:
+            memo[fit] = self._fit(ops, shape)
+        return Check(id=ob_id, property=self.spec["prove"], operands=operands, shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw,
+                     params=params, expect=self.expectation, expect_conflicts=self.spec.get("expect_conflicts"),
+                     expect_level=self.level, file=self.w.file, line=self.line, operand_sources=self.sources)
+
+    def _make(self, kind: str, ob_id: str, point: Sequence[tuple[int, Any, str]], parts: Sequence[Any]) -> Any:
+        """One kind of value of a point, from its values and the kinds resolved before it (`parts`)."""
+        values = {k: v for k, (_, v, _) in zip(self.keys, point)}
+
+        def value(key):
+            return values[key] if key in values else self.spec.get(key)
+        if kind == "operands":
+            ops = self._operands([(key, values[key]) for key in self.field_keys], [i for i, _, _ in point])
+            return ops, tuple((r, ops[r]) for r, _ in self.rule.all_roles if r in ops)
+        if kind == "shapes":
+            return self._shapes(ob_id, value("shape"), value("layout_shape"))
+        if kind == "settings":
+            dtype = self._dtype(ob_id, value("dtype"))
+            hw = self._hardware(ob_id, value("hardware"))
+            return (*dtype, hw, self._params([value(key) for key, _ in self.rule.params], hw))
+        raise InternalError(f"no kind of value {kind!r}")
+
+    def _operands(self, fields: Sequence[tuple[str, Any]], at: Sequence[int]) -> dict[str, Encoding]:
+        """The operands with the point's encoding fields set in turn (the operands after the first n fields
+        are shared by the points that agree on those n values), then validated; when they are invalid, the
+        error is placed at the first key after which an operand is invalid."""
+        steps = [self.operands]
+        positions = dict(self.kinds)["operands"]
+        for n, (key, v) in enumerate(fields, 1):
+            prefix = ("fields", *[at[i] for i in positions[:n]])
+            ops = self.memo.get(prefix)
+            if ops is None:
+                try:
+                    ops = self.memo[prefix] = _with_field(steps[-1], key, v)
+                except CheckerError as e:
+                    raise self.w.error(self.where(key), e.message) from None
+            steps.append(ops)
         try:
-            lower(enc, layout_shape or shape)
+            all(enc.validated for enc in steps[-1].values())
+        except CheckerError:
+            for (key, _), ops in zip(fields, steps[1:]):
+                try:
+                    all(enc.validated for enc in ops.values())
+                except CheckerError as e:
+                    raise self.w.error(self.where(key), e.message) from None
+            raise
+        return steps[-1]
+
+    def _shapes(self, ob_id: str, shape_value: Any, layout_value: Any) -> tuple:
+        w = self.w
+        if shape_value is None:
+            raise CheckerError(f"check '{ob_id}' needs a shape", file=w.file, line=w.line(self.path), field="shape")
+        shape = _shape(w, self.where("shape"), shape_value)
+        layout_shape = layout_value and _shape(w, self.where("layout_shape"), layout_value)
+        if layout_shape is not None and len(layout_shape) != len(shape):
+            raise w.error(self.where("layout_shape"), f"layout_shape {list(layout_shape)} and shape {list(shape)} "
+                                                      f"differ in rank")
+        return shape, layout_shape
+
+    def _dtype(self, ob_id: str, value: Any) -> tuple[str | None, int | None]:
+        if not self.rule.needs_dtype:
+            return None, None
+        if value is None:
+            raise CheckerError(f"check '{ob_id}': prove: {self.spec['prove']} needs a dtype (f16, bf16, f32, "
+                               f"i8, ... or a number of bits)", file=self.w.file, line=self.w.line(self.path),
+                               field="dtype")
+        return _dtype(self.w, self.where("dtype"), value)
+
+    def _hardware(self, ob_id: str, value: Any) -> Hardware | None:
+        hw = _hardware(self.w, value, self.where("hardware")) if value is not None else self.hardware
+        prop = self.spec["prove"]
+        if prop in ("bank_conflict_free", "aligned_access", "fits") and hw is None:
+            raise CheckerError(f"check '{ob_id}': prove: {prop} needs a hardware target (hardware: sm90 "
+                               f"at the top of the spec, or in the check)", file=self.w.file,
+                               line=self.w.line(self.path), field="hardware")
+        return hw
+
+    def _params(self, settings: Sequence[Any], hw: Hardware | None) -> tuple:
+        params = []
+        for (key, default), v in zip(self.rule.params, settings):
+            if key == "capacity_bytes" and v is None:
+                v = hw.smem_bytes_per_block
+            if key.endswith("_bytes") and v is not None:
+                try:
+                    v = byte_count(v, key, low=1 if key == "alignment_bytes" else 0)
+                except CheckerError as e:
+                    raise self.w.error(self.where(key), e.message) from None
+            params.append((key, default if v is None else v))
+        if self.spec.get("triton"):          # Triton's own figures, on request (Property.triton_figures)
+            params.append(("triton", True))
+        return tuple(params)
+
+    def _fit(self, ops: Mapping[str, Encoding], shape: tuple[int, ...]) -> None:
+        """Each operand is of the kind its role takes and of the shape's rank."""
+        for role, kind in self.rule.all_roles:
+            if role not in ops:
+                continue
+            enc = ops[role]
+            if kind != "any" and enc.is_shared != (kind == "shared"):
+                raise self.w.error(self.path + (role,), f"operand '{role}' must be a {kind} encoding, "
+                                                        f"got {enc.kind}")
+            if len(shape) != enc.rank:
+                raise self.w.error(self.where("shape"), f"shape {list(shape)} has rank {len(shape)} but operand "
+                                                        f"'{role}' ({enc.kind}) has rank {enc.rank}")
+
+
+def lower_operands(ob: Check) -> None:
+    """Lower each operand of a spec's check at its shape (``layout_shape`` when given, else ``shape``), or
+    raise the failure as a `CheckerError` at the line and field of the operand (`Check.operand_sources`).
+    The run does this first for each check it proves (`checker.runner`); the lowerings stay cached for
+    the proof."""
+    shape = ob.layout_shape or ob.shape
+    for role, line, field in ob.operand_sources:
+        enc = ob.operand(role)
+        if enc is None:
+            continue
+        try:
+            lower(enc, shape)
         except CheckerError as e:
-            raise w.locate(e, path + (role,))
-    if check.get("triton"):             # Triton's own figures, on request (Property.triton_figures)
-        params.append(("triton", True))
-    expect_conflicts = check.get("expect_conflicts")
-    level = check.get("expect_level")
-    return Check(id=ob_id, property=check["prove"],
-                      operands=tuple((r, ops[r]) for r, _ in rule.all_roles if r in ops),
-                      shape=shape, layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw,
-                      params=tuple(params), expect=_expectation(check), expect_conflicts=expect_conflicts,
-                      expect_level=LEVEL_ALIASES.get(level, level), file=w.file, line=w.line(path))
+            if e.file is None:
+                e.file, e.line = ob.file, line
+                e.field = f"{field}.{e.field}" if e.field else field
+            if f"check '{ob.id}'" not in e.message:
+                e.message = f"check '{ob.id}': {e.message}"
+            raise e
 
 
-def _apply_fields(w: _Where, operands: Mapping[str, Encoding], fields: list[tuple[str, Any]],
-                  where: Callable[[str], tuple]) -> dict[str, Encoding]:
-    """The operands with a sweep point's encoding fields set (each value checked and the encoding
-    validated after each one), or a CheckerError at the sweep key that made one invalid."""
+def _with_field(operands: Mapping[str, Encoding], key: str, v: Any) -> dict[str, Encoding]:
+    """The operands with one swept encoding field set (``role.name``: on that operand; ``name``: on every
+    operand that has it, or whose parent has it): the value checked, the encodings not validated."""
     ops = dict(operands)
-    for key, v in fields:
-        role, dot, name = key.rpartition(".")
-        for r in ([role] if dot else list(ops)):
-            try:
-                if name == "num_warps" and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
-                    raise CheckerError(f"num_warps must be a positive integer, got {clip(v)}")
-                new = (_with_num_warps(ops[r], v) if name == "num_warps"
-                       else _override(ops[r], name, _as_field_value(v)))
-                if new is not None:
-                    new.validate()
-                    ops[r] = new
-            except CheckerError as e:
-                raise w.error(where(key), e.message) from None
+    role, dot, name = key.rpartition(".")
+    for r in ([role] if dot else list(ops)):
+        if name == "num_warps" and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+            raise CheckerError(f"num_warps must be a positive integer, got {clip(v)}")
+        new = (_with_num_warps(ops[r], v) if name == "num_warps"
+               else _override(ops[r], name, _as_field_value(v)))
+        if new is not None:
+            ops[r] = new
     return ops
 
 

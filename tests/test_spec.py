@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from checker.errors import CheckerError
-from checker.spec import find_inputs, is_ir, load_paths, load_spec, select
+from checker.cli import main
+from checker.spec import find_inputs, is_ir, load_paths, load_spec, lower_operands, select
 
 HEAD = """\
 version: 1
@@ -123,6 +124,70 @@ def test_layout_shape_lowers_at_another_shape(spec):
           expect: fails
         """))
     assert (ob.shape, ob.layout_shape, ob.expect) == ((64, 64), (32, 64), "fails")
+
+
+NARROW = """\
+    - {id: fine, prove: surjective, layout: rows, shape: [64, 64]}
+    - id: tiles
+      prove: injective
+      layout: swz
+      shape: [64, 64]
+      sweep: {shape: [[64, 64], [64, 16], [128, 64]]}
+    """
+SWZ = HEAD.replace("checks:\n", "  swz: {kind: nvmma_shared, swizzling_byte_width: 128, element_bit_width: 16, "
+                                "rank: 2}\nchecks:\n")
+TOO_NARROW = ("/spec.yaml:13: field 'layout.shape': check 'tiles[shape=64x16]': nvmma_shared: block shape along the "
+              "contiguous dimension 1 is too small for the swizzle byte size 128 in an NVMMASharedLayout, got 16 "
+              "but expected at least 64")
+
+
+def test_an_operand_is_lowered_by_the_run_and_its_failure_located_at_the_operand(spec):
+    path = spec(NARROW, head=SWZ)
+    obs = load_spec(path)           # loading resolves everything but the lowering
+    assert [o.id for o in obs] == ["fine", "tiles[shape=64x64]", "tiles[shape=64x16]", "tiles[shape=128x64]"]
+    assert obs[2].operand_sources == (("layout", 13, "layout"),)
+    lower_operands(obs[1])
+    with pytest.raises(CheckerError) as e:
+        lower_operands(obs[2])
+    assert str(e.value) == os.path.dirname(path) + TOO_NARROW
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_stops_at_the_first_operand_that_does_not_lower_and_writes_nothing(spec, tmp_path, capsys, jobs):
+    path = spec(NARROW, head=SWZ)
+    assert main(["verify", path, "--jobs", str(jobs), "--report-dir", str(tmp_path / "out")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "layoutcheck: error: " + os.path.dirname(path) + TOO_NARROW + "\n"
+    assert not (tmp_path / "out").exists()
+    # a check selected away is lowered all the same: a bad spec verifies nothing
+    assert main(["verify", path, "--only", "fine", "--report-dir", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == "layoutcheck: error: " + os.path.dirname(path) + TOO_NARROW + "\n"
+
+
+def test_a_sweep_point_is_validated_with_all_its_values_in_place(spec):
+    # changing the rank takes every field: no single one of them is valid on the rank-2 encoding alone
+    (ob,) = load_spec(spec("""\
+        - id: r3
+          prove: surjective
+          layout: rows
+          shape: [2, 64, 64]
+          sweep: {size_per_thread: [[1, 1, 8]], threads_per_warp: [[1, 4, 8]], warps_per_cta: [[1, 4, 1]],
+                  order: [[2, 1, 0]]}
+        """))
+    enc = ob.operand("layout")
+    assert (enc.size_per_thread, enc.threads_per_warp, enc.warps_per_cta, enc.order) == \
+        ((1, 1, 8), (1, 4, 8), (1, 4, 1), (2, 1, 0))
+    # an invalid point is reported at the first key after which it is invalid
+    with pytest.raises(CheckerError) as e:
+        load_spec(spec("""\
+            - id: bad
+              prove: surjective
+              layout: rows
+              shape: [64, 64]
+              sweep: {size_per_thread: [[1, 8], [2, 8]], threads_per_warp: [[4, 8], [4, 6]]}
+            """))
+    assert str(e.value).endswith("spec.yaml:13: field 'threads_per_warp': check 'bad[size_per_thread=1x8,"
+                                 "threads_per_warp=4x6]': blocked: every entry must be a power of two, got [4, 6]")
 
 
 def test_select_by_globs(spec):
