@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 from dataclasses import dataclass, field
@@ -33,16 +34,22 @@ class Inputs:
 
 @dataclass
 class Checked:
-    """A finished run: the report (report.json's dict), the timings (timings.json's), the outcomes
-    with records, and the TTGIR input's problems (file, line, message). `nothing` is True when the
-    input is TTGIR with no layout to check (the report then has no checks)."""
+    """A finished run: the report (report.json's dict), the outcomes with records, and the TTGIR
+    input's problems (file, line, message); `timings` is timings.json's dict, built when first asked
+    for (from the outcomes and `wall_seconds`). `nothing` is True when the input is TTGIR with no
+    layout to check (the report then has no checks)."""
 
     report: dict[str, Any]
-    timings: dict[str, Any]
     outcomes: list
     problems: list[tuple[str, int, str]]
     jobs: int
+    wall_seconds: float = 0.0
     nothing: bool = False
+
+    @functools.cached_property
+    def timings(self) -> dict[str, Any]:
+        from .reports.json_report import build_timings
+        return build_timings(self.outcomes, jobs=self.jobs, wall_seconds=self.wall_seconds)
 
 
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
@@ -90,7 +97,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     (`checker.runner.proof_key`).
     A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
     was selected away (`Checked.nothing`)."""
-    from .reports.json_report import build_report, build_timings
+    from .reports.json_report import build_report
     from .runner import default_jobs, run
     from .spec import lower_operands, select
     obligations = select(inputs.obligations, only, skip)
@@ -107,7 +114,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     if not obligations and not problems:
         if kernels and not (only or skip) and not inputs.specs:
             report = build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
-            return Checked(report, build_timings([], jobs=jobs, wall_seconds=0.0), [], [], jobs, nothing=True)
+            return Checked(report, [], [], jobs, nothing=True)
         raise CheckerError("no check is selected (see --only / --skip)")
     start = time.perf_counter()
     bar = progress(len(obligations)) if progress is not None and obligations else None
@@ -126,8 +133,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     if any(ob.property == "matches_triton" for ob in obligations):
         from .properties.matches_triton import triton_version
         report["summary"]["triton_version"] = triton_version() or "unknown"
-    timings = build_timings(outcomes, jobs=jobs, wall_seconds=time.perf_counter() - start)
-    return Checked(report, timings, outcomes, problems, jobs)
+    return Checked(report, outcomes, problems, jobs, wall_seconds=time.perf_counter() - start)
 
 
 def with_triton_figures(obligations: Sequence[Any]) -> list:
