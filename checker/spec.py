@@ -510,7 +510,8 @@ class _Points:
         if fit not in memo:
             memo[fit] = self._fit(ops, shape)
         return Check(id=ob_id, property=self.spec["prove"], operands=operands, shape=shape,
-                     layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw, params=params, expect=self.expectation, expect_conflicts=self.spec.get("expect_conflicts"),
+                     layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw, params=params,
+                     expect=self.expectation, expect_conflicts=self.spec.get("expect_conflicts"),
                      expect_level=self.level, file=self.w.file, line=self.line, operand_sources=self.sources)
 
     def _make(self, kind: str, ob_id: str, point: Sequence[tuple[int, Any, str]], parts: Sequence[Any]) -> Any:
