@@ -202,13 +202,14 @@ def cmd_verify(args) -> int:
         require_ray()
     done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
                  jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
-                 triton_figures=args.triton_figures, executor=args.executor)
+                 triton_figures=args.triton_figures, executor=args.executor, json_report="json" in formats,
+                 pretty=True if args.pretty else None)
     if done.nothing:
         print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
         return EXIT_OK
     report, problems = done.report, done.problems
     written = write_reports(report, done.timings if args.timings else None, formats, args.report_dir,
-                            figures=args.figures, pretty=True if args.pretty else None)
+                            figures=args.figures, pretty=True if args.pretty else None, rows=done.rows)
     sys.stdout.write(render_text(report))
     if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
         sys.stdout.flush()

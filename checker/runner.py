@@ -55,7 +55,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterator, NamedTuple, Sequence, TextIO
 
 from .errors import CheckerError, InternalError
 from .properties import PROPERTIES
@@ -72,6 +72,7 @@ class Outcome:
     seconds: dict[str, Any]
     skipped: str | None = None        # why a TTGIR check was not made (then there is no record)
     check: Any = None                 # the Check of a skipped check
+    row: str | None = None            # the record's compact JSON text, where its worker made it (Task.json_row)
 
     @property
     def passed(self) -> bool:
@@ -179,10 +180,21 @@ def shown_layouts(ob: Check) -> dict[str, Any]:
     return out
 
 
-def _work(task: tuple[Check, str, int, str]) -> tuple:
-    """One obligation in a worker: ("ok", record, seconds), ("skip", why, check) or ("bad"/"bug", message,
-    file, line, field)."""
-    ob, engine, timeout_ms, layouts = task
+class Task(NamedTuple):
+    """One obligation to prove, as a worker gets it. json_row: also encode its record as a line of a compact
+    report.json (`checker.reports.json_report.encode_compact`), there, where the work is spread."""
+
+    check: Check
+    engine: str
+    timeout_ms: int
+    layouts: str
+    json_row: bool = False
+
+
+def _work(task: Task) -> tuple:
+    """One obligation in a worker: ("ok", record, seconds, row), ("skip", why, check) or ("bad"/"bug", message,
+    file, line, field); row: the record's compact JSON text when the task asks for it, else None."""
+    ob, engine, timeout_ms, layouts, json_row = task
     if engine == "z3":
         from . import smt
         smt.fresh_context()        # a Z3 model depends on the terms its context saw: one per check
@@ -201,9 +213,13 @@ def _work(task: tuple[Check, str, int, str]) -> tuple:
     except Exception as e:  # a bug: report it as one, never as a traceback from a worker
         message = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
         if ob.op is not None:
-            return ("ok", error_record(ob, message), {"total": time.perf_counter() - start, "engines": {}})
+            return ("ok", error_record(ob, message), {"total": time.perf_counter() - start, "engines": {}}, None)
         return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line, None)
-    return ("ok", rec, {"total": time.perf_counter() - start, "engines": r.seconds})
+    seconds = {"total": time.perf_counter() - start, "engines": r.seconds}
+    if json_row:
+        from .reports.json_report import encode_compact
+        return ("ok", rec, seconds, encode_compact(rec))
+    return ("ok", rec, seconds, None)
 
 
 def error_record(ob: Check, message: str) -> dict[str, Any]:
@@ -251,14 +267,15 @@ def _shared(ob: Check, answer: tuple, first: Check, layouts: str) -> tuple:
         new = error_record(ob, rec["failure"][len("internal error: "):])
     else:
         new = record_of_proof(ob, {k: rec[k] for k in PROOF_FIELDS}, layouts)
-    return ("ok", new, {"total": 0.0, "engines": {}, "same_as": first.id})
+    return ("ok", new, {"total": 0.0, "engines": {}, "same_as": first.id}, None)
 
 
 def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = "both",
         timeout_ms: int = TIMEOUT_MS, progress: Callable[[Outcome], None] | None = None,
-        layouts: str = "failed", executor: str | None = None) -> list[Outcome]:
+        layouts: str = "failed", executor: str | None = None, json_rows: bool = False) -> list[Outcome]:
     """Every obligation's Outcome, in obligation order (module docstring). executor: None (worker
-    processes, `jobs` of them), or "ray" / "ray://HOST:PORT" (Ray tasks, `checker.executors`)."""
+    processes, `jobs` of them), or "ray" / "ray://HOST:PORT" (Ray tasks, `checker.executors`). json_rows:
+    each record's compact JSON text is made by the worker that proves it (`Outcome.row`)."""
     first: dict[tuple, int] = {}
     copies: dict[int, list[int]] = {}         # index proved -> the identical checks after it
     proved = []
@@ -270,7 +287,7 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
         if key is not None:
             first[key] = i
         proved.append(i)
-    tasks = [(obligations[i], engine, timeout_ms, layouts) for i in proved]
+    tasks = [Task(obligations[i], engine, timeout_ms, layouts, json_rows) for i in proved]
     answers: list = [None] * len(obligations)
 
     def take(i, answer):
@@ -311,35 +328,21 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
         for task in tasks:
             yield _work(task)
         return
-    import multiprocessing      # here: a run in one process does not pay for its import
-    # fork shares the parent's lowering cache; elsewhere (macOS, Windows) fork is unsafe
-    fork = sys.platform.startswith("linux")
-    ctx = multiprocessing.get_context("fork" if fork else "spawn")
     chunks = guided_chunks(len(tasks), jobs)
     import gc
-    global _FORKED_TASKS
-    gc.freeze()         # the forked workers inherit the parent's objects untouched by their collector
-    if fork:            # ... and the tasks: a chunk is sent as its range, not pickled (set before the fork)
-        _FORKED_TASKS = tasks
+    gc.freeze()         # a forked worker's collector leaves the parent's objects alone: their pages stay shared
     try:
-        with ctx.Pool(jobs) as pool:
-            if fork:
-                answers = pool.imap(_work_range, chunks)
-            else:
-                answers = pool.imap(work_batch, [tasks[r.start:r.stop] for r in chunks])
-            for chunk in answers:
-                yield from chunk
+        if sys.platform.startswith("linux"):          # a chunk is sent as its number: the tasks are forked along
+            from .forked import forked_answers
+            for answers in forked_answers(lambda k: [_work(tasks[i]) for i in chunks[k]], len(chunks), jobs):
+                yield from answers
+            return
+        import multiprocessing      # elsewhere (macOS, Windows) fork is unsafe: spawned workers get their tasks
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for answers in pool.imap(work_batch, [tasks[r.start:r.stop] for r in chunks]):
+                yield from answers
     finally:
-        _FORKED_TASKS = ()
         gc.unfreeze()
-
-
-_FORKED_TASKS: Sequence = ()       # the tasks of the run whose workers are forked now (`_answers`)
-
-
-def _work_range(chunk: range) -> list[tuple]:
-    """`_work` on tasks chunk of the run that forked this worker."""
-    return [_work(_FORKED_TASKS[i]) for i in chunk]
 
 
 def work_batch(tasks: Sequence[tuple]) -> list[tuple]:
@@ -365,7 +368,7 @@ def guided_chunks(tasks: int, workers: int, largest: int = 256, smallest: int = 
 def _outcome(answer: tuple) -> Outcome:
     if answer[0] == "skip":
         return Outcome(None, {"total": 0.0, "engines": {}}, skipped=answer[1], check=answer[2])
-    return Outcome(answer[1], answer[2])
+    return Outcome(answer[1], answer[2], row=answer[3])
 
 
 class Progress:

@@ -46,6 +46,12 @@ class Checked:
     wall_seconds: float = 0.0
     nothing: bool = False
 
+    @property
+    def rows(self) -> list[str | None]:
+        """Each record of the report's checks as its compact JSON text, where the worker that proved it
+        made it (`check`'s json_report), else None (`checker.reports.json_report.render_json`'s rows)."""
+        return [o.row for o in self.outcomes]
+
     @functools.cached_property
     def timings(self) -> dict[str, Any]:
         from .reports.json_report import build_timings
@@ -87,17 +93,20 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
 def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
           timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
           progress: Callable[[int], Any] | None = None, layouts: str = "failed",
-          triton_figures: bool = False, executor: str | None = None) -> Checked:
+          triton_figures: bool = False, executor: str | None = None, json_report: bool = False,
+          pretty: bool | None = None) -> Checked:
     """Prove the selected checks (`--only` / `--skip` shell patterns) and build the report.
     progress(n): a callable taking each Outcome, with close() (`checker.runner.Progress`), or None.
     layouts: which records carry their lowered layouts for figures ("failed", "all", "none": the HTML
     report's --figures). triton_figures: every check whose property has them (`Property.triton_figures`)
     also reports Triton's own figures (as its spec key ``triton: true`` asks). executor: None (worker
     processes) or "ray" / "ray://HOST:PORT" (`checker.executors`). Identical checks are proved once
-    (`checker.runner.proof_key`).
+    (`checker.runner.proof_key`). json_report: a report.json will be written (indented or not as `pretty`
+    says: `checker.reports.json_report.indents`); when compact, each record is encoded by the worker that
+    proves it (`Checked.rows`).
     A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
     was selected away (`Checked.nothing`)."""
-    from .reports.json_report import build_report
+    from .reports.json_report import build_report, indents
     from .runner import default_jobs, run
     from .spec import lower_operands, select
     obligations = select(inputs.obligations, only, skip)
@@ -120,7 +129,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     bar = progress(len(obligations)) if progress is not None and obligations else None
     try:
         outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar, layouts=layouts,
-                       executor=executor)
+                       executor=executor, json_rows=json_report and not indents(pretty, len(obligations)))
     finally:
         if bar is not None:
             bar.close()
@@ -210,10 +219,10 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
         parse(executor)
         require_ray()
     done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
-                 triton_figures=triton_figures, executor=executor)
+                 triton_figures=triton_figures, executor=executor, json_report="json" in kinds, pretty=pretty)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
-                      figures=figures, pretty=pretty)
+                      figures=figures, pretty=pretty, rows=done.rows)
     return done.report
 
 

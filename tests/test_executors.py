@@ -77,7 +77,7 @@ def tasks(tmp_path):
                     "warps_per_cta: [4, 1], order: [1, 0]}\nchecks:\n"
                     + "".join(f"  - {{id: c{n}, prove: surjective, layout: b, shape: [{n}, 32]}}\n"
                               for n in (16, 32, 64, 128, 256)))
-    return [(ob, "f2", 1000, "none") for ob in load_spec(str(path))]
+    return [runner.Task(ob, "f2", 1000, "none") for ob in load_spec(str(path))]
 
 
 def test_ray_answers_in_submission_order(monkeypatch, tasks):

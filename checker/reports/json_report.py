@@ -64,21 +64,35 @@ def _timing(seconds: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_json(data: dict[str, Any], pretty: bool | None = None) -> str:
+# the compact form of one JSON value (a check record: one line of a compact report.json)
+encode_compact = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def indents(pretty: bool | None, checks: int) -> bool:
+    """Whether a report of `checks` check records is written indented (`render_json`'s `pretty`)."""
+    return checks <= PRETTY_MAX_CHECKS if pretty is None else pretty
+
+
+def render_json(data: dict[str, Any], pretty: bool | None = None, rows: Sequence[str | None] | None = None) -> str:
     """JSON text of a report (or timings). pretty: True indents, False is compact (each element of
-    ``checks`` on a line of its own), None (default) indents up to `PRETTY_MAX_CHECKS` checks."""
+    ``checks`` on a line of its own), None (default) indents up to `PRETTY_MAX_CHECKS` checks. rows: for a
+    compact report, ``encode_compact`` of each element of ``data["checks"]`` (a list), in order, where it is
+    made already (None where not): the worker that proved a check encodes its record
+    (`checker.runner.Task.json_row`), so that a large report is not encoded in one process at the end."""
     checks = data.get("checks")
     if pretty is None:
-        pretty = len(checks) <= PRETTY_MAX_CHECKS if isinstance(checks, (list, dict)) else True
+        pretty = indents(None, len(checks)) if isinstance(checks, (list, dict)) else True
     if pretty:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode    # one encoder for every row
+    encode = encode_compact
     head = encode({k: v for k, v in data.items() if k != "checks"})
     if checks is None:
         return head + "\n"
     if isinstance(checks, dict):
-        rows = [f"{encode(k)}:{encode(v)}" for k, v in checks.items()]
-        body = "{\n" + ",\n".join(rows) + "\n}"
+        lines = [f"{encode(k)}:{encode(v)}" for k, v in checks.items()]
+        body = "{\n" + ",\n".join(lines) + "\n}"
+    elif rows is not None and len(rows) == len(checks):
+        body = "[\n" + ",\n".join(row if row is not None else encode(c) for row, c in zip(rows, checks)) + "\n]"
     else:
         body = "[\n" + ",\n".join(map(encode, checks)) + "\n]"
     return f"{head[:-1]}{',' if len(head) > 2 else ''}\"checks\":{body}}}\n"

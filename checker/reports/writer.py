@@ -55,15 +55,17 @@ def parse_formats(text: str) -> list[str]:
 
 
 def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, formats: Sequence[str],
-                  report_dir: str, figures: str = "failed", pretty: bool | None = None) -> list[str]:
+                  report_dir: str, figures: str = "failed", pretty: bool | None = None,
+                  rows: Sequence[str | None] | None = None) -> list[str]:
     """Write the requested reports into report_dir, and timings.json when `timings` is given (not
     None); returns the paths written, in format order (timings.json last). `figures` is the HTML
     report's choice of figures (checker.reports.html: failed, all, none); `pretty` the JSON files'
-    (`checker.reports.json_report.render_json`: None indents small reports only)."""
+    (`checker.reports.json_report.render_json`: None indents small reports only), `rows` its records
+    already encoded (`checker.verification.Checked.rows`)."""
     texts: dict[str, str] = {}
     for f in formats:
         if f == "json":
-            texts[FILES[f]] = render_json(report, pretty)
+            texts[FILES[f]] = render_json(report, pretty, rows)
         elif f in RENDER:
             texts[FILES[f]] = RENDER[f](report)
         elif f == "html":

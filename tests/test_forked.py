@@ -1,0 +1,85 @@
+"""checker.forked: chunks proved by forked workers come back in chunk order; a worker that fails or dies
+is an InternalError naming the chunk, never a hang; every worker is reaped however the run ends."""
+
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+from checker import forked
+from checker.errors import InternalError
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_answers_come_in_chunk_order_whatever_order_they_finish_in():
+    def prove(k):           # early chunks are the slow ones: the later ones finish first
+        time.sleep(0.02 if k < 3 else 0)
+        return [(k, i, os.getpid()) for i in range(k % 4)]
+    got = list(forked.forked_answers(prove, 12, workers=3))
+    assert [[a[:2] for a in answers] for answers in got] == [[(k, i) for i in range(k % 4)] for k in range(12)]
+    pids = {a[2] for answers in got for a in answers}
+    assert len(pids) == 3 and os.getpid() not in pids      # three workers, none of them this process
+    assert all(_gone(p) for p in pids) and forked._OPEN == []
+
+
+def test_more_workers_than_chunks_starts_one_per_chunk():
+    got = list(forked.forked_answers(lambda k: [os.getpid()], 2, workers=8))
+    assert len({answers[0] for answers in got}) == 2
+
+
+def test_an_exception_that_escapes_the_chunk_is_an_internal_error():
+    def prove(k):
+        if k == 2:
+            raise ValueError("boom")
+        return [k]
+    with pytest.raises(InternalError) as e:
+        list(forked.forked_answers(prove, 5, workers=2))
+    assert str(e.value) == "a worker process failed on chunk 2: ValueError: boom"
+    assert forked._OPEN == []
+
+
+def test_answers_that_do_not_pickle_are_an_internal_error():
+    with pytest.raises(InternalError) as e:
+        list(forked.forked_answers(lambda k: [lambda: k], 1, workers=1))
+    assert str(e.value).startswith("a worker process failed on chunk 0: ") and "pickle" in str(e.value)
+
+
+def test_a_worker_killed_while_proving_is_an_internal_error_not_a_hang():
+    def prove(k):
+        if k == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return [k]
+    with pytest.raises(InternalError) as e:
+        list(forked.forked_answers(prove, 6, workers=2))
+    assert str(e.value) == "a worker process was killed by signal 9 before it answered chunk 3 (out of memory?)"
+    assert forked._OPEN == []
+
+
+def test_a_run_stopped_early_kills_and_reaps_its_workers(monkeypatch):
+    started = []
+    start_worker = forked._start
+    monkeypatch.setattr(forked, "_start", lambda prove: started.append(start_worker(prove)) or started[-1])
+
+    def prove(k):
+        if k > 0:
+            time.sleep(30)          # still proving when the caller stops reading
+        return [os.getpid()]
+    answers = forked.forked_answers(prove, 4, workers=2)
+    assert next(answers) == [started[0].pid]
+    start = time.monotonic()
+    answers.close()
+    assert time.monotonic() - start < 5 and forked._OPEN == []
+    for w in started:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(w.pid, os.WNOHANG)       # reaped already: no zombie left
