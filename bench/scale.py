@@ -274,51 +274,28 @@ def sweep_throughput(quick: bool) -> dict:
 
 def bank(triton_python: str | None, quick: bool) -> dict:
     """prove.bank_conflict_free(..., model="triton", engine="f2") from the two encodings against Triton's
-    get_shared_bank_conflicts on its prebuilt attributes, per case of tests/conformance/bank_conflicts.jsonl:
-    cold = ours on encodings parsed afresh (untimed, so nothing an earlier call derived is kept) with the
-    lowering cache cleared vs Triton's first call (it lowers both layouts into its context); warm = ours
-    repeated (cached lowering) vs Triton's repeated call; medians of paired ratios."""
-    from checker import prove
-    from checker.encodings import clear_caches
-    from checker.syntax import mlir_attr
+    get_shared_bank_conflicts, per CUDA case of tests/conformance/bank_conflicts.jsonl, both in one process
+    and interleaved (`bench.bank_timing`): cold = both sides lowering the two layouts and counting, warm =
+    repeated calls; and each side cold in a loop of its own (the way it was measured before); medians of
+    paired ratios."""
+    from checker.syntax.mlir_attr import print_attribute
     from .corpus import pairs
-    if not triton_python:
+    from .sections import in_triton
+    todo = [{"id": f"bank-{i}", "case": case, "texts": [print_attribute(R), print_attribute(S)]}
+            for i, (case, R, S) in enumerate(pairs("bank_conflicts.jsonl", "reg_layout", "shared_layout",
+                                                   limit=30 if quick else 150))
+            if case.get("target", "cuda").startswith("cuda")]
+    per_case, _ = in_triton("bank", todo, triton_python, 5)
+    if per_case is None:
         return {}
-    cases = pairs("bank_conflicts.jsonl", "reg_layout", "shared_layout", limit=30 if quick else 150)
-    tri = Triton(triton_python)
-    cold, warm, rows = [], [], 0
-    try:
-        for case, R, S in cases:
-            if not case.get("target", "cuda").startswith("cuda"):
-                continue
-            theirs = tri.ask(op="bank", case=case, repeat=5)
-            if "error" in theirs:
-                continue
-            texts = mlir_attr.print_attribute(R), mlir_attr.print_attribute(S)
-            mlir_attr.clear_parse_cache()
-            clear_caches()
-            fresh_r, fresh_s = (mlir_attr.parse_attribute(text) for text in texts)
-            t = time.perf_counter()
-            try:
-                prove.bank_conflict_free(fresh_r, fresh_s, case["shape"], case["element_bitwidth"], model="triton",
-                                         engine="f2")
-            except Exception:
-                continue
-            ours_cold = time.perf_counter() - t
-            reps = []
-            for _ in range(5):
-                t = time.perf_counter()
-                prove.bank_conflict_free(R, S, case["shape"], case["element_bitwidth"], model="triton", engine="f2")
-                reps.append(time.perf_counter() - t)
-            cold.append((ours_cold, theirs["first"]))
-            warm.append((statistics.median(reps), statistics.median(theirs["repeat"])))
-            rows += 1
-    finally:
-        tri.close()
-    us = lambda xs: spread([x * 1e6 for x in xs])        # noqa: E731
-    return {"cases": rows, "ours_cold_us": us([a for a, _ in cold]), "triton_first_us": us([b for _, b in cold]),
-            "ours_warm_us": us([a for a, _ in warm]), "triton_repeat_us": us([b for _, b in warm]),
-            "cold_ratio": spread([a / b for a, b in cold]), "warm_ratio": spread([a / b for a, b in warm])}
+    rows = [r for r in per_case.values() if "error" not in r]
+    us = lambda key: spread([r[key] * 1e6 for r in rows])        # noqa: E731
+    ratio = lambda a, b: spread([r[a] / r[b] for r in rows])     # noqa: E731
+    return {"cases": len(rows), "ours_cold_us": us("cold"), "triton_first_us": us("triton_cold"),
+            "ours_warm_us": us("warm"), "triton_repeat_us": us("triton_warm"),
+            "cold_ratio": ratio("cold", "triton_cold"), "warm_ratio": ratio("warm", "triton_warm"),
+            "ours_alone_cold_us": us("alone_cold"), "triton_alone_cold_us": us("triton_alone_cold"),
+            "alone_cold_ratio": ratio("alone_cold", "triton_alone_cold")}
 
 
 def scale_out(triton_python: str | None, quick: bool) -> dict:

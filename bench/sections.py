@@ -30,43 +30,11 @@ from .timing import clock, ratio, summary
 # ------------------------------------------------------------------ 1. lowering
 
 
-def _baseline_parser():
-    """mlir_attr's parser as it was before parse-once (BASELINE_COMMIT), loaded beside the current one."""
-    import importlib.util
-    from .startup import BASELINE_COMMIT
-    try:
-        source = subprocess.run(["git", "show", f"{BASELINE_COMMIT}:checker/syntax/mlir_attr.py"], cwd=corpus.ROOT,
-                                capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    spec = importlib.util.spec_from_loader("checker.syntax._mlir_attr_baseline", loader=None)
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "checker.syntax"
-    sys.modules[spec.name] = module
-    exec(compile(source, "<baseline mlir_attr.py>", "exec"), module.__dict__)
-    return module.parse_attribute
-
-
-def _generic(enc, shape):
-    """The reference lowering (the generic composition, as before the closed forms), uncached."""
-    enc.validate()
-    enc.check_shape(shape)
-    return getattr(enc, "to_linear_layout_generic", enc.to_linear_layout)(shape)
-
-
-def _median(xs):
-    return sorted(xs)[len(xs) // 2]
-
-
 def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -> dict:
-    """Text -> LinearLayout per family, cold (every cache cleared: parse, lowering, cached tiles) and warm
-    (the same text again), against the code before this work (its parser, the generic composition: run
-    interleaved with ours, call by call) and Triton's C++ (attribute built, then its first lowering call;
-    its repeated call). One case per distinct text (its first shape), so neither side has seen it."""
-    from checker.encodings import clear_caches
-    from checker.syntax import mlir_attr
-    from checker.syntax.mlir_attr import parse_attribute, print_attribute
-    old_parse = _baseline_parser()
+    """Text -> LinearLayout per family, cold and warm, against the code before this work and Triton's C++,
+    interleaved call by call in one process (`bench.lowering_timing`: under the Triton Python when there is
+    one). One case per distinct text (its first shape), so neither side has seen it."""
+    from checker.syntax.mlir_attr import print_attribute
     seen, todo = set(), []
     for c in cases:
         try:
@@ -76,37 +44,8 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
         if text in seen and not c.id.startswith("large-"):
             continue
         seen.add(text)
-        todo.append((c, text, tuple(c.shape)))
-    per_case: dict[str, dict] = {}
-    for c, text, shape in todo:
-        cold, base_cold, warm, base_warm = [], [], [], []
-        for _ in range(repeat):                     # interleaved: ours, baseline, ours, baseline, ...
-            mlir_attr.clear_parse_cache()
-            clear_caches()
-            t = time.perf_counter()
-            lower(parse_attribute(text), shape)
-            cold.append(time.perf_counter() - t)
-            if old_parse is not None:
-                t = time.perf_counter()
-                _generic(old_parse(text), shape)
-                base_cold.append(time.perf_counter() - t)
-        for _ in range(repeat):
-            t = time.perf_counter()
-            lower(parse_attribute(text), shape)
-            warm.append(time.perf_counter() - t)
-            if old_parse is not None:
-                t = time.perf_counter()
-                lower(old_parse(text), shape)       # before parse-once: a repeated text is parsed again
-                base_warm.append(time.perf_counter() - t)
-        per_case[c.id] = {"family": c.family, "cold": _median(cold), "warm": _median(warm),
-                          "baseline_cold": _median(base_cold) if base_cold else None,
-                          "baseline_warm": _median(base_warm) if base_warm else None}
-    triton, note = _triton_lowering([c for c, _, _ in todo], triton_python, repeat)
-    for cid, t in triton.items():
-        if isinstance(t, dict) and cid in per_case:
-            per_case[cid]["triton_cold"] = t.get("build", 0.0) + t["first"]
-            per_case[cid]["triton_first"] = t["first"]
-            per_case[cid]["triton_warm"] = _median(t["repeat"])
+        todo.append({"id": c.id, "family": c.family, "text": text, "shape": list(c.shape), "spec": c.spec})
+    per_case, note = _interleaved(todo, triton_python, repeat)
     families = {}
     by_family: dict[str, list[dict]] = defaultdict(list)
     for cid, v in per_case.items():
@@ -118,14 +57,17 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
         def paired(a, b):
             return [r[a] / r[b] for r in rows if r.get(a) and r.get(b)]
         row = {"cases": len(rows), "layoutcheck_cold": summary(col("cold")), "layoutcheck_warm": summary(col("warm")),
+               "paired_cold": summary(col("paired_cold")),
                "baseline_cold": summary(col("baseline_cold")), "baseline_warm": summary(col("baseline_warm")),
                "triton_cold": summary(col("triton_cold")), "triton_first": summary(col("triton_first")),
                "triton": summary(col("triton_warm")),
                "ratio_cold_vs_baseline": summary(paired("cold", "baseline_cold"), 1),
                "ratio_warm_vs_baseline": summary(paired("warm", "baseline_warm"), 1),
-               "ratio_cold_vs_triton_cold": summary(paired("cold", "triton_cold"), 1),
-               "ratio_cold_vs_triton_first": summary(paired("cold", "triton_first"), 1),
-               "ratio_warm_vs_triton_warm": summary(paired("warm", "triton_warm"), 1)}
+               "ratio_cold_vs_triton_cold": summary(paired("paired_cold", "triton_cold"), 1),
+               "ratio_cold_vs_triton_first": summary(paired("paired_cold", "triton_first"), 1),
+               "ratio_warm_vs_triton_warm": summary(paired("warm", "triton_warm"), 1),
+               "alone_cold": summary(col("alone_cold")), "triton_alone_cold": summary(col("triton_alone_cold")),
+               "ratio_alone_cold_vs_triton_alone_cold": summary(paired("alone_cold", "triton_alone_cold"), 1)}
         row["ratio_cold_vs_triton"] = row["ratio_cold_vs_triton_cold"].get("median")
         row["ratio_warm_vs_triton"] = row["ratio_warm_vs_triton_warm"].get("median")
         families[fam] = row
@@ -134,29 +76,42 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
                    "triton_cold_us": round(v["triton_cold"] * 1e6, 1) if v.get("triton_cold") else None}
              for cid, v in per_case.items() if cid.startswith("large-")}
     return {"families": families, "large_shapes": large, "triton_note": note, "statistic":
-            f"per case the median of {repeat} calls (ours and the baseline interleaved); per family the median "
+            f"per case: cold and warm the median of {repeat} calls (ours and the baseline interleaved); against "
+            f"Triton's cold, one sample on each side, ours taken just before Triton's; per family the median "
             f"[p10-p90] over cases, ratios paired per case"}
 
 
-def _triton_lowering(cases, triton_python, repeat) -> tuple[dict, str]:
+def _interleaved(todo: list[dict], triton_python: str | None, repeat: int) -> tuple[dict, str]:
+    """`bench.lowering_timing.time_cases` on the cases: under triton_python (`in_triton`), or here without
+    the Triton side when there is no Triton."""
+    from .lowering_timing import time_cases
+    per_case, version = in_triton("lowering", todo, triton_python, repeat)
+    if per_case is None:
+        return time_cases(todo, repeat), version
+    return per_case, (
+        f"Triton {version} through {triton_python or sys.executable}, in the same process as layoutcheck (this "
+        f"checkout) and interleaved with it case by case: GluonOpBuilder.to_linear_layout; cold = building the "
+        f"attribute + the first call for the layout and shape; warm = the median of {repeat} later calls (Triton "
+        f"caches per attribute and shape in its MLIR context)")
+
+
+def in_triton(section: str, todo: list, triton_python: str | None, repeat: int) -> tuple[dict | None, str]:
+    """(bench/in_triton.py SECTION's timings of the cases, Triton's version) run under triton_python (or this
+    Python when it has Triton); (None, why not) when there is no Triton or the run fails."""
     if not triton_python:
         try:
             import triton  # noqa: F401
             triton_python = sys.executable
         except ImportError:
-            return {}, "Triton is not installed: its column is empty (give --triton-python PATH)"
-    payload = json.dumps([{"id": c.id, "spec": c.spec, "shape": c.shape} for c in cases])
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "triton_lowering.py")
-    run = subprocess.run([triton_python, script, str(repeat)], input=payload, capture_output=True, text=True,
-                         env={**os.environ, "TRITON_DEFAULT_FP_FUSION": "1"})
+            return None, "Triton is not installed: its column is empty (give --triton-python PATH)"
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "in_triton.py")
+    run = subprocess.run([triton_python, script, section, str(repeat)], input=json.dumps(todo), capture_output=True,
+                         text=True, env={**os.environ, "TRITON_DEFAULT_FP_FUSION": "1"}, cwd=corpus.ROOT)
     if run.returncode != 0:
-        return {}, f"Triton run failed: {run.stderr.strip().splitlines()[-1:] or run.returncode}"
+        return None, f"Triton run failed: {run.stderr.strip().splitlines()[-1:] or run.returncode}"
     version = subprocess.run([triton_python, "-c", "import triton; print(triton.__version__)"],
                              capture_output=True, text=True).stdout.strip()
-    return json.loads(run.stdout), (f"Triton {version} through {triton_python}: GluonOpBuilder.to_linear_layout, "
-                                    f"cold = building the attribute + the first call for the layout and "
-                                    f"shape; warm = the median of {repeat} later calls (Triton caches per "
-                                    f"attribute and shape in its MLIR context)")
+    return json.loads(run.stdout), version
 
 
 # ------------------------------------------------------------------ 2. proofs

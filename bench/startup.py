@@ -17,9 +17,8 @@ import tempfile
 import time
 
 from . import corpus
+from .lowering_timing import BASELINE_COMMIT    # the tree before issue 13's items 1-3
 from .timing import percentile
-
-BASELINE_COMMIT = "82f0383"          # the tree before issue 13's items 1-3
 TEXT = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>")
 COMMANDS = {
     "lower": ["lower", TEXT, "--shape", "64x64"],

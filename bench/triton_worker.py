@@ -9,9 +9,6 @@ Requests (answered in order, so that the benchmark interleaves them with its own
       tools/compile_kernels.py's kernel for that target, the whole pipeline, TRITON_ALWAYS_COMPILE=1 and a
       fresh cache folder per call (no cache hit); the first compile of the process also pays Triton's
       start-up (its answer says "first": true)
-  {"op": "bank", "case": {...bank_conflicts.jsonl case...}, "repeat": n} -> {"first": s, "repeat": [s, ...]}:
-      Triton's own bank_conflicts helper (GluonOpBuilder.get_shared_bank_conflicts) on prebuilt
-      attributes: the first call (lowers both layouts in the context), then n repeated calls
 """
 
 from __future__ import annotations
@@ -49,25 +46,12 @@ def main() -> int:
         compile_kernel(sys.argv[2], sys.argv[3])
         return 0
     import triton
-    from triton_oracle import Oracle
-    oracle = None
     compiled = 0
     for line in sys.stdin:
         req = json.loads(line)
         if req["op"] == "compile":
             answer = {"seconds": compile_kernel(req["kernel"], req["target"]), "first": compiled == 0}
             compiled += 1
-        elif req["op"] == "bank":
-            oracle = oracle or Oracle()
-            c = req["case"]
-            reg = oracle.side(c["reg_layout"], c["shape"], c["element_bitwidth"])[0]
-            smem = oracle.side(c["shared_layout"], c["shape"], c["element_bitwidth"])[0]
-            times = []
-            for _ in range(1 + req.get("repeat", 5)):
-                t = time.perf_counter()
-                oracle.b.get_shared_bank_conflicts(reg, smem, c["shape"], c["element_bitwidth"])
-                times.append(time.perf_counter() - t)
-            answer = {"first": times[0], "repeat": times[1:]}
         elif req["op"] == "version":
             answer = {"version": triton.__version__}
         else:
