@@ -179,6 +179,17 @@ def bases_rank(*groups: Bases) -> int:
 
 def bases_extent(bases: Bases, rank: int) -> list[int]:
     """Per dim, the smallest power of two above every component of the bases (the out sizes they span)."""
+    if rank == 2:                       # the common rank: per dim, the OR of the components has the max's length
+        x = y = 0
+        try:
+            for a, b in bases:
+                x |= a
+                y |= b
+        except (ValueError, TypeError):     # a basis of another length, a component that is no int
+            pass
+        else:
+            if type(x) is int and type(y) is int and x >= 0 and y >= 0:
+                return [1 << x.bit_length(), 1 << y.bit_length()]
     if bases and all(map(rank.__eq__, map(len, bases))):  # per dim, the bit length of its largest component
         return [1 << max(int(max(col)), 0).bit_length() for col in zip(*bases)]
     spans = [0] * rank                  # per dim, the OR of its positive components: its bit length is the max's

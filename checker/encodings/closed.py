@@ -138,14 +138,21 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
         out.append((BLOCK, block))
         return LinearLayout._of(out, tuple(zip(names(rank), shape)))
     over = [d for d in range(rank) if sizes[d] > t[d]]   # only along these can a component reach t[d]
+    one = over[0] if len(over) == 1 else None             # (a slice's parent: the one dim of size 1)
     for name, bs in ins:
         drop = not broadcast_registers and name == REGISTER
         nb = []
         for b in bs:
-            if all(b[d] < t[d] for d in over):
+            if one is not None:
+                if b[one] < t[one]:
+                    nb.append(b)
+                    continue
+                clamped = b[:one] + (0,) + b[one + 1:]
+            elif all(b[d] < t[d] for d in over):
                 nb.append(b)
                 continue
-            clamped = tuple(0 if c >= tc else c for c, tc in zip(b, t))   # c * (c < t[d])
+            else:
+                clamped = tuple(0 if c >= tc else c for c, tc in zip(b, t))   # c * (c < t[d])
             if drop and any(b) and not any(clamped):
                 continue
             nb.append(clamped)

@@ -167,6 +167,9 @@ def test_bases_extent_values():
     assert bases_extent([(0, 5, -3), (4, 0, 0)], 3) == [8, 8, 1]
     assert bases_extent([(3,), (1, 2)], 2) == [4, 4]            # ragged: read component by component
     assert bases_extent([], 2) == [1, 1]
+    assert bases_extent([(0, 5), (-4, 1)], 2) == [1, 8]           # rank 2: a negative component spans nothing
+    np = pytest.importorskip("numpy")
+    assert bases_extent([(np.int64(5), 0), (1, np.int64(2))], 2) == [8, 4]     # numpy integers count as ints
 
 
 def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeypatch):
