@@ -321,3 +321,26 @@ def test_json_data_is_what_json_reads_back(value):
 def test_json_data_refuses_what_json_refuses(value, message):
     with pytest.raises(TypeError, match=message):
         runner.json_data(value)
+
+
+def test_records_encoded_by_the_workers_make_the_same_report_json(tmp_path):
+    from checker.reports.json_report import encode_compact
+    inputs = load_inputs([_spec(tmp_path), NEGATIVES, KERNEL])
+    done = check(inputs, jobs=2, json_report=True, pretty=False)
+    checks, rows = done.report["checks"], done.rows
+    assert len(rows) == len(checks) > 20
+    copies = [o.seconds.get("same_as") is not None for o in done.outcomes]
+    assert copies[1] and [row is None for row in rows] == copies      # a copy's record is made in the parent
+    assert all(row == encode_compact(c) for row, c in zip(rows, checks) if row is not None)
+    assert render_json(done.report, False, rows) == render_json(done.report, False)
+    assert render_json(done.report, False, rows[:-1]) == render_json(done.report, False)     # not aligned: unused
+    assert set(check(inputs, jobs=1, json_report=True).rows) == {None}     # indented (few checks): none encoded
+    assert set(check(inputs, jobs=1, pretty=False).rows) == {None}         # no report.json asked for
+
+
+def test_verify_writes_the_same_compact_report_for_any_jobs(tmp_path):
+    spec = _spec(tmp_path)
+    for jobs in (1, 2):
+        checker.verify([spec, NEGATIVES], jobs=jobs, report_dir=tmp_path / f"j{jobs}", formats="json", pretty=False)
+    one, two = ((tmp_path / f"j{jobs}" / "report.json").read_text() for jobs in (1, 2))
+    assert one == two and one.count("\n") == len(json.loads(one)["checks"]) + 2      # one record per line
