@@ -18,6 +18,7 @@ from .padded import linear_part
 from .properties import SMT_PROPERTIES, SPEC_PROPERTIES
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130          # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 def version() -> str:
@@ -265,7 +266,7 @@ def cmd_run(args) -> int:
         except OSError as e:
             raise CheckerError(f"cannot run {command[0]}: {e.strerror}", field="program") from None
         except KeyboardInterrupt:
-            status = 130
+            status = EXIT_INTERRUPTED
         kernels = collect(records)
     finally:
         shutil.rmtree(records, ignore_errors=True)
@@ -608,6 +609,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:           # Ctrl-C: one line, no traceback; nothing was written half-way
+        print("layoutcheck: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ The exchange with worker k, over two pipes of its own:
 Each worker has two chunks queued (one it is proving, one it reads next); the next chunk goes to
 whichever worker answers, so a slow chunk holds up no other. Answers are yielded in chunk order.
 A worker that stops before it answers its chunks (killed, out of memory) is an `InternalError` naming
-its exit status and the chunk it had, never a hang. When the caller stops reading (an error in an
+its exit status and the chunk it had, never a hang; one stopped by Ctrl-C (SIGINT) is the parent's
+KeyboardInterrupt. When the caller stops reading (an error in an
 answer, Ctrl-C) or everything is read, every worker is stopped and reaped.
 """
 
@@ -82,7 +83,8 @@ def _start(prove_chunk: Callable[[int], list]) -> _Worker:
     if pid == 0:                            # the worker: it never returns into the parent's code
         status = 1
         try:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)     # Ctrl-C stops the worker at once, quietly
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)     # Ctrl-C stops the worker at once, quietly
             for fd in (task_write, answer_read, *_OPEN):
                 os.close(fd)
             _serve(prove_chunk, task_read, answer_write)
@@ -165,9 +167,12 @@ def _ended(w: _Worker) -> None:
         return
     _, status = os.waitpid(w.pid, 0)
     w.pid = 0
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT:
+        raise KeyboardInterrupt         # Ctrl-C reached the workers before this process: the user stopped the run
     how = (f"was killed by signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
            else f"exited with status {os.WEXITSTATUS(status)}")
-    raise InternalError(f"a worker process {how} before it answered chunk {w.queued[0]} (out of memory?)")
+    why = " (out of memory?)" if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL else ""
+    raise InternalError(f"a worker process {how} before it answered chunk {w.queued[0]}{why}")
 
 
 def _stop(pool: Sequence[_Worker]) -> None:

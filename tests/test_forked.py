@@ -2,6 +2,7 @@
 is an InternalError naming the chunk, never a hang; every worker is reaped however the run ends."""
 
 import os
+import pathlib
 import signal
 import sys
 import time
@@ -83,3 +84,30 @@ def test_a_run_stopped_early_kills_and_reaps_its_workers(monkeypatch):
     for w in started:
         with pytest.raises(ChildProcessError):
             os.waitpid(w.pid, os.WNOHANG)       # reaped already: no zombie left
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
+    import subprocess
+    from bench.sections import sweep_spec
+    spec, _ = sweep_spec(str(tmp_path), quick=False)            # 10,080 checks: seconds of work
+    run = subprocess.Popen([sys.executable, "-m", "checker", "verify", spec, "--jobs", jobs, "--quiet",
+                            "--format", "json", "--report-dir", str(tmp_path / "reports")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    workers = 0 if jobs == "1" else int(jobs)
+    while time.monotonic() < deadline and run.poll() is None:         # until the checks are being proved
+        try:
+            children = pathlib.Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
+        except OSError:                 # a kernel without that file: a second into the run will do
+            children, workers = [], 0
+        if workers and len(children) == workers:
+            break
+        time.sleep(0.05)
+        if not workers and time.monotonic() > deadline - 29:         # one process: a second into the run
+            break
+    time.sleep(0.3)
+    os.killpg(run.pid, signal.SIGINT)                                  # Ctrl-C: the whole foreground group
+    out, err = run.communicate(timeout=30)
+    assert (run.returncode, err, out) == (130, "layoutcheck: interrupted\n", "")
+    assert not (tmp_path / "reports").exists()                         # nothing written half-way
