@@ -93,7 +93,8 @@ def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
     spec, _ = sweep_spec(str(tmp_path), quick=False)            # 10,080 checks: seconds of work
     run = subprocess.Popen([sys.executable, "-m", "checker", "verify", spec, "--jobs", jobs, "--quiet",
                             "--format", "json", "--report-dir", str(tmp_path / "reports")],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))   # (CI may ignore it)
     deadline = time.monotonic() + 30
     workers = 0 if jobs == "1" else int(jobs)
     while time.monotonic() < deadline and run.poll() is None:         # until the checks are being proved
