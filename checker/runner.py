@@ -394,12 +394,13 @@ class Progress:
         self.bar = None
         if self.tty:
             from tqdm import tqdm
-            try:                    # a terminal that reports no width (a bare pty) gets 100 columns
-                sized = os.get_terminal_size(stream.fileno()).columns > 0
+            try:                    # a terminal that reports no size (a bare pty) gets 100 columns and 20 lines
+                size = os.get_terminal_size(stream.fileno())     # (tqdm hides every bar below a height of 0)
+                sized = size.columns > 0 and size.lines > 0
             except (OSError, ValueError, AttributeError):     # io.UnsupportedOperation is both
                 sized = False
             self.bar = tqdm(total=total, file=stream, unit="check", desc="verify", dynamic_ncols=sized,
-                            ncols=None if sized else 100,
+                            ncols=None if sized else 100, nrows=None if sized else 20,
                             mininterval=0.1, smoothing=0.1, leave=True,
                             bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} checks "
                                        "[{elapsed}<{remaining}, {rate_fmt}]{postfix}")

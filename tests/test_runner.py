@@ -6,6 +6,7 @@ import dataclasses
 import enum
 import io
 import json
+import os
 import pathlib
 
 import pytest
@@ -254,6 +255,31 @@ def test_progress_is_a_bar_on_a_terminal_and_a_line_every_10_percent_elsewhere()
     assert bar.getvalue().startswith("\rverify:   0%|")                   # drawn before the first check ends
     assert bar.getvalue().rstrip("\n").rsplit("\r", 1)[-1].startswith("verify: 100%|")
     assert " 2/2 checks [" in bar.getvalue() and "check/s], 1 failed" in bar.getvalue()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a pseudo-terminal")
+def test_the_bar_shows_on_a_terminal_that_reports_no_size():
+    import pty
+    import sys
+    code = ("from checker.runner import Outcome, Progress\n"
+            "p = Progress(50)\n"
+            "for i in range(50): p(Outcome({'passed': True, 'severity': 'error'}, {}))\n"
+            "p.close()\n")
+    pid, fd = pty.fork()                # a fresh pty: 0 columns and 0 lines, as `docker exec -t` can give
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", code])
+    out = b""
+    while True:
+        try:
+            data = os.read(fd, 1 << 16)
+        except OSError:                 # EIO once the child has closed the terminal
+            break
+        if not data:
+            break
+        out += data
+    os.waitpid(pid, 0)
+    last = out.decode().replace("\r\n", "\n").rstrip("\n").rsplit("\r", 1)[-1]
+    assert last.startswith("verify: 100%|") and " 50/50 checks [" in last and len(last) <= 100
 
 
 def test_plain_progress_every_10_percent_or_every_few_seconds():
