@@ -21,8 +21,9 @@ Each worker has two chunks queued (one it is proving, one it reads next); the ne
 whichever worker answers, so a slow chunk holds up no other. Answers are yielded in chunk order.
 A worker that stops before it answers its chunks (killed, out of memory) is an `InternalError` naming
 its exit status and the chunk it had, never a hang; one stopped by Ctrl-C (SIGINT) is the parent's
-KeyboardInterrupt. When the caller stops reading (an error in an
-answer, Ctrl-C) or everything is read, every worker is stopped and reaped.
+KeyboardInterrupt. When the caller stops reading (an error in an answer, Ctrl-C) or everything is
+read, every worker is stopped and reaped. Where the system refuses another process (fork's EAGAIN),
+the run goes on with the workers it has; with none, it is a `CheckerError` about --jobs.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import selectors
 import signal
 from typing import Callable, Iterator, Sequence
 
-from .errors import InternalError
+from .errors import CheckerError, InternalError
 
 QUEUED = 2          # chunks handed to a worker ahead of its answers
 _LENGTH = 8         # bytes of a message's length prefix
@@ -43,8 +44,16 @@ _STOP = (-1).to_bytes(4, "little", signed=True)
 def forked_answers(prove_chunk: Callable[[int], list], chunks: int, workers: int) -> Iterator[list]:
     """prove_chunk(i) for i in 0..chunks-1, computed by `workers` forked processes: yields each
     chunk's list of answers in chunk order."""
-    pool = [_start(prove_chunk) for _ in range(max(1, min(workers, chunks)))]
+    pool: list[_Worker] = []
     try:
+        for _ in range(max(1, min(workers, chunks))):
+            try:
+                pool.append(_start(prove_chunk))
+            except OSError as e:            # no more processes (ulimit -u, memory): go on with those started
+                if not pool:
+                    raise CheckerError(f"cannot start a worker process: {e.strerror} (try --jobs 1)",
+                                       field="--jobs") from None
+                break
         yield from _collect(pool, chunks)
     finally:
         _stop(pool)
@@ -79,7 +88,12 @@ _OPEN: list[int] = []       # the parent's pipe ends of the workers started so f
 def _start(prove_chunk: Callable[[int], list]) -> _Worker:
     task_read, task_write = os.pipe()
     answer_read, answer_write = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (task_read, task_write, answer_read, answer_write):
+            os.close(fd)
+        raise
     if pid == 0:                            # the worker: it never returns into the parent's code
         status = 1
         try:

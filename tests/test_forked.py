@@ -112,3 +112,24 @@ def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
     out, err = run.communicate(timeout=30)
     assert (run.returncode, err, out) == (130, "layoutcheck: interrupted\n", "")
     assert not (tmp_path / "reports").exists()                         # nothing written half-way
+
+
+def test_a_refused_fork_leaves_the_run_to_the_workers_started(monkeypatch):
+    from checker.errors import CheckerError
+    real_fork, forks = os.fork, []
+
+    def fork():
+        forks.append(1)
+        if len(forks) > 1:
+            raise OSError(11, "Resource temporarily unavailable")
+        return real_fork()
+    monkeypatch.setattr(os, "fork", fork)
+    got = list(forked.forked_answers(lambda k: [(k, os.getpid())], 5, workers=3))
+    assert [a[0][0] for a in got] == [0, 1, 2, 3, 4] and len({a[0][1] for a in got}) == 1   # one worker did all
+    assert forked._OPEN == []
+    forks.append(1)                                         # now every fork is refused
+    with pytest.raises(CheckerError) as e:
+        list(forked.forked_answers(lambda k: [k], 5, workers=3))
+    assert str(e.value) == ("field '--jobs': cannot start a worker process: Resource temporarily unavailable "
+                            "(try --jobs 1)")
+    assert forked._OPEN == []
