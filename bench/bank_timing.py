@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import time
 
-
-def _median(xs):
-    return sorted(xs)[len(xs) // 2]
+from .timing import percentile
 
 
 def time_bank_cases(todo: list[dict], repeat: int, oracle) -> dict[str, dict]:
@@ -65,8 +63,8 @@ def time_bank_cases(todo: list[dict], repeat: int, oracle) -> dict[str, dict]:
             t = time.perf_counter()
             oracle.b.get_shared_bank_conflicts(reg, smem, c["shape"], c["element_bitwidth"])
             triton_warm.append(time.perf_counter() - t)
-        out[item["id"]] = {"cold": cold, "triton_cold": triton_cold, "warm": _median(warm),
-                           "triton_warm": _median(triton_warm)}
+        out[item["id"]] = {"cold": cold, "triton_cold": triton_cold, "warm": percentile(warm, 50),
+                           "triton_warm": percentile(triton_warm, 50)}
     kept = [item for item in todo if "error" not in out[item["id"]]]
     for item in kept:
         out[item["id"]]["alone_cold"] = ours(item)[0]

@@ -31,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 
+from .timing import percentile
+
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE_COMMIT = "82f0383"          # the tree before issue 13's items 1-3 (bench.startup's baseline too)
 
@@ -58,14 +60,25 @@ def generic(enc, shape):
 
 
 def _median(xs):
-    return sorted(xs)[len(xs) // 2] if xs else None
+    return percentile(xs, 50) if xs else None
+
+
+def _cold(text: str, shape: tuple) -> float:
+    """Seconds of one cold text -> LinearLayout: every cache cleared, the text parsed afresh, then lowered."""
+    from checker.encodings import clear_caches, lower
+    from checker.syntax import mlir_attr
+    mlir_attr.clear_parse_cache()
+    clear_caches()
+    t = time.perf_counter()
+    lower(mlir_attr.parse_attribute(text), shape)
+    return time.perf_counter() - t
 
 
 def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
     """id -> {"family", "cold", "warm", "baseline_cold", "baseline_warm"[, "paired_cold", "triton_build",
     "triton_first", "triton_cold", "triton_warm"] or "triton_error"}: seconds, medians of `repeat` calls
     except the single samples of step 2 (module docstring)."""
-    from checker.encodings import clear_caches, lower
+    from checker.encodings import lower
     from checker.syntax import mlir_attr
     parse = mlir_attr.parse_attribute
     old_parse = baseline_parser()
@@ -74,11 +87,7 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
         text, shape = case["text"], tuple(case["shape"])
         cold, base_cold, warm, base_warm, tri_warm = [], [], [], [], []
         for _ in range(repeat):
-            mlir_attr.clear_parse_cache()
-            clear_caches()
-            t = time.perf_counter()
-            lower(parse(text), shape)
-            cold.append(time.perf_counter() - t)
+            cold.append(_cold(text, shape))
             if old_parse is not None:
                 t = time.perf_counter()
                 generic(old_parse(text), shape)
@@ -86,11 +95,7 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
         row = {"family": case["family"]}
         attr = None
         if oracle is not None:
-            mlir_attr.clear_parse_cache()
-            clear_caches()
-            t = time.perf_counter()
-            lower(parse(text), shape)
-            row["paired_cold"] = time.perf_counter() - t
+            row["paired_cold"] = _cold(text, shape)
             try:
                 t = time.perf_counter()
                 attr = oracle.build(case["spec"])._to_ir(oracle.b)
@@ -121,11 +126,7 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
         out[case["id"]] = row
     if oracle is not None:
         for case in todo:
-            mlir_attr.clear_parse_cache()
-            clear_caches()
-            t = time.perf_counter()
-            lower(parse(case["text"]), tuple(case["shape"]))
-            out[case["id"]]["alone_cold"] = time.perf_counter() - t
+            out[case["id"]]["alone_cold"] = _cold(case["text"], tuple(case["shape"]))
         fresh = type(oracle)()              # a new MLIR context: nothing built or lowered in it yet
         for case in todo:
             if "triton_error" in out[case["id"]]:

@@ -61,6 +61,7 @@ from .errors import CheckerError, InternalError
 from .properties import PROPERTIES
 from .properties.result import Result
 from .prove import TIMEOUT_MS
+from .reports.json_report import encode_compact
 from .spec import Check, lower_operands
 
 
@@ -216,10 +217,7 @@ def _work(task: Task) -> tuple:
             return ("ok", error_record(ob, message), {"total": time.perf_counter() - start, "engines": {}}, None)
         return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line, None)
     seconds = {"total": time.perf_counter() - start, "engines": r.seconds}
-    if json_row:
-        from .reports.json_report import encode_compact
-        return ("ok", rec, seconds, encode_compact(rec))
-    return ("ok", rec, seconds, None)
+    return ("ok", rec, seconds, encode_compact(rec) if json_row else None)
 
 
 def error_record(ob: Check, message: str) -> dict[str, Any]:
