@@ -4,6 +4,7 @@
     enc = checker.parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], "
                                  "warpsPerCTA = [4, 1], order = [1, 0]}>")
     L = checker.lower(enc, [128, 32])          # a checker.LinearLayout, as Triton 3.9 builds it
+    L = checker.lower(enc, [64, 1], triton_version="3.6")   # as Triton 3.6 builds it
     r = checker.prove.injective(L)             # a Result: bool(r) is True exactly when it holds
     report = checker.verify("kernel.ttgir")    # the report `layoutcheck verify` writes, as a dict
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
+from . import versions
 from .encodings import lower as _lower
 from .encodings.base import Encoding
 from .errors import CheckerError, ParseError, names_argument
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
 Spec = Union[str, Mapping[str, Any]]
 
 
-@names_argument("spec")
+@names_argument("spec", params=("triton_version",))
+@versions.keyword
 def parse_encoding(spec: Spec) -> Encoding:
     """An encoding from any of its written forms, validated by Triton's verifier rules.
 
@@ -43,7 +46,9 @@ def parse_encoding(spec: Spec) -> Encoding:
       is imported only by whoever built the object).
 
     Text that is no layout raises a `ParseError` saying what it is (a memory space, a location,
-    an Intel or Gluon auto encoding, ...).
+    an Intel or Gluon auto encoding, ...). ``triton_version="3.6"``: read and verify it as that Triton
+    does (`checker.versions`; default the newest supported); text spelled as only another Triton
+    spells it says so in the error.
     """
     if isinstance(spec, str):
         from .syntax.pasted import read_pasted
@@ -63,12 +68,14 @@ def parse_encoding(spec: Spec) -> Encoding:
     return enc
 
 
-@names_argument("encoding", params=("shape",), replaces=("spec",))
+@names_argument("encoding", params=("shape", "triton_version"), replaces=("spec",))
+@versions.keyword
 def lower(encoding: Encoding | Spec, shape: Sequence[int] | None = None) -> LinearLayout | PaddedLayout:
     """The LinearLayout Triton builds for an encoding at `shape` (a `PaddedLayout` for ``padded_shared``).
 
     `encoding` may also be any form `parse_encoding` reads; `shape` then defaults to the shape of a
-    pasted type (``tensor<64x64xf16, ...>``), and one given must agree with it."""
+    pasted type (``tensor<64x64xf16, ...>``), and one given must agree with it. ``triton_version="3.6"``:
+    the layout that Triton builds (`checker.versions`; default the newest supported)."""
     if isinstance(encoding, Encoding):
         if shape is None:
             raise CheckerError(f"a {encoding.kind} encoding needs a tensor shape to be lowered", field="shape")
@@ -95,7 +102,8 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
            skip: Sequence[str] = (), werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
            figures: str = "failed", differential: bool = False, triton_figures: bool = False,
-           executor: str | None = None, pretty: bool | None = None) -> dict[str, Any]:
+           executor: str | None = None, pretty: bool | None = None,
+           triton_version: str | None = None) -> dict[str, Any]:
     """Run `layoutcheck verify` in-process and return the report it writes to report.json
     (``{"schema_version", "summary", "checks"}``, docs/report-schema.md).
 
@@ -106,7 +114,10 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
     werror, differential (``matches_triton`` for every encoding of the TTGIR: Triton must be installed),
     triton_figures (Triton's own figures beside every conversion and bank check: ``--triton-figures``),
-    executor (None: processes; "ray" or "ray://HOST:PORT": Ray tasks, ``pip install 'layoutcheck[ray]'``).
+    executor (None: processes; "ray" or "ray://HOST:PORT": Ray tasks, ``pip install 'layoutcheck[ray]'``),
+    triton_version ("3.5" to "3.9": whose semantics every check follows; default: a spec's own
+    ``triton_version:``, else what a module's syntax says (`checker.syntax.version_marks`), else the newest;
+    ``report["summary"]["triton_version"]`` says which and why).
     Identical checks are proved once and every distinct (encoding, shape) is lowered once per process, so
     calling it again on an edited kernel redoes only the lowering of new encodings (the cache is kept).
     Nothing is written unless report_dir is given (then `formats`, ``timings.json`` with
@@ -120,7 +131,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
                skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
                figures=figures, differential=differential, triton_figures=triton_figures, executor=executor,
-               pretty=pretty)
+               pretty=pretty, triton_version=triton_version)
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,9 @@ from typing import Sequence
 
 from .errors import CheckerError, InternalError
 from .padded import linear_part
+from .versions import VersionRequest, supported_text
+
+SUPPORTED_VERSIONS = supported_text()
 from .properties import SMT_PROPERTIES, SPEC_PROPERTIES
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -194,7 +197,13 @@ def cmd_verify(args) -> int:
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
     hardware = resolve(args.hardware) if args.hardware else None
-    inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential)
+    inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential,
+                         version=VersionRequest(given_version(args)))
+    for k in inputs.kernels:             # where the Triton version was inferred or is in doubt: said once per module
+        for line, text in k.notes:
+            print(f"{k.file}:{line}: note: {text}", file=sys.stderr)
+        for line, text in k.warnings:
+            print(f"{k.file}:{line}: warning: {text}", file=sys.stderr)
     if args.explain is not None:
         return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
     if args.executor != "processes":
@@ -256,8 +265,11 @@ def cmd_run(args) -> int:
     records = tempfile.mkdtemp(prefix="layoutcheck-run-")
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ)
+    if args.triton_version is None:
+        from .triton import require_modelled
+        require_modelled()
     env[ENV] = json.dumps({"werror": args.werror, "only": args.only, "differential": args.differential,
-                           "engine": args.engine, "record_dir": records})
+                           "engine": args.engine, "record_dir": records, "triton_version": args.triton_version})
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(here, "_run"), os.path.dirname(here)]
                                         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     try:
@@ -593,14 +605,48 @@ def build_parser() -> argparse.ArgumentParser:
                                  "(matches_triton)")
     switch(sp, "--quiet", "no summary at the end (findings are still printed)")
     sp.set_defaults(run=cmd_run)
+    for name, sp in sub.choices.items():
+        default = {"verify": "a spec's triton_version, else what each module's syntax says, else the newest",
+                   "run": "the installed Triton's"}.get(name, "what the text's syntax says, else the newest")
+        sp.add_argument("--triton-version", metavar="X.Y",
+                        help=f"follow that Triton's semantics: {SUPPORTED_VERSIONS} (default: {default})")
     return p
+
+
+def given_version(args):
+    """The Triton version given with --triton-version (a `TritonVersion`), or None."""
+    from .versions import parse
+    if args.triton_version is None:
+        return None
+    try:
+        return parse(args.triton_version)
+    except CheckerError as e:
+        raise CheckerError(e.message, argument="--triton-version") from None
+
+
+def semantics(args):
+    """The Triton version a command on layout text follows: the one given (a warning where the text's
+    syntax says otherwise), else the one the text's syntax allows (a note when not the newest), else the
+    newest supported (`checker.syntax.version_marks.choose`)."""
+    from .syntax.version_marks import choose, find_marks
+    texts = [t for t in ([getattr(args, "encoding", None)] + list(getattr(args, "layouts", None) or ())) if t]
+    marks = find_marks("\n".join(t for t in texts if t != "-"))
+    selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
+    for kind, lines in (("note", notes), ("warning", warnings)):
+        for line in lines:
+            print(f"layoutcheck: {kind}: {line}", file=sys.stderr)
+    return selection.version
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        if args.command in ("verify", "run"):       # each module's version is chosen as it is read
+            return args.run(args)
+        from .versions import using
+        with using(semantics(args)):
+            return args.run(args)
     except CheckerError as e:
         print(f"layoutcheck: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

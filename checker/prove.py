@@ -7,8 +7,9 @@
 Every function accepts a `LinearLayout` (or, for shared memory, a
 `checker.padded.PaddedLayout`) or an encoding plus
 the tensor ``shape`` to lower it at, and the keywords ``engine`` ("both",
-the default: GF(2) algebra and Z3 must agree; or "f2" / "z3") and
-``timeout_ms`` (Z3's limit per obligation, a positive integer, or None for
+the default: GF(2) algebra and Z3 must agree; or "f2" / "z3"),
+``triton_version`` (whose semantics: "3.5" to "3.9", `checker.versions`;
+default the newest) and ``timeout_ms`` (Z3's limit per obligation, a positive integer, or None for
 no limit; 0 or less is refused with a `CheckerError` naming it, since Z3
 would read 0 as no limit; a timeout gives "unknown").
 Each returns a `checker.properties.Result`; the definitions are in the
@@ -20,6 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence, Union
 
+from . import versions
 from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
@@ -45,13 +47,15 @@ HardwareLike = Union[str, Hardware, Mapping[str, Any]]         # a preset name (
 
 def _api(fn):
     """A public prove function: ``timeout_ms`` of 0 or less is refused (`CheckerError` naming it) before
-    anything is lowered; Z3 would read 0 as "no limit". None means no limit."""
+    anything is lowered; Z3 would read 0 as "no limit". None means no limit. ``triton_version="3.6"``
+    lowers, picks instructions and prices as that Triton does (`checker.versions`; default: the version
+    in force, the newest supported outside any other choice)."""
     @functools.wraps(fn)
     def checked(*args, **kwargs):
         if "timeout_ms" in kwargs:
             check_timeout(kwargs["timeout_ms"])
         return fn(*args, **kwargs)
-    return checked
+    return versions.keyword(checked)
 
 
 def _text(shape) -> str:

@@ -27,6 +27,8 @@ def pytest_addoption(parser):
                     help="with --layoutcheck, run only checks whose id matches this shell pattern (repeatable)")
     group.addoption("--layoutcheck-differential", action="store_true", default=False,
                     help="with --layoutcheck, also check every lowering against the installed Triton's")
+    group.addoption("--layoutcheck-triton-version", default=None, metavar="X.Y",
+                    help="with --layoutcheck, check with that Triton's semantics (default: the installed Triton's)")
 
 
 def pytest_configure(config):
@@ -38,7 +40,8 @@ def pytest_configure(config):
         session = install(werror=config.getoption("layoutcheck_werror"),
                           report_dir=config.getoption("layoutcheck_report_dir"),
                           only=config.getoption("layoutcheck_only") or None,
-                          differential=config.getoption("layoutcheck_differential"), summary=False)
+                          differential=config.getoption("layoutcheck_differential"), summary=False,
+                          triton_version=config.getoption("layoutcheck_triton_version"))
     except CheckerError as e:
         raise pytest.UsageError(f"--layoutcheck: {e}") from None
     setattr(config, KEY, session)

@@ -63,6 +63,7 @@ from .properties.result import Result
 from .prove import TIMEOUT_MS
 from .reports.json_report import encode_compact
 from .spec import Check, lower_operands
+from .versions import using
 
 
 @dataclass
@@ -193,8 +194,14 @@ class Task(NamedTuple):
 
 
 def _work(task: Task) -> tuple:
-    """One obligation in a worker: ("ok", record, seconds, row), ("skip", why, check) or ("bad"/"bug", message,
-    file, line, field); row: the record's compact JSON text when the task asks for it, else None."""
+    """One obligation in a worker, under its Triton version: ("ok", record, seconds, row), ("skip", why,
+    check) or ("bad"/"bug", message, file, line, field); row: the record's compact JSON text when the task
+    asks for it, else None."""
+    with using(task.check.triton_version):
+        return _work_in_version(task)
+
+
+def _work_in_version(task: Task) -> tuple:
     ob, engine, timeout_ms, layouts, json_row = task
     if engine == "z3":
         from . import smt
@@ -245,7 +252,7 @@ def proof_key(ob: Check) -> tuple | None:
     parameters; whether it comes from TTGIR, which decides what an error means), or None when a part of
     it cannot be compared."""
     key = (ob.property, ob.operands, ob.shape, ob.layout_shape, ob.dtype, ob.dtype_bits, ob.hardware,
-           _frozen(ob.params), ob.op is None)
+           _frozen(ob.params), ob.op is None, ob.triton_version)
     try:
         hash(key)
     except TypeError:

@@ -35,6 +35,7 @@ from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError, InternalError
 from .hardware import Hardware, resolve
+from .versions import parse as parse_version
 from .limits import MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text, shape as checked_shape
 from .properties import SPEC_PROPERTIES, Property
 from .schema import path_field
@@ -97,6 +98,7 @@ class Check:
     python: tuple[str, int, int] | None = None      # the Python source (file, line, col) of the IR operation
     # where a spec writes each operand, (role, line, field): a failure to lower it is reported there
     operand_sources: tuple[tuple[str, int | None, str], ...] = ()
+    triton_version: str | None = None               # whose semantics (`checker.versions`); None: the newest
 
     def operand(self, role: str) -> Encoding | None:
         return dict(self.operands).get(role)
@@ -202,6 +204,12 @@ def load_spec(file: str) -> list[Check]:
     out: list[Check] = []
     for i, check in enumerate(data["checks"]):
         out += _expand(w, ("checks", i), check, table, hardware)
+    if "triton_version" in data:
+        try:
+            version = str(parse_version(data["triton_version"]))
+        except CheckerError as e:
+            raise w.error(("triton_version",), e.message) from None
+        out = [dataclasses.replace(ob, triton_version=version) for ob in out]
     return out
 
 

@@ -34,6 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence, TextIO
 
 from .errors import CheckerError
+from .versions import VersionRequest, supported_text
+from .versions import installed as installed_version
+from .versions import parse as parse_version
 
 ENV = "LAYOUTCHECK_RUN"
 
@@ -80,8 +83,11 @@ class Session:
     def __init__(self, *, werror: bool = False, report_dir: str | os.PathLike | None = None,
                  only: Sequence[str] | str | None = None, differential: bool = False, engine: str = "both",
                  formats: Sequence[str] | str = ("text", "json"), stream: TextIO | None = None,
-                 record_dir: str | None = None, summary: bool = True):
+                 record_dir: str | None = None, summary: bool = True, triton_version: str | None = None):
         self.werror, self.differential, self.engine = werror, differential, engine
+        # whose semantics: the version given, else the installed Triton's (it compiles every kernel seen)
+        self.version = (VersionRequest(parse_version(triton_version)) if triton_version is not None
+                        else VersionRequest(installed=installed_version()))
         self.report_dir = os.fspath(report_dir) if report_dir is not None else None
         self.only = [only] if isinstance(only, str) else list(only or ())
         self.formats = formats if isinstance(formats, str) else ",".join(formats)
@@ -121,7 +127,7 @@ class Session:
         kernel = Kernel(name, _target_text(metadata.get("target")), ttgir, key, cache_hit,
                         metadata.get("shared"), {})
         try:
-            inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential)
+            inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential, version=self.version)
             done = check(inputs, only=self.only, engine=self.engine, jobs=1)
             kernel.report = done.report
         except CheckerError as e:
@@ -187,11 +193,10 @@ def merged_report(kernels: Sequence[Kernel]) -> dict[str, Any] | None:
     ttgir = [t for r in reports for t in r["summary"].get("ttgir", ())]
     first = reports[0]["summary"]
     report = build_report(outcomes, engine=first["engine"], timeout_ms=first["timeout_ms"], ttgir=ttgir)
-    versions = {r["summary"]["triton_version"] for r in reports if "triton_version" in r["summary"]}
-    from .properties.matches_triton import triton_version
-    version = next(iter(versions), None) or triton_version()
-    if version:
-        report["summary"]["triton_version"] = version
+    for key in ("triton_version", "triton_version_reason", "triton_installed"):
+        values = list(dict.fromkeys(r["summary"][key] for r in reports if key in r["summary"]))
+        if values:
+            report["summary"][key] = "; ".join(values) if key == "triton_version_reason" else ", ".join(values)
     return report
 
 
@@ -241,22 +246,38 @@ def require() -> Any:
     return knobs
 
 
+def require_modelled() -> None:
+    """The installed Triton is a release layoutcheck models, or a `CheckerError` saying which it follows."""
+    from importlib.metadata import version
+    text = version("triton")
+    try:
+        parse_version(text)
+    except CheckerError:
+        raise CheckerError(f"the installed Triton {text} is not modelled: layoutcheck follows Triton "
+                           f"{supported_text()} (give --triton-version to check with one of them anyway)") from None
+
+
 def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
             only: Sequence[str] | str | None = None, *, differential: bool = False, engine: str = "both",
             formats: Sequence[str] | str = ("text", "json"), stream: TextIO | None = None,
-            summary: bool = True, record_dir: str | None = None) -> Session:
+            summary: bool = True, record_dir: str | None = None, triton_version: str | None = None) -> Session:
     """Verify every kernel Triton compiles from now on (module docstring); returns the `Session`.
     werror: warnings count as errors (`Session.exit_status`); report_dir: where the reports go at exit;
-    only: shell patterns of check ids, as ``verify --only``; differential: ``matches_triton`` checks.
-    Installing again replaces the session (its summary is printed first)."""
+    only: shell patterns of check ids, as ``verify --only``; differential: ``matches_triton`` checks;
+    triton_version: whose semantics (default: the installed Triton's, which compiles the kernels; one
+    layoutcheck does not model is refused in one line). Installing again replaces the session (its
+    summary is printed first)."""
     knobs = require()
+    if triton_version is None:
+        require_modelled()
     if differential:
         from .properties.matches_triton import require_triton
         require_triton("--differential")
     if _SESSION:
         uninstall()
     session = Session(werror=werror, report_dir=report_dir, only=only, differential=differential, engine=engine,
-                      formats=formats, stream=stream, record_dir=record_dir, summary=summary)
+                      formats=formats, stream=stream, record_dir=record_dir, summary=summary,
+                      triton_version=triton_version)
     session.previous = knobs.compilation.listener
     knobs.compilation.listener = session.listener
     _SESSION.append(session)
@@ -296,7 +317,7 @@ def install_from_environment() -> Session | None:
     try:
         return install(werror=cfg.get("werror", False), only=cfg.get("only") or None,
                        differential=cfg.get("differential", False), engine=cfg.get("engine", "both"),
-                       record_dir=cfg["record_dir"], summary=False)
+                       record_dir=cfg["record_dir"], summary=False, triton_version=cfg.get("triton_version"))
     except CheckerError:
         return None          # the program's Python has no Triton: it compiles no kernel
 

@@ -48,6 +48,7 @@ from .hardware import PRESETS, Hardware
 from .layout import LinearLayout
 from .spec import Check
 from .syntax.ttgir import Module, Operation, TypeRef
+from .versions import NEWEST, Selection, VersionRequest, using
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
 # serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
@@ -93,6 +94,8 @@ class KernelChecks:
     skips: list[dict] = field(default_factory=list)
     ops: Counter = field(default_factory=Counter)
     modules: list[dict] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)       # (line, text): said, not failed
+    warnings: list[tuple[int, str]] = field(default_factory=list)    # (line, text): the version in doubt
 
     def skip(self, line: int, op: str, reason: str, check: str | None = None,
              python: tuple[str, int, int] | None = None) -> None:
@@ -111,16 +114,33 @@ class KernelChecks:
                 "skipped_operations": dict(sorted((k, v) for k, v in self.ops.items() if k not in checked_ops())),
                 "skipped_checks": dict(sorted(self.skipped.items())),
                 "skips": sorted(self.skips, key=lambda k: k["line"]),
-                "problems": [{"line": line, "message": msg} for line, msg in self.problems]}
+                "problems": [{"line": line, "message": msg} for line, msg in self.problems],
+                "version_notes": [{"line": line, "severity": "note", "message": msg} for line, msg in self.notes]
+                + [{"line": line, "severity": "warning", "message": msg} for line, msg in self.warnings]}
 
 
 def kernel_checks(modules: list[Module], file: str, hardware: Hardware | None = None, *,
-                  differential: bool = False) -> KernelChecks:
+                  differential: bool = False, text: str | None = None,
+                  version: VersionRequest = VersionRequest()) -> KernelChecks:
     """Every obligation of every module of one file (module docstring), in source order; differential:
-    also ``matches_triton`` for every distinct (encoding, shape) (`checker.properties.matches_triton`)."""
+    also ``matches_triton`` for every distinct (encoding, shape) (`checker.properties.matches_triton`).
+    Each module is checked with the Triton version `version` asks for, or the one its syntax (in `text`)
+    says it comes from (`checker.syntax.version_marks.choose`): its checks carry it, the module's summary
+    says which and why, and a note or warning says where the syntax and the choice part."""
+    from .syntax.version_marks import choose, section_marks
     out = KernelChecks(file)
+    sections = section_marks(text) if text is not None else []
     for module in modules:
-        Builder(module, file, hardware, out, differential=differential).build()
+        marks = next((mk for first, last, mk in sections if first <= module.line <= last), [])
+        try:
+            selection, notes, warnings = choose(marks, version.given, version.given_by, version.installed)
+        except CheckerError as e:
+            out.problems.append((e.line or module.line, e.message))
+            continue
+        out.notes += [(module.line, n) for n in notes]
+        out.warnings += [(module.line, w) for w in warnings]
+        with using(selection.version):
+            Builder(module, file, hardware, out, differential=differential, selection=selection).build()
     return out
 
 
@@ -150,8 +170,9 @@ class Builder:
     operation, `lowers` (the encoding lowers at a shape), `defining_op` of an SSA value."""
 
     def __init__(self, module: Module, file: str, hardware: Hardware | None, out: KernelChecks, *,
-                 differential: bool = False):
+                 differential: bool = False, selection: Selection = Selection(NEWEST, "default")):
         self.m, self.file, self.out = module, file, out
+        self.selection = selection
         self.differential = differential
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
@@ -163,7 +184,8 @@ class Builder:
         m = self.m
         self.out.modules.append({"line": m.line, "target": m.target, "num_warps": m.num_warps,
                                  "threads_per_warp": m.threads_per_warp, "num_ctas": m.num_ctas,
-                                 "hardware": self.hw.name if self.hw else None})
+                                 "hardware": self.hw.name if self.hw else None,
+                                 "triton_version": self.selection.to_dict()})
         self.out.problems += [(p.line, p.message) for p in m.problems]
         for op in m.operations:
             for r in op.results:
@@ -201,7 +223,7 @@ class Builder:
             id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
             dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
             expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
-            severity=severity, python=getattr(op, "loc", None)))
+            severity=severity, python=getattr(op, "loc", None), triton_version=str(self.selection.version)))
 
     def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
         self.out.skip(op.line, op.name, reason, check, getattr(op, "loc", None))
@@ -533,13 +555,15 @@ def _partition_warps(module: Module) -> list[int]:
     return [n for op in module.operations if op.name == "ttg.warp_specialize" for n in _region_warps(op)]
 
 
-def read_ir_file(path: str, hardware: Hardware | None = None, *, differential: bool = False) -> KernelChecks:
+def read_ir_file(path: str, hardware: Hardware | None = None, *, differential: bool = False,
+                 version: VersionRequest = VersionRequest()) -> KernelChecks:
     """Read one TTGIR file (``-``: stdin, named ``<stdin>``) and derive its checks."""
     from .limits import read_stdin, read_text
     from .syntax.ttgir import read_ttgir
     name = "<stdin>" if path == "-" else path
     text = read_stdin("-") if path == "-" else read_text(path)     # UTF-8 text only, else one line, exit 2
-    return kernel_checks(read_ttgir(text, name), name, hardware, differential=differential)
+    return kernel_checks(read_ttgir(text, name), name, hardware, differential=differential, text=text,
+                         version=version)
 
 
 from . import ttgir_ops_amd, ttgir_ops_common, ttgir_ops_nvidia  # noqa: E402,F401  (they register their op checks)

@@ -18,8 +18,11 @@ from typing import Any, Callable, Sequence
 
 from .errors import CheckerError
 from .prove import TIMEOUT_MS
+from .versions import NEWEST, VersionRequest, using
+from .versions import parse as parse_version
 
 TEXT_NAME = "<text>"
+DEFAULT_REASON = "default"
 
 
 @dataclass
@@ -30,6 +33,7 @@ class Inputs:
     specs: list[str] = field(default_factory=list)
     kernels: list = field(default_factory=list)
     obligations: list = field(default_factory=list)
+    version: VersionRequest = VersionRequest()          # the Triton version asked for
 
 
 @dataclass
@@ -59,14 +63,21 @@ class Checked:
 
 
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
-                texts: Sequence[tuple[str, str]] = (), differential: bool = False) -> Inputs:
+                texts: Sequence[tuple[str, str]] = (), differential: bool = False,
+                version: VersionRequest = VersionRequest()) -> Inputs:
     """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked)
     under paths, then every (name, TTGIR text) of `texts`; hardware: a `Hardware` overriding the
     modules' ttg.target. werror: every check's severity becomes error. differential: every distinct
-    (encoding, shape) of the TTGIR also gets a ``matches_triton`` check (needs Triton: one line, exit 2)."""
+    (encoding, shape) of the TTGIR also gets a ``matches_triton`` check (needs Triton: one line, exit 2),
+    and the modules are checked with the installed Triton's semantics. version: the Triton version asked
+    for (`checker.versions.VersionRequest`): a given one overrides a spec's ``triton_version:`` and a
+    module's syntax (which then only warns); without one, a spec's key, else each module's syntax
+    (`checker.syntax.version_marks`), decides."""
     if differential:
         from .properties.matches_triton import require_triton
         require_triton("--differential")
+        if version.given is None:
+            version = dataclasses.replace(version, installed=differential_version())
     from .spec import find_inputs, is_ir, load_paths
     from .ttgir_checks import kernel_checks, read_ir_file
     from .syntax.ttgir import read_ttgir
@@ -74,16 +85,19 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     specs = [f for f in files if not is_ir(f)]
     by_spec: dict[str, list] = {}
     for ob in (load_paths(specs) if specs else []):
+        if version.given is not None:
+            ob = dataclasses.replace(ob, triton_version=str(version.given))
         by_spec.setdefault(ob.file, []).append(ob)
-    out = Inputs(specs)
+    out = Inputs(specs, version=version)
     for f in files:                     # checks in input order: a spec's, or a TTGIR file's
         if is_ir(f):
-            out.kernels.append(read_ir_file(f, hardware, differential=differential))
+            out.kernels.append(read_ir_file(f, hardware, differential=differential, version=version))
             out.obligations += out.kernels[-1].obligations
         else:
             out.obligations += by_spec.get(f, [])
     for name, text in texts:
-        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware, differential=differential))
+        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware, differential=differential,
+                                         text=text, version=version))
         out.obligations += out.kernels[-1].obligations
     if werror:
         out.obligations = [dataclasses.replace(ob, severity="error") for ob in out.obligations]
@@ -114,7 +128,8 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
         chosen = set(map(id, obligations))          # the run lowers the chosen ones: here, the others
         for ob in inputs.obligations:
             if id(ob) not in chosen:
-                lower_operands(ob)
+                with using(ob.triton_version):
+                    lower_operands(ob)
     if triton_figures:
         obligations = with_triton_figures(obligations)
     kernels = inputs.kernels
@@ -123,6 +138,7 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     if not obligations and not problems:
         if kernels and not (only or skip) and not inputs.specs:
             report = build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
+            record_version(report, [], kernels, inputs.version)
             return Checked(report, [], [], jobs, nothing=True)
         raise CheckerError("no check is selected (see --only / --skip)")
     start = time.perf_counter()
@@ -139,10 +155,52 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
             by_file[o.check.file].skip(o.check.line, o.check.op, o.skipped, o.check.property, o.check.python)
     outcomes = [o for o in outcomes if o.record is not None]
     report = build_report(outcomes, engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
+    record_version(report, obligations, kernels, inputs.version)
     if any(ob.property == "matches_triton" for ob in obligations):
         from .properties.matches_triton import triton_version
-        report["summary"]["triton_version"] = triton_version() or "unknown"
+        report["summary"]["triton_installed"] = triton_version() or "unknown"
     return Checked(report, outcomes, problems, jobs, wall_seconds=time.perf_counter() - start)
+
+
+def record_version(report: dict[str, Any], obligations: Sequence[Any], kernels: Sequence[Any],
+                   request: VersionRequest = VersionRequest()) -> None:
+    """``summary.triton_version`` (the version every check followed; several, comma-separated, when the
+    inputs asked for different ones) and ``summary.triton_version_reason`` (why: given, installed,
+    detected from a module's syntax, a spec's key, or the newest supported by default)."""
+    reasons: dict[str, list[str]] = {}
+    for k in kernels:
+        for m in k.modules:
+            tv = m.get("triton_version")
+            if tv:
+                why = tv["reason"] + (f": {tv['detail']}" if tv["detail"] else "")
+                reasons.setdefault(tv["version"], []).append(why)
+    for ob in obligations:
+        if ob.op is None:
+            v = ob.triton_version or str(NEWEST)
+            why = "given" if request.given else f"given: {ob.file}" if ob.triton_version else DEFAULT_REASON
+            reasons.setdefault(v, []).append(why)
+    if not reasons:
+        reasons[str(NEWEST)] = [DEFAULT_REASON]
+    summary = report["summary"]
+    summary["triton_version"] = ", ".join(sorted(reasons, key=lambda v: parse_version(v)))
+    summary["triton_version_reason"] = "; ".join(
+        (f"{v}: " if len(reasons) > 1 else "") + _reasons_text(reasons[v])
+        for v in sorted(reasons, key=lambda v: parse_version(v)))
+
+
+def _reasons_text(reasons: list[str]) -> str:
+    """The distinct reasons in order, the first two written out and the rest counted."""
+    distinct = list(dict.fromkeys(reasons))
+    more = f" and {len(distinct) - 2} more" if len(distinct) > 2 else ""
+    return ", ".join(distinct[:2]) + more
+
+
+def differential_version():
+    """The installed Triton's version for --differential (`require_triton` has checked it is there); one
+    layoutcheck does not model is refused in one line (exit 2)."""
+    from .properties.matches_triton import triton_version
+    from .versions import parse
+    return parse(triton_version() or "", field="--differential")
 
 
 def with_triton_figures(obligations: Sequence[Any]) -> list:
@@ -193,7 +251,8 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
            werror: bool = False, report_dir: str | os.PathLike | None = None,
            formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
            figures: str = "failed", differential: bool = False, triton_figures: bool = False,
-           executor: str | None = None, pretty: bool | None = None) -> dict[str, Any]:
+           executor: str | None = None, pretty: bool | None = None,
+           triton_version: str | None = None) -> dict[str, Any]:
     """`checker.verify` (its docstring is in `checker/__init__.py`)."""
     from .hardware import resolve
     from .reports.writer import parse_formats, write_reports
@@ -212,8 +271,9 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     only = [only] if isinstance(only, str) else list(only)
     skip = [skip] if isinstance(skip, str) else list(skip)
     paths, texts = split_inputs(paths_or_text)
+    request = VersionRequest(parse_version(triton_version)) if triton_version is not None else VersionRequest()
     inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts,
-                         differential=differential)
+                         differential=differential, version=request)
     if executor not in (None, "processes"):
         from .executors import parse, require_ray
         parse(executor)
@@ -277,7 +337,10 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
     problems = [msg for ln, msg in k.problems if ln == line]
     if not obs and not problems:
         raise CheckerError(f"no check is derived from line {line}", file=k.file, line=line, field="--explain")
-    checks = [(ob, evaluate(ob, engine, timeout_ms)) for ob in obs]
+    checks = []
+    for ob in obs:
+        with using(ob.triton_version):
+            checks.append((ob, evaluate(ob, engine, timeout_ms)))
     layouts, shown = [], set()
     for ob in obs:
         for role, enc in ob.operands:
@@ -286,7 +349,8 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
                 continue
             shown.add((enc, shape))
             try:
-                built = lower(enc, list(shape))
+                with using(ob.triton_version):
+                    built = lower(enc, list(shape))
             except CheckerError as e:
                 built = e.message
             layouts.append((role, enc, shape, built))

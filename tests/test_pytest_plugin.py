@@ -91,7 +91,7 @@ def test_a_kernel_with_errors_fails_its_test_and_the_summary_ends_the_session(tm
     assert "  gone        hip:gfx942      0 checks  not verified" in summary
     assert sorted(os.listdir(tmp_path / "reports")) == ["report.json", "report.txt"]
     assert (tmp_path / "reports" / "report.txt").read_text().startswith(
-        "layoutcheck verify: 92 checks, 89 passed, 0 failed, 3 warnings (engine both)")
+        "layoutcheck verify: 92 checks, 89 passed, 0 failed, 3 warnings (engine both, Triton 3.9: installed)")
 
 
 def test_werror_fails_the_tests_that_compiled_a_warned_kernel(tmp_path):

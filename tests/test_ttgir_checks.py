@@ -70,13 +70,14 @@ def test_obligations_of_a_hand_written_ampere_tile():
     assert s["skipped_operations"] == {"arith.constant": 2, "tt.func": 1, "tt.load": 1, "tt.return": 1,
                                        "tt.splat": 1}
     assert s["modules"] == [{"line": 9, "target": "cuda:80", "num_warps": 4, "threads_per_warp": 32, "num_ctas": 1,
-                             "hardware": "sm80"}]
+                             "hardware": "sm80", "triton_version": {"version": "3.9", "reason": "default",
+                                                                   "detail": ""}}]
 
 
 def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     rc, out, err, reports = verify(TILE)
     assert rc == 0, out + err                       # bank conflicts are warnings
-    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings (engine both, Triton 3.9: default)"
     assert out.splitlines()[-4:] == [
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do; suggested shared layout "
@@ -114,7 +115,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
 def test_werror_turns_bank_conflicts_into_failures(verify):
     rc, out, err, _ = verify(TILE, "--werror")
     assert rc == 1
-    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 2 failed (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 2 failed (engine both, Triton 3.9: default)"
     assert f"{TILE}:15: ttg.local_load: error: 8-way bank conflict" in out
 
 

@@ -5,7 +5,8 @@
 
 `lower` validates the encoding (Triton's verifier rules) and the shape, then
 calls the family's ``to_linear_layout``; results are cached per
-(encoding, shape) because encodings are immutable values.
+(encoding, shape, Triton version) because encodings are immutable values
+(the version in force: `checker.versions`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from ..limits import shape as checked_shape
+from ..versions import active as active_version
 from .base import DistributedEncoding, Encoding, SharedEncoding, hash_once
 from .amd_mfma import AmdMfmaEncoding
 from .amd_rotating_shared import AmdRotatingSharedEncoding
@@ -48,9 +50,11 @@ _register(NvidiaMmaEncoding, DotOperandEncoding, NvmmaSharedEncoding)
 
 
 def lower(encoding: Encoding, shape: Sequence[int]):
-    """The LinearLayout Triton builds for `encoding` at `shape` (validated)."""
+    """The LinearLayout Triton builds for `encoding` at `shape` (validated), as the Triton version in force
+    builds it (`checker.versions.active`)."""
+    version = active_version()
     if isinstance(encoding, Encoding) and type(shape) in (tuple, list) and all(type(d) is int for d in shape):
-        hit = _LOWERED.get((encoding, tuple(shape)))       # a shape of plain ints lowered before: checked then
+        hit = _LOWERED.get((encoding, tuple(shape), version))   # a shape of plain ints lowered before: checked then
         if hit is not None:
             return hit
     if not isinstance(encoding, Encoding):
@@ -62,11 +66,11 @@ def lower(encoding: Encoding, shape: Sequence[int]):
     layout = encoding.to_linear_layout(shape)
     if len(_LOWERED) >= CACHE_LIMIT:
         del _LOWERED[next(iter(_LOWERED))]                 # the oldest
-    _LOWERED[(encoding, shape)] = layout
+    _LOWERED[(encoding, shape, version)] = layout
     return layout
 
 
-# (encoding, shape) -> its lowering; encodings and layouts are immutable values, so one serves every caller
+# (encoding, shape, Triton version) -> its lowering; encodings and layouts are immutable values, so one serves every caller
 CACHE_LIMIT = 4096
 _LOWERED: dict[tuple, object] = {}
 

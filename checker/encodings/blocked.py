@@ -8,8 +8,10 @@
 ``order`` lists dims fastest first; idND builds identity bases along
 order[0] first. A shape larger than the CTA tile appends register bases
 (repetitions along order[0] first); a smaller one turns the lane/warp bases
-that fall outside into zeros (broadcast) and drops the register bases that
-fall outside (Triton 3.9: blocked layouts never carry zero register bases).
+that fall outside into zeros (broadcast). The register bases that fall
+outside are dropped from Triton 3.9 on (blocked layouts then never carry zero
+register bases); up to 3.8 they stay as zero bases, each such register a
+copy of another (`checker.versions`, change ``blocked_drops_cut_registers``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd
+from ..versions import follows
 from .base import (CGA, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param, require_permutation,
                    require_power_of_two_entries, require_rank)
 from .cga import combine_cta_cga_with_shape, validate_cga
@@ -61,11 +64,12 @@ class BlockedEncoding(DistributedEncoding):
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """Closed form (checker/encodings/closed.py): the tile cached per encoding, then combined."""
-        return _blocked_tile(self).combine(self.cga_layout, shape, broadcast_registers=False)
+        return _blocked_tile(self).combine(self.cga_layout, shape, broadcast_registers=_keeps_cut_registers())
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
         """The reference: the products of the module docstring, composed as LinearLayouts."""
-        return combine_cta_cga_with_shape(self.cta_layout(), self.cga_layout, shape, broadcast_registers=False)
+        return combine_cta_cga_with_shape(self.cta_layout(), self.cga_layout, shape,
+                                          broadcast_registers=_keeps_cut_registers())
 
     @property
     def num_warps(self) -> int:
@@ -106,6 +110,11 @@ class BlockedEncoding(DistributedEncoding):
                * broadcast_along_k(LANE, self.threads_per_warp, self.order, k)
                * broadcast_along_k(WARP, self.warps_per_cta, self.order, k))
         return combine_cta_cga_with_shape(cta, dot_operand_cga(self.cga_layout, op_idx, self.rank), shape)
+
+
+def _keeps_cut_registers() -> bool:
+    """Up to Triton 3.8 the register bases a small shape cuts off stay as zero bases (PR #11541 drops them)."""
+    return not follows("blocked_drops_cut_registers")
 
 
 @lru_cache(maxsize=1024)

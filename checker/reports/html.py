@@ -41,7 +41,7 @@ from typing import Any, Mapping
 from ..errors import CheckerError
 from ..layout import LinearLayout
 from . import svg
-from .text import finding, python_where, show, skipped_summary
+from .text import finding, python_where, show, skipped_summary, version_text
 
 FIGURE_CELLS = 32        # cells per side in the page's figures (show --svg draws up to 64)
 FIGURES = ("failed", "all", "none")
@@ -206,7 +206,7 @@ class _Page:
             cls, text = "warn", f"No check failed; {warnings} of {n} checks warned"
         else:
             cls, text = "pass", f"All {n} checks passed"
-        engine = f" (engine {escape(str(s['engine']))})" if s.get("engine") else ""
+        engine = f" (engine {escape(str(s['engine']))}{escape(version_text(s))})" if s.get("engine") else ""
         return f'<p class="verdict {cls}" id="verdict">{escape(text)}{engine}</p>'
 
     def counts(self, s: Mapping[str, Any]) -> str:

@@ -31,6 +31,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
              "| ---: | ---: | ---: | ---: | ---: | ---: | --- |",
              f"| {s['checks']} | {s['passed']} | {s['failed']} | {v['holds']} | {v['fails']} | {v['unknown']} "
              f"| {s['engine']} |"]
+    if "triton_version" in s:
+        lines += ["", f"Triton semantics: {s['triton_version']}"
+                  + (f" ({s['triton_version_reason']})" if s.get("triton_version_reason") else "") + "."]
     failed = [c for c in report["checks"] if not c["passed"]]
     if failed:
         lines += ["", "| check | source | expected | got | witness |", "| --- | --- | --- | --- | --- |"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Sequence
 
-from .text import conversion_note, finding
+from .text import conversion_note, finding, version_text
 
 ORDER = {"error": 0, "warning": 1, "note": 2}
 
@@ -65,7 +65,7 @@ def summary_lines(kernels: Sequence[Any], report: Mapping[str, Any] | None) -> l
     errors = sum(k.errors + (k.problem is not None) for k in kernels)
     warnings = sum(k.warnings for k in kernels)
     checks = report["summary"]["checks"] if report else 0
-    version = f", Triton {report['summary']['triton_version']}" if report and "triton_version" in report["summary"] else ""
+    version = version_text(report["summary"]) if report else ""
     head = (f"layoutcheck run: {n} kernel{'s' if n != 1 else ''} verified ({n - hits} compiled, {hits} from "
             f"Triton's cache), {checks} checks: {errors} error{'s' if errors != 1 else ''}, "
             f"{warnings} warning{'s' if warnings != 1 else ''}{version}")

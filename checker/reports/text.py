@@ -1,6 +1,6 @@
 """The text report: a summary table grouped by spec file and property, then one line per failed check.
 
-    layoutcheck verify: 12 checks, 11 passed, 1 failed (engine both)
+    layoutcheck verify: 12 checks, 11 passed, 1 failed (engine both, Triton 3.9: default)
 
     spec                 property            checks  passed  failed
     specs/ampere.yaml    bank_conflict_free       4       4       0
@@ -73,7 +73,15 @@ def headline(report: Mapping[str, Any]) -> str:
     s = report["summary"]
     warnings = f", {s['warnings']} warnings" if s.get("warnings") else ""
     return (f"layoutcheck verify: {s['checks']} checks, {s['passed']} passed, {s['failed']} failed{warnings} "
-            f"(engine {s['engine']})")
+            f"(engine {s['engine']}{version_text(s)})")
+
+
+def version_text(summary: Mapping[str, Any]) -> str:
+    """``, Triton 3.6: detected: ...``: the Triton version the checks followed and why, when recorded."""
+    if "triton_version" not in summary:
+        return ""
+    reason = summary.get("triton_version_reason")
+    return f", Triton {summary['triton_version']}" + (f": {reason}" if reason else "")
 
 
 def render_text(report: Mapping[str, Any]) -> str:

@@ -47,6 +47,8 @@ def test_warnings_are_listed_as_warnings(warned_report):
 def test_skipped_checks_get_a_table(skipped_report):
     assert markdown.render_markdown(skipped_report).splitlines()[5:] == [
         "",
+        "Triton semantics: 3.9 (default).",
+        "",
         "**1 check(s) skipped** (not covered by the models):",
         "",
         "| file | skipped | reason |",

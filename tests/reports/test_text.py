@@ -62,7 +62,7 @@ def test_a_real_failing_spec(failing_report):
                "warp=0, offset=0, byte_address=0, word=0), (register=0, lane=1, warp=0, offset=512, "
                "byte_address=1024, word=256)] bank=0")
     assert render_text(failing_report).splitlines() == [
-        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both)",
+        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both, Triton 3.9: default)",
         "",
         "file                             property            checks  passed  failed",
         "tests/verify/specs/failing.yaml  bank_conflict_free       2       0       2",
@@ -84,7 +84,7 @@ def test_a_real_failing_spec(failing_report):
 
 def test_ttgir_warnings_are_diagnostics_with_a_warnings_column(warned_report):
     lines = render_text(warned_report).splitlines()
-    assert lines[0] == "layoutcheck verify: 88 checks, 85 passed, 0 failed, 3 warnings (engine both)"
+    assert lines[0] == "layoutcheck verify: 88 checks, 85 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
     assert lines[2].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
     assert lines[4].split() == ["bank_conflict_free", "12", "9", "0", "3"]
     assert lines[11].split() == ["total", "88", "85", "0", "3"]
@@ -117,7 +117,7 @@ def test_skipped_checks_with_their_first_line_and_python_source(skipped_report):
 
 def test_problems_of_the_ttgir_input_close_the_report():
     text = render_text(verified(BAD_ALIAS))
-    assert text.startswith("layoutcheck verify: 4 checks, 4 passed, 0 failed (engine both)\n")
+    assert text.startswith("layoutcheck verify: 4 checks, 4 passed, 0 failed (engine both, Triton 3.9: default)\n")
     assert text.endswith(
         "\n\n2 problem(s) in the TTGIR input (the rest was checked):\n"
         "<text>:1: error: alias #blocked: blocked: every entry must be a power of two, got [3, 1]\n"

@@ -46,7 +46,7 @@ def test_every_format_of_a_real_report(failing_report, tmp_path):
     assert [os.path.relpath(p, tmp_path) for p in paths] == ["report.txt", "report.json", "report.md", "junit.xml",
                                                              "report.html"]
     assert (tmp_path / "report.txt").read_text().startswith(
-        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both)\n")
+        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both, Triton 3.9: default)\n")
     assert ET.parse(tmp_path / "junit.xml").getroot().get("failures") == "5"
     assert (tmp_path / "report.md").read_text().startswith("### layoutcheck verify: 5 of 6 checks failed\n")
     assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")

@@ -67,7 +67,7 @@ def test_a_triton_3_1_module_is_refused_with_exit_2(verify, tmp_path):
     message = ("IR from an older Triton: '#triton_gpu.blocked' (the triton_gpu / triton_nvidia_gpu dialects are "
                "ttg / ttng since Triton 3.2); the module is not checked (compile it with a current Triton)")
     assert rc == 2
-    assert out.splitlines()[0] == "layoutcheck verify: 0 checks, 0 passed, 0 failed (engine both)"
+    assert out.splitlines()[0] == "layoutcheck verify: 0 checks, 0 passed, 0 failed (engine both, Triton 3.9: default)"
     assert f"{path}:1: error: {message}" in out.splitlines()
     from checker.errors import one_line            # the stderr line is at most 300 characters (issue 11)
     assert err.strip() == "layoutcheck: error: " + one_line(f"1 problem(s) in the TTGIR input; first: {path}:1: "

@@ -1,0 +1,207 @@
+"""Which Triton's semantics a check follows: the supported versions, the one in force, and what differs.
+
+    from checker import versions
+    with versions.using("3.6"):               # everything below lowers, parses and prices as Triton 3.6
+        L = checker.encodings.lower(enc, [64, 1])
+    versions.active()                          # TritonVersion(3, 9) outside any `using`
+    versions.follows("blocked_drops_cut_registers")   # whether the active version has that change
+
+Triton's semantics move between releases (a lowering rule, a spelling, the instruction picked for an
+access). layoutcheck models each supported release exactly and says which one it used. A difference
+between versions is one `Change` in `CHANGES`: a name, the first version that behaves the new way,
+the Triton pull request that made it, and one sentence; the code that depends on it asks
+`follows(name)` at the one place the rule lives. docs/triton-versions.md lists the same table (a test
+keeps them in step).
+
+The version in force is a context variable: `using` sets it for a block (the public API's
+``triton_version=`` keyword, the runner for each check, the TTGIR reader for each module), forked
+workers inherit it and each check carries its own (`checker.spec.Check.triton_version`), so a spawned
+worker or a Ray task sets it again. Caches of derived values are keyed by it where it matters
+(`checker.encodings.lower`).
+
+Where the version came from is a `Selection`: ``given`` (an argument, ``--triton-version`` or a spec's
+``triton_version:``), ``installed`` (the Triton that compiled the kernel: ``layoutcheck run``,
+`checker.triton`, the pytest plugin), ``detected`` (the module's syntax bounds it:
+`checker.syntax.version_marks`) or ``default`` (the newest supported).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from .errors import CheckerError
+
+
+@dataclass(frozen=True, order=True)
+class TritonVersion:
+    """A Triton release line, major.minor (patch releases do not change layout semantics)."""
+
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    def __repr__(self) -> str:
+        return f"TritonVersion({self.major}, {self.minor})"
+
+
+SUPPORTED: tuple[TritonVersion, ...] = tuple(TritonVersion(3, m) for m in (5, 6, 7, 8, 9))
+OLDEST, NEWEST = SUPPORTED[0], SUPPORTED[-1]
+_VERSION = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.\d+)?(?:[.+-][\w.+-]*)?\s*")
+
+
+def parse(text: "str | TritonVersion", field: str = "triton_version") -> TritonVersion:
+    """A supported version from ``"3.6"``, ``"3.6.0"``, ``"3.6.0+git1a2b"`` or a `TritonVersion`; anything
+    else, or a release layoutcheck does not model, is a `CheckerError` naming `field` (exit 2)."""
+    if isinstance(text, TritonVersion):
+        version = text
+    else:
+        m = _VERSION.fullmatch(text) if isinstance(text, str) else None
+        if m is None:
+            raise CheckerError(f"a Triton version is written MAJOR.MINOR (e.g. 3.6), got {text!r}", field=field)
+        version = TritonVersion(int(m.group(1)), int(m.group(2)))
+    if version not in SUPPORTED:
+        raise CheckerError(f"Triton {version} is not modelled: layoutcheck follows Triton {supported_text()}",
+                           field=field)
+    return version
+
+
+def supported_text() -> str:
+    return ", ".join(str(v) for v in SUPPORTED)
+
+
+_ACTIVE: contextvars.ContextVar[TritonVersion] = contextvars.ContextVar("triton_version", default=NEWEST)
+
+
+def active() -> TritonVersion:
+    """The Triton version whose semantics are in force (the newest supported outside any `using`)."""
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def using(version: "str | TritonVersion | None") -> Iterator[TritonVersion]:
+    """Follow `version`'s semantics inside the block (None: keep the one in force)."""
+    if version is None:
+        yield _ACTIVE.get()
+        return
+    v = parse(version)
+    token = _ACTIVE.set(v)
+    try:
+        yield v
+    finally:
+        _ACTIVE.reset(token)
+
+
+def keyword(fn: Callable) -> Callable:
+    """Give a public function the keyword ``triton_version=None``: the call runs `using` that version (None:
+    the one in force). The keyword is part of the function's signature (`inspect.signature`)."""
+    import functools
+    import inspect
+
+    @functools.wraps(fn)
+    def with_version(*args, triton_version: "str | TritonVersion | None" = None, **kwargs):
+        if triton_version is None:
+            return fn(*args, **kwargs)
+        with using(parse(triton_version)):
+            return fn(*args, **kwargs)
+
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    extra = inspect.Parameter("triton_version", inspect.Parameter.KEYWORD_ONLY, default=None,
+                              annotation="str | None")
+    at = next((i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_KEYWORD), len(params))
+    with_version.__signature__ = sig.replace(parameters=params[:at] + [extra] + params[at:])  # type: ignore
+    with_version.__annotations__ = {**fn.__annotations__, "triton_version": "str | None"}
+    return with_version
+
+
+# ------------------------------------------------------------------ what differs
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of Triton's semantics: from `since` on, Triton behaves as `what` says (before, as
+    `before` says); `pr` is the Triton pull request; `follows` is the layoutcheck code that reads it."""
+
+    name: str
+    since: TritonVersion
+    pr: int
+    what: str
+    before: str
+    follows: str
+
+
+CHANGES: dict[str, Change] = {}
+
+
+def _change(name: str, since: str, pr: int, what: str, before: str, follows: str) -> None:
+    CHANGES[name] = Change(name, TritonVersion(*map(int, since.split("."))), pr, what, before, follows)
+
+
+_change("blocked_drops_cut_registers", "3.9", 11541,
+        "a blocked layout on a tensor smaller than its sizePerThread tile drops the register bases the shape "
+        "cuts off", "they stay as zero bases (each such register repeats an element)",
+        "checker/encodings/blocked.py")
+
+
+def follows(name: str) -> bool:
+    """Whether the active version has change `name` (a key of `CHANGES`)."""
+    return _ACTIVE.get() >= CHANGES[name].since
+
+
+def rule_for(name: str, version: TritonVersion | None = None) -> bool:
+    """Whether `version` (default: the active one) has change `name`."""
+    return (version or _ACTIVE.get()) >= CHANGES[name].since
+
+
+# ------------------------------------------------------------------ where the version came from
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The version a run (or a module) is checked with and why: `reason` is ``given``, ``installed``,
+    ``detected`` or ``default``; `detail` says more in a few words (the construct that bounded it)."""
+
+    version: TritonVersion
+    reason: str
+    detail: str = ""
+
+    def describe(self) -> str:
+        """``3.6 (detected: tensor_memory_encoding 'unpacked')``."""
+        return f"{self.version} ({self.reason}{': ' + self.detail if self.detail else ''})"
+
+    def to_dict(self) -> dict:
+        return {"version": str(self.version), "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class VersionRequest:
+    """What a run asks for: a version `given` (and by what: ``given`` for an argument, ``spec`` for a spec
+    file's key) or the `installed` Triton's; neither: what each module's syntax says (detected)."""
+
+    given: TritonVersion | None = None
+    given_by: str = "given"
+    installed: TritonVersion | None = None
+
+
+def installed() -> TritonVersion | None:
+    """The installed Triton's release line when layoutcheck models it, else None (not installed, or a
+    release outside `SUPPORTED`). Triton is not imported."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        text = version("triton")
+    except PackageNotFoundError:
+        return None
+    try:
+        return parse(text)
+    except CheckerError:
+        return None
+
+
+__all__ = ["TritonVersion", "SUPPORTED", "OLDEST", "NEWEST", "parse", "active", "using", "Change", "CHANGES",
+           "follows", "rule_for", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]
