@@ -130,7 +130,7 @@ class Change:
 
     name: str
     since: TritonVersion
-    pr: int
+    pr: int | None                 # None: not identified (the wheels show the change)
     what: str
     before: str
     follows: str
@@ -139,7 +139,7 @@ class Change:
 CHANGES: dict[str, Change] = {}
 
 
-def _change(name: str, since: str, pr: int, what: str, before: str, follows: str) -> None:
+def _change(name: str, since: str, pr: int | None, what: str, before: str, follows: str) -> None:
     CHANGES[name] = Change(name, TritonVersion(*map(int, since.split("."))), pr, what, before, follows)
 
 
@@ -147,6 +147,12 @@ _change("blocked_drops_cut_registers", "3.9", 11541,
         "a blocked layout on a tensor smaller than its sizePerThread tile drops the register bases the shape "
         "cuts off", "they stay as zero bases (each such register repeats an element)",
         "checker/encodings/blocked.py")
+_change("matrix_trans_rows_scored", "3.9", None,
+        "ldmatrix.trans / stmatrix.trans rows are picked by scoring each register choice with Triton's bank "
+        "model (getLdStMatrixRowPermutation)",
+        "the quotient's first register(s) pick the rows (PR #7542's order); e.g. an fp16 64x64 dot operand 1 "
+        "from an unswizzled tile loads in 2,048 wavefronts instead of 1,024",
+        "checker/properties/bank_conflicts.py (_row_registers, _first_row_registers)")
 
 
 def follows(name: str) -> bool:

@@ -1,8 +1,13 @@
 """Fixture: which rows each lane of Triton's ldmatrix / stmatrix (.trans) addresses, read off the PTX.
 
     /work/tvenv/bin/python tools/ldmatrix_rows.py > tests/conformance/ldst_matrix_rows.jsonl
+    python tools/ldmatrix_rows.py --probes > tests/versions/ldst_matrix_rows/<X.Y>.jsonl   # any Triton 3.5..3.9
 
-Needs Triton >= 3.9 (CPU is enough: Gluon kernels are compiled to PTX, nothing runs). Each variant
+Runs under Triton 3.5 to 3.9 (CPU is enough: Gluon kernels are compiled to PTX, nothing runs); ``--probes``
+adds `probe_variants` (the ../shared/gpu probe kernels with transposed matrix instructions). Differences
+between versions, handled here: 3.5's Gluon builder has no ``to_linear_layout`` and 3.6's aborts on shared
+layouts, so ``triton_ll`` is None where the running Triton cannot give it; Triton 3.8 spells the shared
+accesses ``st.shared::cta`` / ``ld.shared::cta`` in its PTX (recorded as emitted). Each variant
 is a small Gluon kernel: load a tensor in layout ``R`` (global), ``allocate_shared_memory`` with
 layout ``S`` (the store side: R -> S), ``.load(R2)`` (the load side: S -> R2), store it (global).
 `ptx_lanes.shared_accesses` evaluates every thread's shared-memory address from the PTX; the
@@ -129,6 +134,37 @@ def variants():
     return out
 
 
+def probe_variants():
+    """The GPU probe kernels of ../shared/gpu (sm90, 4 or 8 warps) whose shared-memory side is a transposed
+    matrix instruction, the sides where Triton's row choice changed (3.9): the bank set's fp16 64x64
+    row8 -> dot operand 1 (kWidth 2) through an unswizzled tile (held back from the public sample; rebuilt
+    from its description with an mma v2 parent; Triton rejects dot operand 1 of an mma v3 parent: "opIdx
+    parameter must be 0 for Hopper MMA parent") and through NVMMA 128 B, and the convert
+    set's conversions lowered through shared memory with ldmatrix.trans / stmatrix.trans (``S`` None: the
+    kernel is ``gl.convert_layout``, the scratch layout is Triton's). The padded set has no matrix
+    instructions. Selected with ``--probes``."""
+    row8 = blocked([1, 8], [4, 8], [4, 1], [1, 0])
+    col8 = blocked([8, 1], [8, 4], [1, 4], [0, 1])
+    out = [("gpu_bank_f16_64x64_row8_to_dot1_unswz_90", "cuda:90", 4, "fp16", [64, 64], row8, swz(1, 1, 1, [1, 0]),
+            dot(1, mma2([4, 1]), 2)),
+           ("gpu_bank_f16_64x64_row8_to_dot1_nvmma128_90", "cuda:90", 4, "fp16", [64, 64], row8, nvmma(128, 16),
+            dot(1, mma2([4, 1]), 2)),
+           ("gpu_convert_f16_64x64_col8_to_row8_90", "cuda:90", 4, "fp16", [64, 64], col8, None, row8),
+           ("gpu_convert_f16_128x128_row8_to_col8_90", "cuda:90", 4, "fp16", [128, 128], row8, None, col8),
+           ("gpu_convert_f16_32x256_row8_to_col8_90", "cuda:90", 4, "fp16", [32, 256], row8, None, col8),
+           ("gpu_convert_f16_64x64_mma2_to_col8_90", "cuda:90", 4, "fp16", [64, 64],
+            {"class": "NVMMADistributedLayout", "params": {"version": [2, 0], "warps_per_cta": [4, 1],
+                                                           "instr_shape": [16, 8]}}, None, col8),
+           ("gpu_convert_f16_32x32_row1_to_inwarp_t_90", "cuda:90", 4, "fp16", [32, 32],
+            blocked([1, 1], [1, 32], [4, 1], [1, 0]), None,
+            {"class": "DistributedLinearLayout", "params": {
+                "reg_bases": [[0, 1], [0, 2], [0, 4]], "lane_bases": [[0, 8], [0, 16], [4, 0], [8, 0], [16, 0]],
+                "warp_bases": [[1, 0], [2, 0]], "block_bases": [], "shape": [32, 32]}}),
+           ("gpu_convert_f16_128x256_w8_row8_to_col8_90", "cuda:90", 8, "fp16", [128, 256],
+            blocked([1, 8], [4, 8], [8, 1], [1, 0]), None, blocked([8, 1], [8, 4], [1, 8], [0, 1]))]
+    return out
+
+
 def _kernels():
     from triton.experimental import gluon
     from triton.experimental.gluon import language as gl
@@ -162,21 +198,47 @@ def _kernels():
                  + gl.expand_dims(gl.expand_dims(j2, 0), 1))
         gl.store(out + offs2, y)
 
-    return k2, k3
+    @gluon.jit
+    def kc(inp, out, M: gl.constexpr, N: gl.constexpr, R: gl.constexpr, R2: gl.constexpr):
+        i = gl.arange(0, M, layout=gl.SliceLayout(1, R))
+        j = gl.arange(0, N, layout=gl.SliceLayout(0, R))
+        x = gl.load(inp + gl.expand_dims(i, 1) * N + gl.expand_dims(j, 0))
+        y = gl.convert_layout(x, R2)
+        i2 = gl.arange(0, M, layout=gl.SliceLayout(1, R2))
+        j2 = gl.arange(0, N, layout=gl.SliceLayout(0, R2))
+        gl.store(out + gl.expand_dims(i2, 1) * N + gl.expand_dims(j2, 0), y)
+
+    return k2, k3, kc
+
+
+SHARED = ("SwizzledSharedLayout", "NVMMASharedLayout", "PaddedSharedLayout", "SharedLinearLayout")
+
+
+def _linear_layout(oracle, layout, spec, shape):
+    """Triton's LinearLayout of one layout, where this Triton's Python API can give it: 3.7 and later
+    convert every layout (``GluonOpBuilder.to_linear_layout``); 3.6's converts distributed layouts only
+    (a shared one aborts the process, so it is not asked); 3.5 has no such call. None where not given."""
+    import triton
+    from triton_oracle import ll_json
+    if not hasattr(oracle.b, "to_linear_layout"):
+        return None
+    if spec["class"] in SHARED and tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 7):
+        return None
+    return ll_json(oracle.b.to_linear_layout(layout._to_ir(oracle.b), shape))
 
 
 def record(v, kernels, oracle_for):
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.experimental.gluon._runtime import GluonASTSource
-    from triton_oracle import ll_json
     vid, target, warps, dt, shape, R, S, R2 = v
     bits, ptr = DTYPES[dt]
     oracle = oracle_for(target)
-    layouts = {k: oracle.build(spec) for k, spec in (("R", R), ("S", S), ("R2", R2))}
-    fn = kernels[len(shape) - 2]
+    sides = tuple((k, spec) for k, spec in (("R", R), ("S", S), ("R2", R2)) if spec is not None)
+    layouts = {k: oracle.build(spec) for k, spec in sides}
+    fn = kernels[len(shape) - 2] if S is not None else kernels[2]
     dims = dict(zip(("B", "M", "N")[3 - len(shape):], shape))
-    sig = {"inp": ptr, "out": ptr, **{k: "constexpr" for k in (*dims, "R", "S", "R2")}}
+    sig = {"inp": ptr, "out": ptr, **{k: "constexpr" for k in (*dims, *layouts)}}
     arch = target.split(":")[1]
     src = GluonASTSource(fn, sig, constexprs={**dims, **layouts})
     rec = {"id": vid, "target": target, "num_warps": warps, "dtype": dt, "bits": bits, "shape": shape,
@@ -187,11 +249,7 @@ def record(v, kernels, oracle_for):
         rec["error"] = f"{type(e).__name__}: {str(e)[:300]}"
         return rec
     rec["triton"] = triton.__version__
-    lls = {}
-    for k, spec in (("R", R), ("S", S), ("R2", R2)):
-        attr = layouts[k]._to_ir(oracle.b)
-        lls[k] = ll_json(oracle.b.to_linear_layout(attr, shape))
-    rec["triton_ll"] = lls
+    rec["triton_ll"] = {k: _linear_layout(oracle, layouts[k], spec, shape) for k, spec in sides}
     accs = shared_accesses(c.asm["ptx"], warps * 32)
     addrs = [x for a in accs for x in a["addresses"] if x is not None]
     base = min(addrs) if addrs else 0
@@ -217,8 +275,10 @@ def main() -> int:
             oracles[t] = Oracle(t)
         return oracles[t]
 
-    only = set(sys.argv[1:])
-    for v in variants():
+    args = sys.argv[1:]
+    probes = "--probes" in args
+    only = set(a for a in args if a != "--probes")
+    for v in variants() + (probe_variants() if probes else []):
         if only and v[0] not in only:
             continue
         print(json.dumps(record(v, kernels, oracle_for), separators=(",", ":")), flush=True)

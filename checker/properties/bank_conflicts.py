@@ -90,6 +90,7 @@ from ..errors import CheckerError, InternalError, LayoutError
 from ..hardware import Hardware, coset_basis, resolve
 from ..layout import LinearLayout, divide_left, is_power_of_two, log2
 from ..padded import PaddedLayout
+from ..versions import follows
 from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
@@ -908,7 +909,8 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
                 f"that no other basis touches")
     order = perm_div
     if trans:
-        rows = _row_registers(permute_registers(work, perm_div), perm_div, o, c, bits)
+        rows = (_row_registers(permute_registers(work, perm_div), perm_div, o, c, bits)
+                if follows("matrix_trans_rows_scored") else _first_row_registers(perm_div, o, c))
         order = [perm_div[o + j] for j in rows] + [perm_div[k] for k in range(n) if k - o not in rows]
     matrices = min(128 // bits, 1 << n) >> per_tile
     phase_regs = tuple(range(per_tile))
@@ -921,7 +923,8 @@ def _matrix_plan(cvt, origin, bits, direction, trans, hw) -> Plan | str:
 
 
 def _row_registers(work: LinearLayout, perm: list[int], o: int, row_regs: int, bits: int) -> list[int]:
-    """Which registers pick the rows of a transposed matrix instruction (Triton >= 3.9).
+    """Which registers pick the rows of a transposed matrix instruction (Triton >= 3.9; before:
+    `_first_row_registers`, `checker.versions` change ``matrix_trans_rows_scored``).
 
     Triton's lowerLdStMatrix (getLdStMatrixRowPermutation, NVIDIA Utility.cpp) takes `row_regs`
     registers (1; 2 for the 8-bit ldmatrix) out of the quotient by the 16-byte row tile and
@@ -954,6 +957,22 @@ def _row_registers(work: LinearLayout, perm: list[int], o: int, row_regs: int, b
             if best_cost is None or cost < best_cost:
                 best, best_cost = chosen, cost
     return best
+
+
+def _first_row_registers(perm: list[int], o: int, row_regs: int) -> list[int]:
+    """Which registers pick the rows of a transposed matrix instruction (Triton 3.5 to 3.8).
+
+    No choice is scored: the rows are the first `row_regs` registers of the quotient by the 16-byte
+    row tile, in the order Triton divided in. That order is R's (broadcast registers dropped), except
+    that Triton first moves the tile registers that address a row's second 8 bytes (8-bit only) to the
+    front: permReg = [c, .., c+o-1, 0, .., c-1, c+o, .., n-1] with c = `row_regs`, o = log2(16/bits)
+    (PR #7542). For 16-bit elements (o = 0) this is the quotient's first register. Returns positions in
+    the quotient's registers, as `_row_registers` does; `perm` maps work's registers to R's."""
+    c, n = row_regs, len(perm)
+    pre = list(range(c, c + o)) + list(range(c)) + list(range(c + o, n))
+    tile = set(perm[:o])
+    quotient = perm[o:]
+    return [quotient.index(r) for r in [r for r in pre if r not in tile][:c]]
 
 
 @dataclass(frozen=True)
