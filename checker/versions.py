@@ -147,6 +147,22 @@ _change("blocked_drops_cut_registers", "3.9", 11541,
         "a blocked layout on a tensor smaller than its sizePerThread tile drops the register bases the shape "
         "cuts off", "they stay as zero bases (each such register repeats an element)",
         "checker/encodings/blocked.py")
+_change("tmem_block_in_dim", "3.8", 9557,
+        "tensor memory layouts (tensor_memory_encoding, tensor_memory_scales_encoding) have a block in-dim for "
+        "the CGA", "the CGA's bases are the last col bases", "checker/encodings/tensor_memory.py")
+_change("tmem_scales_broadcast_rows", "3.6", 8148,
+        "tensor_memory_scales_encoding's tile has two zero row bases (the 4 warps that broadcast)",
+        "no such bases: 32 rows only", "checker/encodings/tensor_memory.py")
+_change("nvmma_unswizzled_transposed", "3.8", None,
+        "an unswizzled nvmma_shared (swizzlingByteWidth = 0) with transposed = true lowers transposed",
+        "transposed is ignored when swizzlingByteWidth = 0", "checker/encodings/nvmma_shared.py")
+_change("mfma_operand_tiles_per_warp", "3.6", 8213,
+        "a dot operand of amd_mfma tiles its non-K dim by the parent's tilesPerWarp of that dim",
+        "tilesPerWarp is read reversed (operand A tiles M by tilesPerWarp[1])", "checker/encodings/amd_mfma.py")
+_change("wmma_operand_parent_tiles_first", "3.8", 9694,
+        "a dot operand of a WMMA v3 amd_wmma puts the parent's ctaLayout register tiles before the K repetitions",
+        "every register basis along K comes first (v1/v2 parents already put the tiles first)",
+        "checker/encodings/amd_wmma.py")
 _change("matrix_trans_rows_scored", "3.9", None,
         "ldmatrix.trans / stmatrix.trans rows are picked by scoring each register choice with Triton's bank "
         "model (getLdStMatrixRowPermutation)",

@@ -41,6 +41,7 @@ from functools import lru_cache
 from typing import ClassVar, Sequence
 
 from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
+from ..versions import follows
 from .base import (BOOL, CGA, INT, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param,
                    require_power_of_two_entries)
 from .cga import combine_cta_cga_with_shape, validate_cga
@@ -150,6 +151,11 @@ class AmdMfmaEncoding(DistributedEncoding):
     def validate_dot_operand(self, op_idx: int, k_width: int) -> None:
         require_k_width(k_width, "an MFMA")
 
+    def _operand_tiles(self) -> tuple[int, ...]:
+        """tilesPerWarp as a dot operand reads it: Triton 3.5 reads it reversed (operand A tiles M by
+        tilesPerWarp[1]; `checker.versions` change ``mfma_operand_tiles_per_warp``)."""
+        return self.tiles if follows("mfma_operand_tiles_per_warp") else self.tiles[::-1]
+
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
         """Closed form of dot_operand_layout_generic."""
         r = self.rank
@@ -164,7 +170,7 @@ class AmdMfmaEncoding(DistributedEncoding):
             k_tile *= 16
         if shape[k] > k_tile:
             t.id(shape[k] // k_tile, REGISTER, k)
-        t.id(self.tiles[non_k], REGISTER, non_k)
+        t.id(self._operand_tiles()[non_k], REGISTER, non_k)
         t.outs = [k, non_k]
         if r == 3:
             t.id(1, REGISTER, 0).id(1, LANE, 0)
@@ -189,7 +195,7 @@ class AmdMfmaEncoding(DistributedEncoding):
             k_tile *= 16
         if shape[k] > k_tile:
             op = op * LinearLayout.identity_1d(shape[k] // k_tile, REGISTER, dim_k)
-        op = op * LinearLayout.identity_1d(self.tiles[non_k], REGISTER, dim_non_k)
+        op = op * LinearLayout.identity_1d(self._operand_tiles()[non_k], REGISTER, dim_non_k)
         op = op.transpose_outs([dim_k, dim_non_k])
         if r == 3:
             op = op * LinearLayout.identity_1d(1, REGISTER, names[0]) * LinearLayout.identity_1d(1, LANE, names[0])

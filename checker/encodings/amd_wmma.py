@@ -58,6 +58,7 @@ from typing import Sequence
 from .. import f2
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
+from ..versions import follows
 from .base import (BASES, BLOCK, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
                    bases_extent, derived, matrix_order, packed_columns, param)
 from .cga import combine_cta_cga_with_shape, validate_cga
@@ -236,4 +237,13 @@ class AmdWmmaEncoding(DistributedEncoding):
         cta = LinearLayout.from_bases(projected, names).remove_zero_bases_along_dim(REGISTER)
         order = matrix_order(r, row_major=(op_idx == 0))
         L = (op * cta).transpose_outs([names[d] for d in order])
-        return self._permutation(combine_cta_cga_with_shape(L, dot_operand_cga(self.cga_layout, op_idx, r), shape))
+        L = self._permutation(combine_cta_cga_with_shape(L, dot_operand_cga(self.cga_layout, op_idx, r), shape))
+        if self.version != 3 or follows("wmma_operand_parent_tiles_first"):
+            return L
+        # Triton <= 3.7, WMMA v3: every register basis along K comes before the others (the parent's tiles)
+        k_out = names[k]
+        regs = L.in_bases(REGISTER)
+        along = [b for b in regs if any(b) and all(c == 0 for d, c in zip(L.out_dims, b) if d != k_out)]
+        rest = [b for b in regs if not (any(b) and all(c == 0 for d, c in zip(L.out_dims, b) if d != k_out))]
+        return LinearLayout([(d, along + rest if d == REGISTER else L.in_bases(d)) for d in L.in_dims],
+                            L.out_dim_sizes)

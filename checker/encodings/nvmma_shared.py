@@ -31,11 +31,15 @@ is grown to it (rows first), reshaped to the TMA block (rotated left by one
 when transposed, and then its components permuted to [r-1, 0, 1, ..., r-2]),
 grown to shapePerCTA (dim0 first) and combined with the CGA.
 
+Up to Triton 3.7 an unswizzled layout (swizzlingByteWidth = 0) ignores ``transposed`` (`checker.versions`
+change ``nvmma_unswizzled_transposed``).
+
 The buffer alignment is 128 * maxPhase bytes (128, 256, 512, 1024).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -43,6 +47,7 @@ from typing import Sequence
 from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
                       standard_out_dims, transpose_components)
+from ..versions import follows
 from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, param
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine
@@ -185,6 +190,8 @@ class NvmmaSharedEncoding(SharedEncoding):
         the flattened core matrix is surjective onto the box (its packed bases OR to every bit), so the
         sizes are the box, rotated back to the TMA block when transposed. `combine` grows the tile to
         shape / CGA, which is shapePerCTA for a valid CGA (one non-zero basis per bit of each dim)."""
+        if self.transposed and not self.swizzling_byte_width and not follows("nvmma_unswizzled_transposed"):
+            return dataclasses.replace(self, transposed=False).to_linear_layout(shape)    # Triton <= 3.7
         rank = len(shape)
         cga = self.cga_layout
         tma = self.tma_block_shape(shape_per_cta(cga, shape) if cga else shape, packed=True)
@@ -236,6 +243,8 @@ class NvmmaSharedEncoding(SharedEncoding):
         return combine(((OFFSET, tuple(bases)),), sizes, outs, cga, shape)
 
     def to_linear_layout_generic(self, shape: Sequence[int]) -> LinearLayout:
+        if self.transposed and not self.swizzling_byte_width and not follows("nvmma_unswizzled_transposed"):
+            return dataclasses.replace(self, transposed=False).to_linear_layout_generic(shape)
         rank = len(shape)
         names = standard_out_dims(rank)
         per_cta = shape_per_cta(self.cga_layout, shape)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..layout import LinearLayout, ensure_layout_not_larger_than, is_power_of_two, standard_out_dims
+from ..versions import follows
 from .base import BLOCK, BOOL, CGA, INT, REQUIRED, Bases, Encoding, param
 from .cga import cga_linear_layout, shape_per_cta, validate_cga
 
@@ -38,7 +39,13 @@ ROW, COL = "row", "col"
 
 
 def _with_block(tile: LinearLayout, cga_bases: Bases) -> LinearLayout:
-    return tile * cga_linear_layout(cga_bases, 2)
+    """The tile times the CGA. Up to Triton 3.7 a TMEM layout has no ``block`` in-dim: the CGA's bases
+    follow the columns' (`checker.versions` change ``tmem_block_in_dim``)."""
+    cga = cga_linear_layout(cga_bases, 2)
+    if follows("tmem_block_in_dim"):
+        return tile * cga
+    # the CGA's bases as more columns; `block` stays, of size 1 (an in-dim of size 1 changes no index)
+    return tile * LinearLayout([(COL, cga.in_bases(BLOCK)), (BLOCK, ())], cga.out_dim_sizes)
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,8 @@ class TensorMemoryScalesEncoding(Encoding):
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         d0, d1 = standard_out_dims(2)
         m, n = shape_per_cta(self.cga_layout, shape)
-        tile = (LinearLayout.identity_1d(32, ROW, d0) * LinearLayout.zeros_1d(4, ROW, d0)
+        warps = LinearLayout.zeros_1d(4, ROW, d0) if follows("tmem_scales_broadcast_rows") else LinearLayout.empty()
+        tile = (LinearLayout.identity_1d(32, ROW, d0) * warps
                 * LinearLayout.identity_1d(4, COL, d1) * LinearLayout.identity_1d(2, COL, d0))
         tile = tile.transpose_outs([d0, d1])
         tile = (tile * LinearLayout.identity_1d(-(-m // tile.out_dim_size(d0)), COL, d0)
