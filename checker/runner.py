@@ -82,11 +82,13 @@ class Outcome:
 
 
 def evaluate(ob: Check, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    """Decide the check's property: its `checker.properties.PROPERTIES` entry's ``decide``."""
+    """Decide the check's property under the check's Triton version: its `checker.properties.PROPERTIES`
+    entry's ``decide``."""
     prop = PROPERTIES.get(ob.property)
     if prop is None:
         raise InternalError(f"no property {ob.property!r} in the registry")
-    return prop.run(ob, engine, timeout_ms)
+    with using(ob.triton_version):
+        return prop.run(ob, engine, timeout_ms)
 
 
 def judge(ob: Check, r: Result) -> str | None:

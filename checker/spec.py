@@ -196,8 +196,12 @@ def load_spec(file: str) -> list[Check]:
     doc = read_yaml(file)
     if not isinstance(doc.data, Mapping):
         raise CheckerError("a spec is a mapping with version, hardware, encodings and checks", file=file, line=1)
-    check_schema(doc, doc.data, schema=SCHEMA)
     w = _Where(doc)
+    given = doc.data.get("triton_version")
+    if isinstance(given, (int, float)) and not isinstance(given, bool):
+        raise w.error(("triton_version",), f"write the Triton version as a string, triton_version: \"{given}\" "
+                                           "(YAML reads an unquoted 3.10 as the number 3.1)")
+    check_schema(doc, doc.data, schema=SCHEMA)
     data = doc.data
     hardware = _hardware(w, data.get("hardware"), ("hardware",))
     table = _encodings(w, data)

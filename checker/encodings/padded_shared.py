@@ -70,16 +70,7 @@ class PaddedSharedEncoding(SharedEncoding):
         return tuple(tuple(c >> log2(s) for c, s in zip(b, sizes)) for b in self.block_bases)
 
     def validate(self) -> None:
-        if len(self.intervals) != len(self.paddings):
-            raise self.fail("intervals", f"intervals size ({len(self.intervals)}) must match paddings size "
-                                         f"({len(self.paddings)})")
-        if not self.intervals:
-            raise self.fail("intervals", "must have at least one interval-padding pair")
-        for field, values in (("intervals", self.intervals), ("paddings", self.paddings)):
-            if not all(is_power_of_two(v) for v in values):
-                raise self.fail(field, f"{field[:-1]} values must all be powers of two, got {list(values)}")
-        if len(set(self.intervals)) != len(self.intervals):
-            raise self.fail("intervals", f"interval values cannot have duplicates, got {list(self.intervals)}")
+        self.validate_pairs()
         if not self.rank:
             raise self.fail("offset", "the linear component cannot be empty (no offset or block bases)")
         for field, bases in (("offset", self.offset_bases), ("block", self.block_bases)):
@@ -94,6 +85,19 @@ class PaddedSharedEncoding(SharedEncoding):
         if not C.sublayout([OFFSET], C.out_dims).is_injective():
             raise self.fail("offset", "broadcasting in the offset dimension is not supported (the offset bases "
                                       "must be distinct and non-zero)")
+
+    def validate_pairs(self) -> None:
+        """As many intervals as paddings, at least one pair, powers of two, no interval twice."""
+        if len(self.intervals) != len(self.paddings):
+            raise self.fail("intervals", f"intervals size ({len(self.intervals)}) must match paddings size "
+                                         f"({len(self.paddings)})")
+        if not self.intervals:
+            raise self.fail("intervals", "must have at least one interval-padding pair")
+        for field, values in (("intervals", self.intervals), ("paddings", self.paddings)):
+            if not all(is_power_of_two(v) for v in values):
+                raise self.fail(field, f"{field[:-1]} values must all be powers of two, got {list(values)}")
+        if len(set(self.intervals)) != len(self.intervals):
+            raise self.fail("intervals", f"interval values cannot have duplicates, got {list(self.intervals)}")
 
     def linear_component(self) -> LinearLayout:
         return stored_layout(self, [(OFFSET, self.offset_bases), (BLOCK, self.block_bases)], "offset")
@@ -116,3 +120,34 @@ class PaddedSharedEncoding(SharedEncoding):
 
     def to_linear_layout(self, shape: Sequence[int]) -> PaddedLayout:  # type: ignore[override]
         return PaddedLayout(self.linear_component(), tuple(self.intervals), tuple(self.paddings))
+
+
+@dataclass(frozen=True)
+class PaddedSharedOrderEncoding(PaddedSharedEncoding):
+    """Triton 3.5's ``#ttg.padded_shared<[I:+P, ...] {order = [..]}>`` (PR #7929 added ``shape`` and the
+    linear form in 3.6): no bases of its own; at a shape its linear component is identityStandardND(shape,
+    order), the short form's offsets, so each use lowers as `at` that shape."""
+
+    order: tuple[int, ...] = param("order", INTS, default=(), gluon=None)
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def validate(self) -> None:
+        self.validate_pairs()
+        if sorted(self.order) != list(range(len(self.order))) or not self.order:
+            raise self.fail("order", f"must be a permutation of 0..{len(self.order) - 1}, got {list(self.order)}")
+
+    def at(self, shape: Sequence[int]) -> PaddedSharedEncoding:
+        """The encoding Triton 3.6 and later write for this one at `shape`."""
+        return PaddedSharedEncoding(self.intervals, self.paddings, identity_offsets(shape, self.order), ())
+
+    def identity_order_shape(self) -> None:
+        return None
+
+    def check_shape(self, shape: Sequence[int]) -> None:
+        SharedEncoding.check_shape(self, shape)
+
+    def to_linear_layout(self, shape: Sequence[int]) -> PaddedLayout:  # type: ignore[override]
+        return self.at(shape).to_linear_layout(shape)

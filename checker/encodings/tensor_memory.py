@@ -57,6 +57,8 @@ class TensorMemoryEncoding(Encoding):
     col_stride: int = param("colStride", INT, default=1, text_default=REQUIRED)
     cga_layout: Bases = param("CGALayout", CGA, default=())
     two_ctas: bool = param("twoCTAs", BOOL, default=False, elided=True)
+    # Triton <= 3.5's spelling (colStride from 3.6, PR #8136): None when colStride is written
+    unpacked: bool | None = param("unpacked", BOOL, default=None, elided=True, gluon=None)
 
     rank: ClassVar[int] = 2                                 # type: ignore[misc]
     attribute_dialect: ClassVar[str] = "ttng"
@@ -72,6 +74,13 @@ class TensorMemoryEncoding(Encoding):
             raise self.fail("blockN", f"must be a power of two <= 512, got {self.block_n}")
         if self.col_stride not in (1, 2, 4):
             raise self.fail("colStride", f"must be 1, 2 or 4, got {self.col_stride}")
+
+    def col_stride_for(self, bits: int) -> int:
+        """The column stride for elements of `bits` bits: colStride, or from Triton 3.5's ``unpacked``
+        (true: one element per 32-bit column, so 32 / bits; false: packed, 1)."""
+        if self.unpacked is None:
+            return self.col_stride
+        return 32 // bits if self.unpacked and bits < 32 else 1
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         d0, d1 = standard_out_dims(2)

@@ -117,11 +117,11 @@ def mma_operands(a: Encoding, b: Encoding, d: Encoding, a_shape: Sequence[int], 
         problems.append(f"A must be nvmma_shared, shared_linear or tensor_memory_encoding, got {a.kind}")
     if b.kind not in SHARED:
         problems.append(f"B must be nvmma_shared or shared_linear, got {b.kind}")
-    if a.kind == TMEM and a.col_stride != 1:
-        problems.append(f"A in tensor memory must have colStride = 1, got {a.col_stride}")
+    if a.kind == TMEM and a.col_stride_for(_bits(at) or 32) != 1:
+        problems.append(f"A in tensor memory must have colStride = 1, got {a.col_stride_for(_bits(at) or 32)}")
     d_bits = _bits(d_type) or 32
-    if d.col_stride != 32 // d_bits:
-        problems.append(f"D's colStride must be 32 / {d_bits} = {32 // d_bits}, got {d.col_stride}")
+    if d.col_stride_for(d_bits) != 32 // d_bits:
+        problems.append(f"D's colStride must be 32 / {d_bits} = {32 // d_bits}, got {d.col_stride_for(d_bits)}")
     from ..encodings.cga import shape_per_cta
     n_cta = shape_per_cta(d.cga_layout, d_shape)[1]
     if min(d.block_n, n_cta) > 256:

@@ -55,7 +55,7 @@ from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUI
                               implied_rank, is_permutation_matrix, params_of)
 from ..encodings.amd_wmma import AmdWmmaEncoding
 from ..encodings.cga import cga_bases_from_split_params
-from ..encodings.padded_shared import PaddedSharedEncoding, identity_offsets
+from ..encodings.padded_shared import PaddedSharedEncoding, PaddedSharedOrderEncoding, identity_offsets
 from ..encodings.shared_linear import SharedLinearEncoding
 from ..errors import CheckerError, ParseError
 from ..layout import is_power_of_two
@@ -510,6 +510,9 @@ def _field_reader(cls: type) -> Callable[[_Parser, str], Encoding]:
 
     def read(p: _Parser, mnemonic: str) -> Encoding:
         f = _body(p, mnemonic, braces)
+        older = _OLDER_SPELLINGS.get(cls.kind)
+        if older is not None:
+            older(p, f)
         values = _read_fields(p, f, cls)
         check = _CHECKS.get(cls.kind)
         if check is not None and not check[0](values):
@@ -571,6 +574,31 @@ _CHECKS: dict[str, tuple[Callable[[Mapping[str, Any]], Any], str]] = {
 _MNEMONICS: dict[str, Callable[[Encoding], str]] = {
     "linear": lambda e: "linear" if is_permutation_matrix(e.register, e.lane, e.warp, e.block) else "generic_linear",
 }
+
+
+def _older_tensor_memory(p: _Parser, f: _Fields) -> None:
+    """Triton <= 3.7 spells a TMEM layout's CGA ``CTASplitM = a, CTASplitN = b`` (split along M, then N; a
+    CGALayout from 3.8, PR #9557), and Triton <= 3.5 writes ``unpacked = true|false`` for ``colStride``
+    (PR #8136): read as colStride 1 with `TensorMemoryEncoding.unpacked` kept, which fixes the column
+    stride once the element type is known (`TensorMemoryEncoding.col_stride_for`)."""
+    splits = [(k, i) for i, k in enumerate(("CTASplitM", "CTASplitN")) if k in f.entries]
+    if splits:
+        if "CGALayout" in f.entries:
+            raise p.error(f"{f.kind}: give either CGALayout or {splits[0][0]}, not both", f.entries[splits[0][0]][1],
+                          splits[0][0])
+        bases = []
+        for key, dim in splits:
+            n = f.read(key, INT)
+            if not is_power_of_two(n):
+                raise p.error(f"{f.kind}: '{key}' must be a power of two, got {n}", f.entries[key][1], key)
+            bases += [tuple(1 << k if d == dim else 0 for d in range(2)) for k in range(n.bit_length() - 1)]
+        f.entries["CGALayout"] = (bases, f.entries[splits[0][0]][1])
+    if "unpacked" in f.entries and "colStride" not in f.entries:
+        f.entries["colStride"] = (1, f.entries["unpacked"][1])
+
+
+_OLDER_SPELLINGS: dict[str, Callable[[_Parser, _Fields], None]] = {
+    "tensor_memory_encoding": _older_tensor_memory, "tensor_memory_scales_encoding": _older_tensor_memory}
 
 
 # ---------------------------------------------------------------- bespoke families
@@ -656,6 +684,10 @@ def _read_padded_shared(p: _Parser, mnemonic: str) -> Encoding:
         offset, block = f.read("offset", BASES), f.read("block", BASES)
         if not bases_rank(offset, block):
             raise p.error(f"{mnemonic}: an empty layout (no bases) is not supported", f.first)
+    elif f.has("order") and not f.has("shape"):        # Triton 3.5's form: identity offsets at each use's shape
+        order = f.read("order", INTS)
+        f.finish()
+        return PaddedSharedOrderEncoding(tuple(i for i, _ in pairs), tuple(q for _, q in pairs), (), (), order)
     else:
         order, shape = f.read("order", INTS), f.read("shape", INTS)
         if len(order) != len(shape):
@@ -675,7 +707,9 @@ def _read_padded_shared(p: _Parser, mnemonic: str) -> Encoding:
 def _print_padded_shared(e) -> str:
     pairs = ", ".join(f"{i}:+{q}" for i, q in zip(e.intervals, e.paddings))
     short = e.identity_order_shape()
-    if short is not None:
+    if isinstance(e, PaddedSharedOrderEncoding):
+        body = f"order = {_ints_text(e.order)}"
+    elif short is not None:
         body = f"order = {_ints_text(short[0])}, shape = {_ints_text(short[1])}"
     else:
         body = f"offset = {_bases_text(e.offset_bases)}, block = {_bases_text(e.block_bases)}"

@@ -44,6 +44,9 @@ first located element, ``callsite`` the innermost frame outside Triton's own
 package (``triton/language/``, ``triton/experimental/``): a user helper's line,
 or the user's call of a library function (`python_location`).
 
+AMD's operations are named as Triton 3.6 and later name them: ``amdgpu.buffer_load`` (Triton <= 3.5)
+is read as ``amdg.buffer_load``.
+
 Encodings of other dialects (``#gluon.auto_encoding``, ``#ttig.dpas``, ...) give
 ``encoding=None`` and `TypeRef.unsupported` (the reason), not a problem.
 
@@ -989,6 +992,8 @@ class _Reader:
         if name.startswith(_OLDER_PREFIXES):
             self.refuse(stmt.line, f"operation '{name}'",
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
+        if name.startswith("amdgpu."):      # Triton <= 3.5's prefix of AMD's ops (amdg. from 3.6, PR #8675)
+            name = "amdg." + name[len("amdgpu."):]
         op = Operation(name, stmt.line, "")
         if results:
             for r in (_COMMA.split(results.strip()) if "," in results else [results.strip()]):

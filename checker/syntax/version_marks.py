@@ -60,19 +60,36 @@ def _mark(name: str, pattern: str, first: str | None, last: str | None, pr: int 
     MARKS.append(Marker(name, re.compile(pattern), _v(first), _v(last), pr, what))
 
 
-_mark("tmem_unpacked", r"#ttng\.tensor_memory_encoding<\{[^>]*\bunpacked\s*=", None, "3.5", 8136,
+_mark("tmem_unpacked", r"#ttng\.tensor_memory_encoding<\{?[^>]*\bunpacked\s*=", None, "3.5", 8136,
       "tensor_memory_encoding's 'unpacked' (colStride from Triton 3.6)")
-_mark("tmem_col_stride", r"#ttng\.tensor_memory_encoding<\{[^>]*\bcolStride\s*=", "3.6", None, 8136,
+_mark("tmem_col_stride", r"#ttng\.tensor_memory_encoding<\{?[^>]*\bcolStride\s*=", "3.6", None, 8136,
       "tensor_memory_encoding's 'colStride' (was 'unpacked' up to Triton 3.5)")
-_mark("cta_split_n", r"\bCTASplitN\s*=", "3.6", "3.7", 9557,
-      "tensor_memory_encoding's 'CTASplitN' (a CGALayout from Triton 3.8)")
-_mark("amdgpu_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdgpu\.[a-z_]+", None, "3.5", None,
+_mark("tmem_cta_split", r"\bCTASplit[MN]\s*=", None, "3.7", 9557,
+      "a TMEM layout's 'CTASplitM/N' (a CGALayout from Triton 3.8)")
+_mark("legacy_cta_layout", r"\bCTAsPerCGA\s*=", None, "3.5", 8770,
+      "the CTAsPerCGA/CTASplitNum/CTAOrder triple (CGALayout from Triton 3.6)")
+_mark("mfma_two_entry_instr", r"#ttg\.amd_mfma<\{[^>]*\binstrShape\s*=\s*\[\s*\d+\s*,\s*\d+\s*\]", None, "3.5", 8213,
+      "amd_mfma's two-entry instrShape ([M, N, K] from Triton 3.6)")
+_mark("mfma_element_type", r"#ttg\.amd_mfma<\{[^>]*\belementType\s*=", None, "3.5", 8213,
+      "amd_mfma's 'elementType' (elementBitWidth from Triton 3.6)")
+_mark("wmma_cta_layout", r"#ttg\.amd_wmma<\{[^>]*\bctaLayout\s*=", "3.7", None, 8946,
+      "amd_wmma's 'ctaLayout' (warpsPerCTA up to Triton 3.6)")
+_mark("wmma_warps_per_cta", r"#ttg\.amd_wmma<\{[^>]*\bwarpsPerCTA\s*=", None, "3.6", 8946,
+      "amd_wmma's 'warpsPerCTA' (ctaLayout from Triton 3.7)")
+_mark("generic_linear", r"#ttg\.generic_linear<", "3.8", None, 9873, "#ttg.generic_linear (from Triton 3.8)")
+_mark("padded_shared_no_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{\s*order\s*=\s*\[[^\]]*\]\s*\}>", None, "3.5", 7929,
+      "padded_shared with 'order' and no 'shape' (order and shape, or offset bases, from Triton 3.6)")
+_mark("amdgpu_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdgpu\.[a-z_]+", None, "3.5", 8675,
       "the 'amdgpu.' op prefix (amdg. from Triton 3.6)")
-_mark("amdg_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdg\.[a-z_]+", "3.6", None, None,
+_mark("amdg_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdg\.[a-z_]+", "3.6", None, 8675,
       "the 'amdg.' op prefix (amdgpu. up to Triton 3.5)")
 _mark("shared_linear", r"#ttg\.shared_linear<", "3.6", None, 8116, "#ttg.shared_linear (from Triton 3.6)")
+_mark("padded_shared_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{[^}]*\bshape\s*=", "3.6", None, 7929,
+      "padded_shared's 'shape' (from Triton 3.6)")
 _mark("partitioned_shared", r"#ttg\.partitioned_shared<", "3.8", None, None,
       "#ttg.partitioned_shared (from Triton 3.8)")
+_mark("nvidia_without_two_ctas", r'module\s+attributes\s*\{(?![^}]*ttng\.two-ctas)[^}]*ttg\.target\s*=\s*"cuda:',
+      None, "3.8", None, 'an NVIDIA module without "ttng.two-ctas" (Triton 3.9 writes it on every NVIDIA module)')
 _mark("memdesc_subview", r"\bttg\.memdesc_subview\b", None, "3.4", None,
       "ttg.memdesc_subview (memdesc_index from Triton 3.5)")
 _mark("mfma_version_major", r"#ttg\.amd_mfma<\{[^>]*\bversionMajor\s*=", None, "3.4", None,
