@@ -259,8 +259,8 @@ def cmd_run(args) -> int:
     if sys.modules.get("triton", False) is None or importlib.util.find_spec("triton") is None:
         raise CheckerError("layoutcheck run needs Triton, which is not installed (pip install 'layoutcheck[triton]')")
     if args.differential:
-        from .properties.matches_triton import require_triton
-        require_triton("--differential")
+        from .properties.matches_triton import require_lowering_triton
+        require_lowering_triton("--differential")
     parse_formats(args.format)
     records = tempfile.mkdtemp(prefix="layoutcheck-run-")
     here = os.path.dirname(os.path.abspath(__file__))

@@ -271,8 +271,8 @@ def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
     if triton_version is None:
         require_modelled()
     if differential:
-        from .properties.matches_triton import require_triton
-        require_triton("--differential")
+        from .properties.matches_triton import require_lowering_triton
+        require_lowering_triton("--differential")
     if _SESSION:
         uninstall()
     session = Session(werror=werror, report_dir=report_dir, only=only, differential=differential, engine=engine,

@@ -74,8 +74,8 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     module's syntax (which then only warns); without one, a spec's key, else each module's syntax
     (`checker.syntax.version_marks`), decides."""
     if differential:
-        from .properties.matches_triton import require_triton
-        require_triton("--differential")
+        from .properties.matches_triton import require_lowering_triton
+        require_lowering_triton("--differential")
         if version.given is None:
             version = dataclasses.replace(version, installed=differential_version())
     from .spec import find_inputs, is_ir, load_paths

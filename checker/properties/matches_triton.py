@@ -43,6 +43,22 @@ def require_triton(what: str) -> str:
     return triton.__version__
 
 
+def require_lowering_triton(what: str) -> str:
+    """The installed Triton's version when it can lower layouts from Python (`GluonOpBuilder.to_linear_layout`,
+    Triton 3.6 and later), else a `CheckerError` (exit 2) saying that `what` cannot use it."""
+    version = require_triton(what)
+    from ..versions import TritonVersion, parse
+    try:
+        modelled = parse(version)
+    except CheckerError:
+        raise CheckerError(f"{what} needs a Triton layoutcheck models (3.5 to 3.9); the installed one is {version}") from None
+    if modelled < TritonVersion(3, 6):
+        raise CheckerError(f"{what} asks the installed Triton {version} for its lowering, and Triton before 3.6 has no "
+                           "Python route to it (GluonOpBuilder.to_linear_layout); tools/version_oracle.py asks its C++ "
+                           "directly: run it with that Triton's Python") from None
+    return version
+
+
 def triton_version() -> str | None:
     """The installed Triton's version, or None (Triton is not imported when it is not already loaded
     or installed)."""
@@ -143,7 +159,7 @@ def _worker() -> _Worker:
     if _WORKER and _WORKER[0].pid != os.getpid():
         _WORKER.clear()
     if not _WORKER:
-        require_triton("matches_triton (--differential)")
+        require_lowering_triton("matches_triton (--differential)")
         import atexit
         _WORKER.append(_Worker())
         atexit.register(_close)
@@ -209,6 +225,10 @@ def module_attributes(target: str | None, warps: int | None, lanes: int | None, 
     return ", ".join(parts)
 
 
+def _sized(lowered: dict) -> dict:
+    return {k: v for k, v in lowered.items() if k == "shape" or v}
+
+
 def show_bases(lowered: dict) -> str:
     """'register=[[0, 1], [0, 2]] lane=[...] ... shape=[64, 64]'."""
     return " ".join(f"{k}={v}" for k, v in lowered.items())
@@ -223,12 +243,15 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
     shape = tuple(shape)
     ours = (lowering or layoutcheck_lowering)(enc, shape)
     text = print_attribute(enc)
+    version = triton_version()
+    if enc.is_shared and version and version.startswith("3.6."):
+        raise NotModelled(f"Triton {version}'s to_linear_layout aborts on shared layouts (it wraps them in a "
+                          "distributed LinearEncodingAttr; fixed in 3.7)")
     theirs = triton_lowering(text, bool(enc.is_shared), shape, element_type,
                              module_attributes(target, warps, lanes, ctas))
-    version = triton_version()
     details: dict[str, Any] = {"triton_version": version, "layoutcheck_version": cli.version(),
                                "layoutcheck": ours, "triton": theirs}
-    if ours == theirs:
+    if _sized(ours) == _sized(theirs):     # an in-dim of size 1 (no bases) is no index: Triton <= 3.7's TMEM has no block
         return Result(NAME, "holds", {}, None, f"the bases are Triton {version}'s, bit for bit", details)
     differ = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
     explanation = (f"layoutcheck and Triton {version} lower {text} at {list(shape)} differently "

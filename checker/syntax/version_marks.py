@@ -36,6 +36,7 @@ class Marker:
     last: TritonVersion | None
     pr: int | None
     what: str
+    requires: re.Pattern | None = None        # the mark counts only in a text where this matches too
 
     def allows(self, v: TritonVersion) -> bool:
         return (self.first is None or v >= self.first) and (self.last is None or v <= self.last)
@@ -56,8 +57,10 @@ def _v(text: str | None) -> TritonVersion | None:
 MARKS: list[Marker] = []
 
 
-def _mark(name: str, pattern: str, first: str | None, last: str | None, pr: int | None, what: str) -> None:
-    MARKS.append(Marker(name, re.compile(pattern), _v(first), _v(last), pr, what))
+def _mark(name: str, pattern: str, first: str | None, last: str | None, pr: int | None, what: str,
+          requires: str | None = None) -> None:
+    MARKS.append(Marker(name, re.compile(pattern), _v(first), _v(last), pr, what,
+                        re.compile(requires) if requires else None))
 
 
 _mark("tmem_unpacked", r"#ttng\.tensor_memory_encoding<\{?[^>]*\bunpacked\s*=", None, "3.5", 8136,
@@ -89,7 +92,8 @@ _mark("padded_shared_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{[^}]*\bshape\s
 _mark("partitioned_shared", r"#ttg\.partitioned_shared<", "3.8", None, None,
       "#ttg.partitioned_shared (from Triton 3.8)")
 _mark("nvidia_without_two_ctas", r'module\s+attributes\s*\{(?![^}]*ttng\.two-ctas)[^}]*ttg\.target\s*=\s*"cuda:',
-      None, "3.8", None, 'an NVIDIA module without "ttng.two-ctas" (Triton 3.9 writes it on every NVIDIA module)')
+      None, "3.8", None, 'an NVIDIA module compiled by Triton without "ttng.two-ctas" (Triton 3.9 writes it on '
+      'every NVIDIA module)', requires=r"(?m)^#loc\d* = loc\(")       # Triton's output: its #loc aliases
 _mark("memdesc_subview", r"\bttg\.memdesc_subview\b", None, "3.4", None,
       "ttg.memdesc_subview (memdesc_index from Triton 3.5)")
 _mark("mfma_version_major", r"#ttg\.amd_mfma<\{[^>]*\bversionMajor\s*=", None, "3.4", None,
@@ -112,7 +116,7 @@ def find_marks(text: str, first_line: int = 1) -> list[Mark]:
     out = []
     for marker in MARKS:
         m = marker.pattern.search(text)
-        if m:
+        if m and (marker.requires is None or marker.requires.search(text)):
             out.append(Mark(marker, first_line + text.count("\n", 0, m.start())))
     return out
 

@@ -129,7 +129,7 @@ def test_a_real_failing_spec(monkeypatch):
     monkeypatch.chdir(ROOT)
     page = html.render_html(checker.verify("tests/verify/specs/failing.yaml"))
     summary = page[page.index('<header id="summary">'):page.index("</header>")]
-    assert '<p class="verdict fail" id="verdict">5 of 6 checks failed (engine both)</p>' in summary
+    assert '<p class="verdict fail" id="verdict">5 of 6 checks failed (engine both, Triton 3.9: default)</p>' in summary
     assert re.findall(r"<li class=\"[a-z]*\"><b>(\d+)</b>([a-z ]+)</li>", summary) == [
         ("6", "checks"), ("1", "passed"), ("5", "failed"), ("0", "warnings"), ("1", "files")]
     assert re.findall(r'<a href="#check-(\d)">([a-z-]+)</a> <span class="where">tests/verify/specs/failing.yaml:'

@@ -30,7 +30,7 @@ def test_a_real_failing_spec_is_the_golden_comment(failing_report):
 def test_all_passed():
     md = markdown.render_markdown(verified("specs/reductions.yaml"))
     assert md.splitlines() == ["### layoutcheck verify: all 14 checks passed", ""] + HEAD + [
-        "| 14 | 14 | 0 | 13 | 1 | 0 | both |"]
+        "| 14 | 14 | 0 | 13 | 1 | 0 | both |", "", "Triton semantics: 3.9 (default)."]
 
 
 def test_warnings_are_listed_as_warnings(warned_report):

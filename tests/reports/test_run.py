@@ -62,7 +62,7 @@ def test_summary_one_headline_then_a_line_per_kernel(converted_report, warned_re
     merged = {"summary": {"checks": 165, "triton_version": "3.9", "triton_version_reason": "installed"}}
     assert summary_lines(kernels, merged) == [
         "layoutcheck run: 3 kernels verified (2 compiled, 1 from Triton's cache), 165 checks: 1 error, 3 warnings, "
-        "Triton 3.9 (installed)",
+        "Triton 3.9: installed",
         "  matmul_kernel  cuda:80        77 checks  ok, shared memory 32768 B (Triton: 32768 B)",
         "  mm             hip:gfx942     88 checks  3 warning(s), shared memory 32768 B",
         "  broken         cuda:90         0 checks  not verified"]
