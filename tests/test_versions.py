@@ -143,12 +143,11 @@ def test_verify_detects_gives_and_records_the_version(tmp_path):
 
 def test_a_module_older_than_every_supported_version_is_refused(tmp_path):
     path = tmp_path / "old34.ttgir"
-    path.write_text(MODULE.replace("#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, unpacked = true>",
-                                   "#mma = #ttg.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], "
-                                   "instrShape = [32, 32], isTransposed = true}>"))
+    path.write_text(MODULE.replace("    tt.return", "    %0 = ttg.memdesc_subview %arg1[%c0] : !ttg.memdesc<2x64xf16, "
+                                                    "#shared, #smem, mutable>\n    tt.return"))
     done = _cli("verify", str(path), "--report-dir", str(tmp_path / "r"))
     assert done.returncode == 2
-    assert (f"{path}:2: error: this module's syntax is from Triton <= 3.4 (amd_mfma's 'versionMajor' (version from "
+    assert (f"{path}:5: error: this module's syntax is from Triton <= 3.4 (ttg.memdesc_subview (memdesc_index from "
             "Triton 3.5)): layoutcheck models Triton 3.5 to 3.9") in done.stdout
 
 
