@@ -134,6 +134,19 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
                pretty=pretty, triton_version=triton_version)
 
 
+def diff(old: str | os.PathLike | Iterable[str | os.PathLike], new: str | os.PathLike | Iterable[str | os.PathLike], *,
+         old_triton_version: str | None = None, new_triton_version: str | None = None, hardware: str | None = None,
+         engine: str = "both", jobs: int | None = 1, timeout_ms: int = 10_000) -> dict[str, Any]:
+    """What `layoutcheck diff OLD NEW` reports, as the data it writes to diff.json (docs/diff.md): every module
+    of `old` (TTGIR files or folders) matched by kernel and target with one of `new`, both verified (each with
+    its Triton version: given, or each module's detected one), and every change of a layout, a shared-memory
+    access, a conversion or the kernel's shared memory, classed ``regression``, ``improvement`` or
+    ``neutral``. ``checker.kernel_diff.exit_status(result, "regression")`` is the command's exit status."""
+    from .kernel_diff import diff as run
+    return run(old, new, old_triton_version=old_triton_version, new_triton_version=new_triton_version,
+               hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms)
+
+
 def __getattr__(name: str) -> Any:
     """``checker.prove`` (the proof API) is imported on first use, so ``import checker`` stays light."""
     if name == "prove":
@@ -142,4 +155,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'checker' has no attribute {name!r}")
 
 
-__all__ = ["parse_encoding", "lower", "prove", "verify", "LinearLayout", "PaddedLayout", "Encoding", "CheckerError"]
+__all__ = ["parse_encoding", "lower", "prove", "verify", "diff", "LinearLayout", "PaddedLayout", "Encoding", "CheckerError"]

@@ -290,6 +290,30 @@ def cmd_run(args) -> int:
     return EXIT_FAILED if errors or (args.werror and warnings) else EXIT_OK
 
 
+def cmd_diff(args) -> int:
+    """Verify both sides, print one line per change (the text report) and write the reports asked for; exit 1
+    when a change of the --fail-on kind is there."""
+    from .kernel_diff import FAIL_ON, diff, exit_status
+    from .reports import diff as reports
+    if args.fail_on not in FAIL_ON:
+        raise CheckerError(f"must be one of {', '.join(FAIL_ON)}, got {args.fail_on!r}", argument="--fail-on")
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    for f in formats:
+        if f not in reports.FORMATS:
+            raise CheckerError(f"unknown diff format '{f}' (formats: {', '.join(reports.FORMATS)})", argument="--format")
+    if args.timeout < 1:
+        raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", argument="--timeout")
+    result = diff([args.old], [args.new], old_triton_version=args.old_triton_version,
+                  new_triton_version=args.new_triton_version, hardware=args.hardware, engine=args.engine,
+                  jobs=args.jobs, timeout_ms=args.timeout)
+    written = reports.write(result, formats, args.report_dir) if args.report_dir else []
+    sys.stdout.write(reports.render_text(result))
+    if written:
+        sys.stdout.flush()
+        print("reports: " + ", ".join(written), file=sys.stderr)
+    return exit_status(result, args.fail_on)
+
+
 def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
     """--explain [FILE:]LINE: the proofs about the operation at that line, then its layouts
     (`checker.verification.explain`, rendered by `checker.reports.explain`)."""
@@ -605,7 +629,27 @@ def build_parser() -> argparse.ArgumentParser:
                                  "(matches_triton)")
     switch(sp, "--quiet", "no summary at the end (findings are still printed)")
     sp.set_defaults(run=cmd_run)
+    sp = sub.add_parser("diff", help="what changes in the kernels' layouts, shared-memory accesses and costs between "
+                                     "two compiles (two Triton versions, two configs, an edit)")
+    sp.add_argument("old", metavar="OLD", help="a TTGIR file or a folder of them (a Triton cache folder too)")
+    sp.add_argument("new", metavar="NEW", help="the same, compiled the new way")
+    sp.add_argument("--old-triton-version", metavar="X.Y",
+                    help="the old side's Triton semantics (default: each module's detected version)")
+    sp.add_argument("--new-triton-version", metavar="X.Y",
+                    help="the new side's Triton semantics (default: each module's detected version)")
+    sp.add_argument("--fail-on", default="regression", metavar="regression|change|never",
+                    help="exit 1 on a regression (default), on any change, or never")
+    sp.add_argument("--report-dir", help="write diff.txt/diff.json/diff.md/diff.html there (default: none)")
+    sp.add_argument("--format", default="text,json", help="with --report-dir, comma-separated: text,json,md,html "
+                                                          "(default: text,json)")
+    sp.add_argument("--hardware", metavar="NAME", help="hardware preset overriding the modules' ttg.target")
+    sp.add_argument("--jobs", type=int, default=1, help="worker processes per side (default: 1)")
+    sp.add_argument("--timeout", type=int, default=10_000, metavar="MS", help="Z3 limit per obligation")
+    engine_arg(sp, "decision procedure, as for verify (default: %(default)s)")
+    sp.set_defaults(run=cmd_diff)
     for name, sp in sub.choices.items():
+        if name == "diff":
+            continue
         default = {"verify": "a spec's triton_version, else what each module's syntax says, else the newest",
                    "run": "the installed Triton's"}.get(name, "what the text's syntax says, else the newest")
         sp.add_argument("--triton-version", metavar="X.Y",
@@ -642,7 +686,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command in ("verify", "run"):       # each module's version is chosen as it is read
+        if args.command in ("verify", "run", "diff"):   # each module's version is chosen as it is read
             return args.run(args)
         from .versions import using
         with using(semantics(args)):
