@@ -6,8 +6,9 @@ compiles of it (two Triton versions, two configs, before and after an edit), eac
     d["changes"][0]               # {"python", "ttgir_old", "ttgir_new", "op", "what", "old", "new", "class", ...}
 
 Modules. Each side is TTGIR files or folders of them (a Triton cache folder too); every module is known by its
-kernel (the public ``tt.func``) and its ``ttg.target``. A module of one side without its match on the other is
-listed (`modules.added`, `modules.removed`), never dropped silently.
+kernel (the public ``tt.func``) and its ``ttg.target``; where a kernel has several modules for one target (the
+autotune configs in a Triton cache), by its warps and tensor and buffer shapes too, then by file name. A module
+of one side without its match on the other is listed (`modules.added`, `modules.removed`), never dropped.
 
 Both sides are verified as ``layoutcheck verify`` verifies them, each with its own Triton semantics (given, or
 each module's detected version: `checker.versions`). Operations are matched by their Python source line and kind,
@@ -49,6 +50,7 @@ CLASSES = (REGRESSION, IMPROVEMENT, NEUTRAL)
 FAIL_ON = ("regression", "change", "never")
 LEVELS = ("register", "warp", "cta", "cross_cta")
 _FUNC = re.compile(r"tt\.func\s+(?:public\s+)?@([\w$.-]+)")
+_SHAPE = re.compile(r"(?:tensor|memdesc)<(\d+(?:x\d+)*)x")
 _TYPE_CHECKS = ("well_formed", "surjective", "injective_up_to_broadcast", "invertible")
 
 
@@ -61,13 +63,16 @@ class Side:
     versions: set[str] = field(default_factory=set)
     found: list["Module"] = field(default_factory=list)
 
-    def key(self, twice: set) -> None:
-        """Key each module by (kernel, target), and by its file name too where a kernel has several modules for
-        one target on either side (`twice`: the autotune configs of one kernel)."""
+    def key(self, twice: set, thrice: set) -> None:
+        """Key each module by (kernel, target); where a kernel has several modules for one target on either side
+        (`twice`: the autotune configs of one kernel, a Triton cache), by its shapes too (`Module.shapes`: warps
+        and every tensor and buffer shape), and where those repeat as well (`thrice`), by its file name."""
         for mod in self.found:
-            key = (mod.kernel, mod.target)
+            key: tuple = (mod.kernel, mod.target)
             if key in twice:
-                key += (os.path.basename(mod.file),)
+                key += (mod.shapes,)
+                if key in thrice:
+                    key += (os.path.basename(mod.file),)
             if key in self.modules:
                 raise CheckerError(f"two modules of kernel {mod.kernel} for {mod.target or 'no target'} in files of "
                                    f"one name on the {self.label} side ({self.modules[key].where} and {mod.where})",
@@ -82,6 +87,7 @@ class Module:
     file: str
     line: int
     triton_version: str
+    shapes: str = ""                 # warps and the distinct tensor and buffer shapes: a config's fingerprint
     records: list[dict] = field(default_factory=list)
 
     @property
@@ -103,7 +109,8 @@ def _modules_of(report: dict[str, Any], label: str) -> Side:
             name = _FUNC.search(body)
             kernel = name.group(1) if name else os.path.basename(t["file"]).split(".")[0]
             version = (m.get("triton_version") or {}).get("version", "")
-            mod = Module(kernel, m.get("target") or "", t["file"], m["line"], version)
+            shapes = f"{m.get('num_warps')} warps, " + ", ".join(sorted(set(_SHAPE.findall(body))))
+            mod = Module(kernel, m.get("target") or "", t["file"], m["line"], version, shapes)
             found.append(mod)
             side.versions.add(version)
             spans.setdefault(t["file"], []).append((m["line"], mod))
@@ -398,11 +405,12 @@ def diff(old: str | os.PathLike | Iterable[str | os.PathLike], new: str | os.Pat
         sides.append(verify_side(items, label, triton_version=version, hardware=hardware, engine=engine, jobs=jobs,
                                  timeout_ms=timeout_ms))
     a, b = sides
-    twice = set()
+    twice, thrice = set(), set()
     for side in sides:
         twice |= {k for k, n in Counter((m.kernel, m.target) for m in side.found).items() if n > 1}
+        thrice |= {k for k, n in Counter((m.kernel, m.target, m.shapes) for m in side.found).items() if n > 1}
     for side in sides:
-        side.key(twice)
+        side.key(twice, thrice)
     changes: list[Change] = []
     matched = [k for k in a.modules if k in b.modules]
     for key in matched:
