@@ -300,7 +300,8 @@ def cmd_diff(args) -> int:
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     for f in formats:
         if f not in reports.FORMATS:
-            raise CheckerError(f"unknown diff format '{f}' (formats: {', '.join(reports.FORMATS)})", argument="--format")
+            raise CheckerError(f"unknown diff format '{f}' (formats: {', '.join(reports.FORMATS)})",
+                               argument="--format")
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", argument="--timeout")
     result = diff([args.old], [args.new], old_triton_version=args.old_triton_version,

@@ -176,11 +176,6 @@ def follows(name: str) -> bool:
     return _ACTIVE.get() >= CHANGES[name].since
 
 
-def rule_for(name: str, version: TritonVersion | None = None) -> bool:
-    """Whether `version` (default: the active one) has change `name`."""
-    return (version or _ACTIVE.get()) >= CHANGES[name].since
-
-
 # ------------------------------------------------------------------ where the version came from
 
 
@@ -226,4 +221,4 @@ def installed() -> TritonVersion | None:
 
 
 __all__ = ["TritonVersion", "SUPPORTED", "OLDEST", "NEWEST", "parse", "active", "using", "Change", "CHANGES",
-           "follows", "rule_for", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]
+           "follows", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]

@@ -2,6 +2,7 @@
 
     python tools/version_cases.py cases > cases39.jsonl          # the case set, in Triton 3.9 spelling
     python tools/version_cases.py spell 3.5 < cases39.jsonl > cases35.jsonl
+    python tools/version_cases.py corpus tests/versions/corpus/3.5 > corpus35.jsonl   # a corpus, as spelled there
 
 The case set: every distinct (encoding, shape) of a ``tensor<..>`` / ``!ttg.memdesc<..>`` type in
 tests/corpus/*.ttgir (aliases expanded), every record of tests/conformance/lowering.jsonl that carries the
@@ -83,9 +84,9 @@ def expand(text: str, aliases: dict[str, str]) -> str:
 
 # ------------------------------------------------------------------ case set
 
-def corpus_cases() -> list[dict]:
+def corpus_cases(folder: str = "tests/corpus") -> list[dict]:
     out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests/corpus/*.ttgir"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.ttgir"))):
         text = open(path).read()
         aliases = {}
         for m in re.finditer(r"^#([\w$.-]+) = (.*)$", text, re.M):
@@ -367,6 +368,13 @@ def main(argv=None) -> None:
     if argv[:1] == ["cases"]:
         for c in all_cases():
             print(json.dumps(c))
+    elif argv[:1] == ["corpus"]:        # every distinct (encoding, shape) of one corpus folder, as it is spelled there
+        seen = set()
+        for c in corpus_cases(argv[1]):
+            key = (c["attr"], tuple(c["shape"]), c["memdesc"])
+            if key not in seen and "padded_shared" not in c["attr"]:
+                seen.add(key)
+                print(json.dumps(c))
     elif argv[:1] == ["spell"]:
         for line in sys.stdin:
             c = json.loads(line)

@@ -70,7 +70,8 @@ def lower(encoding: Encoding, shape: Sequence[int]):
     return layout
 
 
-# (encoding, shape, Triton version) -> its lowering; encodings and layouts are immutable values, so one serves every caller
+# (encoding, shape, Triton version) -> its lowering; encodings and layouts are immutable values, so one serves
+# every caller
 CACHE_LIMIT = 4096
 _LOWERED: dict[tuple, object] = {}
 

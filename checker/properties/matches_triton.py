@@ -51,7 +51,8 @@ def require_lowering_triton(what: str) -> str:
     try:
         modelled = parse(version)
     except CheckerError:
-        raise CheckerError(f"{what} needs a Triton layoutcheck models (3.5 to 3.9); the installed one is {version}") from None
+        raise CheckerError(f"{what} needs a Triton layoutcheck models (3.5 to 3.9); the installed one is "
+                           f"{version}") from None
     if modelled < TritonVersion(3, 6):
         raise CheckerError(f"{what} asks the installed Triton {version} for its lowering, and Triton before 3.6 has no "
                            "Python route to it (GluonOpBuilder.to_linear_layout); tools/version_oracle.py asks its C++ "
@@ -251,7 +252,7 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
                              module_attributes(target, warps, lanes, ctas))
     details: dict[str, Any] = {"triton_version": version, "layoutcheck_version": cli.version(),
                                "layoutcheck": ours, "triton": theirs}
-    if _sized(ours) == _sized(theirs):     # an in-dim of size 1 (no bases) is no index: Triton <= 3.7's TMEM has no block
+    if _sized(ours) == _sized(theirs):     # an in-dim of size 1 is no index (Triton <= 3.7's TMEM has no block)
         return Result(NAME, "holds", {}, None, f"the bases are Triton {version}'s, bit for bit", details)
     differ = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
     explanation = (f"layoutcheck and Triton {version} lower {text} at {list(shape)} differently "

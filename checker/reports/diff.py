@@ -38,7 +38,8 @@ def headline(result: Mapping[str, Any]) -> str:
     n, m = s["counts"], s["modules"]
     unmatched = f", {len(m['removed'])} removed, {len(m['added'])} added" if m["removed"] or m["added"] else ""
     return (f"layoutcheck diff: {m['matched']} module(s) matched{unmatched}: {n['regression']} regression(s), "
-            f"{n['improvement']} improvement(s), {n['neutral']} neutral change(s) (Triton {s['triton_versions']['old']} "
+            f"{n['improvement']} improvement(s), {n['neutral']} neutral change(s) "
+            f"(Triton {s['triton_versions']['old']} "
             f"-> {s['triton_versions']['new']})")
 
 
@@ -95,20 +96,8 @@ RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "html
 
 def write(result: Mapping[str, Any], formats: list[str], folder: str) -> list[str]:
     """Render every format first, then write each atomically into `folder`; the paths written."""
-    import os
-    from .writer import write_atomic
-    rendered = {f: RENDER[f](result) for f in formats}
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        from ..errors import CheckerError
-        raise CheckerError(f"cannot create {folder}: {e.strerror}", field="--report-dir") from None
-    out = []
-    for f, text in rendered.items():
-        path = os.path.join(folder, FILES[f])
-        write_atomic(path, text)
-        out.append(path)
-    return out
+    from .writer import write_files
+    return write_files({FILES[f]: RENDER[f](result) for f in formats}, folder)
 
 
 __all__ = ["render_text", "render_json", "render_markdown", "render_html", "write", "FORMATS", "change_line"]

@@ -73,13 +73,18 @@ def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, 
             texts[FILES[f]] = render_html(report, figures=figures)
     if timings is not None:
         texts["timings.json"] = render_json(dict(timings), pretty)
+    return write_files(texts, report_dir)
+
+
+def write_files(texts: Mapping[str, str], folder: str) -> list[str]:
+    """Write each (file name, rendered text) into `folder` (made if missing) atomically; the paths written."""
     try:
-        os.makedirs(report_dir, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
     except OSError as e:
-        raise CheckerError(f"cannot create {report_dir}: {e.strerror}", field="--report-dir") from None
+        raise CheckerError(f"cannot create {folder}: {e.strerror}", field="--report-dir") from None
     written = []
     for name, text in texts.items():
-        path = os.path.join(report_dir, name)
+        path = os.path.join(folder, name)
         write_atomic(path, text)
         written.append(path)
     return written

@@ -82,7 +82,8 @@ _mark("wmma_cta_layout", r"#ttg\.amd_wmma<\{[^>]*\bctaLayout\s*=", "3.7", None, 
 _mark("wmma_warps_per_cta", r"#ttg\.amd_wmma<\{[^>]*\bwarpsPerCTA\s*=", None, "3.6", 8946,
       "amd_wmma's 'warpsPerCTA' (ctaLayout from Triton 3.7)")
 _mark("generic_linear", r"#ttg\.generic_linear<", "3.8", None, 9873, "#ttg.generic_linear (from Triton 3.8)")
-_mark("padded_shared_no_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{\s*order\s*=\s*\[[^\]]*\]\s*\}>", None, "3.5", 7929,
+_mark("padded_shared_no_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{\s*order\s*=\s*\[[^\]]*\]\s*\}>",
+      None, "3.5", 7929,
       "padded_shared with 'order' and no 'shape' (order and shape, or offset bases, from Triton 3.6)")
 _mark("amdgpu_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdgpu\.[a-z_]+", None, "3.5", 8675,
       "the 'amdgpu.' op prefix (amdg. from Triton 3.6)")

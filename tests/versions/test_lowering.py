@@ -76,3 +76,22 @@ def test_a_small_reduction_result_keeps_its_registers_up_to_38():
     assert checker.lower(enc, [64, 1], triton_version="3.8").in_bases("register") == ((0, 0), (0, 0))
     assert checker.lower(enc, [64, 1], triton_version="3.9").in_bases("register") == ()
     assert checker.lower(enc, [64, 1]).in_bases("register") == ()            # the newest by default
+
+
+CORPUS_VERSIONS = ("3.5", "3.6", "3.7", "3.8")
+
+
+@pytest.mark.parametrize("version", CORPUS_VERSIONS)
+def test_every_encoding_of_that_versions_kernels_lowers_as_it_does(version):
+    """tests/versions/corpus_lowering/<X.Y>.jsonl: every distinct (encoding, shape) of the version's own kernel
+    corpus (tests/versions/corpus/<X.Y>/), spelled as that version prints it (``unpacked``, two-entry MFMA
+    ``instrShape``, ...), lowered by the version's own toLinearLayout (tools/version_cases.py corpus,
+    tools/version_oracle.py --route ctypes). Where Triton aborts (multi-buffer allocation shapes such as
+    ``3x64x32`` of a rank-2 shared layout, which layoutcheck lowers one tile at a time; rotating shared) there is
+    nothing to compare."""
+    records = load_version_jsonl("corpus_lowering", version)
+    lowered = [r for r in records if "ll" in r]
+    assert len(lowered) >= 620
+    assert all(r["error"].startswith("crash") for r in records if "ll" not in r)
+    wrong = [(r["attr"], r["shape"]) for r in lowered if _ours(r["attr"], r["shape"], version) != _theirs(r["ll"])]
+    assert wrong == []
