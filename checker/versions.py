@@ -176,6 +176,42 @@ def follows(name: str) -> bool:
     return _ACTIVE.get() >= CHANGES[name].since
 
 
+# ------------------------------------------------------------------ what is modelled for some versions only
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A behaviour layoutcheck models from `since` on only: before, a check that needs it is skipped (never
+    answered with a newer version's rule); `evidence` says what showed the older versions differ."""
+
+    name: str
+    since: TritonVersion
+    what: str
+    evidence: str
+
+
+GAPS: dict[str, Gap] = {}
+
+
+def _gap(name: str, since: str, what: str, evidence: str) -> None:
+    GAPS[name] = Gap(name, TritonVersion(*map(int, since.split("."))), what, evidence)
+
+
+_gap("tmem_scales_access", "3.6", "the tcgen05 access to a TMEM scales layout",
+     "3.5's scales layout has no broadcast rows (change tmem_scales_broadcast_rows)")
+_gap("padded_direct_to_lds", "3.9", "the direct-to-LDS vector of a copy into a padded layout (canLoadDirectToLDS)",
+     "Triton 3.6 emits buffer_load_dwordx4 lds into padded_shared<[64:+8]> on gfx950, which 3.9's cap refuses")
+
+
+def require_modelled(name: str) -> None:
+    """A `NotModelled` (the check is skipped with this reason) when the active version predates gap `name`."""
+    gap = GAPS[name]
+    v = _ACTIVE.get()
+    if v < gap.since:
+        from .errors import NotModelled
+        raise NotModelled(f"Triton {v}: {gap.what} is modelled from Triton {gap.since} on ({gap.evidence})")
+
+
 # ------------------------------------------------------------------ where the version came from
 
 
@@ -221,4 +257,4 @@ def installed() -> TritonVersion | None:
 
 
 __all__ = ["TritonVersion", "SUPPORTED", "OLDEST", "NEWEST", "parse", "active", "using", "Change", "CHANGES",
-           "follows", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]
+           "follows", "Gap", "GAPS", "require_modelled", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]

@@ -99,6 +99,7 @@ from ..errors import CheckerError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
+from ..versions import require_modelled
 from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, access_index,
                              largest_vectorisation, local_conversion, normalize, permute_registers,
                              trans_load_params)
@@ -220,6 +221,7 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
     canLoadDirectToLDS and fitted to the target's direct-to-LDS widths (NVIDIA: cp.async of at most 16
     bytes, capped at the smallest interval)."""
     eb = bits // 8
+    require_modelled("padded_direct_to_lds")
     if hw.vendor != "amd":
         if access != "cp.async":
             raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")

@@ -35,9 +35,9 @@ from typing import Sequence
 
 from ..encodings import lower
 from ..encodings.base import Encoding
-from ..errors import CheckerError, NotModelled
+from ..errors import CheckerError
 from ..layout import LinearLayout, LayoutError, divide_left
-from ..versions import active, follows
+from ..versions import require_modelled
 from .result import Result
 
 REG, LANE, WARP, BLOCK, ROW, COL = "register", "lane", "warp", "block", "row", "col"
@@ -247,11 +247,10 @@ def tmem_message(reg: LinearLayout, mem: LinearLayout, bits: int, scales: bool, 
 def tmem_access(reg: Encoding, mem: Encoding, shape: Sequence[int], mem_shape: Sequence[int], bits: int,
                 scales: bool = False, maxnreg: int = 256) -> Result:
     """A tcgen05.ld/st message moves `reg` (at `shape`) to or from `mem` (at its allocation
-    shape `mem_shape`): module docstring. Triton 3.5's scales layout (no broadcast rows, `checker.versions`
-    change ``tmem_scales_broadcast_rows``) is read by an older lowering of these messages: not modelled."""
-    if scales and not follows("tmem_scales_broadcast_rows"):
-        raise NotModelled(f"Triton {active()}'s tcgen05 access to a TMEM scales layout is not modelled (its scales "
-                          "layout has no broadcast rows; modelled from Triton 3.6)")
+    shape `mem_shape`): module docstring. Triton 3.5's access to a scales layout is not modelled
+    (`checker.versions.GAPS`)."""
+    if scales:
+        require_modelled("tmem_scales_access")
     R, M = lower(reg, shape), lower(mem, mem_shape)
     details = {"shape": list(shape), "mem_shape": list(mem_shape), "element_bits": bits, "maxnreg": maxnreg}
     try:
