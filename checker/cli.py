@@ -675,6 +675,9 @@ def semantics(args):
     newest supported (`checker.syntax.version_marks.choose`)."""
     from .syntax.version_marks import choose, find_marks
     texts = [t for t in ([getattr(args, "encoding", None)] + list(getattr(args, "layouts", None) or ())) if t]
+    if getattr(args, "ttgir", None):                # swizzle --ttgir: the module's syntax
+        from .limits import read_text
+        texts.append(read_text(args.ttgir))
     marks = find_marks("\n".join(t for t in texts if t != "-"))
     selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
     for kind, lines in (("note", notes), ("warning", warnings)):

@@ -31,14 +31,14 @@ import contextlib
 import contextvars
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from .errors import CheckerError
 
 
-@dataclass(frozen=True, order=True)
-class TritonVersion:
-    """A Triton release line, major.minor (patch releases do not change layout semantics)."""
+class TritonVersion(NamedTuple):
+    """A Triton release line, major.minor (patch releases do not change layout semantics). A tuple, so it
+    orders and hashes as one (it is part of every lowering's cache key)."""
 
     major: int
     minor: int
