@@ -59,7 +59,7 @@ def nvmma(swizzle, bits, transposed=False, rank=2):
 
 
 DTYPES = {"fp16": (16, "*fp16"), "bf16": (16, "*bf16"), "fp8": (8, "*fp8e4nv"), "int8": (8, "*i8"),
-          "fp32": (32, "*fp32")}
+          "fp32": (32, "*fp32"), "fp64": (64, "*fp64")}
 
 
 def variants():
