@@ -12,8 +12,9 @@ of one side without its match on the other is listed (`modules.added`, `modules.
 
 Both sides are verified as ``layoutcheck verify`` verifies them, each with its own Triton semantics (given, or
 each module's detected version: `checker.versions`). Operations are matched by their Python source line and kind,
-in order (a source line that runs several ops of one kind pairs them in TTGIR order; columns are not compared,
-Triton releases point at other columns), then what is left by kind and order; what is still left is an added or
+in order (a source line that runs several ops of one kind pairs those naming the same layouts and shapes, then
+the same shapes, then in TTGIR order; columns are not compared, Triton releases point at other columns), then what is left
+by kind and order; what is still left is an added or
 removed operation.
 
 What is compared, per matched operation (its checks, `checker.runner.record`):
@@ -177,11 +178,16 @@ def _operands_of(op: tuple[int, list[dict]]) -> tuple:
     return tuple(sorted({(role, text) for rec in op[1] for role, text in rec["operands"].items()}))
 
 
+def _shapes_of(op: tuple[int, list[dict]]) -> tuple:
+    """The shapes an operation's checks name, as a hashable value."""
+    return tuple(sorted({tuple(rec["shape"]) for rec in op[1]}))
+
+
 def _record_key(rec: dict) -> tuple:
     p = rec.get("parameters") or {}
     d = rec.get("details") or {}
-    if rec["property"] in _TYPE_CHECKS:
-        return (rec["property"], tuple(rec["shape"]))
+    if rec["property"] in _TYPE_CHECKS:      # one per type of the op, paired in order; a new shape is a change
+        return (rec["property"],)
     return (rec["property"], p.get("direction") or d.get("direction"), p.get("access"))
 
 
@@ -258,9 +264,11 @@ class _Comparer:
         left_a: dict[str, list] = defaultdict(list)
         left_b: dict[str, list] = defaultdict(list)
         for key in list(dict.fromkeys(list(old_ops) + list(new_ops))):
-            pairs, a, b = _pairs(old_ops.get(key, []), new_ops.get(key, []), _operands_of)   # same layouts first
+            pairs, a, b = _pairs(old_ops.get(key, []), new_ops.get(key, []),
+                                 lambda op: (_operands_of(op), _shapes_of(op)))                # the same op first
+            same, a, b = _pairs(a, b, _shapes_of)                                           # then same shapes
             more, a, b = _pairs(a, b, lambda op: 0)                                          # then in order
-            for (la, ra), (lb, rb) in pairs + more:
+            for (la, ra), (lb, rb) in pairs + same + more:
                 self.op(la, ra, lb, rb)
             left_a[key[2]] += a
             left_b[key[2]] += b
@@ -281,6 +289,9 @@ class _Comparer:
         pairs, gone, came = _pairs(ra, rb, _record_key)
         seen_layouts: set = set()
         for x, y in pairs:
+            if x["shape"] != y["shape"] and ("shape", tuple(x["shape"]), tuple(y["shape"])) not in seen_layouts:
+                seen_layouts.add(("shape", tuple(x["shape"]), tuple(y["shape"])))
+                self.add(py, la, lb, op, "shape", "x".join(map(str, x["shape"])), "x".join(map(str, y["shape"])))
             self.layouts(py, la, lb, op, x, y, seen_layouts)
             before = len(self.changes)
             self.costs(py, la, lb, op, x, y)
