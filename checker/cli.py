@@ -439,6 +439,10 @@ def cmd_swizzle(args) -> int:
     hardware = args.hardware or pair.hardware or "sm90"
     st, ld, shape, sa, la = pair.store, pair.load, pair.shape, pair.store_access, pair.load_access
     Rs, Rl = lower(st, shape), lower(ld, shape)
+    if pair.bits < 8:
+        raise CheckerError(f"a shared layout is synthesized for elements of 8 bits or more, got {pair.bits} (Triton "
+                           "packs sub-byte elements into bytes first: give the packed type's bits)",
+                           argument="--dtype-bits")
     syn = synthesize(Rs, Rl, pair.bits, hardware, store_access=sa, load_access=la, family=family,
                      current=pair.current)
     syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)

@@ -531,6 +531,10 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
         raise CheckerError(f"must be one of {list(FAMILIES)}, got {family!r}", field="family")
     hw = resolve(hardware)
     bits = bc._dtype_bits(bits)
+    if bits < 8:
+        raise CheckerError(f"a shared layout is synthesized for elements of 8 bits or more (Triton packs {bits}-bit "
+                           "elements into bytes before they reach shared memory: give the packed type's bits)",
+                           field="bits")
     if R_store.out_dim_sizes != R_load.out_dim_sizes and \
             dict(R_store.out_dim_sizes) != dict(R_load.out_dim_sizes):
         raise CheckerError(f"the store and load layouts cover different shapes ({dict(R_store.out_dim_sizes)}, "

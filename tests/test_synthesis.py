@@ -235,3 +235,17 @@ def test_triton_accepts_the_printed_layouts():
         assert matches_triton(syn.best.encoding, shape).holds
         obj = eval(syn.gluon(), {"gl": gl})
         assert checker.lower(P(obj), shape) == syn.best.layout
+
+
+def test_sub_byte_elements_are_refused_in_one_line():
+    import subprocess
+    import sys
+    R = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    C = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+    for extra in (["--shape", "64x64", "--dtype-bits", "4"], []):
+        first = R if extra else f"tensor<64x64xi4, {R}>"
+        done = subprocess.run([sys.executable, "-m", "checker", "swizzle", first, C, *extra], capture_output=True,
+                              text=True)
+        assert done.returncode == 2 and done.stderr == (
+            "layoutcheck: error: argument --dtype-bits: a shared layout is synthesized for elements of 8 bits or more, "
+            "got 4 (Triton packs sub-byte elements into bytes first: give the packed type's bits)\n")
