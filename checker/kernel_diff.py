@@ -12,10 +12,9 @@ of one side without its match on the other is listed (`modules.added`, `modules.
 
 Both sides are verified as ``layoutcheck verify`` verifies them, each with its own Triton semantics (given, or
 each module's detected version: `checker.versions`). Operations are matched by their Python source line and kind,
-in order (a source line that runs several ops of one kind pairs those naming the same layouts and shapes, then
-the same shapes, then in TTGIR order; columns are not compared, Triton releases point at other columns), then what is left
-by kind and order; what is still left is an added or
-removed operation.
+in order (a source line that runs several ops of one kind pairs those naming the same layouts and shapes,
+then the same shapes, then in TTGIR order; columns are not compared, Triton releases point at other columns),
+then what is left by kind and order; what is still left is an added or removed operation.
 
 What is compared, per matched operation (its checks, `checker.runner.record`):
 

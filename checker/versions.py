@@ -257,4 +257,5 @@ def installed() -> TritonVersion | None:
 
 
 __all__ = ["TritonVersion", "SUPPORTED", "OLDEST", "NEWEST", "parse", "active", "using", "Change", "CHANGES",
-           "follows", "Gap", "GAPS", "require_modelled", "Selection", "VersionRequest", "installed", "supported_text", "keyword"]
+           "follows", "Gap", "GAPS", "require_modelled", "Selection", "VersionRequest", "installed", "supported_text",
+           "keyword"]
