@@ -82,6 +82,24 @@ class Problem:
     message: str
 
 
+_FLOATS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "tf32": 32, "index": 64}
+_ELEMENT = re.compile(r"[su]?i([1-9][0-9]?)|f([4-8])E[0-9]M[0-9]\w*")      # i8, ui32, f8E4M3FN, f4E2M1FN, ...
+
+
+def element_bits(element: str) -> int | None:
+    """The bits of an MLIR element type as TTGIR writes it (``f16``, ``f8E4M3FN``, ``i1``, ``!tt.ptr<f16>``: 64);
+    None for anything else (``f17``, ``-1xf16``)."""
+    if element in _FLOATS:
+        return _FLOATS[element]
+    if element.startswith(("!tt.ptr<", "!tt.ptr ")):
+        return 64
+    m = _ELEMENT.fullmatch(element)
+    if m is None:
+        return None
+    bits = int(m.group(1) or m.group(2))
+    return bits if bits <= 64 else None
+
+
 @dataclass
 class TypeRef:
     """One tensor, memdesc or tensor-descriptor type as written, with its encoding resolved when possible."""
@@ -99,10 +117,7 @@ class TypeRef:
 
     @property
     def element_bits(self) -> int | None:
-        m = re.search(r"(\d+)", self.element_type)
-        if self.element_type.startswith("!tt.ptr"):
-            return 64
-        return int(m.group(1)) if m else None
+        return element_bits(self.element_type)
 
 
 @dataclass
@@ -499,7 +514,7 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
             shape.append(int(d))
         elif d == "?":
             raise CheckerError(f"type '{text[:60]}' has a dynamic dimension, which TritonGPU does not use")
-        elif d[:1] in ("*", "?") or d[:1].isdigit() or d[:1].isnumeric():
+        elif d[:1] in ("*", "?", "-", "+") or d[:1].isdigit() or d[:1].isnumeric():
             raise CheckerError(f"type '{text[:60]}': dimension '{d[:12]}' is not a static size "
                                "(decimal digits 0-9)")
         else:
@@ -507,6 +522,9 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
             break
     if not element:
         raise CheckerError(f"type '{text[:60]}' has no element type")
+    if element_bits(element) is None:
+        raise CheckerError(f"type '{text[:60]}': '{element[:24]}' is no element type (f16, bf16, f32, f64, tf32, "
+                           "f8E4M3FN, f8E5M2, f4E2M1FN, ..., iN, !tt.ptr<...>)")
     enc_text = parts[1] if len(parts) > 1 and parts[1].startswith("#") else None
     ref = TypeRef(kind, shape, element, enc_text, None, line=line)
     if kind == "memdesc":

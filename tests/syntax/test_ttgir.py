@@ -634,3 +634,23 @@ def test_a_type_occurrence_is_a_copy_with_its_line_and_lists_of_its_own():
     defaults = TypeRef("tensor", [1], "f32", None, None)
     assert all(getattr(read, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(TypeRef)
                if f.name not in ("encoding", "encoding_text"))     # (every field is exercised)
+
+
+def test_element_types_are_read_exactly():
+    """Issue 27, defect 9: `64x-1xf16` is no shape and `f17` / `bf17` no element type (they read as a 1-bit and a
+    17-bit element before); every element type TTGIR writes has its bits."""
+    import subprocess
+    import sys
+
+    from checker.syntax.ttgir import element_bits
+    assert [element_bits(t) for t in ("f16", "bf16", "f32", "f64", "tf32", "i1", "i8", "ui32", "i64", "f8E4M3FN",
+                                      "f8E5M2", "f8E4M3FNUZ", "f4E2M1FN", "f6E2M3FN", "f8E8M0FNU", "!tt.ptr<f16>")] == [
+        16, 16, 32, 64, 32, 1, 8, 32, 64, 8, 8, 8, 4, 6, 8, 64]
+    assert [element_bits(t) for t in ("f17", "bf17", "-1xf16", "i128", "f16x", "")] == [None] * 6
+    swz = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+    for dims, message in (("64x-1xf16", "dimension '-1' is not a static size"), ("64x64xf17", "'f17' is no element type"),
+                          ("64x64xbf17", "'bf17' is no element type")):
+        done = subprocess.run([sys.executable, "-m", "checker", "prove", "fits",
+                               f"!ttg.memdesc<{dims}, {swz}, #ttg.shared_memory>", "--hardware", "sm90"],
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
