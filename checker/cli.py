@@ -15,10 +15,8 @@ from typing import Sequence
 
 from .errors import CheckerError, InternalError
 from .padded import linear_part
-from .versions import VersionRequest, supported_text
-
-SUPPORTED_VERSIONS = supported_text()
 from .properties import SMT_PROPERTIES, SPEC_PROPERTIES
+from .versions import VersionRequest, supported_text, using
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130          # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
@@ -310,8 +308,9 @@ def cmd_diff(args) -> int:
     written = reports.write(result, formats, args.report_dir) if args.report_dir else []
     sys.stdout.write(reports.render_text(result))
     if written:
+        from .reports.writer import written_line
         sys.stdout.flush()
-        print("reports: " + ", ".join(written), file=sys.stderr)
+        print(written_line(written), file=sys.stderr)
     return exit_status(result, args.fail_on)
 
 
@@ -658,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
         default = {"verify": "a spec's triton_version, else what each module's syntax says, else the newest",
                    "run": "the installed Triton's"}.get(name, "what the text's syntax says, else the newest")
         sp.add_argument("--triton-version", metavar="X.Y",
-                        help=f"follow that Triton's semantics: {SUPPORTED_VERSIONS} (default: {default})")
+                        help=f"follow that Triton's semantics: {supported_text()} (default: {default})")
     return p
 
 
@@ -696,7 +695,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("verify", "run", "diff"):   # each module's version is chosen as it is read
             return args.run(args)
-        from .versions import using
         with using(semantics(args)):
             return args.run(args)
     except CheckerError as e:

@@ -337,10 +337,7 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
     problems = [msg for ln, msg in k.problems if ln == line]
     if not obs and not problems:
         raise CheckerError(f"no check is derived from line {line}", file=k.file, line=line, field="--explain")
-    checks = []
-    for ob in obs:
-        with using(ob.triton_version):
-            checks.append((ob, evaluate(ob, engine, timeout_ms)))
+    checks = [(ob, evaluate(ob, engine, timeout_ms)) for ob in obs]     # each under its version
     layouts, shown = [], set()
     for ob in obs:
         for role, enc in ob.operands:

@@ -47,11 +47,11 @@ def require_lowering_triton(what: str) -> str:
     """The installed Triton's version when it can lower layouts from Python (`GluonOpBuilder.to_linear_layout`,
     Triton 3.6 and later), else a `CheckerError` (exit 2) saying that `what` cannot use it."""
     version = require_triton(what)
-    from ..versions import TritonVersion, parse
+    from ..versions import TritonVersion, parse, supported_text
     try:
         modelled = parse(version)
     except CheckerError:
-        raise CheckerError(f"{what} needs a Triton layoutcheck models (3.5 to 3.9); the installed one is "
+        raise CheckerError(f"{what} needs a Triton layoutcheck models ({supported_text()}); the installed one is "
                            f"{version}") from None
     if modelled < TritonVersion(3, 6):
         raise CheckerError(f"{what} asks the installed Triton {version} for its lowering, and Triton before 3.6 has no "
@@ -226,6 +226,15 @@ def module_attributes(target: str | None, warps: int | None, lanes: int | None, 
     return ", ".join(parts)
 
 
+def _release(version: str) -> tuple[int, int] | None:
+    """(major, minor) of an installed Triton's version text, None when it is none layoutcheck models."""
+    from ..versions import parse
+    try:
+        return tuple(parse(version))                # type: ignore[return-value]
+    except CheckerError:
+        return None
+
+
 def _sized(lowered: dict) -> dict:
     return {k: v for k, v in lowered.items() if k == "shape" or v}
 
@@ -245,7 +254,7 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
     ours = (lowering or layoutcheck_lowering)(enc, shape)
     text = print_attribute(enc)
     version = triton_version()
-    if enc.is_shared and version and version.startswith("3.6."):
+    if enc.is_shared and version and _release(version) == (3, 6):
         raise NotModelled(f"Triton {version}'s to_linear_layout aborts on shared layouts (it wraps them in a "
                           "distributed LinearEncodingAttr; fixed in 3.7)")
     theirs = triton_lowering(text, bool(enc.is_shared), shape, element_type,
