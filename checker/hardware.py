@@ -283,3 +283,24 @@ PRESETS: dict[str, Hardware] = {
     "gfx1250": Hardware("gfx1250", "amd", 32, 64, 4, 16, 320 * 1024, _GFX1250_PHASES, ("tr_b128", "lds_scatter"),
                         "hip:gfx1250", (16, 8, 4), 64 * 1024),
 }
+
+
+def hardware_for_target(target: str | None) -> Hardware | None:
+    """The preset for a module's ``ttg.target``: cuda:8x -> sm80, cuda:90 -> sm90, cuda:10x -> sm100,
+    hip:gfx942 / gfx950 / gfx1250 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
+    if not target:
+        return None
+    m = re.fullmatch(r"cuda:(\d+)a?", target)
+    if m:
+        cc = int(m.group(1))
+        name = "sm80" if 80 <= cc < 90 else "sm90" if cc == 90 else "sm100" if 100 <= cc < 110 else None
+        return PRESETS.get(name) if name else None
+    m = re.fullmatch(r"hip:(gfx\w+)", target)
+    if m:
+        arch = m.group(1)
+        if arch in PRESETS:
+            return PRESETS[arch]
+        for family in ("gfx11", "gfx12"):
+            if arch.startswith(family):
+                return PRESETS[family]
+    return None

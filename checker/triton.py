@@ -41,6 +41,21 @@ from .versions import parse as parse_version
 ENV = "LAYOUTCHECK_RUN"
 
 
+def shared_mismatch(report: dict[str, Any], shared: int | None, name: str) -> str | None:
+    """One line when the kernel's shared memory in layoutcheck's model is not what Triton allocated, with why
+    (the model's uncertainty, or a difference it does not explain); None when they agree or either is missing."""
+    if shared is None:
+        return None
+    figure = next((c for c in report.get("checks", ()) if c.get("id", "").endswith(":fits[kernel]")), None)
+    details = (figure or {}).get("details") or {}
+    ours = details.get("kernel_bytes")
+    if ours is None or ours == shared:
+        return None
+    why = "; ".join(details.get("uncertain") or ()) or "a difference the model does not explain (please report it)"
+    return f"layoutcheck: kernel {name}: Triton allocated {shared} bytes of shared memory, layoutcheck's model " \
+           f"{ours}: {why}"
+
+
 @dataclass
 class Kernel:
     """One verified kernel: its name, target, TTGIR path, Triton's metadata ``shared``, whether it
@@ -139,6 +154,9 @@ class Session:
             kernel.errors = s["failed"] + sum(1 for p in s.get("ttgir", ()) for _ in p.get("problems", ()))
             kernel.warnings = s.get("warnings", 0)
             kernel.diagnostics = diagnostics(kernel.report, os.path.basename(ttgir))
+            mismatch = shared_mismatch(kernel.report, kernel.shared, name)
+            if mismatch:
+                kernel.diagnostics.append(mismatch)
         out = self.stream or sys.stderr
         for line in kernel.diagnostics:
             print(line, file=out)

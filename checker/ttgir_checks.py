@@ -44,10 +44,10 @@ from typing import Callable
 from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError
-from .hardware import PRESETS, Hardware
+from .hardware import PRESETS, Hardware, hardware_for_target  # noqa: F401  (hardware_for_target: public here too)
 from .layout import LinearLayout
 from .spec import Check
-from .syntax.ttgir import Module, Operation, TypeRef
+from .syntax.ttgir import Module, Operation, TypeRef, partition_warps
 from .versions import NEWEST, Selection, VersionRequest, using
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
@@ -59,27 +59,6 @@ ASYNC_ACCESS = {"ttg.async_copy_global_to_local": "cp.async", "amdg.buffer_load_
 LOADS = ("ttg.local_load",)
 DOTS = ("tt.dot", "ttng.warp_group_dot")
 TMEM_SPACE = "tensor_memory"
-
-
-def hardware_for_target(target: str | None) -> Hardware | None:
-    """The preset for a module's ``ttg.target``: cuda:8x -> sm80, cuda:90 -> sm90, cuda:10x -> sm100,
-    hip:gfx942 / gfx950 / gfx1250 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
-    if not target:
-        return None
-    m = re.fullmatch(r"cuda:(\d+)a?", target)
-    if m:
-        cc = int(m.group(1))
-        name = "sm80" if 80 <= cc < 90 else "sm90" if cc == 90 else "sm100" if 100 <= cc < 110 else None
-        return PRESETS.get(name) if name else None
-    m = re.fullmatch(r"hip:(gfx\w+)", target)
-    if m:
-        arch = m.group(1)
-        if arch in PRESETS:
-            return PRESETS[arch]
-        for family in ("gfx11", "gfx12"):
-            if arch.startswith(family):
-                return PRESETS[family]
-    return None
 
 
 @dataclass
@@ -210,8 +189,10 @@ class Builder:
         b = budget(self.m, self.hw)
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
-                  ("breakdown", entries))
-        self.add(funcs[0], "fits", "kernel", [], [max(b.total, 1)], params=params)
+                  ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
+        # a figure the model does not reproduce exactly is an estimate: past the capacity it warns, never errs
+        self.add(funcs[0], "fits", "kernel", [], [max(b.total, 1)], params=params,
+                 severity="warning" if b.uncertain else "error")
     # ------------------------------------------------------------ helpers
 
     def add(self, op: Operation, prop: str, what: str, operands, shape, *, severity: str = "error",
@@ -249,7 +230,7 @@ class Builder:
             owner = ops[parent]
             region = getattr(child, "region", None)
             if owner.name in ("ttg.warp_specialize", "ttg.warp_specialize.partitions"):
-                counts = _region_warps(owner)
+                counts = partition_warps(owner)
                 k = region - 1 if owner.name == "ttg.warp_specialize" and region is not None else region
                 if k is not None and 0 <= k < len(counts):
                     return (counts[k],)
@@ -541,18 +522,9 @@ def layout_shape(ref: TypeRef) -> list[int]:
     return shape[len(shape) - rank:] if rank < len(shape) else shape
 
 
-def _region_warps(op: Operation) -> list[int]:
-    """The warp counts of a warp_specialize's partitions, in order: ``partitionNumWarps =
-    array<i32: 4, 2>`` (generic form) or ``partitionN(...) num_warps(4)`` (custom form)."""
-    m = re.search(r"partitionNumWarps\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
-    if m:
-        return [int(x) for x in m.group(1).split(",") if x.strip()]
-    return [int(x) for x in re.findall(r"\bnum_warps\((\d+)\)", op.text)]
-
-
 def _partition_warps(module: Module) -> list[int]:
     """Warp counts of every ttg.warp_specialize partition of the module."""
-    return [n for op in module.operations if op.name == "ttg.warp_specialize" for n in _region_warps(op)]
+    return [n for op in module.operations if op.name == "ttg.warp_specialize" for n in partition_warps(op)]
 
 
 def read_ir_file(path: str, hardware: Hardware | None = None, *, differential: bool = False,

@@ -1,60 +1,85 @@
-"""The shared memory a kernel needs, as Triton's allocation analysis sizes it (lib/Analysis/Allocation.cpp).
+"""The shared memory a kernel needs, exactly as Triton 3.9's allocation analysis gives it
+(lib/Analysis/Allocation.cpp, Alias.cpp, MLIR's Liveness; the scratch sizes of each target's
+``AllocationAnalysisScratchSizeFn``).
 
-`budget(module)` returns every buffer of one function with its size, alignment and live range, and
-the total Triton's allocator reaches when it places them:
+`budget(module)` returns, for the kernel, every buffer with its size, alignment, live range and offset,
+and the total (Triton's ``shared``: the largest over the functions no other calls). One function:
 
-- explicit buffers: every ``ttg.local_alloc`` in shared memory, ``prod(allocation shape per CTA) x
-  element bytes`` (a padded layout: its padded size; a partitioned one: its partitions, each a buffer
-  of ``groups x piece``), aligned as its encoding requires (``getAlignmentOrDefault``: the
-  ``alignment`` attribute, else the encoding's, else 16). Live from the allocation to the last use of
-  it or of any view of it (``memdesc_*``, loop-carried ``scf.for`` / ``scf.if`` / ``scf.while``
-  values), a use inside a region that does not hold the allocation keeping it live through that whole
-  region (MLIR's liveness, over operation ids numbered in post-order as Triton numbers them);
-- scratch buffers (128-byte aligned, live at their operation only), Triton's
-  ``defaultAllocationAnalysisScratchSizeFn``:
-  ``ttg.convert_layout`` that Triton lowers through shared memory: the elements of the swizzled tile
-  ``optimalSwizzlingLdSt`` builds, ``prod(shape) / (reps x CTAs)``, where reps are the register bases
-  both layouts share beyond the vectorisation (``128 / bitwidth`` elements) (`_cvt_elems`);
-  ``tt.reduce``: when warps hold different elements along the axis, the inter-warp exchange
-  (`_reduce_bytes`); ``tt.scan``: ``sum(element bytes) x warps x non-axis lanes x non-axis elements
-  per thread x blocks`` when warps split the axis (blocked layouts); ``tt.histogram``:
-  ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source tensor;
-  ``tt.atomic_rmw`` / ``tt.atomic_cas`` with a used scalar result: one element (a tensor result:
-  its elements, when the layout broadcasts); ``ttng.tensormap_create``: 128; ``ttg.warp_specialize``:
-  its captures (8 bytes each, aligned 8);
-- the allocator: Triton's ``calculateStarts`` (first fit over a triple map of offsets and live ranges,
-  largest buffers first), its interference graph and colouring, repeated until nothing interferes
-  (`place`). The total is the largest ``offset + size``.
+- **Explicit buffers**: each ``ttg.local_alloc`` in shared memory, ``prod(allocation shape per CTA) x
+  element bytes`` (a ``padded_shared`` layout: its padded size; ``partitioned_shared``: one buffer per
+  partition of ``groups x piece`` bytes, the partitions *neighbours*), aligned as
+  ``getAlignmentOrDefault`` says (the ``alignment`` attribute, else the encoding's, else 16).
+- **Aliases** (``SharedMemoryAliasAnalysis``, a forward data flow): a value aliases the allocations it
+  may point into: a ``local_alloc``'s result itself; a view (``memdesc_*``) its source's; ``arith.select``
+  both choices'; a region's block argument or result every value that flows into it (``scf.for`` /
+  ``scf.if`` / ``scf.while`` / ``ttg.warp_specialize`` operands, yields and conditions).
+- **Live ranges**: operations are numbered in post-order (an operation after everything it holds). The
+  range of a value is MLIR's ``Liveness::resolveLiveness``: in the block that defines it, from its
+  definition (a block argument: the block's first operation) to the last operation of that block that
+  is or holds a user; in every other block with a direct user, from the block's first operation to its
+  last user there; the range is ``[smallest id, largest id + 1)`` over those operations. A buffer is
+  live over the hull of the ranges of its allocation and of every value aliasing it.
+- **Scratch buffers**, live at their operation only (``[id, id + 1)``), 128-byte aligned:
+  ``ttg.convert_layout`` through shared memory: the elements of the swizzled tile over its reps and CTAs
+  (NVIDIA: ``optimalSwizzling`` with the target's ld/st-matrix tiles; AMD: the ld/st-only swizzle;
+  `properties.conversion_cost.scratch_elements`); ``tt.reduce``: its largest cross-warp round, every
+  input side by side (`properties.reduction.scratch_bytes`); ``tt.scan`` (blocked layouts, warps along
+  the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks``;
+  ``tt.histogram``: ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source;
+  ``tt.atomic_rmw`` / ``tt.atomic_cas`` (and AMD's buffer atomics) whose result is used: one element (a
+  tensor result that broadcasts: all of them); ``ttng.tensormap_create``: 128;
+  ``ttg.warp_specialize``: its captures packed (scalars their bytes, pointers and descriptors 8, a shared
+  memdesc ``8 + 4 x rank``, another memdesc 8), 8-byte aligned; ``tt.call``: the callee's total (a
+  *virtual* buffer). The function itself, when it holds warp-specialized code: one byte per partition
+  warp of its largest ``warp_specialize``, live throughout, 4-byte aligned.
+- **Placement** (``computeOffsets``): explicit buffers, then scratch, then virtual ones, stably sorted
+  largest first; first fit over a map of (offset, live range) triples (``calculateStarts``); then an
+  interference graph (live at once and overlapping; or owned by operations in different regions of one
+  ``warp_specialize``, which run at once, and overlapping; or partition neighbours in one 64 KiB
+  partition of a gfx1250 LDS) coloured greedily, each coloured buffer moved past its neighbours, until
+  nothing interferes. The total is the largest ``offset + size``.
 
-The estimate is compared with the ``shared`` Triton records in each kernel's metadata in
-docs/ttgir.md ("Whole-kernel shared memory"), with every disagreement explained there.
+Whatever the model does not reproduce exactly (an operation producing a shared memdesc it does not know,
+a scratch size it could not compute, a call to a function it does not have) is listed in
+``Budget.uncertain``; the total is then an estimate, and the ``fits`` check says so (a warning, never an
+error). docs/ttgir.md ("Whole-kernel shared memory") compares the total with the ``shared`` Triton records
+in each kernel's metadata.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .syntax.ttgir import Module, Operation, TypeRef
+from .hardware import Hardware, hardware_for_target
+from .syntax.ttgir import Module, Operation, TypeRef, partition_warps
+from .ttgir_liveness import ControlFlow
 
 SCRATCH_ALIGN = 128
+FUNCTION_SCRATCH_ALIGN = 4          # Allocation::BufferT's default alignment
+CAPTURE_ALIGN = 8
+LDS_PARTITION_BYTES = {"gfx1250": 64 * 1024}    # AMD TargetInfo::getSharedMemoryPartitionSize
+FOREVER = (0, 1 << 64)              # the live range of a buffer owned by the function (Interval's default)
 VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
          "ttg.memdesc_reinterpret", "ttg.memdesc_subview", "ttng.memdesc_subslice", "amdg.memdesc_reinterpret")
-REGION_OPS = ("scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "ttg.warp_specialize",
-              "ttg.warp_yield", "ttg.warp_specialize.partitions", "ttg.warp_return")
+YIELDS = ("scf.yield", "scf.condition", "ttg.warp_yield")
 
 
-@dataclass
+@dataclass(eq=False)
 class Buffer:
     line: int
     op: str
-    kind: str                 # "explicit" | "scratch"
+    kind: str                 # "explicit" | "scratch" | "virtual"
     size: int
     alignment: int
     start: int                # live range over post-order operation ids, [start, end)
     end: int
     offset: int = 0
     what: str = ""
+    owner: int = -1           # index in Module.operations of the operation that owns it
+    neighbours: list["Buffer"] = field(default_factory=list, repr=False)    # other partitions of one allocation
 
     def to_tuple(self) -> tuple:
         return (self.line, self.op, self.kind, self.size, self.alignment, self.offset, self.what)
@@ -65,42 +90,11 @@ class Budget:
     total: int
     buffers: list[Buffer] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    uncertain: list[str] = field(default_factory=list)    # why the total may not be Triton's ("line N: ...")
 
-
-def _bytes(bits: int | None) -> int:
-    return max(1, -(-(bits or 8) // 8))
-
-
-def _prod(xs: Sequence[int]) -> int:
-    out = 1
-    for x in xs:
-        out *= x
-    return out
-
-
-def post_order(ops: Sequence[Operation]) -> list[int]:
-    """Each operation's id when numbered in post-order (children before the op holding them)."""
-    ids = [0] * len(ops)
-    stack: list[int] = []
-    n = 0
-    for i, op in enumerate(ops):
-        while stack and stack[-1] != op.parent:
-            ids[stack.pop()] = n
-            n += 1
-        stack.append(i)
-    while stack:
-        ids[stack.pop()] = n
-        n += 1
-    return ids
-
-
-def _ancestors(ops: Sequence[Operation], i: int) -> list[int]:
-    out = []
-    p = ops[i].parent
-    while p is not None:
-        out.append(p)
-        p = ops[p].parent
-    return out
+    @property
+    def exact(self) -> bool:
+        return not self.uncertain
 
 
 def _shared_memdesc(t: TypeRef) -> bool:
@@ -108,12 +102,346 @@ def _shared_memdesc(t: TypeRef) -> bool:
         (t.encoding is None or t.encoding.is_shared)
 
 
+# ------------------------------------------------------------------ the function's structure
+
+
+def argument_region(op: Operation, k: int) -> int:
+    """The region of `op` whose block declares its k-th argument: scf.while's first ``len(operands)`` are its
+    ``before`` region's, the rest its ``do`` region's; a warp_specialize repeats its captures once per
+    partition (regions 1, 2, ...); every other op has its arguments in region 0."""
+    if op.name == "scf.while":
+        return 0 if k < len(op.operands) else 1
+    if op.name == "ttg.warp_specialize":
+        return 1 + k // max(1, len(op.operands))
+    return 0
+
+
+Block = tuple  # (index of the op holding it, region)
+Value = tuple  # ("result", op index, name) | ("argument", op index, region, name)
+
+
+class Function:
+    """The operations of one function (its tt.func first) with every SSA use resolved to its definition
+    through the scopes it sits in (partition regions may repeat names), and its control-flow graph
+    (`ttgir_liveness.ControlFlow`: post-order ids and live ranges)."""
+
+    def __init__(self, ops: Sequence[Operation], members: Sequence[int]):
+        self.ops = ops
+        self.members = list(members)
+        self.users: dict[Value, list[int]] = {}
+        self.operand_values: dict[int, list[Value | None]] = {}
+        scopes: dict[Block, dict[str, Value]] = {}
+
+        def scope(block: Block) -> dict[str, Value]:
+            if block not in scopes:
+                p, r = block
+                scopes[block] = {} if p is None else {
+                    a: ("argument", p, r, a) for k, a in enumerate(ops[p].arguments)
+                    if argument_region(ops[p], k) == r}
+            return scopes[block]
+
+        for i in self.members:
+            op = ops[i]
+            block = (op.parent, op.region)
+            resolved: list[Value | None] = []
+            for name in op.operands:
+                v = None
+                for b in self.chain(i):
+                    v = scope(b).get(name)
+                    if v is not None:
+                        break
+                resolved.append(v)
+                if v is not None:
+                    self.users.setdefault(v, []).append(i)
+            self.operand_values[i] = resolved
+            for r in op.results:
+                scope(block)[r] = ("result", i, r)
+        self.flow = ControlFlow(ops, self.members, self.operand_values.__getitem__, argument_region)
+        self.ids = self.flow.ids
+
+    def chain(self, i: int) -> list[Block]:
+        """The blocks around operation i, innermost first."""
+        out, op = [], self.ops[i]
+        while True:
+            out.append((op.parent, op.region))
+            if op.parent is None:
+                return out
+            op = self.ops[op.parent]
+
+    def live_range(self, v: Value) -> tuple[int, int] | None:
+        """[first, last + 1) of the ids of the operations v is live at, over the function's control-flow graph
+        (`ttgir_liveness`); None for a value that graph does not hold."""
+        return self.flow.live_range(v)
+
+    def values(self, i: int) -> list[Value]:
+        return [("result", i, r) for r in self.ops[i].results]
+
+    def argument_values(self, i: int, region: int | None = None) -> list[Value]:
+        op = self.ops[i]
+        return [("argument", i, argument_region(op, k), a) for k, a in enumerate(op.arguments)
+                if region is None or argument_region(op, k) == region]
+
+
+# ------------------------------------------------------------------ aliases
+
+
+def aliases(fn: Function) -> dict[Value, set[int]]:
+    """Every value that may point into a shared allocation -> those allocations (op indices of their
+    local_alloc), by Triton's SharedMemoryAliasAnalysis run to its fixed point."""
+    ops = fn.ops
+    out: dict[Value, set[int]] = {}
+
+    def flow(targets: Sequence[Value], sources: Sequence[Value | None]) -> bool:
+        got: set[int] = set()
+        for s in sources:
+            if s is not None:
+                got |= out.get(s, set())
+        changed = False
+        for t in targets:
+            have = out.setdefault(t, set())
+            if not got <= have:
+                have |= got
+                changed = True
+        return changed
+
+    for i in fn.members:
+        op = ops[i]
+        if op.name == "ttg.local_alloc" and op.results and op.result_types and _shared_memdesc(op.result_types[0]):
+            out[("result", i, op.results[0])] = {i}
+    changed = True
+    while changed:
+        changed = False
+        for i in fn.members:
+            op, src = ops[i], fn.operand_values[i]
+            res = fn.values(i)
+            # results that may point into shared memory: not a type the reader knows to be something else
+            # (`arith.select ... : T` writes one type for all, which the reader may not give the result)
+            known = op.result_types if len(op.result_types) == len(res) else [None] * len(res)
+            shared_res = [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
+            if op.name == "ttg.local_alloc":
+                continue
+            if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
+                changed |= flow(shared_res, src[:1])
+            elif op.name == "arith.select":
+                changed |= flow(shared_res, src[1:3])
+            elif op.name == "scf.for":
+                for k, init in enumerate(src[3:]):
+                    changed |= flow([v for v in (fn.argument_values(i)[1 + k:2 + k] + res[k:k + 1])], [init])
+            elif op.name == "scf.while":
+                before = fn.argument_values(i, 0)
+                for k, init in enumerate(src):
+                    changed |= flow(before[k:k + 1], [init])
+            elif op.name == "ttg.warp_specialize":
+                n = len(src)
+                args = fn.argument_values(i)
+                for k, capture in enumerate(src):
+                    changed |= flow(args[k::n] if n else [], [capture])
+            elif op.name in YIELDS and op.parent is not None:
+                changed |= _flow_yield(fn, i, flow)
+    return out
+
+
+def _flow_yield(fn: Function, i: int, flow) -> bool:
+    """What a region's terminator hands on: scf.for's yield to its iter_args and results; scf.if's and
+    warp_yield's to the results; scf.while's ``do`` yield to its ``before`` arguments; scf.condition's
+    values (after the condition) to the ``do`` arguments and the results."""
+    op = fn.ops[i]
+    holder_index = op.parent
+    holder = fn.ops[holder_index]
+    src = fn.operand_values[i]
+    res = fn.values(holder_index)
+    changed = False
+    if op.name == "scf.condition":
+        after = fn.argument_values(holder_index, 1)
+        for k, v in enumerate(src[1:]):
+            changed |= flow(after[k:k + 1] + res[k:k + 1], [v])
+    elif holder.name == "scf.for":
+        args = fn.argument_values(holder_index)
+        for k, v in enumerate(src):
+            changed |= flow(args[1 + k:2 + k] + res[k:k + 1], [v])
+    elif holder.name == "scf.while":
+        before = fn.argument_values(holder_index, 0)
+        for k, v in enumerate(src):
+            changed |= flow(before[k:k + 1], [v])
+    elif holder.name in ("scf.if", "ttg.warp_specialize", "scf.execute_region", "scf.index_switch"):
+        for k, v in enumerate(src):
+            changed |= flow(res[k:k + 1], [v])
+    return changed
+
+
+# ------------------------------------------------------------------ the budget
+
+
+def budget(module: Module, hardware: Hardware | None = None) -> Budget:
+    """The kernel's shared memory as Triton allocates it (module docstring): the largest total over the
+    functions no other function calls, with that function's buffers."""
+    hw = hardware or hardware_for_target(module.target)
+    ops = module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    if not funcs:
+        return Budget(0)
+    called = {m.group(1) for op in ops if op.name == "tt.call" for m in [re.search(r"@([\w$.]+)", op.text)] if m}
+    done: dict[str, Budget] = {}
+    for name in funcs:
+        _callee_budget(module, name, funcs, hw, done, ())
+    roots = [done[n] for n in funcs if n not in called] or list(done.values())
+    return max(roots, key=lambda b: b.total)
+
+
+def _symbol(op: Operation) -> str:
+    m = re.search(r"@([\w$.]+)", op.text)
+    return m.group(1) if m else ""
+
+
+def _members(ops: Sequence[Operation], root: int) -> list[int]:
+    out, inside = [root], {root}
+    for i in range(root + 1, len(ops)):
+        if ops[i].parent in inside:
+            out.append(i)
+            inside.add(i)
+    return out
+
+
+def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
+    if name in done:
+        return done[name]
+    if name in stack or name not in funcs:
+        return Budget(0, uncertain=[f"tt.call @{name}: " + ("a recursive call" if name in stack
+                                                            else "the callee is not in the module")])
+    calls: dict[str, Budget] = {}
+    members = _members(module.operations, funcs[name])
+    for i in members:
+        op = module.operations[i]
+        if op.name == "tt.call":
+            callee = _symbol(op)
+            calls[callee] = _callee_budget(module, callee, funcs, hw, done, stack + (name,))
+    done[name] = _function_budget(module, members, hw, calls)
+    return done[name]
+
+
+def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget]) -> Budget:
+    ops = module.operations
+    fn = Function(ops, members)
+    dead = trivially_dead(fn)
+    if dead:
+        fn = Function(ops, [i for i in members if i not in dead])
+    out = Budget(0)
+    alias = aliases(fn)
+    ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
+    for v, allocs in alias.items():
+        if not allocs or not (v[0] == "result" or v in fn.users):
+            continue
+        r = fn.live_range(v)
+        if r is None:
+            continue
+        lo, hi = r
+        for a in allocs:
+            r = ranges.get(a)
+            ranges[a] = (lo, hi) if r is None else (min(r[0], lo), max(r[1], hi))
+    explicit, scratch_buffers, virtual = [], [], []
+    for i in fn.members:
+        op = ops[i]
+        if op.name == "ttg.local_alloc" and op.result_types and _shared_memdesc(op.result_types[0]) and op.results:
+            t = op.result_types[0]
+            sizes, align = _alloc_bytes(t)
+            if isinstance(op.attributes.get("alignment"), int):
+                align = op.attributes["alignment"]
+            start, end = ranges.get(i, (fn.ids[i], fn.ids[i] + 1))
+            what = f"{'x'.join(map(str, t.alloc_shape or t.shape))}x{t.element_type}"
+            group = [Buffer(op.line, op.name, "explicit", size, align, start, end, what=what, owner=i)
+                     for size in sizes]
+            if len(group) > 1:
+                for b in group:
+                    b.neighbours = [x for x in group if x is not b]
+            explicit += group
+            continue
+        if op.name == "tt.func" and op.parent is None:
+            has_ws = any(ops[j].name == "ttg.warp_specialize" for j in members)
+            warps = padded_partition_warps(module) if has_ws else 0
+            if warps:
+                scratch_buffers.append(Buffer(op.line, op.name, "scratch", warps, FUNCTION_SCRATCH_ALIGN, *FOREVER,
+                                              what=f"warp indices of {warps} partition warps", owner=i))
+            continue
+        if op.name == "tt.call":
+            callee = calls.get(_symbol(op))
+            definition = next((o for o in ops if o.name == "tt.func" and _symbol(o) == _symbol(op)), None)
+            if definition is not None and "noinline = true" not in definition.text:
+                out.uncertain.append(f"line {op.line}: Triton inlines @{_symbol(op)} before allocating (it is not "
+                                     f"noinline); its buffers are counted as one block at the call")
+            if callee is not None:
+                out.uncertain += [f"line {op.line}: {u}" for u in callee.uncertain]
+                if callee.total:
+                    virtual.append(Buffer(op.line, op.name, "virtual", callee.total, SCRATCH_ALIGN, fn.ids[i],
+                                          fn.ids[i] + 1, what=f"@{_symbol(op)}", owner=i))
+            continue
+        used = any(fn.users.get(v) for v in fn.values(i))
+        size, what, align = scratch(op, module, used, hw, out.uncertain)
+        if size:
+            scratch_buffers.append(Buffer(op.line, op.name, "scratch", size, align, fn.ids[i], fn.ids[i] + 1,
+                                          what=what, owner=i))
+    out.buffers = explicit + scratch_buffers + virtual
+    partition = LDS_PARTITION_BYTES.get(hw.name, 0) if hw is not None else 0
+    out.total = place(out.buffers, concurrent=_concurrency(ops), partition_bytes=partition)
+    return out
+
+
+REMOVABLE = ("ttg.local_alloc", "ttg.local_load", "ttg.convert_layout", "tt.reduce", "tt.scan", "tt.trans",
+             "tt.reshape", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.join", "tt.split",
+             "tt.gather", "tt.histogram", "tt.addptr", "tt.load", "tt.cat", "arith.select") + VIEWS
+
+
+def trivially_dead(fn: Function) -> set[int]:
+    """Operations the canonicalizer erases before allocation (MLIR's isOpTriviallyDead): none of their results
+    is used and they have no effect beyond allocating or reading (a buffer nobody touches, a view, a
+    conversion or reduction whose result is unused), repeated as removing one frees others."""
+    dead: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i in fn.members:
+            op = fn.ops[i]
+            if i in dead or not op.results or not (op.name in REMOVABLE or op.name.startswith(("arith.", "math."))):
+                continue
+            if all(u in dead for v in fn.values(i) for u in fn.users.get(v, ())):
+                dead.add(i)
+                changed = True
+    return dead
+
+
+def padded_partition_warps(module: Module) -> int:
+    """The warps every warp_specialize's partitions have once Triton's AllocateWarpGroups pads them (with
+    partitions of no work) to the module's largest, rounded up to whole warp groups of 4."""
+    largest = max((sum(partition_warps(op)) for op in module.operations if op.name == "ttg.warp_specialize"),
+                  default=0)
+    return -(-largest // 4) * 4
+
+
+def _concurrency(ops: Sequence[Operation]):
+    """x, y -> whether the operations owning two buffers run at once: both inside one warp_specialize, in
+    different regions (Triton compares the regions directly holding the owners)."""
+    def ws(i: int) -> int | None:
+        p = ops[i].parent
+        while p is not None:
+            if ops[p].name == "ttg.warp_specialize":
+                return p
+            p = ops[p].parent
+        return None
+
+    def concurrent(x: Buffer, y: Buffer) -> bool:
+        if x.owner < 0 or y.owner < 0:
+            return False
+        wx = ws(x.owner)
+        return wx is not None and wx == ws(y.owner) and \
+            (ops[x.owner].parent, ops[x.owner].region) != (ops[y.owner].parent, ops[y.owner].region)
+    return concurrent
+
+
 def _alloc_bytes(t: TypeRef) -> tuple[list[int], int]:
     """(sizes of the buffers, alignment) of one shared allocation."""
-    from .encodings import lower
-    from .padded import PaddedLayout
     enc = t.encoding
     shape = list(t.alloc_shape or t.shape)
+    if enc is not None and enc.kind == "nvmma_shared" and enc.fp4_padded:   # getAllocationShapePerCTA
+        shape[-2 if enc.transposed else -1] *= 2          # the packed axis (order[0]) holds padded bytes
     per_cta = _per_cta(enc, shape)
     bits = t.element_bits or 8
     align = 16
@@ -121,15 +449,20 @@ def _alloc_bytes(t: TypeRef) -> tuple[list[int], int]:
         a = enc.alignment
         align = int(a() if callable(a) else a) or 16
     if enc is not None and enc.kind == "padded_shared":       # getPaddedSize over the whole allocation
-        n = _prod(per_cta)
-        pad = sum(((n - 1) >> (i.bit_length() - 1)) << (p.bit_length() - 1)
-                  for i, p in zip(enc.intervals, enc.paddings)) if n else 0
-        return [(n + pad) * bits // 8], align
+        return [_padded_elements(enc, math.prod(per_cta)) * bits // 8], align
     if enc is not None and enc.kind == "partitioned_shared":
-        total = _prod(per_cta) * bits // 8
+        inner = getattr(enc, "partition_layout", None)
+        n = math.prod(per_cta)
+        if inner is not None and getattr(inner, "kind", "") == "padded_shared":
+            n = _padded_elements(inner, n)
         pieces = enc.num_partitions * enc.num_groups
-        return [total // pieces * enc.num_groups] * enc.num_partitions, align
-    return [_prod(per_cta) * bits // 8], align
+        return [n * bits // 8 // pieces * enc.num_groups] * enc.num_partitions, align
+    return [math.prod(per_cta) * bits // 8], align
+
+
+def _padded_elements(enc, n: int) -> int:
+    return n + (sum(((n - 1) >> (i.bit_length() - 1)) << (p.bit_length() - 1)
+                    for i, p in zip(enc.intervals, enc.paddings)) if n else 0)
 
 
 def _per_cta(enc, shape: list[int]) -> list[int]:
@@ -152,117 +485,36 @@ def _per_cta(enc, shape: list[int]) -> list[int]:
         return shape
 
 
-def budget(module: Module, hardware=None) -> Budget:
-    """Every shared buffer of the module's functions, placed as Triton places them (module docstring)."""
-    ops = module.operations
-    ids = post_order(ops)
-    index_of_value: dict[str, int] = {}
-    for i, op in enumerate(ops):
-        for r in op.results:
-            index_of_value[r] = i
-        for a in op.arguments:
-            index_of_value.setdefault(a, i)
-    users: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for v in op.operands:
-            users.setdefault(v, []).append(i)
-    subtree_first: dict[int, int] = {}
-    for i in range(len(ops)):
-        for a in _ancestors(ops, i):
-            subtree_first[a] = min(subtree_first.get(a, ids[i]), ids[i])
-    out = Budget(0)
-
-    def live_range(values: set[str], start_op: int) -> tuple[int, int]:
-        start = ids[start_op]
-        end = start + 1
-        holders = set(_ancestors(ops, start_op))
-        for v in values:
-            d = index_of_value.get(v)
-            if d is not None and v in ops[d].arguments:      # a region argument: live from the region's start
-                start = min(start, subtree_first.get(d, ids[d]))
-            for u in users.get(v, ()):
-                end = max(end, ids[u] + 1)
-                for a in _ancestors(ops, u):
-                    if a not in holders and a != start_op:
-                        end = max(end, ids[a] + 1)
-                        start = min(start, subtree_first.get(a, ids[a]))
-        return start, end
-
-    def aliases(root: str) -> set[str]:
-        seen, todo = {root}, [root]
-        while todo:
-            v = todo.pop()
-            for u in users.get(v, ()):
-                op = ops[u]
-                if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
-                    new = [r for r, t in zip(op.results, op.result_types) if _shared_memdesc(t)]
-                elif op.name in ("scf.yield", "scf.condition") and op.parent is not None:
-                    holder = ops[op.parent]          # the k-th yielded value: the holder's k-th result / iter_arg
-                    ks = [k for k, x in enumerate(op.operands) if x == v]
-                    first = 1 if holder.name == "scf.for" else 0
-                    new = [holder.results[k] for k in ks if k < len(holder.results)]
-                    new += [holder.arguments[first + k] for k in ks if first + k < len(holder.arguments)]
-                elif op.name == "scf.for":           # init arg j: result j and iter_arg j
-                    ks = [j - 3 for j, x in enumerate(op.operands) if x == v and j >= 3]
-                    new = [op.results[k] for k in ks if k < len(op.results)]
-                    new += [op.arguments[1 + k] for k in ks if 1 + k < len(op.arguments)]
-                elif op.name in REGION_OPS:
-                    new = [a for a, t in zip(op.arguments, op.argument_types) if _shared_memdesc(t)]
-                    new += [r for r, t in zip(op.results, op.result_types) if _shared_memdesc(t)]
-                else:
-                    new = []
-                    for r in new:
-                        if r not in seen:
-                            seen.add(r)
-                            todo.append(r)
-        return seen
-
-    for i, op in enumerate(ops):
-        if op.name == "ttg.local_alloc" and op.result_types and _shared_memdesc(op.result_types[0]) \
-                and op.results:
-            t = op.result_types[0]
-            sizes, align = _alloc_bytes(t)
-            if isinstance(op.attributes.get("alignment"), int):
-                align = op.attributes["alignment"]
-            start, end = live_range(aliases(op.results[0]), i)
-            for size in sizes:
-                out.buffers.append(Buffer(op.line, op.name, "explicit", size, align, start, end,
-                                          what=f"{'x'.join(map(str, t.alloc_shape or t.shape))}x{t.element_type}"))
-            continue
-        size, what, align = scratch(op, module, bool(users.get(op.results[0])) if op.results else False)
-        if size:
-            out.buffers.append(Buffer(op.line, op.name, "scratch", size, align, ids[i], ids[i] + 1, what=what))
-    out.total = place(out.buffers)
-    return out
-
-
 # ------------------------------------------------------------------ scratch sizes
 
 
-def scratch(op: Operation, module: Module, result_used: bool) -> tuple[int, str, int]:
-    """(bytes, why, alignment) of an operation's scratch buffer; 0 when it needs none."""
+def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | None = None,
+            uncertain: list[str] | None = None) -> tuple[int, str, int]:
+    """(bytes, why, alignment) of an operation's scratch buffer; 0 when it needs none. A size that cannot be
+    computed is 0 with its reason added to `uncertain`."""
     from .errors import CheckerError
     try:
         if op.name == "ttg.convert_layout":
-            return _convert(op, module) + (SCRATCH_ALIGN,)
+            return _convert(op, hw) + (SCRATCH_ALIGN,)
         if op.name == "tt.reduce":
             return _reduce(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.scan":
             return _scan(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.histogram":
             dst = _tensors(op)[-1]
-            n = max(_prod(dst.shape), module.threads_per_warp or 32)
-            return n * (dst.element_bits or 32) // 8, "histogram bins", SCRATCH_ALIGN
+            n = max(math.prod(dst.shape), module.threads_per_warp or 32)
+            return n * _scratch_bits(dst) // 8, "histogram bins", SCRATCH_ALIGN
         if op.name == "tt.gather":
             return _gather(op) + (SCRATCH_ALIGN,)
-        if op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
+        if op.name in ("tt.atomic_rmw", "tt.atomic_cas", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas"):
             return _atomic(op, result_used) + (SCRATCH_ALIGN,)
         if op.name == "ttng.tensormap_create":
             return 128, "TMA descriptor", SCRATCH_ALIGN
         if op.name == "ttg.warp_specialize":
-            n = len(op.operands)
-            return 8 * n, f"{n} captures", 8
-    except (CheckerError, ValueError, KeyError, IndexError, AttributeError, TypeError):
+            return _captures(op, hw, uncertain) + (CAPTURE_ALIGN,)
+    except (CheckerError, ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
+        if uncertain is not None:
+            uncertain.append(f"line {op.line}: the scratch of {op.name} is not modelled ({e})")
         return 0, "", SCRATCH_ALIGN
     return 0, "", SCRATCH_ALIGN
 
@@ -276,42 +528,18 @@ def _layout(t: TypeRef):
     return lower(t.encoding, list(t.shape))
 
 
+def _scratch_bits(t: TypeRef) -> int:
+    """Triton's getBitwidth of a tensor: its element's bits, at least 8 (pointers 64)."""
+    return max(t.element_bits or 32, 8)
+
+
 def _nonzero(bases) -> list:
     return [b for b in bases if any(b)]
 
 
-def _flat(L, dim: str) -> list[int]:
-    """The in-dim's nonzero bases as flat element indices (out dims flattened, dim0 slowest as Triton's
-    flattenOuts does with the last out dim fastest)."""
-    if not L.has_in_dim(dim):
-        return []
-    sizes = [s for _, s in L.out_dim_sizes]
-    out = []
-    for b in L.in_bases(dim):
-        flat = 0
-        for c, s in zip(b, sizes):
-            flat = flat * s + c
-        if flat:
-            out.append(flat)
-    return out
-
-
-def _cta_split(L) -> int:
-    return 1 << len(_nonzero(L.in_bases("block"))) if L.has_in_dim("block") else 1
-
-
-def _cvt_elems(src, dst, bits: int) -> int:
-    """Elements of the swizzled tile Triton's optimalSwizzlingLdSt builds for a src -> dst conversion:
-    the whole tensor, divided by the CTAs and by the repetitions (register bases of both layouts beyond
-    the vector of up to 128 bits)."""
-    common = [b for b in _flat(src, "register") if b in set(_flat(dst, "register"))]
-    vec = max(0, (128 // max(bits, 1)).bit_length() - 1)
-    reps = max(0, len(dict.fromkeys(common)) - vec)
-    return src.total_out_size // ((1 << reps) * _cta_split(src))
-
-
-def _convert(op: Operation, module: Module) -> tuple[int, str]:
+def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
     from .properties.conversion import triton_view
+    from .properties.conversion_cost import scratch_elements
     ts = _tensors(op)
     if len(ts) != 2:
         return 0, ""
@@ -320,42 +548,28 @@ def _convert(op: Operation, module: Module) -> tuple[int, str]:
     view = triton_view(src, dst, src_t.encoding == dst_t.encoding)
     if view.get("triton_lowering") not in ("shared_memory", "distributed_shared_memory"):
         return 0, ""
-    bits = src_t.element_bits or 32
-    bits = max(bits, 8)
-    return _cvt_elems(src, dst, bits) * bits // 8, "convert_layout through shared memory"
+    bits = _scratch_bits(src_t)
+    return scratch_elements(src, dst, bits, hw) * bits // 8, "convert_layout through shared memory"
 
 
 def _axis(op: Operation) -> int:
     a = op.attributes.get("axis")
     if isinstance(a, int):
         return a
-    import re
     m = re.search(r"axis\s*=\s*(\d+)", op.text)
     return int(m.group(1)) if m else 0
 
 
 def _reduce(op: Operation) -> tuple[int, str]:
-    """Inter-warp reduction: when warps hold different elements along the axis, each round of Triton's
-    ReduceOpHelper moves the partial results (one per warp along the axis, for every element off the
-    axis) through a swizzled tile."""
+    """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
+    from .properties.reduction import cross_warp_rounds, scratch_bytes
     ins = [t for t in op.operand_types if t.kind == "tensor" and t.encoding is not None]
     if not ins:
         return 0, ""
     axis = _axis(op)
     L = _layout(ins[0])
-    warps_axis = 1 << sum(1 for b in _nonzero(L.in_bases("warp")) if b[axis]) if L.has_in_dim("warp") else 1
-    if warps_axis == 1:
-        return 0, ""
-    shape = list(ins[0].shape)
-    off_axis = _prod(shape) // shape[axis]
-    regs_off = [b for b in _nonzero(L.in_bases("register")) if not b[axis]]
-    total = 0
-    for t in ins:
-        bits = max(t.element_bits or 32, 8)
-        vec = max(0, (128 // bits).bit_length() - 1)
-        reps = max(0, len(regs_off) - vec)
-        total += off_axis * warps_axis // ((1 << reps) * _cta_split(L)) * bits // 8
-    return total, f"inter-warp reduction over {warps_axis} warps"
+    size = scratch_bytes(L, axis, [_scratch_bits(t) for t in ins])
+    return size, f"cross-warp reduction, {len(cross_warp_rounds(L, axis))} round(s)" if size else ""
 
 
 def _scan(op: Operation) -> tuple[int, str]:
@@ -369,14 +583,14 @@ def _scan(op: Operation) -> tuple[int, str]:
     if wpc[axis] == 1:
         return 0, ""
     contig = spt
-    non_axis_lanes = _prod(tpw) // tpw[axis]
-    non_axis_elems = _prod(contig) // contig[axis]
+    non_axis_lanes = math.prod(tpw) // tpw[axis]
+    non_axis_elems = math.prod(contig) // contig[axis]
     axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
     non_axis_blocks = 1
     for d in range(len(shape)):
         if d != axis:
             non_axis_blocks *= -(-shape[d] // (contig[d] * tpw[d] * wpc[d]))
-    elems = _prod(wpc) * non_axis_lanes * non_axis_elems * axis_blocks * non_axis_blocks
+    elems = math.prod(wpc) * non_axis_lanes * non_axis_elems * axis_blocks * non_axis_blocks
     size = sum(-(-(t.element_bits or 32) // 8) for t in ins)
     return size * elems, f"scan across {wpc[axis]} warps"
 
@@ -388,11 +602,12 @@ def _gather(op: Operation) -> tuple[int, str]:
     src, idx = ts[0], ts[1]
     axis = _axis(op)
     Ls, Li = _layout(src), _layout(idx)
-    local = all(not b[axis] for b in _nonzero(Ls.in_bases("warp"))) if Ls.has_in_dim("warp") else True
-    local = local and (all(not b[axis] for b in _nonzero(Li.in_bases("warp"))) if Li.has_in_dim("warp") else True)
-    if local:
+
+    def warp_local(L) -> bool:
+        return all(not b[axis] for d in ("warp", "block") if L.has_in_dim(d) for b in _nonzero(L.in_bases(d)))
+    if warp_local(Ls) and warp_local(Li):
         return 0, ""
-    return _prod(src.shape) * -(-(src.element_bits or 32) // 8), "gather source"
+    return math.prod(src.shape) * -(-(src.element_bits or 32) // 8), "gather source"
 
 
 def _atomic(op: Operation, used: bool) -> tuple[int, str]:
@@ -402,16 +617,72 @@ def _atomic(op: Operation, used: bool) -> tuple[int, str]:
     ptr = op.operand_types[0] if op.operand_types else None
     bits = 32
     if ptr is not None:
-        import re
         m = re.search(r"!tt\.ptr<[a-z]*(\d+)", ptr.element_type or "")
         if m:
             bits = int(m.group(1))
     if res is None or res.kind != "tensor":
+        if op.name.startswith("amdg."):      # AMD's buffer atomics need scratch only for a broadcast tensor
+            return 0, ""
         return max(8, bits) // 8, "atomic result broadcast"
     L = _layout(res)
     if any(not any(b) for d in L.in_dims for b in L.in_bases(d)):
-        return _prod(res.shape) * max(8, bits) // 8, "atomic result broadcast"
+        return math.prod(_per_cta(res.encoding, list(res.shape))) * max(8, res.element_bits or bits) // 8, \
+            "atomic result broadcast"
     return 0, ""
+
+
+def capture_bytes(t: str, hw: Hardware | None) -> int | None:
+    """The bytes a warp_specialize capture of type `t` takes (Triton's getSharedMemorySize of the type);
+    None when not known."""
+    from .syntax.ttgir import element_bits
+    t = t.strip()
+    if t.startswith("!tt.tensordesc"):
+        return None if hw is not None and hw.vendor == "amd" else 8
+    if t.startswith("!tt.ptr"):
+        return 8
+    if t.startswith("!ttg.memdesc<"):
+        if "tensor_memory" in t:
+            return 8
+        dims = re.match(r"!ttg\.memdesc<((?:\d+x)*)", t)
+        return 8 + 4 * (dims.group(1).count("x") if dims else 0)
+    if t == "index":
+        return 8
+    bits = element_bits(t)
+    return None if bits is None else -(-bits // 8)
+
+
+def _captures(op: Operation, hw: Hardware | None, uncertain: list[str] | None) -> tuple[int, str]:
+    """Every capture of a warp_specialize packed one after the other (WarpSpecializeOp::getCaptureSize)."""
+    types = _signature_inputs(op.text)
+    if len(types) != len(op.operands):
+        raise ValueError(f"its {len(op.operands)} captures have {len(types)} types")
+    sizes = [capture_bytes(t, hw) for t in types]
+    if None in sizes:
+        raise ValueError(f"the size of capture type {types[sizes.index(None)]} is not known")
+    return sum(sizes), f"{len(types)} captures"
+
+
+def _signature_inputs(text: str) -> list[str]:
+    """The input types of an operation's trailing ``: (T, ...) -> R`` signature."""
+    m = None
+    for m in re.finditer(r":\s*\(", text):
+        pass
+    if m is None:
+        return []
+    out, depth, cur = [], 0, ""
+    for ch in text[m.end():]:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}" and not (ch == ">" and cur.endswith("-")):
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + ([cur.strip()] if cur.strip() else [])
 
 
 # ------------------------------------------------------------------ placement (Allocation.cpp)
@@ -425,14 +696,15 @@ def _intersects(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def place(buffers: list[Buffer]) -> int:
-    """Offsets as Triton's computeOffsets sets them; returns the total (largest offset + size)."""
+def place(buffers: list[Buffer], concurrent=None, partition_bytes: int = 0) -> int:
+    """Offsets as Triton's computeOffsets sets them; returns the total (largest offset + size).
+    `concurrent(x, y)`: whether two buffers' owners run at once (warp_specialize regions);
+    `partition_bytes`: the LDS partition that partition neighbours must not share (0: none)."""
     if not buffers:
         return 0
     order = sorted(buffers, key=lambda b: -b.size)          # stable: the largest first
     rng = {id(b): (b.start, b.end) for b in order}
-    INF = (0, 1 << 62)
-    triples: list[tuple[int, tuple[int, int]]] = [(0, INF)]
+    triples: list[tuple[int, tuple[int, int]]] = [(0, FOREVER)]
     todo = list(order)
     while todo and triples:
         triples.sort(key=lambda t: t[0])
@@ -455,27 +727,32 @@ def place(buffers: list[Buffer]) -> int:
         todo.remove(pick)
     for b in todo:                  # never placed by the first fit: the colouring places them
         b.offset = 0
-    total = 0
     while True:
-        graph = _interference(order, rng)
-        total = _colour(order, graph)
-        if not _interference(order, rng):
+        graph = _interference(order, rng, concurrent, partition_bytes)
+        total = _colour(order, graph, partition_bytes)
+        if not _interference(order, rng, concurrent, partition_bytes):
             return total
 
 
-def _interference(order: list[Buffer], rng) -> dict[int, list[Buffer]]:
+def _interference(order: list[Buffer], rng, concurrent=None, partition_bytes: int = 0) -> dict[int, list[Buffer]]:
     graph: dict[int, list[Buffer]] = {}
     for x in order:
+        near = graph.setdefault(id(x), [])
         for y in order:
             if x is y:
                 continue
-            if _intersects(rng[id(x)], rng[id(y)]) and \
-                    _intersects((x.offset, x.offset + x.size), (y.offset, y.offset + y.size)):
-                graph.setdefault(id(x), []).append(y)
+            overlap = _intersects((x.offset, x.offset + x.size), (y.offset, y.offset + y.size))
+            if overlap and (_intersects(rng[id(x)], rng[id(y)]) or (concurrent is not None and concurrent(x, y))):
+                near.append(y)
+        if partition_bytes:
+            near += [y for y in x.neighbours if y not in near
+                     and x.offset // partition_bytes == y.offset // partition_bytes]
+        if not near:
+            del graph[id(x)]
     return graph
 
 
-def _colour(order: list[Buffer], graph) -> int:
+def _colour(order: list[Buffer], graph, partition_bytes: int = 0) -> int:
     colours = {id(b): (0 if b is order[0] else -1) for b in order}
     for x in order:
         taken = {colours[id(y)] for y in graph.get(id(x), ()) if colours[id(y)] >= 0}
@@ -487,7 +764,10 @@ def _colour(order: list[Buffer], graph) -> int:
     for x in order:
         new = 0
         for y in graph.get(id(x), ()):
-            new = max(new, y.offset + y.size)
+            if partition_bytes and y in x.neighbours:
+                new = max(new, (y.offset // partition_bytes + 1) * partition_bytes)
+            else:
+                new = max(new, y.offset + y.size)
         if colours[id(x)] != 0:
             x.offset = _aligned(new, x.alignment)
         total = max(total, x.offset + x.size)

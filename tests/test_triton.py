@@ -207,3 +207,15 @@ def test_without_triton_one_line_and_exit_2(args):
             "try:\n    checker.triton.install()\nexcept checker.CheckerError as e:\n    print(e)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "checker.triton needs Triton, which is not installed (pip install 'layoutcheck[triton]')"
+
+
+def test_run_says_why_its_kernel_figure_is_not_tritons():
+    from checker.triton import shared_mismatch
+    report = {"checks": [{"id": "k.ttgir:5:tt.func:fits[kernel]", "details": {"kernel_bytes": 12288}}]}
+    assert shared_mismatch(report, 12288, "k") is None
+    assert shared_mismatch(report, None, "k") is None
+    assert shared_mismatch(report, 8192, "k") == ("layoutcheck: kernel k: Triton allocated 8192 bytes of shared "
+                                                  "memory, layoutcheck's model 12288: a difference the model does "
+                                                  "not explain (please report it)")
+    report["checks"][0]["details"]["uncertain"] = ["line 9: Triton inlines @f before allocating"]
+    assert shared_mismatch(report, 8192, "k").endswith("model 12288: line 9: Triton inlines @f before allocating")

@@ -72,30 +72,37 @@ def fits(check, engine, timeout_ms) -> Result:
     from .. import prove
     p = check.param
     if p("kernel_bytes") is not None:       # the whole kernel's budget (checker.ttgir_shared), a direct check
-        return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware)
+        return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware,
+                           uncertain=p("uncertain") or ())
     return prove.fits(_operand(check, "layout"), check.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
                       shape=check.shape, base_bytes=p("base_bytes"), **_kw(engine, timeout_ms))
 
 
-def kernel_fits(total: int, capacity: int, breakdown, hardware=None) -> Result:
+def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=()) -> Result:
     """The shared memory a whole kernel needs (Triton's allocation: buffers with their live ranges,
     placed) fits the target's capacity. Static: no engines; details hold the breakdown, one entry per
-    buffer: line, op, kind (explicit / scratch), bytes, alignment, offset, what."""
+    buffer: line, op, kind (explicit / scratch / virtual), bytes, alignment, offset, what. `uncertain`: why the
+    figure may not be Triton's (then it is an estimate, and the message says so)."""
     rows = [{"line": e[0], "op": e[1], "kind": e[2], "bytes": e[3], "alignment": e[4], "offset": e[5],
              "what": e[6]} for e in breakdown]
-    details = {"kernel_bytes": total, "capacity_bytes": capacity, "buffers": rows,
+    details = {"kernel_bytes": total, "capacity_bytes": capacity, "buffers": rows, "exact": not uncertain,
                "explicit_bytes": sum(r["bytes"] for r in rows if r["kind"] == "explicit"),
                "scratch_bytes": max((r["bytes"] for r in rows if r["kind"] == "scratch"), default=0)}
+    if uncertain:
+        details["uncertain"] = list(uncertain)
     where = f" of {hardware.name}" if hardware is not None else ""
     largest = sorted(rows, key=lambda r: -r["bytes"])[:3]
     parts = ", ".join(f"{r['bytes']} B {r['kind']} at line {r['line']} ({r['op']}"
                       + (f" {r['what']}" if r["what"] else "") + ")" for r in largest)
+    needs = "needs" if not uncertain else "needs about"
+    caveat = "" if not uncertain else f" (an estimate: {'; '.join(uncertain[:2])}" + \
+        (f"; {len(uncertain) - 2} more" if len(uncertain) > 2 else "") + ")"
     if total <= capacity:
-        return Result("fits", "holds", {}, None, f"the kernel needs {total} bytes of shared memory "
-                                                 f"({len(rows)} buffers), within the {capacity}-byte capacity{where}",
-                      details)
-    return Result("fits", "fails", {}, None, f"the kernel needs {total} bytes of shared memory, past the "
-                                             f"{capacity}-byte capacity{where}; largest: {parts}", details)
+        return Result("fits", "holds", {}, None, f"the kernel {needs} {total} bytes of shared memory "
+                                                 f"({len(rows)} buffers), within the {capacity}-byte capacity{where}"
+                                                 f"{caveat}", details)
+    return Result("fits", "fails", {}, None, f"the kernel {needs} {total} bytes of shared memory, past the "
+                                             f"{capacity}-byte capacity{where}; largest: {parts}{caveat}", details)
 
 
 def _in_allocation(check) -> tuple[LinearLayout, Any]:

@@ -324,6 +324,23 @@ def optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardw
     return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
 
 
+def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None) -> int:
+    """The elements of scratch Triton's allocation analysis gives a conversion src -> dst through shared memory
+    (getNumScratchElemsSwizzledCvt): the swizzled tile of the broadcast-free layouts over its reps and over
+    the CTAs src splits the tensor over. On NVIDIA targets the tile is `optimal_swizzling`'s with the target's
+    matrix instructions (the one the lowering uses); elsewhere (AMD, reductions: ``hardware`` None) the
+    ld/st-only swizzle's (optimalSwizzlingLdSt)."""
+    s, _ = drop_broadcast_registers(_full(src))
+    d, _ = drop_broadcast_registers(_full(dst))
+    hw = resolve(hardware) if hardware is not None else None
+    if hw is not None and hw.vendor == "nvidia":
+        reps = optimal_swizzling(s, d, bits, hw).reps
+    else:
+        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits)[0][REPS])
+    ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b))
+    return s.total_out_size // (reps * ctas)
+
+
 def _trivial_over_block(L: LinearLayout) -> bool:
     if not L.has_in_dim(BLOCK) or L.in_dim_size(BLOCK) == 1:
         return all(not any(b) for b in L.in_bases(BLOCK)) if L.has_in_dim(BLOCK) else True

@@ -143,6 +143,15 @@ class Operation:
         return self.operand_types + self.result_types
 
 
+def partition_warps(op: Operation) -> list[int]:
+    """The warp counts of a warp_specialize's partitions, in order: ``partitionNumWarps =
+    array<i32: 4, 2>`` (generic form) or ``partitionN(...) num_warps(4)`` (custom form)."""
+    m = re.search(r"partitionNumWarps\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+    if m:
+        return [int(x) for x in m.group(1).split(",") if x.strip()]
+    return [int(x) for x in re.findall(r"\bnum_warps\((\d+)\)", op.text)]
+
+
 @dataclass
 class Module:
     file: str
