@@ -114,7 +114,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     (worker processes; None: one per core), timeout_ms, only / skip (shell patterns of check ids),
     werror, differential (``matches_triton`` for every encoding of the TTGIR: Triton must be installed),
     triton_figures (Triton's own figures beside every conversion and bank check: ``--triton-figures``),
-    executor (None: processes; "ray" or "ray://HOST:PORT": Ray tasks, ``pip install 'layoutcheck[ray]'``),
+    executor (None: processes; "ray" or "ray://HOST:PORT": Ray tasks, ``pip install ray``),
     triton_version ("3.5" to "3.9": whose semantics every check follows; default: a spec's own
     ``triton_version:``, else what a module's syntax says (`checker.syntax.version_marks`), else the newest;
     ``report["summary"]["triton_version"]`` says which and why).

@@ -212,12 +212,17 @@ def cmd_verify(args) -> int:
                  jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
                  triton_figures=args.triton_figures, executor=args.executor, json_report="json" in formats,
                  pretty=True if args.pretty else None)
-    if done.nothing:
-        print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
-        return EXIT_OK
     report, problems = done.report, done.problems
+    # the reports are written even when nothing was checked: an older report.json left in --report-dir
+    # must not be read as this run's
     written = write_reports(report, done.timings if args.timings else None, formats, args.report_dir,
                             figures=args.figures, pretty=True if args.pretty else None, rows=done.rows)
+    if done.nothing:
+        print(f"layoutcheck verify: nothing to check: {len(inputs.kernels)} TTGIR file(s) with no layout to check")
+        if written and not args.quiet:
+            sys.stdout.flush()
+            print(written_line(written), file=sys.stderr)
+        return EXIT_OK
     sys.stdout.write(render_text(report))
     if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
         sys.stdout.flush()
@@ -244,7 +249,6 @@ def cmd_run(args) -> int:
     import importlib.util
     import os
     import shutil
-    import subprocess
     import tempfile
     from .reports.writer import parse_formats
     from .triton import ENV, collect, finish
@@ -255,7 +259,7 @@ def cmd_run(args) -> int:
         raise CheckerError("give the program to run after --, e.g. layoutcheck run -- python script.py",
                            field="program")
     if sys.modules.get("triton", False) is None or importlib.util.find_spec("triton") is None:
-        raise CheckerError("layoutcheck run needs Triton, which is not installed (pip install 'layoutcheck[triton]')")
+        raise CheckerError("layoutcheck run needs Triton, which is not installed (pip install triton==3.9.0)")
     if args.differential:
         from .properties.matches_triton import require_lowering_triton
         require_lowering_triton("--differential")
@@ -272,20 +276,55 @@ def cmd_run(args) -> int:
                                         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     try:
         try:
-            status = subprocess.call(command, env=env)
+            status, ended_line = _run_relaying_stderr(command, env)
         except OSError as e:
             raise CheckerError(f"cannot run {command[0]}: {e.strerror}", field="program") from None
-        except KeyboardInterrupt:
-            status = EXIT_INTERRUPTED
         kernels = collect(records)
     finally:
         shutil.rmtree(records, ignore_errors=True)
+    if not ended_line and not args.quiet:       # the program's last words (a leak report) lack a newline
+        print(file=sys.stderr)
     finish(kernels, report_dir=args.report_dir, formats=args.format, summary=not args.quiet)
     if status:
         return status if status > 0 else 128 - status
+    if not kernels:                 # a gate never passes for having seen nothing
+        print("layoutcheck run: error: no kernel was verified: the program compiled none with Triton "
+              f"(it ran with Triton from {importlib.util.find_spec('triton').origin})", file=sys.stderr)
+        return EXIT_FAILED
     errors = sum(k.errors + (k.problem is not None) for k in kernels)
     warnings = sum(k.warnings for k in kernels)
     return EXIT_FAILED if errors or (args.werror and warnings) else EXIT_OK
+
+
+def _run_relaying_stderr(command: list[str], env: dict) -> tuple[int, bool]:
+    """Run `command`; its stderr is copied to ours as it comes (its findings stream as they happen). Returns
+    its exit status (EXIT_INTERRUPTED on Ctrl-C) and whether its stderr ended a line (so that what is printed
+    next starts on a line of its own)."""
+    import subprocess
+    import threading
+    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
+    last = [b"\n"]
+    out = getattr(sys.stderr, "buffer", None)
+
+    def relay() -> None:
+        for chunk in iter(lambda: proc.stderr.read1(65536), b""):
+            last[0] = chunk[-1:]
+            if out is not None:
+                out.write(chunk)
+                out.flush()
+            else:
+                sys.stderr.write(chunk.decode(errors="replace"))
+                sys.stderr.flush()
+
+    thread = threading.Thread(target=relay, daemon=True)
+    thread.start()
+    try:
+        status = proc.wait()
+    except KeyboardInterrupt:
+        proc.wait()
+        status = EXIT_INTERRUPTED
+    thread.join()
+    return status, last[0] == b"\n"
 
 
 def cmd_diff(args) -> int:
@@ -529,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--file", help=file_help)
     sp.add_argument("--shape", help=shape_help)
     engine_arg(sp, "decision procedure: GF(2) algebra, Z3, both, which must agree, or all: both and a second "
-                   "SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]') on the same SMT-LIB2 "
+                   "SMT solver (Bitwuzla, pip install bitwuzla) on the same SMT-LIB2 "
                    "obligations (default: %(default)s)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
@@ -592,7 +631,7 @@ def build_parser() -> argparse.ArgumentParser:
     patterns(sp, "--only", "run only checks whose id matches this shell pattern (repeatable)")
     patterns(sp, "--skip", "skip checks whose id matches this shell pattern (repeatable)")
     engine_arg(sp, "decision procedure: GF(2) algebra, Z3, both, which must agree (default), or all: both and a "
-                   "second SMT solver (Bitwuzla, pip install 'layoutcheck[solvers]')")
+                   "second SMT solver (Bitwuzla, pip install bitwuzla)")
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per check in ms (default: %(default)s)")
     switch(sp, "--quiet", "no progress and no 'reports:' line on stderr (stdout still has the text report)")
@@ -607,12 +646,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--executor", default="processes", metavar="processes|ray|ray://HOST:PORT",
                     help="where the checks run: worker processes on this machine (default, --jobs of them), "
                          "or Ray tasks in batches: ray (a local Ray, or the cluster RAY_ADDRESS names), "
-                         "ray://HOST:PORT (a cluster through Ray Client); needs pip install 'layoutcheck[ray]'")
+                         "ray://HOST:PORT (a cluster through Ray Client); needs pip install ray")
     sp.add_argument("--hardware", metavar="NAME",
                     help="hardware preset for TTGIR input (default: from the module's ttg.target)")
     switch(sp, "--werror", "warnings (bank conflicts in TTGIR) fail the run")
     switch(sp, "--differential", "also lower every encoding of the TTGIR with the installed Triton and check that "
-                                 "the bases agree (matches_triton; needs pip install 'layoutcheck[triton]')")
+                                 "the bases agree (matches_triton; needs pip install triton==3.9.0)")
     sp.add_argument("--explain", metavar="[FILE:]LINE",
                     help="print the proofs (verdicts first) and the layouts of the TTGIR operation at LINE, then "
                          "stop; FILE is an input's path or a suffix of it, e.g. matmul.cuda80.ttgir:84 "

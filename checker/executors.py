@@ -1,6 +1,6 @@
 """Running a sweep's checks on Ray (``layoutcheck verify --executor ray`` or ``--executor ray://HOST:PORT``).
 
-    pip install 'layoutcheck[ray]'
+    pip install ray
     layoutcheck verify big_sweep.yaml --executor ray                 # a local Ray, or the cluster RAY_ADDRESS names
     layoutcheck verify big_sweep.yaml --executor ray://head:10001    # a remote cluster through Ray Client
 
@@ -39,7 +39,7 @@ def require_ray():
     try:
         import ray
     except ImportError:
-        raise CheckerError("--executor ray needs Ray, which is not installed (pip install 'layoutcheck[ray]')",
+        raise CheckerError("--executor ray needs Ray, which is not installed (pip install ray)",
                            field="--executor") from None
     return ray
 

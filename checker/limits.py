@@ -236,5 +236,21 @@ def clip(value: Any, limit: int = 60) -> str:
 
 __all__ = ["MAX_ELEMENTS", "MAX_RANK", "INT_MIN", "INT_MAX", "MAX_SHOW_ELEMENTS", "MAX_SWEEP_POINTS",
            "MAX_NESTING", "MAX_INCLUDE_DEPTH", "MAX_YAML_NODES", "MAX_BYTES", "MAX_DTYPE_BITS", "decode", "read_text",
+           "did_you_mean",
            "read_stdin", "check_characters", "integer", "shape", "parse_shape_text", "byte_count", "depth",
            "check_depth", "describe", "clip", "check_elements", "printable"]
+
+
+def did_you_mean(word: str, choices) -> str:
+    """`` (did you mean 'x'?)`` for the choice closest to a misspelt `word` (case, ``_`` and ``-`` aside, or
+    difflib's ratio of at least 0.8), else ``""``."""
+    import difflib
+    if not isinstance(word, str):
+        return ""
+    names = [c for c in choices if isinstance(c, str)]
+
+    def plain(s: str) -> str:
+        return s.lower().replace("_", "").replace("-", "")
+    by_plain = {plain(c): c for c in names}
+    close = difflib.get_close_matches(plain(word), list(by_plain), n=1, cutoff=0.8)
+    return f" (did you mean '{by_plain[close[0]]}'?)" if close and by_plain[close[0]] != word else ""

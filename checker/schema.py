@@ -38,14 +38,17 @@ dependentRequired, dependentSchemas, allOf, then/else, anyOf, oneOf.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
 
 from .errors import InternalError
+from .limits import did_you_mean
 
 Path = tuple  # of str keys and int indices
 
@@ -241,9 +244,27 @@ class Schema:
             self._validators[pointer] = validator
         import referencing.exceptions
         try:
-            return [v for _, v, _ in _ordered(validator.iter_errors(instance), instance, 0)]
+            with _frames_for_nesting():
+                return [v for _, v, _ in _ordered(validator.iter_errors(instance), instance, 0)]
         except referencing.exceptions.Unresolvable as e:
             raise InternalError(f"{self.name}: a $ref does not resolve ({e})") from None
+
+
+@contextlib.contextmanager
+def _frames_for_nesting():
+    """Room for jsonschema to walk a document nested as deep as the limits allow (MAX_NESTING levels): its
+    validators recurse through $ref, anyOf and properties, some 40 Python frames per level of the document,
+    past Python's default of 1000 at about 25 levels."""
+    from .limits import MAX_NESTING
+    need = 64 * MAX_NESTING + 1000
+    old = sys.getrecursionlimit()
+    if old < need:
+        sys.setrecursionlimit(need)
+    try:
+        yield
+    finally:
+        if old < need:
+            sys.setrecursionlimit(old)
 
 
 # ---------------------------------------------------------------- the adapter
@@ -295,7 +316,7 @@ def _violations(error: Any, instance: Any, skip: int, done: set, firsts: dict) -
     if word in ("enum", "const"):
         allowed = want if word == "enum" else [want]
         what = show(allowed[0]) if len(allowed) == 1 else "one of " + ", ".join(show(v) for v in allowed)
-        return [one((2,), path, f"must be {what}, got {show(value)}", word)]
+        return [one((2,), path, f"must be {what}, got {show(value)}{did_you_mean(value, allowed)}", word)]
     if word == "pattern":
         return [one((3,), path, f"must match the pattern {want}, got {show(value)}", word)]
     if word in ("minimum", "maximum"):
@@ -315,8 +336,9 @@ def _violations(error: Any, instance: Any, skip: int, done: set, firsts: dict) -
         if word == "additionalProperties":
             props = error.schema.get("properties", {})
             allowed = ", ".join(sorted(props))
-            message = f"unknown key (allowed: {allowed})" if allowed else "unknown key"
-            return [one((9, keys.index(k), 1), path + (k,), message, word) for k in keys if k not in props]
+            return [one((9, keys.index(k), 1), path + (k,),
+                        f"unknown key{did_you_mean(k, props)}" + (f" (allowed: {allowed})" if allowed else ""), word)
+                    for k in keys if k not in props]
         if word == "required":
             return [one((10, i), path + (k,), "required key is missing", word)
                     for i, k in enumerate(want) if k not in value]

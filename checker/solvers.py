@@ -2,7 +2,7 @@
 
 ``engine="all"`` runs three engines on every property that has a Z3 engine:
 the GF(2) engine ("f2"), Z3 ("z3") and Bitwuzla ("bitwuzla", from the
-optional extra ``pip install 'layoutcheck[solvers]'``). Bitwuzla decides
+optional extra ``pip install bitwuzla``). Bitwuzla decides
 exactly the SMT-LIB2 script ``layoutcheck smt`` writes (`smt.to_smtlib`):
 the property's Z3 engine runs a second time inside `smt.solved_by(solve)`,
 so each `smt.Obligation` it builds is printed as SMT-LIB2, parsed by
@@ -30,7 +30,7 @@ from typing import Callable, Mapping
 from .errors import CheckerError, InternalError
 
 SOLVER = "bitwuzla"
-INSTALL = "pip install 'layoutcheck[solvers]'"
+INSTALL = "pip install bitwuzla"
 
 
 def available() -> bool:

@@ -20,7 +20,7 @@ it (`checker.reports.run`). At exit (or `Session.finish`) a summary goes to stde
 command reads back when the program ends (`collect`), so a program that exits through ``os._exit``
 or dies still has its kernels summarised.
 
-Needs Triton (``pip install 'layoutcheck[triton]'``): without it `install` raises a `CheckerError`
+Needs Triton (``pip install triton==3.9.0``): without it `install` raises a `CheckerError`
 saying so in one line.
 """
 
@@ -200,13 +200,14 @@ class Session:
                summary=self.summary)
 
 
-def merged_report(kernels: Sequence[Kernel]) -> dict[str, Any] | None:
-    """One report (report.json's dict) holding every kernel's checks, or None when no kernel was verified."""
+def merged_report(kernels: Sequence[Kernel], engine: str = "both", timeout_ms: int = 10_000) -> dict[str, Any]:
+    """One report (report.json's dict) holding every kernel's checks; an empty one when no kernel was verified
+    (so that the reports of an earlier run are never left in place)."""
     from types import SimpleNamespace
     from .reports.json_report import build_report
     reports = [k.report for k in kernels if k.report]
     if not reports:
-        return None
+        return build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[])
     outcomes = [SimpleNamespace(record=c) for r in reports for c in r["checks"]]
     ttgir = [t for r in reports for t in r["summary"].get("ttgir", ())]
     first = reports[0]["summary"]
@@ -221,12 +222,14 @@ def merged_report(kernels: Sequence[Kernel]) -> dict[str, Any] | None:
 def finish(kernels: Sequence[Kernel], *, report_dir: str | None, formats: str = "text,json",
            stream: TextIO | None = None, summary: bool = True) -> list[str]:
     """Print the summary of `kernels` and write their merged reports to report_dir; the paths written."""
+    if not summary and report_dir is None:
+        return []       # a `run` child at exit: nothing to do, nothing imported (the program may be dying of a signal)
     from .reports.run import summary_lines
     from .reports.writer import parse_formats, write_reports, written_line
     out = stream or sys.stderr
     report = merged_report(kernels)
     written: list = []
-    if report_dir is not None and report is not None:
+    if report_dir is not None:
         written = write_reports(report, None, parse_formats(formats), report_dir)
     if summary:
         for line in summary_lines(kernels, report):
@@ -260,7 +263,7 @@ def require() -> Any:
         from triton import knobs
     except ImportError:
         raise CheckerError("checker.triton needs Triton, which is not installed "
-                           "(pip install 'layoutcheck[triton]')") from None
+                           "(pip install triton==3.9.0)") from None
     return knobs
 
 
@@ -298,10 +301,34 @@ def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
                       triton_version=triton_version)
     session.previous = knobs.compilation.listener
     knobs.compilation.listener = session.listener
+    _keep_listener(knobs.compilation)
     _SESSION.append(session)
     import atexit
     atexit.register(session.finish)
     return session
+
+
+def _keep_listener(compilation) -> None:
+    """Chain, do not lose: a program that sets its own ``knobs.compilation.listener`` after the session is
+    installed would silently switch layoutcheck off (and a gate would pass having seen nothing). The knobs
+    object's class is given a subclass whose assignment to ``listener`` makes the program's listener the one
+    the session calls first (`Session.listener`), while the session's stays installed."""
+    cls = type(compilation)
+    if getattr(cls, "_layoutcheck_chained", False):
+        return
+
+    class Chained(cls):                                 # type: ignore[misc, valid-type]
+        _layoutcheck_chained = True
+
+        def __setattr__(self, name, value):
+            current = _SESSION[-1] if _SESSION else None
+            if name == "listener" and current is not None and value != current.listener:
+                current.previous = value                # the program's own, called before ours
+                return
+            super().__setattr__(name, value)
+
+    Chained.__name__ = Chained.__qualname__ = cls.__name__
+    compilation.__class__ = Chained
 
 
 def uninstall() -> Session | None:

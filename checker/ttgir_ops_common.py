@@ -4,7 +4,12 @@
   verifier, and the lowering's layout rules once the result has a matrix-core
   layout);
 - ``ttg.local_gather`` / ``ttg.local_scatter``: ``local_gather``
-  (properties/gather.py).
+  (properties/gather.py);
+- ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``amdg.in_thread_transpose``: ``data_movement``
+  (properties/data_movement.py: no element leaves its thread);
+- ``tt.reduce``, ``tt.scan``, ``tt.gather``: ``reduction`` (properties/reduction.py: the levels crossed
+  along the axis, shuffles, redux, cross-warp rounds and scratch);
+(``amdg.buffer_load`` / ``amdg.buffer_store`` are listed as skipped: `checker.ttgir_checks.NOT_MODELLED`.)
 
 Registered when checker/ttgir_ops_nvidia.py is imported. A case the models do
 not cover is skipped with its reason (`Builder.skip`).
@@ -85,3 +90,106 @@ def local_gather(b: Builder, op: Operation) -> None:
     b.add(op, "local_gather", what, roles, values.shape, dtype=values.element_type,
           params=(("op", op.name), ("mem_shape", list(mem.shape)), ("index_shape", list(indices.shape)),
                   ("axis", axis), ("mem_type", mem.element_type), ("index_type", indices.element_type)))
+
+
+# ------------------------------------------------------------ ops that move data (or must not)
+
+_ORDER = re.compile(r"\border\s*=\s*array<i32:\s*([\d,\s]+)>")
+SHAPE_OPS = {"tt.trans": "trans", "tt.reshape": "reshape", "tt.join": "join", "tt.split": "split",
+             "amdg.in_thread_transpose": "in_thread_transpose"}
+# combiners NVIDIA's redux.sync takes (TargetInfo's matchReduxKind): 32-bit-or-narrower integers; f32 max / min
+# on compute capability 100 only
+_REDUX_INT = ("arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.minsi", "arith.minui", "arith.maxsi",
+              "arith.maxui")
+_REDUX_F32 = ("arith.maxnumf", "arith.maximumf", "arith.minnumf", "arith.minimumf")
+
+
+def _tensors(types):
+    return [t for t in types if t.kind == "tensor" and t.encoding is not None]
+
+
+def _axis(op: Operation) -> int | None:
+    axis = op.attributes.get("axis")
+    if isinstance(axis, int):
+        return axis
+    m = _AXIS.search(op.text)
+    return int(m.group(1)) if m else None
+
+
+@op_check(*SHAPE_OPS)
+def shape_op(b: Builder, op: Operation) -> None:
+    """`data_movement`: the result's layout is the operand's moved by the op (no data leaves its thread)."""
+    kind = SHAPE_OPS[op.name]
+    ins, outs = _tensors(op.operand_types), _tensors(op.result_types)
+    if not ins or not outs:
+        b.skip(op, f"{op.name} without typed operand and result tensors", "data_movement")
+        return
+    if kind == "reshape" and re.search(r"\ballow_reorder\b", op.text):
+        b.skip(op, "tt.reshape with allow_reorder: the element order is Triton's to choose", "data_movement")
+        return
+    operand, result = ins[0], outs[0]
+    if not (b.lowers(operand.encoding, operand.shape) and b.lowers(result.encoding, result.shape)):
+        return
+    params: tuple = (("kind", kind), ("operand_shape", list(operand.shape)))
+    if kind == "trans":
+        m = _ORDER.search(op.text)
+        if not m:
+            b.skip(op, "tt.trans without an order attribute", "data_movement")
+            return
+        params += (("order", [int(x) for x in m.group(1).split(",") if x.strip()]),)
+    what = f"{_compact(operand.encoding_text)} -> {_compact(result.encoding_text)}"
+    b.add(op, "data_movement", what, [("operand", operand.encoding), ("result", result.encoding)], result.shape,
+          dtype=result.element_type, params=params)
+
+
+def _redux(b: Builder, op: Operation, ins) -> bool:
+    """Whether Triton's NVIDIA lowering may use redux.sync for this reduction's full-warp steps."""
+    m = re.fullmatch(r"cuda:(\d+)a?", b.m.target or "")
+    if len(ins) != 1 or not m or int(m.group(1)) < 80:
+        return False
+    body = [o for o in b.m.operations if o.parent is not None and b.m.operations[o.parent] is op
+            and o.name != "tt.reduce.return"]
+    if len(body) != 1:
+        return False
+    bits, element = ins[0].element_bits or 0, ins[0].element_type
+    if body[0].name in _REDUX_INT and element.startswith("i") and bits <= 32:
+        return True
+    return int(m.group(1)) == 100 and element == "f32" and body[0].name in _REDUX_F32
+
+
+@op_check("tt.reduce", "tt.scan")
+def reduce_or_scan(b: Builder, op: Operation) -> None:
+    """`reduction`: the levels the op crosses along its axis, and what Triton's lowering spends on them."""
+    ins = _tensors(op.operand_types)
+    axis = _axis(op)
+    if not ins or axis is None:
+        b.skip(op, f"{op.name} without typed operands or its axis", "reduction")
+        return
+    first = ins[0]
+    if not b.lowers(first.encoding, first.shape):
+        return
+    kind = "reduce" if op.name == "tt.reduce" else "scan"
+    instructions = None
+    if kind == "reduce" and b.hw is not None and b.hw.vendor == "nvidia":
+        instructions = "redux" if _redux(b, op, ins) else "shfl"
+    bits = [max(t.element_bits or 32, 8) for t in ins]
+    b.add(op, "reduction", f"{_compact(first.encoding_text)} axis={axis}", [("layout", first.encoding)],
+          first.shape, dtype=first.element_type,
+          params=(("kind", kind), ("axis", axis), ("bits", bits), ("instructions", instructions)))
+
+
+@op_check("tt.gather")
+def gather(b: Builder, op: Operation) -> None:
+    """`reduction` (kind gather): whether the gather stays in each warp, else its shared-memory scratch."""
+    ts = _tensors(op.operand_types)
+    axis = _axis(op)
+    if len(ts) < 2 or axis is None:
+        b.skip(op, "tt.gather without typed source and indices or its axis", "reduction")
+        return
+    src, idx = ts[0], ts[1]
+    if not (b.lowers(src.encoding, src.shape) and b.lowers(idx.encoding, idx.shape)):
+        return
+    b.add(op, "reduction", f"{_compact(src.encoding_text)} axis={axis}",
+          [("layout", src.encoding), ("index", idx.encoding)], src.shape, dtype=src.element_type,
+          params=(("kind", "gather"), ("axis", axis), ("bits", [src.element_bits or 32]),
+                  ("index_shape", list(idx.shape)), ("instructions", None)))

@@ -323,8 +323,12 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
     ops = module.operations
     fn = Function(ops, members)
     dead = trivially_dead(fn)
-    if dead:
-        fn = Function(ops, [i for i in members if i not in dead])
+    if dead:                        # an erased op takes its regions with it
+        gone = set(dead)
+        for i in members:
+            if ops[i].parent in gone:
+                gone.add(i)
+        fn = Function(ops, [i for i in members if i not in gone])
     out = Budget(0)
     alias = aliases(fn)
     ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
@@ -596,16 +600,12 @@ def _scan(op: Operation) -> tuple[int, str]:
 
 
 def _gather(op: Operation) -> tuple[int, str]:
+    from .properties.reduction import gather_warp_local
     ts = _tensors(op)
     if len(ts) < 2:
         return 0, ""
     src, idx = ts[0], ts[1]
-    axis = _axis(op)
-    Ls, Li = _layout(src), _layout(idx)
-
-    def warp_local(L) -> bool:
-        return all(not b[axis] for d in ("warp", "block") if L.has_in_dim(d) for b in _nonzero(L.in_bases(d)))
-    if warp_local(Ls) and warp_local(Li):
+    if gather_warp_local(_layout(src), _layout(idx), _axis(op)):
         return 0, ""
     return math.prod(src.shape) * -(-(src.element_bits or 32) // 8), "gather source"
 
@@ -664,25 +664,13 @@ def _captures(op: Operation, hw: Hardware | None, uncertain: list[str] | None) -
 
 def _signature_inputs(text: str) -> list[str]:
     """The input types of an operation's trailing ``: (T, ...) -> R`` signature."""
+    from .syntax.ttgir import _group_end, split_top
     m = None
     for m in re.finditer(r":\s*\(", text):
         pass
     if m is None:
         return []
-    out, depth, cur = [], 0, ""
-    for ch in text[m.end():]:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}" and not (ch == ">" and cur.endswith("-")):
-            if depth == 0:
-                break
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return out + ([cur.strip()] if cur.strip() else [])
+    return split_top(text[m.end():_group_end(text, m.end() - 1) - 1])
 
 
 # ------------------------------------------------------------------ placement (Allocation.cpp)

@@ -113,7 +113,7 @@ def test_without_ray_installed(monkeypatch):
     with pytest.raises(CheckerError) as e:
         require_ray()
     assert str(e.value) == ("field '--executor': --executor ray needs Ray, which is not installed "
-                            "(pip install 'layoutcheck[ray]')")
+                            "(pip install ray)")
     fake = FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
     assert require_ray() is fake

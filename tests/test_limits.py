@@ -128,3 +128,25 @@ def test_file_text_is_utf8_without_control_characters(tmp_path):
     with pytest.raises(ParseError) as e:
         read_text(str(tmp_path / "none.yaml"), field="include[0]")
     assert str(e.value) == f"{tmp_path}/none.yaml: field 'include[0]': cannot read the file: No such file or directory"
+
+
+def test_a_misspelt_key_or_family_gets_did_you_mean():
+    """Issue 27, the first hour: typos in an encoding are named with the closest right spelling."""
+    import checker
+    from checker.errors import CheckerError
+    from checker.limits import did_you_mean
+    assert did_you_mean("sizePerThred", ["size_per_thread", "order"]) == " (did you mean 'size_per_thread'?)"
+    assert did_you_mean("blockd", ["blocked", "slice"]) == " (did you mean 'blocked'?)"
+    assert did_you_mean("zzz", ["blocked", "slice"]) == "" and did_you_mean(3, ["a"]) == ""
+    base = {"size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [4], "order": [0]}
+    with pytest.raises(CheckerError, match=r"field 'sizePerThred': unknown key \(did you mean 'size_per_thread'\?\)"):
+        checker.parse_encoding({"kind": "blocked", "sizePerThred": [1], **{k: v for k, v in base.items()
+                                                                           if k != "size_per_thread"}})
+    with pytest.raises(CheckerError, match=r"got 'blockd' \(did you mean 'blocked'\?\)$"):
+        checker.parse_encoding({"kind": "blockd", **base})
+    with pytest.raises(CheckerError, match=r"unknown encoding '#ttg.blockd' \(did you mean '#ttg.blocked'\?\)"):
+        checker.parse_encoding("#ttg.blockd<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+                               "order = [0]}>")
+    with pytest.raises(CheckerError, match=r"missing key 'sizePerThread' \(is 'sizePerThred' a misspelling of it\?\)"):
+        checker.parse_encoding("#ttg.blocked<{sizePerThred = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+                               "order = [0]}>")

@@ -70,7 +70,7 @@ def test_a_missing_second_solver_is_one_line(monkeypatch):
     with pytest.raises(CheckerError) as e:
         solvers.require()
     assert str(e.value) == ("field 'engine': --engine all needs the second SMT solver (bitwuzla), which is not "
-                            "installed: pip install 'layoutcheck[solvers]'")
+                            "installed: pip install bitwuzla")
 
 
 def test_unquote():

@@ -206,7 +206,7 @@ def test_without_triton_one_line_and_exit_2(args):
     code = ("import sys; sys.modules['triton'] = None; import checker.triton\n"
             "try:\n    checker.triton.install()\nexcept checker.CheckerError as e:\n    print(e)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.stdout.strip() == "checker.triton needs Triton, which is not installed (pip install 'layoutcheck[triton]')"
+    assert done.stdout.strip() == "checker.triton needs Triton, which is not installed (pip install triton==3.9.0)"
 
 
 def test_run_says_why_its_kernel_figure_is_not_tritons():
@@ -219,3 +219,29 @@ def test_run_says_why_its_kernel_figure_is_not_tritons():
                                                   "not explain (please report it)")
     report["checks"][0]["details"]["uncertain"] = ["line 9: Triton inlines @f before allocating"]
     assert shared_mismatch(report, 8192, "k").endswith("model 12288: line 9: Triton inlines @f before allocating")
+
+
+def test_a_program_with_its_own_listener_is_still_verified_and_its_listener_still_called(tmp_path):
+    """Issue 27, defect 6: the program's listener is chained, not allowed to switch layoutcheck off."""
+    done = run(tmp_path, targets=("cuda80",), PROGRAM_LISTENER="1")
+    assert done.returncode == 0, done.stderr
+    assert "program listener saw 3 compilations" in done.stderr        # two kernels, then a cache hit
+    assert re.search(r"layoutcheck run: 2 kernels verified \(2 compiled, 0 from Triton's cache\)", done.stderr)
+
+
+def test_a_run_that_verifies_nothing_fails_and_leaves_no_stale_report(tmp_path):
+    """Issue 27, defects 6 and 7: a gate never passes for having seen nothing; the (empty) reports replace an
+    older run's."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "report.json").write_text('{"old": true}')
+    done = run(tmp_path, "--report-dir", str(reports), targets=("cuda80",), PROGRAM_NOTHING="1")
+    assert done.returncode == 1
+    assert "layoutcheck run: error: no kernel was verified: the program compiled none with Triton" in done.stderr
+    report = json.loads((reports / "report.json").read_text())
+    assert report["summary"]["checks"] == 0 and "old" not in report
+
+
+def test_a_program_dying_of_sigint_exits_130_under_run_as_alone(tmp_path):
+    done = run(tmp_path, targets=("cuda80",), PROGRAM_SIGINT="1")
+    assert done.returncode == 130, done.stderr

@@ -1,6 +1,7 @@
 """checker/verification.py: a verify run in-process: the inputs (paths and TTGIR text), the checks selected and
 proved, `checker.verify`'s arguments checked, Triton's figures on request, and --explain's line."""
 
+import json
 import pathlib
 
 import pytest
@@ -123,8 +124,9 @@ def test_explain_one_line_of_one_input(tmp_path):
                                                                   ("aligned_access", "holds")]
     assert [(role, shape) for role, _, shape, _ in shown.layouts] == [("reg", (32, 128)), ("shared", (32, 128))]
     typed = explain(kernels, "kernel.ttgir:8")                               # the type checks come last
-    assert [ob.property for ob, _ in typed.checks] == ["well_formed", "surjective", "injective_up_to_broadcast"]
-    assert len(typed.layouts) == 1
+    assert [ob.property for ob, _ in typed.checks] == ["data_movement", "well_formed", "surjective",
+                                                       "injective_up_to_broadcast"]
+    assert [role for role, _, _, _ in typed.layouts] == ["operand", "result"]     # the in-thread transpose
 
 
 @pytest.mark.parametrize("where, message", [
@@ -151,3 +153,17 @@ def test_explain_asks_for_more_of_an_ambiguous_path(tmp_path):
     assert str(e.value) == (f"field '--explain': k.ttgir names 2 TTGIR inputs ({tmp_path}/a/k.ttgir, "
                             f"{tmp_path}/b/k.ttgir): give more of its path")
     assert explain(kernels, "b/k.ttgir:9").file == f"{tmp_path}/b/k.ttgir"
+
+
+def test_verify_with_nothing_to_check_writes_empty_reports_over_older_ones(tmp_path):
+    """Issue 27, defect 7: an older report.json in --report-dir is replaced, never left as this run's."""
+    from checker import cli
+    ir = tmp_path / "nothing.ttgir"
+    ir.write_text('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {\n}\n')
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "report.json").write_text('{"old": true}')
+    assert cli.main(["verify", str(ir), "--report-dir", str(reports), "--format", "json,md", "--quiet"]) == 0
+    report = json.loads((reports / "report.json").read_text())
+    assert report["summary"]["checks"] == 0 and report["summary"]["ttgir"][0]["file"] == str(ir)
+    assert (reports / "report.md").exists()

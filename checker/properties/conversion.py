@@ -134,6 +134,18 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
     return _fold(subs, levels, engine, details, trip)
 
 
+def register_local(src: LinearLayout, dst: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None,
+                   roles=("src", "dst")) -> Result:
+    """(a) and (b) at the register level alone: every dst element is held by src in the same thread (lane, warp
+    and block kept). Failing (a) answers first: dst needs an element src does not hold at all. `roles` names
+    the two sides in witnesses and explanations."""
+    src, dst = frame.align([src, dst])
+    contains = _claim("contains", src, dst, (), engine, timeout_ms, holder_dims=None, roles=roles)
+    if not contains.holds:
+        return contains
+    return _claim("local_register", src, dst, FIXED["register"], engine, timeout_ms, holder_dims=HW, roles=roles)
+
+
 def _through(direct: Result, trip: dict[str, Result]) -> Result:
     """A level below cross_cta with ``via``: it holds when the direct conversion is local there and the round
     trip stays in each CTA's own buffer; otherwise the first failing (else undecided) of them answers."""

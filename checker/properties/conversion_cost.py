@@ -563,9 +563,7 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
                                         if any(j >= 0 for j in lanes)})
     if tl == "distributed_shared_memory":
         raise NotModelled("conversion_cost: a conversion between CTAs (distributed shared memory) is not modelled")
-    if bits < 8:
-        raise NotModelled("conversion_cost: sub-byte elements through shared memory are not modelled")
-    work = bits
+    work = max(bits, 8)         # sub-byte elements (i1 masks, fp4) go through shared memory as bytes
     if src.in_dim_size(LANE) != hw.warp_size:
         raise CheckerError(f"src has {src.in_dim_size(LANE)} lanes; {hw.name} has warps of {hw.warp_size}",
                            field="src")

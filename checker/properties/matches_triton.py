@@ -17,7 +17,7 @@ difference is an error whose explanation shows both bases. An encoding Triton ca
 has no LinearLayout for (padded, rotating shared) is not modelled: the check is skipped with
 Triton's reason.
 
-Needs Triton (``pip install 'layoutcheck[triton]'``); `require_triton` says so in one line.
+Needs Triton (``pip install triton==3.9.0``); `require_triton` says so in one line.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ..errors import CheckerError, NotModelled
 from .result import Result
 
 NAME = "matches_triton"
-INSTALL = "pip install 'layoutcheck[triton]'"
+INSTALL = "pip install triton==3.9.0"
 
 
 def require_triton(what: str) -> str:

@@ -22,10 +22,14 @@ with a basis that moves along the axis (``details.levels``: ``register`` = in-th
 shuffles, ``warp`` / ``block`` = rounds through shared memory), with ``shuffle_rounds`` (lane bits along the
 axis, each one butterfly ``shfl.xor`` round), ``accumulators`` (values per thread left after the in-thread
 step: each round shuffles each of them, per input), ``cross_warp_rounds`` and ``scratch_bytes`` (the
-allocation's); for a reduction also ``shuffles_per_thread`` (`shuffles`). F2 reads the levels off the bases (the witness of a level: its basis, replayed by `apply`); Z3
+allocation's); for a reduction on NVIDIA also ``shuffles_per_thread`` and ``redux_per_thread`` (`shuffles`:
+the instructions in Triton's PTX; left out where Triton's choice of redux for part of a warp is not
+modelled). F2 reads the levels off the bases (the witness of a level: its basis, replayed by `apply`); Z3
 proves nothing else moves along the axis: no index that is zero on those in-dims has an image with an axis
 component (unsat). A scan on a layout other than ``blocked`` fails: Triton 3.9's ScanOpToLLVM refuses it
 (``ScanLoweringHelper::isSupported``). Otherwise the claim holds, a note of what the operation costs.
+``tt.gather`` (kind ``gather``): the levels of the source and index layouts along the gather axis, and
+Triton's lowering (`gather_warp_local`: warp shuffles, else the whole source through shared memory).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "reduction"
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
-KINDS = ("reduce", "scan")
+KINDS = ("reduce", "scan", "gather")
 
 
 def _bases(L: LinearLayout) -> dict[str, list[list[int]]]:
@@ -95,16 +99,25 @@ def reduced_reg_lane_layout(L: LinearLayout, axis: int) -> LinearLayout:
     return zero_axis(reduced_registers(L, axis), axis, LANE)
 
 
-def shuffles(L: LinearLayout, axis: int, inputs: int) -> int:
-    """``shfl.xor`` per thread of a reduction (ReduceOpToLLVM's reduceWithinWarps, before a target's redux
-    instruction replaces some): each lane bit along the axis is one butterfly round over every accumulator of
-    every input, in the warp step and again in each cross-warp round (whose lanes then hold the warps' partials)."""
-    def rounds(layout: LinearLayout) -> int:
-        return accumulators(layout) * sum(1 for b in layout.in_bases(LANE) if b[axis])
-    total = rounds(reduced_registers(L, axis))
-    for _, inter in cross_warp_rounds(L, axis):
-        total += rounds(inter)
-    return total * inputs
+def shuffles(L: LinearLayout, axis: int, inputs: int, redux: bool = False) -> tuple[int, int] | None:
+    """(``shfl.xor``, ``redux.sync``) per thread of a reduction (ReduceOpToLLVM's reduceWithinWarps): each lane
+    bit along the axis is one butterfly round over every accumulator of every input, in the warp step and
+    again in each cross-warp round (whose lanes then hold the warps' partials). With `redux` (the combiner and
+    the target allow NVIDIA's redux.sync: TargetInfo::warpReduce), a step over all 32 lanes is one redux per
+    accumulator; a step over part of the warp whose other lanes hold distinct data shuffles. Where the other
+    lanes are broadcast copies, Triton 3.9 sometimes uses redux by rules not modelled here: such a reduction
+    gives None (only its rounds are stated)."""
+    shfl = red = 0
+    for layout in [reduced_registers(L, axis)] + [inter for _, inter in cross_warp_rounds(L, axis)]:
+        lanes = [b for b in layout.in_bases(LANE) if b[axis]]
+        full = len(lanes) == len(layout.in_bases(LANE))
+        if redux and lanes and not full and any(not any(b) for b in layout.in_bases(LANE)):
+            return None                 # part of the warp, the rest broadcast: Triton's choice is not modelled
+        if redux and full:
+            red += accumulators(layout)
+        else:
+            shfl += accumulators(layout) * len(lanes)
+    return shfl * inputs, red * inputs
 
 
 def inter_layout(L: LinearLayout, axis: int) -> LinearLayout:
@@ -152,6 +165,21 @@ def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     return largest
 
 
+def _project(L: LinearLayout, dims: tuple, keep: list[int]) -> list:
+    return [tuple(b[k] for k in keep) for d in dims if L.has_in_dim(d) for b in L.in_bases(d)]
+
+
+def gather_warp_local(src: LinearLayout, index: LinearLayout, axis: int) -> bool:
+    """Whether Triton's tt.gather lowering stays in each warp (GatherLoweringHelper::isWarpLocal): no warp or
+    block basis of either layout moves along the gather axis, and both layouts map warps, blocks and lanes onto
+    the other dims alike (so the warp and lane that own an index also own every source element it can pick)."""
+    if any(b[axis] for L in (src, index) for d in (WARP, BLOCK) if L.has_in_dim(d) for b in L.in_bases(d)):
+        return False
+    others = [k for k in range(len(src.out_dims)) if k != axis]
+    return _project(src, (BLOCK, WARP), others) == _project(index, (BLOCK, WARP), others) and \
+        _project(src, (LANE,), others) == _project(index, (LANE,), others)
+
+
 # ----------------------------------------------------------------- the property
 
 
@@ -187,15 +215,25 @@ def _z3(L: LinearLayout, axis: int, levels: list[str], timeout_ms) -> EngineVerd
     return smt.verdict(ob.solve(timeout_ms), holds=f"no other index moves along dim{axis} (unsat)", on_sat=on_sat)
 
 
+def _all_z3(layouts: list[LinearLayout], axis: int, levels: list[str], timeout_ms) -> EngineVerdict:
+    """The Z3 verdict over each layout; the first that is not ``holds`` answers."""
+    verdicts = [_z3(L, axis, levels, timeout_ms) for L in layouts]
+    return next((v for v in verdicts if v.status != "holds"), verdicts[0])
+
+
 def accumulators(L: LinearLayout) -> int:
     """Values per thread: 2^(register bases that are not zero)."""
     return 1 << sum(1 for b in L.in_bases(REG) if any(b)) if L.has_in_dim(REG) else 1
 
 
 def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduce", layout_kind: str | None = None,
-              engine: str = "both", timeout_ms: int | None = None) -> Result:
+              instructions: str | None = None, index_layout: LinearLayout | None = None, engine: str = "both",
+              timeout_ms: int | None = None) -> Result:
     """The levels a reduction or scan of inputs of `bits` along `axis` crosses, and its cost (module docstring).
-    `layout_kind`: the encoding's family (a scan needs ``blocked``)."""
+    `layout_kind`: the encoding's family (a scan needs ``blocked``); `instructions`: ``shfl`` or ``redux``
+    (NVIDIA: the warp step's instructions are counted, redux.sync where the target and combiner allow it)
+    or None (only the rounds are given); `index_layout`: a gather's indices (the source is L).
+    A gather's levels are both layouts' (a Z3 query per layout)."""
     if kind not in KINDS:
         raise CheckerError(f"must be one of {list(KINDS)}, got {kind!r}", field="kind")
     if not 0 <= axis < len(L.out_dims):
@@ -205,29 +243,45 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
     details: dict = {"kind": kind, "axis": axis, "levels": levels,
                      "in_thread": 1 << sum(1 for b in L.in_bases(REG) if b[axis]) if L.has_in_dim(REG) else 1,
                      "shuffle_rounds": len(lanes), "inputs": len(bits)}
+    if kind == "gather":
+        local = index_layout is not None and gather_warp_local(L, index_layout, axis)
+        details.update({"warp_local": local, "lowering": "warp shuffles" if local else "shared memory",
+                        "scratch_bytes": 0 if local else L.total_out_size * max(1, -(-bits[0] // 8))})
+        levels = sorted(set(levels) | set(moving_dims(index_layout, axis) if index_layout is not None else ()),
+                        key=("register", "lane", "warp", "block").index)
+        details["levels"] = levels
     if kind == "scan" and layout_kind not in (None, "blocked"):
         return Result(NAME, "fails", {}, None, f"Triton 3.9 lowers a scan only on a blocked layout, not "
                                                f"{layout_kind} (ScanLoweringHelper::isSupported)", details)
     if kind == "reduce":
         details["accumulators"] = accumulators(reduced_registers(L, axis))
-        details["shuffles_per_thread"] = shuffles(L, axis, len(bits))
+        counts = shuffles(L, axis, len(bits), instructions == "redux") if instructions is not None else None
+        if counts is not None:
+            details["shuffles_per_thread"], details["redux_per_thread"] = counts
         details["cross_warp_rounds"] = len(cross_warp_rounds(L, axis))
         details["scratch_bytes"] = scratch_bytes(L, axis, bits)
     else:
         details["cross_warp_rounds"] = 1 if any(d in levels for d in (WARP, BLOCK)) else 0
-    r = decide(NAME, engine, {"f2": lambda: _f2(L, axis, levels), "z3": lambda: _z3(L, axis, levels, timeout_ms)},
-               details=details)
+    layouts = [L] + ([index_layout] if kind == "gather" and index_layout is not None else [])
+    r = decide(NAME, engine, {"f2": lambda: _f2(L, axis, levels),
+                              "z3": lambda: _all_z3(layouts, axis, levels, timeout_ms)}, details=details)
     if r.holds:
         r.explanation = _summary(details)
     return r
 
 
 def _summary(d: dict) -> str:
+    if d["kind"] == "gather":
+        where = "within each warp (warp shuffles, no shared memory)" if d["warp_local"] else \
+            f"through shared memory ({d['scratch_bytes']} B of scratch: the source)"
+        return f"gathers along dim{d['axis']} {where}"
     what = "reduces" if d["kind"] == "reduce" else "scans"
     parts = [f"{d['in_thread']} elements per thread combined in registers"] if d["in_thread"] > 1 else []
     if d["shuffle_rounds"]:
+        counts = [f"{d[k]} {name} per thread" for k, name in (("shuffles_per_thread", "shfl"),
+                                                              ("redux_per_thread", "redux")) if d.get(k)]
         parts.append(f"{d['shuffle_rounds']} shuffle round(s) in the warp"
-                     + (f" ({d['shuffles_per_thread']} shfl per thread)" if "shuffles_per_thread" in d else ""))
+                     + (f" ({', '.join(counts)})" if counts else ""))
     if d["cross_warp_rounds"]:
         parts.append(f"{d['cross_warp_rounds']} round(s) across warps through shared memory"
                      + (f" ({d['scratch_bytes']} B of scratch)" if d.get("scratch_bytes") else ""))
@@ -235,9 +289,13 @@ def _summary(d: dict) -> str:
 
 
 def check(check, engine, timeout_ms) -> Result:
-    """A TTGIR check: the operand's encoding at the check's shape, params ``axis``, ``bits``, ``kind``."""
+    """A TTGIR check: the operand's encoding at the check's shape, params ``axis``, ``bits``, ``kind``,
+    ``instructions``; a gather's indices as operand ``index`` at ``index_shape``."""
     from ..encodings import lower
     p = check.param
     enc = check.operand("layout")
+    index = check.operand("index") if p("kind") == "gather" else None
     return reduction(lower(enc, check.shape), p("axis"), list(p("bits")), kind=p("kind"),
-                     layout_kind=getattr(enc, "kind", None), engine=engine, timeout_ms=timeout_ms)
+                     index_layout=lower(index, p("index_shape")) if index is not None else None,
+                     layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engine=engine,
+                     timeout_ms=timeout_ms)

@@ -59,7 +59,7 @@ from ..encodings.padded_shared import PaddedSharedEncoding, PaddedSharedOrderEnc
 from ..encodings.shared_linear import SharedLinearEncoding
 from ..errors import CheckerError, ParseError
 from ..layout import is_power_of_two
-from ..limits import INT_MAX, INT_MIN, MAX_NESTING, clip, printable
+from ..limits import INT_MAX, INT_MIN, MAX_NESTING, clip, did_you_mean, printable
 
 _DIALECTS = {"ttg": "ttg", "triton_gpu": "ttg", "ttng": "ttng", "triton_nvidia_gpu": "ttng"}
 _MEMORY_SPACES = {"ttg.shared_memory", "ttng.tensor_memory"}
@@ -357,7 +357,8 @@ class _Parser:
             read = _READERS.get(f"{_DIALECTS[dialect]}.{mnemonic}")
             if read is None:
                 known = ", ".join(sorted(f"#{n}" for n in _READERS))
-                raise self.error(f"unknown encoding '#{clip(name, 40)}' (known: {clip(known, 120)})", head)
+                hint = did_you_mean(f"#{_DIALECTS[dialect]}.{mnemonic}", [f"#{n}" for n in _READERS])
+                raise self.error(f"unknown encoding '#{clip(name, 40)}'{hint} (known: {clip(known, 120)})", head)
             if self.toks[self.i] != "<":
                 raise self.unexpected(f"expected '<' after '#{name}', got {self.describe(self.i)}", self.i)
             self.enter(head)
@@ -403,7 +404,9 @@ class _Fields:
         got = self.entries.get(key)
         if got is None:
             if default is REQUIRED:
-                raise self.parser.error(f"{self.kind}: missing key '{key}'", self.first, key)
+                spelt = [k for k in self.entries if k not in self.used and did_you_mean(k, [key])]
+                hint = f" (is '{spelt[0]}' a misspelling of it?)" if spelt else ""
+                raise self.parser.error(f"{self.kind}: missing key '{key}'{hint}", self.first, key)
             return default
         self.used.add(key)
         v = got[0]

@@ -388,20 +388,36 @@ class _LocParser:
     """The frames of one location, innermost first: a file location is one frame, ``callsite(A at B)``
     the frames of A (the callee) then of B (the caller), ``fused[...]`` the frames of its first element
     that has any, ``"name"(inner)`` those of inner, ``unknown`` none; ``#alias`` is looked up in `defs`
-    (the section's ``#loc = loc(...)`` bodies). Anything it cannot read gives no frames."""
+    (the section's ``#loc = loc(...)`` bodies), each alias resolved once (`memo`, shared by the parsers of
+    one section: a chain of aliases that each name the next twice stays linear, and keeps its first
+    `MAX_FRAMES` frames), an alias in a cycle or nested past `MAX_NESTING` gives no frames. Anything it cannot
+    read gives no frames."""
 
-    def __init__(self, defs: dict[str, str]):
+    MAX_NESTING = 100                               # aliases and parentheses; Triton nests a few dozen at most
+    MAX_FRAMES = 256                                # frames kept per location, innermost first
+
+    def __init__(self, defs: dict[str, str], memo: dict[str, list[Frame]] | None = None):
         self.defs = defs
+        self.memo = memo if memo is not None else {}
+        self.nesting = 0
 
     def frames(self, text: str, depth: int = 0) -> list[Frame]:
-        if depth > 64:                              # aliases in a cycle
-            return []
         self.toks = [m.group(1) for m in _LOC_TOKEN.finditer(text)]
         self.pos = 0
         try:
             return self.loc(depth)
         except (IndexError, ValueError):
             return []
+
+    def alias(self, name: str, depth: int) -> list[Frame]:
+        if name in self.memo:                       # resolved, or in progress (a cycle: no frames)
+            return self.memo[name]
+        body = self.defs.get(name)
+        if body is None or depth > self.MAX_NESTING:
+            return []
+        self.memo[name] = []
+        self.memo[name] = _LocParser(self.defs, self.memo).frames(body, depth + 1)
+        return self.memo[name]
 
     def next(self) -> str:
         self.pos += 1
@@ -415,6 +431,15 @@ class _LocParser:
             raise ValueError(tok)
 
     def loc(self, depth: int) -> list[Frame]:
+        self.nesting += 1
+        try:
+            if self.nesting + depth > self.MAX_NESTING:
+                raise ValueError("nested too deep")
+            return self._loc(depth)
+        finally:
+            self.nesting -= 1
+
+    def _loc(self, depth: int) -> list[Frame]:
         tok = self.next()
         if tok == "loc" and self.peek() == "(":
             self.next()
@@ -422,10 +447,7 @@ class _LocParser:
             self.expect(")")
             return out
         if tok.startswith("#"):
-            body = self.defs.get(tok[1:])
-            if body is None:
-                return []
-            return _LocParser(self.defs).frames(body, depth + 1)
+            return self.alias(tok[1:], depth)
         if tok == "unknown":
             return []
         if tok == "callsite":
@@ -434,7 +456,7 @@ class _LocParser:
             self.expect("at")
             caller = self.loc(depth)
             self.expect(")")
-            return callee + caller
+            return (callee + caller)[:self.MAX_FRAMES]     # a frame list doubling per alias stays bounded
         if tok == "fused":
             if self.peek() == "<":                  # fused<metadata>[...]
                 level = 0
@@ -472,6 +494,34 @@ class _LocParser:
         raise ValueError(tok)
 
 
+def location_cycles(defs: dict[str, str], lines: dict[str, int]) -> list[tuple[str, int, list[str]]]:
+    """Each cycle of ``#loc`` aliases once: (its first alias by line, that line, the aliases around it)."""
+    refs = {n: list(dict.fromkeys(r for r in re.findall(r"#([\w$.-]+)", body) if r in defs))
+            for n, body in defs.items()}
+    state: dict[str, int] = {}                      # 1: on the current path, 2: done
+    found = []
+    for root in sorted(defs, key=lambda a: lines.get(a, 0)):
+        if root in state:
+            continue
+        path, todo = [root], [iter(refs[root])]       # an explicit stack: chains may be long
+        state[root] = 1
+        while todo:
+            r = next(todo[-1], None)
+            if r is None:
+                state[path.pop()] = 2
+                todo.pop()
+            elif state.get(r) == 1:
+                cycle = path[path.index(r):]
+                first = min(cycle, key=lambda a: lines.get(a, 0))
+                k = cycle.index(first)
+                found.append((first, lines.get(first, 0), cycle[k + 1:] + cycle[:k + 1]))
+            elif r not in state:
+                state[r] = 1
+                path.append(r)
+                todo.append(iter(refs[r]))
+    return found
+
+
 def python_location(frames: list[Frame]) -> Frame | None:
     """The frame a diagnostic should name: the innermost one outside Triton's own Python package
     (``triton/language/``, ``triton/experimental/``); the innermost one when all are inside it."""
@@ -481,9 +531,10 @@ def python_location(frames: list[Frame]) -> Frame | None:
     return frames[0] if frames else None
 
 
-def resolve_location(text: str, defs: dict[str, str]) -> Frame | None:
-    """The Python (file, line, col) of a location text (``loc(#loc3)``, ``loc("k.py":4:7)``, ...)."""
-    return python_location(_LocParser(defs).frames(text))
+def resolve_location(text: str, defs: dict[str, str], memo: dict[str, list[Frame]] | None = None) -> Frame | None:
+    """The Python (file, line, col) of a location text (``loc(#loc3)``, ``loc("k.py":4:7)``, ...); `memo`: the
+    aliases of `defs` already resolved (kept by the caller while `defs` does not change)."""
+    return python_location(_LocParser(defs, memo).frames(text))
 
 
 def _own_location(text: str) -> str | None:
@@ -656,6 +707,8 @@ class _Reader:
         self.other: dict[str, str] = {}             # aliases of non-layout attributes (memory spaces, other
         #                                             dialects' attributes) -> their definitions
         self.loc_defs: dict[str, str] = {}          # #loc aliases -> their loc(...) text (defined anywhere)
+        self.loc_memo: dict[str, list] = {}          # aliases resolved so far (cleared when one is defined)
+        self.loc_lines: dict[str, int] = {}          # where each #loc alias is defined
         self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), resolved at the end
         self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
         self.types: dict[tuple, TypeRef] = {}       # (type text, kind) -> its TypeRef, until the next alias definition
@@ -673,8 +726,12 @@ class _Reader:
             if not self.read_whole_line(line, first + k, following[k]):
                 self.scan_line(line, first + k, following[k])
         self.end_of_input()
+        for name, line, path in location_cycles(self.loc_defs, self.loc_lines):
+            self.module_at(line).problems.append(Problem(
+                line, f"location #{name} refers to itself through {' -> '.join('#' + p for p in path)}: a cycle "
+                      f"(no location is taken from it)"))
         for op, text in self.op_locs:
-            op.loc = resolve_location(text, self.loc_defs)
+            op.loc = resolve_location(text, self.loc_defs, self.loc_memo)
         if self.has_content(self.module):
             self.modules.append(self.module)
 
@@ -715,6 +772,13 @@ class _Reader:
             return v if isinstance(v, kind) and not isinstance(v, bool) else None
         m.num_warps, m.threads_per_warp = get("num-warps", int), get("threads-per-warp", int)
         m.num_ctas, m.target = get("num-ctas", int), get("target", str)
+
+    def module_at(self, line: int) -> Module:
+        """The module read so far whose text holds `line` (the last one starting at or before it), else the first:
+        where a problem found after reading belongs (aliases may be defined before or after their module)."""
+        read = [m for m in self.modules + [self.module] if self.has_content(m)] or [self.module]
+        before = [m for m in read if m.line <= line]
+        return before[-1] if before else read[0]
 
     def problem(self, line: int, message: str) -> None:
         self.target(line).problems.append(Problem(line, message))
@@ -946,6 +1010,8 @@ class _Reader:
         self.types.clear()                          # what a type's encoding text means may change
         if re.match(r"loc\s*\(", body):
             self.loc_defs[name] = body
+            self.loc_lines[name] = line
+            self.loc_memo.clear()
             return
         ref = re.match(r"#([\w$.-]+)", body)
         if ref is None or (not layout_attribute(body) and ref.group(1) not in self.aliases
@@ -1180,14 +1246,27 @@ def _continues(text: str, following: str) -> bool:
     return bool(following) and bool(_CONTINUATION.match(following))
 
 
+_TYPE_BEFORE = re.compile(r"(?:(?<![\w!.$])tensor|![\w.]+|(?<=-> ))$")
+
+
+def _type_before(text: str, offset: int, window: int = 256) -> int | None:
+    """Where the type name an '<' at `offset` opens starts (``tensor``, ``!name``, after ``-> ``), or None.
+    Only the characters just before it are searched (a search over the whole prefix for each of n unclosed
+    brackets is quadratic); a match at the window's edge is searched again over the whole prefix."""
+    lo = max(0, offset - window)
+    m = _TYPE_BEFORE.search(text, lo, offset)
+    if m is not None and m.start() == lo and lo > 0:
+        m = _TYPE_BEFORE.search(text, 0, offset)
+    return m.start() if m else None
+
+
 def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
     """The problem of a statement whose brackets are still open: the outermost unclosed type if there
     is one, else the innermost open bracket."""
     text = stmt.text()
     for ch, line, col, offset in stmt.stack:
-        m = re.search(r"(?:(?<![\w!.$])tensor|![\w.]+|(?<=-> ))$", text[:offset]) if ch == "<" else None
-        if m:
-            start = m.start()
+        start = _type_before(text, offset) if ch == "<" else None
+        if start is not None:
             shown = re.sub(r"\s*\n\s*", " ", text[start:])[:40].rstrip()
             return stmt.line_at(start), f"unbalanced brackets in type starting '{shown}'"
     ch, line, col, _ = stmt.stack[-1]

@@ -394,3 +394,39 @@ def test_ttgir_convert_layout_gets_a_cost_check():
     results = [PROPERTIES["conversion_cost"].run(c, "both", 10_000) for c in cost]
     assert [r.details["lowering"] for r in results] == ["shared", "shared", "shuffle", "register"]
     assert all(r.status == "holds" for r in results)
+
+
+def test_sub_byte_elements_go_through_shared_memory_as_bytes():
+    """Triton's ConvertLayoutOpToLLVM widens i1 (and any element under 8 bits) to i8 for the round trip: the
+    cost is the byte conversion's."""
+    import checker
+    from checker.properties.conversion_cost import conversion_cost
+    src = checker.lower(checker.parse_encoding("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], "
+                                               "warpsPerCTA = [4, 1], order = [1, 0]}>"), [64, 64])
+    dst = checker.lower(checker.parse_encoding("#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], "
+                                               "warpsPerCTA = [1, 4], order = [0, 1]}>"), [64, 64])
+    mask, byte = (conversion_cost(src, dst, bits, hardware="sm90") for bits in (1, 8))
+    assert mask.holds and mask.details["dtype_bits"] == 1
+    same = ("lowering", "scratch_bytes", "reps", "store", "load", "wavefronts", "min_wavefronts")
+    assert {k: mask.details[k] for k in same} == {k: byte.details[k] for k in same}
+    assert mask.details["scratch_bytes"] == 4096
+
+
+def test_wave64_layouts_on_an_nvidia_preset_are_bad_input(tmp_path):
+    """Issue 27, defect 5: an AMD (64-lane) conversion priced on sm90 is the user's mismatch: exit 2, one line
+    naming the check and the field (it was an internal error, exit 3)."""
+    from checker import cli
+    spec = tmp_path / "w64.yaml"
+    spec.write_text("version: 1\nchecks:\n  - id: w64\n    prove: conversion_cost\n"
+                    "    src: '#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], "
+                    "isTransposed = true}>'\n"
+                    "    dst: '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], "
+                    "order = [1, 0]}>'\n    shape: [64, 64]\n    dtype: f16\n    hardware: sm90\n")
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = cli.main(["verify", str(spec), "--report-dir", str(tmp_path / "r")])
+    assert rc == 2
+    assert err.getvalue().strip() == (f"layoutcheck: error: {spec}:3: check 'w64': field 'src': src has 64 lanes; "
+                                      f"sm90 has warps of 32")

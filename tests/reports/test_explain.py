@@ -38,9 +38,14 @@ def test_a_bank_conflict_with_its_witness_details_and_layouts(kernels):
 def test_grids_show_who_holds_each_element(kernels):
     text = render_explain(explain(kernels, "kernel.ttgir:8"), grids=True)
     lines = text.splitlines()
-    assert lines[:3] == ["== amdg.in_thread_transpose well_formed: holds", "   valid linear layout at shape [32, 128]",
-                         "   details: (in_dims=(register=16, lane=64, warp=4, block=1))"]
-    i = lines.index(f"== layout: {LINEAR} at 32x128")
+    assert lines[:6] == [
+        "== amdg.in_thread_transpose data_movement: holds",
+        "   no data moves: every result element is in a register of the thread that holds it in the operand (with "
+        "its registers reordered)",
+        "   details: (kind=in_thread_transpose, operand_shape=[32, 128], result_shape=[32, 128], level=register)",
+        "== amdg.in_thread_transpose well_formed: holds", "   valid linear layout at shape [32, 128]",
+        "   details: (in_dims=(register=16, lane=64, warp=4, block=1))"]
+    i = lines.index(f"== result: {LINEAR} at 32x128")
     assert lines[i + 1].startswith("[[   T0:0,    T0:2,    T0:4,") and lines[i + 2].startswith("[    T0:1,    T0:3,")
     assert len(lines) == i + 1 + 32 and "(--grids" not in text                  # 32 rows, no hint
 

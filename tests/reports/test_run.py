@@ -64,7 +64,7 @@ def test_summary_one_headline_then_a_line_per_kernel(converted_report, warned_re
         "layoutcheck run: 3 kernels verified (2 compiled, 1 from Triton's cache), 165 checks: 1 error, 3 warnings, "
         "Triton 3.9: installed",
         "  matmul_kernel  cuda:80        77 checks  ok, shared memory 32768 B (Triton: 32768 B)",
-        "  mm             hip:gfx942     88 checks  3 warning(s), shared memory 32768 B",
+        "  mm             hip:gfx942     91 checks  3 warning(s), shared memory 32768 B",
         "  broken         cuda:90         0 checks  not verified"]
     assert summary_lines([kernel("k", "cuda:80", {}, errors=1, warnings=1)], None) == [
         "layoutcheck run: 1 kernel verified (1 compiled, 0 from Triton's cache), 0 checks: 1 error, 1 warning",

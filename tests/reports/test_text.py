@@ -84,12 +84,13 @@ def test_a_real_failing_spec(failing_report):
 
 def test_ttgir_warnings_are_diagnostics_with_a_warnings_column(warned_report):
     lines = render_text(warned_report).splitlines()
-    assert lines[0] == "layoutcheck verify: 88 checks, 85 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
+    assert lines[0] == "layoutcheck verify: 91 checks, 88 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
     assert lines[2].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
     assert lines[4].split() == ["bank_conflict_free", "12", "9", "0", "3"]
-    assert lines[11].split() == ["total", "88", "85", "0", "3"]
+    assert lines[5].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
+    assert lines[12].split() == ["total", "91", "88", "0", "3"]
     assert not any(line.startswith("FAIL ") for line in lines)           # a TTGIR check is a diagnostic
-    assert lines[13:] == [
+    assert lines[14:] == [
         f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 "
         "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do" for n in (84, 105, 131)]
 

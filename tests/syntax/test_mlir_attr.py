@@ -281,7 +281,7 @@ def test_alias_definition_error_names_alias_and_line():
 # ------------------------------------------------------------------ malformed input
 
 @pytest.mark.parametrize("text, message, field", [
-    ("#ttg.blocky<{}>", "unknown encoding '#ttg.blocky' (known: #ttg.amd_mfma, ", None),
+    ("#ttg.blocky<{}>", "unknown encoding '#ttg.blocky' (did you mean '#ttg.blocked'?) (known: #ttg.amd_mfma, ", None),
     ("#ttg.shared_memory", "unknown encoding '#ttg.shared_memory'", None),
     ("#mma", "unknown alias '#mma' (at column 1)", None),
     ("#ttg.blocked<{sizePerThread = [2, 2}>",

@@ -2,6 +2,7 @@
 SSA names and types, several modules, Triton's lenient attribute parsing, and bad input."""
 
 import pathlib
+import re
 
 import pytest
 
@@ -654,3 +655,63 @@ def test_element_types_are_read_exactly():
                                f"!ttg.memdesc<{dims}, {swz}, #ttg.shared_memory>", "--hardware", "sm90"],
                               capture_output=True, text=True)
         assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+# ------------------------------------------------------------------ hostile input (issue 27, defects 1-3)
+
+_SOFTMAX = (pathlib.Path(__file__).resolve().parents[1] / "corpus" / "tl_softmax_rows.cuda90.ttgir").read_text()
+
+
+def test_unclosed_brackets_are_scanned_in_a_window_not_over_the_prefix(monkeypatch):
+    """An unclosed '<' is explained from the type name just before it: each search covers at most 256
+    characters (it searched the whole prefix once per bracket: 100,000 '<' took 211 s)."""
+    from checker.syntax import ttgir
+    spans = []
+    real = ttgir._TYPE_BEFORE
+
+    class Spy:
+        def search(self, text, pos, endpos):
+            spans.append(endpos - pos)
+            return real.search(text, pos, endpos)
+    monkeypatch.setattr(ttgir, "_TYPE_BEFORE", Spy())
+    [m] = read_ttgir("#a = #ttg.blocked" + "<" * 5000, "k.ttgir")
+    assert (len(spans), max(spans)) == (5000, 256)
+    assert [p.message for p in m.problems] == ["alias #a: mismatched brackets"]
+    assert ttgir._type_before("%0 = tt.foo : tensor<4x", 20) == 14          # 'tensor' starts at 14
+
+
+def test_location_aliases_resolve_once_each_and_a_cycle_is_one_located_problem():
+    chain = "\n".join(f"#c{i} = loc(callsite(#c{i + 1} at #c{i + 1}))" for i in range(60)) + \
+        '\n#c60 = loc("kernel.py":3:4)\n'
+    line = next(k for k, ln in enumerate(_SOFTMAX.split("\n"), 1) if "tt.store" in ln)
+    text = _SOFTMAX.split("\n")
+    text[line - 1] = re.sub(r"loc\(#loc\d+\)$", "loc(#c0)", text[line - 1])
+    [m] = read_ttgir(chain + "\n".join(text), "k.ttgir")       # 2^60 frames if each alias were re-read
+    assert next(op for op in m.operations if op.name == "tt.store").loc == ("kernel.py", 3, 4)
+    cyclic = "#loc90 = loc(callsite(#loc91 at #loc91))\n#loc91 = loc(callsite(#loc90 at #loc90))\n" + _SOFTMAX
+    [m] = read_ttgir(cyclic, "k.ttgir")
+    assert [(p.line, p.message) for p in m.problems] == [
+        (1, "location #loc90 refers to itself through #loc91 -> #loc90: a cycle (no location is taken from it)")]
+
+
+def test_deeply_nested_locations_give_no_location_not_a_recursion_error():
+    deep = 'loc(' + '"n"(' * 1000 + '"kernel.py":1:2' + ')' * 1000 + ')'
+    lines = _SOFTMAX.split("\n")
+    k = next(k for k, ln in enumerate(lines) if "tt.store" in ln)
+    lines[k] = re.sub(r"loc\(#loc\d+\)$", deep, lines[k])
+    [m] = read_ttgir("\n".join(lines), "k.ttgir")
+    assert m.problems == [] and next(op for op in m.operations if op.name == "tt.store").loc is None
+    shallow = 'loc(' + '"n"(' * 20 + '"kernel.py":1:2' + ')' * 20 + ')'
+    lines[k] = lines[k][:lines[k].index("loc(")] + shallow
+    [m] = read_ttgir("\n".join(lines), "k.ttgir")
+    assert next(op for op in m.operations if op.name == "tt.store").loc == ("kernel.py", 1, 2)
+
+
+def test_a_deep_encoding_declaration_is_validated_not_a_recursion_error():
+    import checker
+    from checker.errors import CheckerError
+    enc = {"kind": "blocked", "size_per_thread": [1], "threads_per_warp": [32], "warps_per_cta": [4], "order": [0]}
+    for _ in range(30):
+        enc = {"kind": "slice", "dim": 0, "parent": enc}
+    with pytest.raises(CheckerError, match="the parent layout must have rank >= 2, got 1"):
+        checker.parse_encoding(enc)

@@ -86,7 +86,7 @@ ERROR_CASES = ["bad_yaml", "duplicate_key", "unknown_kind", "unknown_key", "wron
      one_line("encodings/ampere.yaml:4: field 'kind': must be one of 'blocked', 'slice', 'linear', 'nvidia_mma', 'dot_op', "
      "'amd_mfma', 'amd_wmma', 'swizzled_shared', 'nvmma_shared', 'amd_rotating_shared', 'padded_shared', "
      "'shared_linear', 'partitioned_shared', 'tensor_memory_encoding', 'tensor_memory_scales_encoding', "
-     "got 'blockd'")),
+     "got 'blockd' (did you mean 'blocked'?)")),
     (AMPERE.format(tpw="[8, 4]") + "    warps: 4\n",
      "encodings/ampere.yaml:15: field 'warps': unknown key (allowed: cga_layout, cta_order, cta_split_num, "
      "ctas_per_cga, kind, order, size_per_thread, threads_per_warp, warps_per_cta)"),

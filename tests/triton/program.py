@@ -6,7 +6,9 @@ It compiles, for each target named (default: cuda80 and gfx942): a Gluon kernel 
 unswizzled, column-major shared buffer is bank-conflicted (BANK_LINE) and whose convert_layout moves data
 between warps through shared memory (CONVERT_LINE), and a plain Triton kernel (a transpose). Then it
 compiles the first kernel again (a cache hit); with $PROGRAM_BIG, a kernel whose shared memory (256 KiB,
-BIG_LINE) does not fit; exits with the status given by $PROGRAM_STATUS.
+BIG_LINE) does not fit; exits with the status given by $PROGRAM_STATUS. With $PROGRAM_LISTENER it sets its own
+compilation listener first (and prints how many compilations it saw); with $PROGRAM_NOTHING it compiles
+nothing; with $PROGRAM_SIGINT it interrupts itself (SIGINT) after compiling.
 """
 
 import os
@@ -83,6 +85,15 @@ def triton_source():
 
 def main(argv):
     names = argv or ["cuda80", "gfx942"]
+    if os.environ.get("PROGRAM_NOTHING"):
+        return 0
+    seen = []
+    if os.environ.get("PROGRAM_LISTENER"):
+        from triton import knobs
+
+        def own(**kwargs):
+            seen.append(kwargs.get("metadata"))
+        knobs.compilation.listener = own
     for name in names:
         target = TARGETS[name]
         triton.compile(gluon_source(target.warp_size), target=target, options={"num_warps": 4})
@@ -91,6 +102,11 @@ def main(argv):
     triton.compile(gluon_source(target.warp_size), target=target, options={"num_warps": 4})   # a cache hit
     if os.environ.get("PROGRAM_BIG"):
         triton.compile(big_source(target.warp_size), target=target, options={"num_warps": 4})
+    if os.environ.get("PROGRAM_LISTENER"):
+        print(f"program listener saw {len(seen)} compilations", file=sys.stderr)
+    if os.environ.get("PROGRAM_SIGINT"):
+        import signal
+        os.kill(os.getpid(), signal.SIGINT)
     return int(os.environ.get("PROGRAM_STATUS", "0"))
 
 

@@ -95,24 +95,30 @@ ACCESSES = {
     ],
 }
 COUNTS = {  # checks (aligned_access: one per local_alloc/local_store/local_load; fits: one per kernel;
-    # conversion_cost: one per convert_layout on NVIDIA), operations,
+    # conversion_cost: one per convert_layout on NVIDIA; data_movement / reduction: one per shape op,
+    # reduction, scan, gather), operations,
     # checked ones
-    'attention.cuda80.ttgir': (71, 125, 18),
-    'attention.cuda90.ttgir': (62, 132, 17),
-    'attention.gfx942.ttgir': (127, 175, 27),
-    'layer_norm.cuda80.ttgir': (4, 48, 0),
-    'layer_norm.cuda90.ttgir': (4, 48, 0),
-    'layer_norm.gfx942.ttgir': (4, 39, 0),
+    'attention.cuda80.ttgir': (73, 125, 20),
+    'attention.cuda90.ttgir': (64, 132, 19),
+    'attention.gfx942.ttgir': (133, 175, 33),
+    'layer_norm.cuda80.ttgir': (6, 48, 2),
+    'layer_norm.cuda90.ttgir': (6, 48, 2),
+    'layer_norm.gfx942.ttgir': (6, 39, 2),
     'matmul.cuda80.ttgir': (77, 164, 31),
     'matmul.cuda90.ttgir': (58, 149, 18),
-    'matmul.gfx942.ttgir': (88, 156, 23),
-    'softmax.cuda80.ttgir': (4, 28, 0),
-    'softmax.cuda90.ttgir': (4, 28, 0),
-    'softmax.gfx942.ttgir': (4, 24, 0),
+    'matmul.gfx942.ttgir': (91, 156, 26),
+    'softmax.cuda80.ttgir': (6, 28, 2),
+    'softmax.cuda90.ttgir': (6, 28, 2),
+    'softmax.gfx942.ttgir': (6, 24, 2),
     'vector_add.cuda80.ttgir': (4, 20, 0),
     'vector_add.cuda90.ttgir': (4, 20, 0),
     'vector_add.gfx942.ttgir': (4, 20, 0),
 }
+
+
+# AMD buffer loads and stores: listed as skipped (their vector width is not modelled)
+SKIPPED = {"layer_norm.gfx942.ttgir": {"the vector width of a buffer load or store is not modelled": 4},
+           "softmax.gfx942.ttgir": {"the vector width of a buffer load or store is not modelled": 2}}
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +148,7 @@ def test_all_kernels_verify_without_problems_or_errors(report):
     assert (s["failed"], s["warnings"], s["checks"]) == (0, 5, sum(c[0] for c in COUNTS.values()))
     for k in s["ttgir"]:
         name = pathlib.Path(k["file"]).name
-        assert k["problems"] == [] and k["skipped_checks"] == {}, name
+        assert k["problems"] == [] and k["skipped_checks"] == SKIPPED.get(name, {}), name
         assert (sum(c["source"]["file"] == k["file"] for c in rep["checks"]), k["operations"],
                 k["checked_operations"]) == COUNTS[name]
     assert {c["verdict"] for c in rep["checks"]} == {"holds", "fails"}

@@ -91,7 +91,8 @@ BAD_SPECS = {
                 "(while parsing a flow sequence started at line 10)",
     "unknown_property": "unknown_property.yaml:8: field 'prove': must be one of 'surjective', 'injective', "
                         "'injective_up_to_broadcast', 'invertible', 'equivalent', 'conversion', 'fits', "
-                        "'bank_conflict_free', 'conversion_cost', 'aligned_access', got 'surjectivity'",
+                        "'bank_conflict_free', 'conversion_cost', 'aligned_access', got 'surjectivity' "
+                        "(did you mean 'surjective'?)",
     "undefined_encoding": "undefined_encoding.yaml:9: field 'layout': no encoding named 'row' (declared: rows, smem)",
     "wrong_type": "wrong_type.yaml:10: field 'shape[1]': must be an integer, got 'sixty-four'",
     "wrong_type_count": "wrong_type_count.yaml:13: field 'expect_conflicts': must be an integer, got 'many'",

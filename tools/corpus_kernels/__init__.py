@@ -4,7 +4,7 @@ ALL = ("cuda80", "cuda90", "cuda100", "gfx942", "gfx950", "gfx1250")
 NV = ("cuda80", "cuda90", "cuda100")
 AMD = ("gfx942", "gfx950", "gfx1250")
 
-MODULES = ("tl_ops", "tl_dots", "gl_layouts", "gl_nvidia", "gl_amd")
+MODULES = ("tl_ops", "tl_dots", "gl_layouts", "gl_nvidia", "gl_amd", "tl_libs")
 
 
 def case(name, fn, types, constexprs=None, targets=ALL, doc="", **options):
