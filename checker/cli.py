@@ -152,7 +152,7 @@ def cmd_lower(args) -> int:
     from .syntax.mlir_attr import print_attribute
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
-    L = lower(got.encoding, shape)
+    L = _lower_declared(got.encoding, shape, args)
     if args.json:
         print(json.dumps(L.to_dict()))
         return EXIT_OK
@@ -164,12 +164,27 @@ def cmd_lower(args) -> int:
     return EXIT_OK
 
 
+def _lower_declared(encoding, shape, args):
+    """The encoding lowered at `shape`; a failure names the --file and the line of the --name declaration."""
+    from .encodings import lower
+    try:
+        return lower(encoding, shape)
+    except CheckerError as e:
+        if not args.file:
+            raise
+        import re
+        from .limits import read_text
+        text = read_text(args.file)
+        found = re.search(rf"^[ \t]*#?{re.escape(args.name.lstrip('#'))}[ \t]*[:=]", text, re.M)
+        raise e.located(file=args.file, line=text[:found.start()].count("\n") + 1 if found else None) from None
+
+
 def cmd_show(args) -> int:
     from .encodings import lower
     from .views import check_size, layout_view
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
-    L = lower(got.encoding, shape)
+    L = _lower_declared(got.encoding, shape, args)
     linear = linear_part(L)  # a padded layout is shown through its linear component
     check_size(linear, "--shape")       # at most 2^20 cells printed (checker.limits.MAX_SHOW_ELEMENTS)
     if args.svg:
@@ -386,11 +401,36 @@ def _operands(args) -> list:
 
 
 def _need(ops: list, prop) -> None:
-    """As many layouts as the property has roles (its optional roles may be left out)."""
+    """As many layouts as the property has roles (its optional roles may be left out), each of the kind its role
+    takes (a shared layout where one is needed, a distributed one elsewhere)."""
     low, high = len(prop.required), len(prop.all_roles)
     if not low <= len(ops) <= high:
         n = low if low == high else f"{low} or {high}"
         raise CheckerError(f"{prop.name} takes {n} layout(s), got {len(ops)}", field="layouts")
+    for k, ((role, kind), op) in enumerate(zip(prop.all_roles, ops)):
+        shared = getattr(op, "is_shared", None)
+        if shared is None or kind == "any" or shared == (kind == "shared"):
+            continue
+        got = "a shared" if shared else "a distributed"
+        raise CheckerError(f"{prop.name}'s {_ORDINALS[k]} layout ({role}) must be {kind}, got {got} one "
+                           f"(#{getattr(op, 'kind', '?')})", field="layouts")
+
+
+_ORDINALS = ("first", "second", "third", "fourth")
+# the names the properties' code gives its operands, and the role (position among `layouts`) each one is
+_OPERAND_NAMES = {"R": "reg", "S": "shared", "L": "layout", "A": "a", "B": "b"}
+
+
+def _as_argument(e: CheckerError, prop) -> CheckerError:
+    """An error the property's code located at one of its operands (``R``, ``src``...) named as the command line
+    names it: the n-th of `layouts`."""
+    roles = [r for r, _ in prop.all_roles]
+    role = _OPERAND_NAMES.get(e.field or "", e.field)
+    if role in roles:
+        k = roles.index(role)
+        e.message = f"the {_ORDINALS[k]} layout ({role}): {e.message}"
+        e.field = "layouts"
+    return e
 
 
 def cmd_prove(args) -> int:
@@ -417,7 +457,10 @@ def cmd_prove(args) -> int:
                   shape=None if shape is None else tuple(shape), layout_shape=None, dtype=None, dtype_bits=bits,
                   hardware=hw, params=tuple((k, given.get(k, default)) for k, default in prop.params),
                   expect="holds", expect_conflicts=None, expect_level=None, file="<command line>", line=0)
-    result = prop.run(check, args.engine, args.timeout)
+    try:
+        result = prop.run(check, args.engine, args.timeout)
+    except CheckerError as e:
+        raise _as_argument(e, prop) from None
     if args.json:
         print(json.dumps(result.to_dict(), sort_keys=True))
     else:
@@ -466,6 +509,11 @@ def cmd_swizzle(args) -> int:
             raise CheckerError("give the store layout and the load layout (or --ttgir FILE --line N)",
                                field="layouts")
         pasted = [resolve_layout(t, None, None) for t in args.layouts]
+        for k, p in enumerate(pasted):
+            if getattr(p.encoding, "is_shared", False):
+                raise CheckerError(f"the {('store', 'load')[k]} layout (the {_ORDINALS[k]}) must be a register "
+                                   f"(distributed) layout, got a shared one (#{p.encoding.kind}); give the shared "
+                                   f"layout in use with --current", field="layouts")
         shape = layout_shape(args.shape, pasted)
         bits = element_bits(args.dtype_bits, pasted)
         if bits is None:

@@ -162,6 +162,8 @@ def find_inputs(paths: Iterable[str], suffixes: tuple[str, ...] = SPEC_SUFFIXES 
             out += found
         elif os.path.isfile(path):
             out.append(path)
+        elif not path:
+            raise CheckerError("an empty path names no file or folder", field="paths")
         else:
             raise CheckerError("no such file or folder", file=path)
     unique: dict[str, str] = {}

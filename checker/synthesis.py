@@ -761,23 +761,49 @@ def _root(value: str | None, defs: dict) -> str | None:
     return value
 
 
+def _allocations(operations: Sequence[Any]):
+    """op -> the allocations (local_alloc indices) its memdesc may point into, by the allocation analysis'
+    aliases (`checker.ttgir_shared.aliases`: views, loop-carried values, branches, selects); op -> None
+    outside every function."""
+    from .ttgir_shared import Function, _members, aliases
+    found: dict[int, frozenset] = {}
+    for root, f in enumerate(operations):
+        if f.name != "tt.func" or f.parent is not None:
+            continue
+        fn = Function(operations, _members(operations, root))
+        alias = aliases(fn)
+        for i in fn.members:
+            op = operations[i]
+            if op.name == "ttg.local_alloc":
+                v = fn.values(i)[0] if op.results else None
+            else:
+                k = {"ttg.local_load": 0}.get(op.name, 1)
+                v = fn.operand_values[i][k] if len(fn.operand_values[i]) > k else None
+            found[id(op)] = frozenset(alias.get(v, ())) if v is not None else frozenset()
+    return lambda op: found.get(id(op))
+
+
 def partners(operations: Sequence[Any], op) -> list[Access]:
-    """The accesses of the other direction to the same buffer (the memdesc value, traced back through
-    memdesc_index to its allocation) with the same memdesc type: the local_store (local_alloc with a
-    value, async copy) feeding a local_load, or the local_loads reading what a store wrote."""
+    """The accesses of the other direction to the same buffer (one the allocation analysis says both memdescs
+    may point into: through views, loop-carried values, branches) with the same memdesc type: the local_store
+    (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading what a store
+    wrote. Outside a function, the memdesc traced back through views."""
     me = access_of(op)
     if me is None:
         return []
     defs = {r: o for o in operations for r in o.results}
     root = _root(_memdesc_value(op), defs)
-    if root is None:
+    allocations = _allocations(operations)
+    mine = allocations(op)
+    if root is None and not mine:
         return []
     out = []
     for other in operations:
         acc = access_of(other)
         if acc is None or acc.direction == me.direction or other is op:
             continue
-        if _root(_memdesc_value(other), defs) != root:
+        theirs = allocations(other)
+        if not ((mine and theirs and mine & theirs) or _root(_memdesc_value(other), defs) == root):
             continue
         if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
             continue

@@ -71,3 +71,42 @@ def test_version_names_the_installed_package(capsys):
     assert e.value.code == 0 and capsys.readouterr().out == f"layoutcheck {version('layoutcheck')}\n"
     out = subprocess.run([sys.executable, "-m", "checker", "--version"], capture_output=True, text=True)
     assert (out.returncode, out.stdout) == (0, f"layoutcheck {version('layoutcheck')}\n")
+
+
+_BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+_SHARED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["prove", "invertible", _BLOCKED, "--shape", "64x64"],
+     "field 'layouts': invertible's first layout (layout) must be shared, got a distributed one (#blocked)"),
+    (["prove", "fits", _BLOCKED, "--shape", "64x64", "--dtype-bits", "16"],
+     "field 'layouts': fits's first layout (layout) must be shared, got a distributed one (#blocked)"),
+    (["prove", "conversion", _BLOCKED, _SHARED, "--shape", "64x64"],
+     "field 'layouts': conversion's second layout (dst) must be distributed, got a shared one (#swizzled_shared)"),
+    (["swizzle", _SHARED, _SHARED, "--shape", "64x64", "--dtype-bits", "16"],
+     "field 'layouts': the store layout (the first) must be a register (distributed) layout, got a shared one "
+     "(#swizzled_shared); give the shared layout in use with --current"),
+    (["verify", ""], "field 'paths': an empty path names no file or folder"),
+])
+def test_a_layout_of_the_wrong_kind_or_an_empty_path_is_named(capsys, argv, message):
+    """Issue 27, defect 9: the argument is named, not an in-dim the user never wrote."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == f"layoutcheck: error: {message}"
+
+
+def test_a_declaration_that_fails_at_lowering_names_its_file_and_line(capsys, tmp_path):
+    enc = tmp_path / "enc.yaml"
+    enc.write_text("version: 1\nencodings:\n\n  nv:\n    kind: nvmma_shared\n    swizzling_byte_width: 128\n"
+                   "    transposed: false\n    element_bit_width: 16\n")
+    assert main(["lower", "--file", str(enc), "--name", "nv", "--shape", "4x4"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"layoutcheck: error: {enc}:4: field 'shape': nvmma_shared: block shape along the "
+                          "contiguous dimension 1 is too small")
+
+
+def test_an_operand_error_names_the_layout_on_the_command_line(capsys):
+    wave64 = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    assert main(["prove", "bank_conflict_free", wave64, _SHARED, "--shape", "64x64", "--dtype-bits", "16"]) == 2
+    assert capsys.readouterr().err.strip() == ("layoutcheck: error: field 'layouts': the first layout (reg): R has 64 "
+                                               "lanes; sm90 has warps of 32")

@@ -249,3 +249,15 @@ def test_sub_byte_elements_are_refused_in_one_line():
         assert done.returncode == 2 and done.stderr == (
             "layoutcheck: error: argument --dtype-bits: a shared layout is synthesized for elements of 8 bits or more, "
             "got 4 (Triton packs sub-byte elements into bytes first: give the packed type's bits)\n")
+
+
+def test_swizzle_follows_the_buffer_through_memdesc_index_and_the_loop(capsys):
+    """Issue 27: the README's flagship warning (matmul.gfx942.ttgir:84) is a store into buffer 0 of a
+    double-buffered allocation; its load (line 122) reads the buffer the loop carries. The allocation
+    analysis' aliases pair them (the view-only trace found no load)."""
+    from checker.cli import main
+    assert main(["swizzle", "--ttgir", "specs/kernels/matmul.gfx942.ttgir", "--line", "84"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["store: line 84 ttg.local_store: #linear",
+                       "load:  line 122 ttg.local_load: #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>"]
+    assert "the IR's layout is not optimal: 256 -> 192 wavefronts" in out

@@ -214,10 +214,38 @@ def make_input(rng: random.Random, surface: str, seeds: dict) -> dict:
             return {"surface": surface, "files": {}, "argv": argv[:1] + ["-"] + argv[2:], "stdin": encode(rng, text)}
         return {"surface": surface, "files": {}, "argv": argv}
     if surface == "ttgir":
-        text = mutate_text(rng, rng.choice(seeds["ttgir"]))
+        base = rng.choice(seeds["ttgir"])
+        text = _special_ttgir(rng, base) if rng.random() < 0.25 else mutate_text(rng, base)
         return {"surface": surface, "files": {"k.ttgir": encode(rng, text)},
                 "argv": ["verify", "k.ttgir", "--engine", "f2", "--jobs", "1", "--format", "text", "--quiet"]}
     return {"surface": "api", "call": _api_call(rng, seeds)}
+
+
+def _special_ttgir(rng: random.Random, base: str) -> str:
+    """TTGIR aimed at the reader's worst cases (issue 27): location aliases in a cycle or in a chain where each
+    names the next twice, locations nested deep, runs of unclosed '<', a deep slice encoding inline, a module
+    that checks nothing."""
+    r = rng.random()
+    n = rng.choice((20, 60, 1000, 5000))
+    if r < 0.2:
+        k = rng.randint(1, 3)
+        names = [f"#lc{i}" for i in range(k)]
+        cycle = "".join(f"{a} = loc(callsite({b} at {b}))\n" for a, b in zip(names, names[1:] + names[:1]))
+        return cycle + re.sub(r"loc\(#loc\d+\)", "loc(#lc0)", base, count=rng.randint(1, 5))
+    if r < 0.4:
+        chain = "".join(f"#ch{i} = loc(callsite(#ch{i + 1} at #ch{i + 1}))\n" for i in range(n))
+        chain += f'#ch{n} = loc("k.py":1:1)\n'
+        return chain + re.sub(r"loc\(#loc\d+\)", "loc(#ch0)", base, count=rng.randint(1, 5))
+    if r < 0.6:
+        deep = "loc(" + '"n"(' * n + '"k.py":1:1' + ")" * n + ")"
+        return re.sub(r"loc\(#loc\d+\)", lambda m: deep, base, count=1)
+    if r < 0.75:
+        return base + "\n#a = #ttg.blocked" + "<" * n + "\n"
+    if r < 0.9:
+        inner = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+        deep = "#ttg.slice<{dim = 0, parent = " * min(n, 80) + inner + "}>" * min(n, 80)
+        return f"#deep = {deep}\n" + base
+    return 'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {\n}\n'
 
 
 def _special_spec(rng: random.Random) -> str:
@@ -248,6 +276,9 @@ def _special_yaml(rng: random.Random) -> str:
     if r < 0.6:
         n = rng.choice((65, 200, 500))
         return "version: 1\nencodings:\n  a: " + "[" * n + "]" * n + "\n"
+    if r < 0.7:                                     # inline parents nested deep (a RecursionError in jsonschema)
+        import yaml
+        return yaml.safe_dump({"version": 1, "encodings": {"a": nested("yaml", rng.choice((20, 30, 63, 70)))}})
     if r < 0.8:
         return "version: 1\nencodings:\n  a: &x {kind: slice, dim: 0, parent: *x}\n"
     return "version: 1\nencodings:\n  a: {kind: blocked, size_per_thread: [1, 1], threads_per_warp: [32, 1], " \
