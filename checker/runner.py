@@ -381,11 +381,12 @@ def _outcome(answer: tuple) -> Outcome:
 class Progress:
     """Progress of a run, fit to where it goes (`--quiet`: no Progress at all).
 
-    On a terminal: a live bar (tqdm) with the count, the rate and the time left, drawn from the
-    start (0/N before the first check ends) and redrawn at most ten times a second. Elsewhere (a
-    CI log, a file): one plain line at every 10% of the checks (none within `gap` seconds of the last), at
-    least one every `every` seconds while checks finish, and the last one at 100%; never one line
-    per check (a run of a second or less prints the last line only):
+    On a terminal: a live bar (tqdm) with the count and the time left (estimated from all the checks done
+    so far, not from the last few: a slow first check does not promise hours), drawn from the start (0/N
+    before the first check ends) and redrawn at most ten times a second. Elsewhere (a CI log, a file): a
+    first line once `gap` seconds have passed, then one at every 10% of the checks (none within `gap`
+    seconds of the last), at least one every `every` seconds while checks finish, and the last one at
+    100%; never one line per check (a run of a second or less prints the last line only):
 
         verify: 61/608 checks (10%), 0 failed, 24.1 checks/s, about 21s left
     """
@@ -408,9 +409,9 @@ class Progress:
                 sized = False
             self.bar = tqdm(total=total, file=stream, unit="check", desc="verify", dynamic_ncols=sized,
                             ncols=None if sized else 100, nrows=None if sized else 20,
-                            mininterval=0.1, smoothing=0.1, leave=True,
-                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} checks "
-                                       "[{elapsed}<{remaining}, {rate_fmt}]{postfix}")
+                            mininterval=0.1, smoothing=0, leave=True,      # time left: from all the work done
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "    # short: the bar
+                                       "[{elapsed}<{remaining}]{postfix}")                       # keeps its width
 
     def __call__(self, outcome: Outcome) -> None:
         self.done += 1
@@ -427,7 +428,8 @@ class Progress:
             return
         now = self.clock()
         decile = 10 * self.done // max(1, self.total)
-        if self.done == self.total or (decile > self._decile and now - self._said >= self.gap) \
+        first = self._said == self.start and now - self.start >= self.gap      # a first line after `gap` s
+        if self.done == self.total or first or (decile > self._decile and now - self._said >= self.gap) \
                 or now - self._said >= self.every:
             self._decile, self._said = decile, now
             self.stream.write(self.line(now) + "\n")
