@@ -90,9 +90,12 @@ def test_ttgir_warnings_are_diagnostics_with_a_warnings_column(warned_report):
     assert lines[5].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
     assert lines[12].split() == ["total", "91", "88", "0", "3"]
     assert not any(line.startswith("FAIL ") for line in lines)           # a TTGIR check is a diagnostic
+    # each store now pairs with its load through the loop that carries the buffer: a suggested layout, proven
     assert lines[14:] == [
         f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 "
-        "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do" for n in (84, 105, 131)]
+        "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do; suggested shared layout #ttg.shared_linear<"
+        "{offset = [[1, 0], [2, 0], [0, 64], [0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], "
+        "[0, 34]]}, alignment = 16> (store + load: 256 -> 192 wavefronts, proven minimal)" for n in (84, 105, 131)]
 
 
 def test_a_conversion_is_a_note_with_its_level(converted_report):

@@ -76,10 +76,10 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path):
     assert proc.wait(timeout=60) in (0, 1)                       # (whether the bundled specs pass is not the point)
     text = seen.decode()
     frames = [f for f in re.split(r"[\r\n]+", text) if f.startswith("verify:")]
-    assert frames[0].startswith("verify:   0%|") and " 0/21 checks [" in frames[0]      # from the start
+    assert frames[0].startswith("verify:   0%|") and " 0/21 [" in frames[0]      # from the start
     assert "\r" in text and len(frames) >= 2                                             # redrawn in place
     last = frames[-1]
-    assert last.startswith("verify: 100%|") and " 21/21 checks [" in last
-    assert re.search(r"\[\d\d:\d\d<\d\d:\d\d, +[\d.]+check/s\]", last)                   # elapsed<left, rate
+    assert last.startswith("verify: 100%|") and " 21/21 [" in last
+    assert re.search(r"\[\d\d:\d\d<\d\d:\d\d\]", last)                                      # elapsed<left
     assert text.rstrip().splitlines()[-1] == f"reports: {tmp_path}/reports/report.json"
     assert "verify: 21/21 checks (100%)" not in text                                      # no plain lines here
