@@ -97,15 +97,17 @@ def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))   # (CI may ignore it)
     deadline = time.monotonic() + 30
     workers = 0 if jobs == "1" else int(jobs)
+    seen = 0
     while time.monotonic() < deadline and run.poll() is None:         # until the checks are being proved
         try:
             children = pathlib.Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
         except OSError:                 # a kernel without that file: a second into the run will do
             children, workers = [], 0
-        if workers and len(children) == workers:
+        seen = seen + 1 if workers and len(children) == workers else 0
+        if seen >= 4:                   # the same workers for 0.2 s: the run is proving, not starting up
             break
         time.sleep(0.05)
-        if not workers and time.monotonic() > deadline - 29:         # one process: a second into the run
+        if not workers and time.monotonic() > deadline - 27:         # one process: 3 s in (past start-up)
             break
     time.sleep(0.3)
     os.killpg(run.pid, signal.SIGINT)                                  # Ctrl-C: the whole foreground group
