@@ -85,6 +85,7 @@ from .hardware import Hardware, coset_basis, resolve
 from .layout import LinearLayout, log2, standard_out_dims
 from .properties import bank_conflicts as bc
 from .properties.bank_conflicts import BLOCK, LANE, OFFSET, REG, WARP
+from .syntax.ttgir import layout_tensors
 
 FAMILIES = ("any", "nvmma", "padded")
 
@@ -745,7 +746,7 @@ def access_of(op) -> Access | None:
     if table is None:
         return None
     mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
-    regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    regs = layout_tensors(op.types)
     if len(mems) != 1 or not regs:
         return None
     return Access(op, regs[0], mems[0], "load" if op.name in LOAD_OPS else "store", table[op.name])

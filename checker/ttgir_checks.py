@@ -47,7 +47,7 @@ from .errors import CheckerError
 from .hardware import PRESETS, Hardware, hardware_for_target  # noqa: F401  (hardware_for_target: public here too)
 from .layout import LinearLayout
 from .spec import Check
-from .syntax.ttgir import Module, Operation, TypeRef, partition_warps
+from .syntax.ttgir import Module, Operation, TypeRef, layout_tensors, partition_warps
 from .versions import NEWEST, Selection, VersionRequest, using
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
@@ -290,7 +290,7 @@ class Builder:
 
 @op_check("ttg.convert_layout")
 def convert(b: Builder, op: Operation) -> None:
-    tensors = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    tensors = layout_tensors(op.types)
     if len(tensors) != 2:
         b.skip(op, "ttg.convert_layout without two typed tensors", "conversion")
         return
@@ -308,7 +308,7 @@ def convert(b: Builder, op: Operation) -> None:
 @op_check(*STORES, *LOADS)
 def shared_access(b: Builder, op: Operation) -> None:
     mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
-    regs = [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
+    regs = layout_tensors(op.types)
     if len(mems) != 1:
         b.skip(op, f"{op.name} without a shared memdesc type", "bank_conflict_free")
         return

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .syntax.ttgir import Operation, split_top
+from .syntax.ttgir import Operation, layout_tensors, split_top
 from .ttgir_checks import Builder, _compact, op_check
 
 _SCALED = re.compile(r"\btt\.dot_scaled\s+(.*?)\s+lhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
@@ -65,7 +65,6 @@ def dot_scaled(b: Builder, op: Operation) -> None:
                   ("rhs_k_pack", attrs.get("rhs_k_pack", True) is not False)))
 
 
-_AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
 
 
 @op_check("ttg.local_gather", "ttg.local_scatter")
@@ -75,10 +74,7 @@ def local_gather(b: Builder, op: Operation) -> None:
     if len(mems) != 1 or mems[0].encoding is None or len(tensors) != 2:
         b.skip(op, f"{op.name} without a typed buffer, indices and values", "local_gather")
         return
-    axis = op.attributes.get("axis")
-    if not isinstance(axis, int):
-        m = _AXIS.search(op.text)
-        axis = int(m.group(1)) if m else None
+    axis = op.axis
     if axis is None:
         b.skip(op, f"{op.name} without its axis", "local_gather")
         return
@@ -104,23 +100,11 @@ _REDUX_INT = ("arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.mins
 _REDUX_F32 = ("arith.maxnumf", "arith.maximumf", "arith.minnumf", "arith.minimumf")
 
 
-def _tensors(types):
-    return [t for t in types if t.kind == "tensor" and t.encoding is not None]
-
-
-def _axis(op: Operation) -> int | None:
-    axis = op.attributes.get("axis")
-    if isinstance(axis, int):
-        return axis
-    m = _AXIS.search(op.text)
-    return int(m.group(1)) if m else None
-
-
 @op_check(*SHAPE_OPS)
 def shape_op(b: Builder, op: Operation) -> None:
     """`data_movement`: the result's layout is the operand's moved by the op (no data leaves its thread)."""
     kind = SHAPE_OPS[op.name]
-    ins, outs = _tensors(op.operand_types), _tensors(op.result_types)
+    ins, outs = layout_tensors(op.operand_types), layout_tensors(op.result_types)
     if not ins or not outs:
         b.skip(op, f"{op.name} without typed operand and result tensors", "data_movement")
         return
@@ -160,8 +144,8 @@ def _redux(b: Builder, op: Operation, ins) -> bool:
 @op_check("tt.reduce", "tt.scan")
 def reduce_or_scan(b: Builder, op: Operation) -> None:
     """`reduction`: the levels the op crosses along its axis, and what Triton's lowering spends on them."""
-    ins = _tensors(op.operand_types)
-    axis = _axis(op)
+    ins = layout_tensors(op.operand_types)
+    axis = op.axis
     if not ins or axis is None:
         b.skip(op, f"{op.name} without typed operands or its axis", "reduction")
         return
@@ -181,8 +165,8 @@ def reduce_or_scan(b: Builder, op: Operation) -> None:
 @op_check("tt.gather")
 def gather(b: Builder, op: Operation) -> None:
     """`reduction` (kind gather): whether the gather stays in each warp, else its shared-memory scratch."""
-    ts = _tensors(op.operand_types)
-    axis = _axis(op)
+    ts = layout_tensors(op.operand_types)
+    axis = op.axis
     if len(ts) < 2 or axis is None:
         b.skip(op, "tt.gather without typed source and indices or its axis", "reduction")
         return

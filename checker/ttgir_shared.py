@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .hardware import Hardware, hardware_for_target
-from .syntax.ttgir import Module, Operation, TypeRef, partition_warps
+from .syntax.ttgir import Module, Operation, TypeRef, layout_tensors, partition_warps
 from .ttgir_liveness import ControlFlow
 
 SCRATCH_ALIGN = 128
@@ -505,7 +505,7 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
         if op.name == "tt.scan":
             return _scan(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.histogram":
-            dst = _tensors(op)[-1]
+            dst = layout_tensors(op.types)[-1]
             n = max(math.prod(dst.shape), module.threads_per_warp or 32)
             return n * _scratch_bits(dst) // 8, "histogram bins", SCRATCH_ALIGN
         if op.name == "tt.gather":
@@ -521,10 +521,6 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
             uncertain.append(f"line {op.line}: the scratch of {op.name} is not modelled ({e})")
         return 0, "", SCRATCH_ALIGN
     return 0, "", SCRATCH_ALIGN
-
-
-def _tensors(op: Operation) -> list[TypeRef]:
-    return [t for t in op.types if t.kind == "tensor" and t.encoding is not None]
 
 
 def _layout(t: TypeRef):
@@ -544,7 +540,7 @@ def _nonzero(bases) -> list:
 def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
     from .properties.conversion import triton_view
     from .properties.conversion_cost import scratch_elements
-    ts = _tensors(op)
+    ts = layout_tensors(op.types)
     if len(ts) != 2:
         return 0, ""
     src_t, dst_t = ts
@@ -557,17 +553,13 @@ def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
 
 
 def _axis(op: Operation) -> int:
-    a = op.attributes.get("axis")
-    if isinstance(a, int):
-        return a
-    m = re.search(r"axis\s*=\s*(\d+)", op.text)
-    return int(m.group(1)) if m else 0
+    return op.axis or 0
 
 
 def _reduce(op: Operation) -> tuple[int, str]:
     """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
     from .properties.reduction import cross_warp_rounds, scratch_bytes
-    ins = [t for t in op.operand_types if t.kind == "tensor" and t.encoding is not None]
+    ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
     axis = _axis(op)
@@ -577,7 +569,7 @@ def _reduce(op: Operation) -> tuple[int, str]:
 
 
 def _scan(op: Operation) -> tuple[int, str]:
-    ins = [t for t in op.operand_types if t.kind == "tensor" and t.encoding is not None]
+    ins = layout_tensors(op.operand_types)
     if not ins or ins[0].encoding.kind != "blocked":
         return 0, ""
     enc = ins[0].encoding
@@ -601,7 +593,7 @@ def _scan(op: Operation) -> tuple[int, str]:
 
 def _gather(op: Operation) -> tuple[int, str]:
     from .properties.reduction import gather_warp_local
-    ts = _tensors(op)
+    ts = layout_tensors(op.types)
     if len(ts) < 2:
         return 0, ""
     src, idx = ts[0], ts[1]

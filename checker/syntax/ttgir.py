@@ -142,6 +142,23 @@ class Operation:
     def types(self) -> list[TypeRef]:
         return self.operand_types + self.result_types
 
+    @property
+    def axis(self) -> int | None:
+        """Its ``axis`` attribute (reduce, scan, gather, ...), or None when it has none."""
+        a = self.attributes.get("axis")
+        if isinstance(a, int):
+            return a
+        m = _AXIS.search(self.text)
+        return int(m.group(1)) if m else None
+
+
+_AXIS = re.compile(r"\baxis\s*=\s*(\d+)")
+
+
+def layout_tensors(types: list[TypeRef]) -> list[TypeRef]:
+    """The tensor types among ``types`` whose layout encoding was resolved."""
+    return [t for t in types if t.kind == "tensor" and t.encoding is not None]
+
 
 def partition_warps(op: Operation) -> list[int]:
     """The warp counts of a warp_specialize's partitions, in order: ``partitionNumWarps =
