@@ -817,6 +817,9 @@ def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
     ops = [o for o in operations if o.line == line and access_of(o) is not None]
     if not ops:
         found = [o.name for o in operations if o.line == line]
+        if any(name in STORE_OPS or name in LOAD_OPS for name in found):
+            raise CheckerError(f"the {found[0]} on line {line} has no register tensor and shared buffer whose "
+                               f"layouts are known (an encoding alias it names is not defined?)", field="--line")
         raise CheckerError(f"line {line} has no local_store / local_load / local_alloc with a value / async copy"
                            + (f" (it has {', '.join(found)})" if found else ""), field="--line")
     me = access_of(ops[0])

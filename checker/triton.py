@@ -83,6 +83,39 @@ class Kernel:
         return cls(**d)
 
 
+def source_file(src: Any) -> str | None:
+    """The Python file a compiled kernel's function is defined in now (``src.fn``, a JITFunction, in
+    ``triton.compile``'s listener call), or None (a kernel compiled from IR text has none)."""
+    fn = getattr(src, "fn", None)
+    path = getattr(fn, "file_name", None)
+    if path is None:
+        code = getattr(getattr(fn, "fn", fn), "__code__", None)
+        path = getattr(code, "co_filename", None)
+    return path if isinstance(path, str) and path and not path.startswith("<") else None
+
+
+def relocate_python(report: dict[str, Any], current: str) -> None:
+    """Point the Python locations of a kernel taken from Triton's cache at the files as they are now.
+
+    Triton's cache key hashes a kernel's source text, not its path: the same program run from another
+    folder (a fresh checkout, a CI workspace) gets the TTGIR of the first compilation, whose ``loc(...)``
+    name the old folder. The old path of the kernel's own file is the one location file with the current
+    file's name; when there is exactly one such, every location under its folder is moved to the current
+    folder where that file exists (the kernel file itself always). Nothing is changed when it is ambiguous."""
+    located = [(c.get("source") or {}).get("python") for c in report.get("checks", ())]
+    located = [py for py in located if py and isinstance(py.get("file"), str)]
+    name = os.path.basename(current)
+    old = {py["file"] for py in located if os.path.basename(py["file"]) == name and py["file"] != current}
+    if len(old) != 1 or any(py["file"] == current for py in located):
+        return
+    old_dir, new_dir = os.path.dirname(old.pop()), os.path.dirname(current)
+    for py in located:
+        if py["file"].startswith(old_dir + os.sep):
+            target = os.path.join(new_dir, os.path.relpath(py["file"], old_dir))
+            if target == current or os.path.exists(target):
+                py["file"] = target
+
+
 def _target_text(target: Any) -> str:
     if target is None:
         return "?"
@@ -127,15 +160,18 @@ class Session:
         with self.lock:
             k = self.seen.get(key)
             if k is None and ttgir is not None:
-                k = self.verify_kernel(ttgir, metadata, key, bool(cache_hit))
+                k = self.verify_kernel(ttgir, metadata, key, bool(cache_hit), source_file(src))
                 self.seen[key] = k
                 self.kernels.append(k)
             if k is not None:
                 for w in self.watchers:
                     w.append(k)
 
-    def verify_kernel(self, ttgir: str, metadata: dict, key: str, cache_hit: bool) -> Kernel:
-        """Verify one kernel's TTGIR as ``layoutcheck verify`` does; print its findings."""
+    def verify_kernel(self, ttgir: str, metadata: dict, key: str, cache_hit: bool,
+                      python_file: str | None = None) -> Kernel:
+        """Verify one kernel's TTGIR as ``layoutcheck verify`` does; print its findings. python_file: where
+        the kernel's function is defined now (a cached TTGIR keeps the path it was first compiled from:
+        `relocate_python`)."""
         from .reports.run import diagnostics
         from .verification import check, load_inputs
         name = str(metadata.get("name") or os.path.basename(ttgir).rsplit(".", 1)[0])
@@ -145,6 +181,8 @@ class Session:
             inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential, version=self.version)
             done = check(inputs, only=self.only, engine=self.engine, jobs=1)
             kernel.report = done.report
+            if cache_hit and python_file:
+                relocate_python(kernel.report, python_file)
         except CheckerError as e:
             kernel.problem = f"cannot verify kernel {name}: {e}"
         except Exception as e:                 # never break the user's program: say so and go on
@@ -200,12 +238,56 @@ class Session:
                summary=self.summary)
 
 
-def merged_report(kernels: Sequence[Kernel], engine: str = "both", timeout_ms: int = 10_000) -> dict[str, Any]:
+KERNELS = "kernels"      # the report folder's copies of the kernels' TTGIR (`kernel_files`)
+
+
+def kernel_files(kernels: Sequence[Kernel], folder: str) -> dict[str, str]:
+    """Copy each kernel's TTGIR into `folder` under a name a person can read, ``staged.cuda80.ttgir`` (kernel
+    name, target), with the first 8 characters of Triton's hash added when two kernels would share a name
+    (constexpr specializations); the {cache path: copy} map. The reports then name kernels, not cache
+    hashes, and keep their sources after Triton's cache is cleared."""
+    import shutil
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for k in kernels:
+        if not k.report or k.ttgir in names or not os.path.isfile(k.ttgir):
+            continue
+        backend, _, arch = k.target.partition(":")
+        base = f"{k.name}.{arch if backend == 'hip' else backend + arch}"       # staged.cuda80, staged.gfx942
+        name = f"{base}.ttgir" if f"{base}.ttgir" not in taken else f"{base}.{k.hash[:8]}.ttgir"
+        taken.add(name)
+        os.makedirs(folder, exist_ok=True)
+        names[k.ttgir] = os.path.join(folder, name)
+        shutil.copyfile(k.ttgir, names[k.ttgir])
+    return names
+
+
+def renamed(report: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """`report` with every TTGIR path in `names` replaced by its new name (check ids, sources, module summaries)."""
+    def move(path: Any) -> Any:
+        return names.get(path, path)
+
+    checks = []
+    for c in report["checks"]:
+        src = dict(c.get("source") or {})
+        old = src.get("file")
+        if old in names:
+            c = dict(c, source=dict(src, file=names[old]))
+            if c["id"].startswith(old + ":"):
+                c["id"] = names[old] + c["id"][len(old):]
+        checks.append(c)
+    summary = dict(report["summary"], ttgir=[dict(t, file=move(t.get("file"))) for t in report["summary"].get("ttgir", ())])
+    return dict(report, checks=checks, summary=summary)
+
+
+def merged_report(kernels: Sequence[Kernel], engine: str = "both", timeout_ms: int = 10_000,
+                  names: dict[str, str] | None = None) -> dict[str, Any]:
     """One report (report.json's dict) holding every kernel's checks; an empty one when no kernel was verified
-    (so that the reports of an earlier run are never left in place)."""
+    (so that the reports of an earlier run are never left in place). names: {TTGIR path: the name the report
+    gives it} (`kernel_files`)."""
     from types import SimpleNamespace
     from .reports.json_report import build_report
-    reports = [k.report for k in kernels if k.report]
+    reports = [renamed(k.report, names) if names else k.report for k in kernels if k.report]
     if not reports:
         return build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[])
     outcomes = [SimpleNamespace(record=c) for r in reports for c in r["checks"]]
@@ -227,10 +309,12 @@ def finish(kernels: Sequence[Kernel], *, report_dir: str | None, formats: str = 
     from .reports.run import summary_lines
     from .reports.writer import parse_formats, write_reports, written_line
     out = stream or sys.stderr
-    report = merged_report(kernels)
     written: list = []
     if report_dir is not None:
+        report = merged_report(kernels, names=kernel_files(kernels, os.path.join(report_dir, KERNELS)))
         written = write_reports(report, None, parse_formats(formats), report_dir)
+    else:
+        report = merged_report(kernels)
     if summary:
         for line in summary_lines(kernels, report):
             print(line, file=out)

@@ -214,6 +214,12 @@ def test_ttgir_pair_gets_a_suggestion(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["improves"] and out["before"]["wavefronts"] == 1088 and out["wavefronts"] == 128
     assert main(["swizzle", "--ttgir", str(path), "--line", "7"]) == 2     # the alloc has no value
+    capsys.readouterr()
+    path.write_text(STAGED.replace("#blocked1 = ", "#other = "))           # the load's layout alias is undefined
+    assert main(["swizzle", "--ttgir", str(path), "--line", "9"]) == 2
+    assert capsys.readouterr().err == (f"layoutcheck: error: {path}:9: field '--line': the ttg.local_load on line 9 "
+                                       "has no register tensor and shared buffer whose layouts are known (an encoding "
+                                       "alias it names is not defined?)\n")
 
 
 def test_cli_text(capsys):

@@ -86,6 +86,73 @@ def test_summary_and_reports(plain):
     assert len(kernel_fits) == 4 and all(c["passed"] for c in kernel_fits)
 
 
+def test_reports_name_kernels_by_name_and_target_not_by_cache_hash(plain):
+    """Issue 27: the reports' files are the kernels' TTGIR copied into the report folder under readable names."""
+    _, tmp = plain
+    reports = tmp / "reports"
+    copies = sorted(p.name for p in (reports / "kernels").iterdir())
+    assert copies == ["staged.cuda80.ttgir", "staged.gfx942.ttgir", "transpose.cuda80.ttgir", "transpose.gfx942.ttgir"]
+    report = json.loads((reports / "report.json").read_text())
+    files = {c["source"]["file"] for c in report["checks"]}
+    assert files == {str(reports / "kernels" / name) for name in copies}
+    assert all(c["id"].startswith(c["source"]["file"] + ":") for c in report["checks"])
+    assert {t["file"] for t in report["summary"]["ttgir"]} == files
+    assert str(tmp / "cache") not in (reports / "report.txt").read_text()
+    staged = (reports / "kernels" / "staged.cuda80.ttgir").read_text()
+    assert "ttg.local_store" in staged and 'ttg.target = "cuda:80"' in staged
+
+
+def test_two_kernels_of_one_name_and_target_keep_apart(tmp_path):
+    from checker.triton import Kernel, kernel_files
+    paths = []
+    for i in range(2):
+        paths.append(tmp_path / f"h{i}" / "k.ttgir")
+        paths[-1].parent.mkdir()
+        paths[-1].write_text(f"// kernel {i}\n")
+    kernels = [Kernel("k", "hip:gfx950", str(p), f"{i}ABCDEFGHIJ", False, None, {"checks": []})
+               for i, p in enumerate(paths)]
+    names = kernel_files(kernels, str(tmp_path / "out"))
+    assert names == {str(paths[0]): str(tmp_path / "out" / "k.gfx950.ttgir"),
+                     str(paths[1]): str(tmp_path / "out" / "k.gfx950.1ABCDEFG.ttgir")}
+    assert (tmp_path / "out" / "k.gfx950.1ABCDEFG.ttgir").read_text() == "// kernel 1\n"
+
+
+def test_a_kernel_from_the_cache_is_located_in_the_program_as_it_is_now(tmp_path):
+    """Issue 27: Triton's cache key ignores the program's path, so a program copied elsewhere gets the first
+    compilation's TTGIR; its findings must still point at the file that ran, not at the old copy."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder in (first, second):
+        folder.mkdir()
+        (folder / "program.py").write_text(PROGRAM.read_text())
+    bank = marker_line("BANK_LINE")
+    for folder, compiled in ((first, 2), (second, 0)):
+        cmd = [sys.executable, "-m", "checker", "run", "--", sys.executable, "program.py", "cuda80"]
+        done = subprocess.run(cmd, cwd=folder, env=env(tmp_path), capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert f"({compiled} compiled, {2 - compiled} from Triton's cache)" in done.stderr
+        lines = [ln for ln in findings(done.stderr) if "bank conflict (STS.U16)" in ln]
+        assert [ln.split(": warning:")[0] for ln in lines] == [f"program.py:{bank}:5"], done.stderr
+
+
+def test_relocation_leaves_ambiguous_and_foreign_locations_alone(tmp_path):
+    from checker.triton import relocate_python
+    new = tmp_path / "new"
+    (new / "lib").mkdir(parents=True)
+    (new / "k.py").write_text("")
+    (new / "lib" / "helpers.py").write_text("")
+
+    def report(*files):
+        return {"checks": [{"source": {"python": {"file": f, "line": 1, "col": 1}}} for f in files]}
+
+    r = report("/old/k.py", "/old/lib/helpers.py", "/old/lib/gone.py", "/usr/lib/triton/language/core.py")
+    relocate_python(r, str(new / "k.py"))
+    assert [c["source"]["python"]["file"] for c in r["checks"]] == [
+        str(new / "k.py"), str(new / "lib" / "helpers.py"), "/old/lib/gone.py", "/usr/lib/triton/language/core.py"]
+    r = report("/a/k.py", "/b/k.py")                      # two old copies: which one moved is unknown
+    relocate_python(r, str(new / "k.py"))
+    assert [c["source"]["python"]["file"] for c in r["checks"]] == ["/a/k.py", "/b/k.py"]
+
+
 def test_werror_and_the_programs_own_status(tmp_path):
     done = run(tmp_path, "--werror", "--quiet", targets=("cuda80",))
     assert done.returncode == 1

@@ -14,9 +14,19 @@ sizes, wrong types, non-ASCII digits. The five surfaces:
 - ``encoding``: a YAML encoding file, run as ``layoutcheck lower --file FILE --name N``;
 - ``attr``: attribute text (or a pasted type), run as ``layoutcheck show|lower TEXT --shape S``;
 - ``ttgir``: a TTGIR file, run as ``layoutcheck verify FILE --engine f2 --jobs 1``;
-- ``api``: ``checker.parse_encoding``, ``checker.lower``, ``checker.prove.*`` on Python values.
+- ``api``: ``checker.parse_encoding``, ``checker.lower``, ``checker.prove.*`` on Python values;
+- ``swizzle``: ``layoutcheck swizzle`` on two register layouts (mutated attribute text, pasted types, sub-byte
+  and odd element widths) or on a TTGIR file's ``--line``;
+- ``run`` (not in the default set: each input is a process running Triton; ``--surface run``): ``layoutcheck
+  run -- python prog.py`` on programs that compile a kernel or none, set their own compilation listener (a
+  function, None, one that raises, set before or after layoutcheck's), die of a signal, leave through
+  ``os._exit`` or ``sys.exit`` with a status or a message, end stderr without a newline. The expected exit
+  status is known from the program (its own when it failed, 128 + the signal, 1 when it compiled nothing)
+  and must be the one `run` gives, with every kernel verified, the program's listener still called, and no
+  traceback from layoutcheck's own code.
 
-Each input runs in the worker process under a 10 s alarm (of CPU time) and a memory limit. A failure is a traceback
+Each input runs in the worker process under a 10 s alarm (of CPU time) and a memory limit (a ``run`` input: its
+process under a 180 s wall-clock limit). A failure is a traceback
 (any exception but `CheckerError` from the API, or one escaping `checker.cli.main`), a hang (the
 alarm), exit 3, or an exit-2 message that is not one line of at most `checker.errors.MAX_MESSAGE`
 characters naming where (the file, a command-line argument or the field). Failing inputs are
@@ -43,7 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SURFACES = ("spec", "encoding", "attr", "ttgir", "api")
+SURFACES = ("spec", "encoding", "attr", "ttgir", "api", "swizzle")
+ALL_SURFACES = SURFACES + ("run",)
+RUN_TIMEOUT_S = 180
 ALARM_S = 10
 MEMORY_BYTES = 3 << 30
 
@@ -54,6 +66,9 @@ BAD_SCALARS = ["0", "-1", "2147483648", "4294967296", "18446744073709551616", "1
                "!!binary aGVsbG8=", "2024-01-01", "!!set {a}", "&a [1]", "*a", "!foo 1", "'\\x00'", "\"\\x07\""]
 BAD_VALUES = [None, [], {}, "x", "", float("nan"), float("inf"), -float("inf"), True, False, 1.5, 64.0, 2 ** 31,
               2 ** 64, -1, 0, b"16", [True, 64], [64.5, 64], {"a": 1}, [[1]], "１６", (1 << 4000), [None]]
+# Element types that are not MLIR's (or not widths a layout can hold).
+BAD_ELEMENTS = ["f16", "f17", "bf17", "f0", "i0", "i4294967297", "f16f16", "xf16", "ff16", "f8E4M3", "f8E9M9",
+                "i-1", "f", "i", "ui", "index", "tf33", "f16 ", "f１6"]
 ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u2028", "\x85", "\ufeff", "\ufffe", "²", "４", "\u00a0", "é", "\\",
             "\n", "\r", "\t", "#", "<", ">", "{", "}", "[", "]", "=", ",", ":", "+", "-", "//", "\"", "'", "!", "&", "*"]
 
@@ -62,6 +77,7 @@ ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u2028", "\x85", "\ufeff", "\ufffe", "�
 
 def _seeds() -> dict:
     """The real inputs mutated: text of specs, encoding files, TTGIR, attribute text, Gluon specs."""
+    from checker import parse_encoding
     from checker.syntax.mlir_attr import print_attribute
     from checker.syntax.yaml_decl import load_encodings
     specs = [p.read_text() for p in sorted((ROOT / "specs").glob("*.yaml"))]
@@ -85,7 +101,16 @@ def _seeds() -> dict:
     if not gluon:
         gluon = [{"class": "BlockedLayout", "params": {"size_per_thread": [1, 4], "threads_per_warp": [8, 4],
                                                        "warps_per_cta": [4, 1], "order": [1, 0]}}]
-    return {"spec": specs, "encoding": encs, "attr": attrs, "ttgir": ttgir, "gluon": gluon}
+    registers: dict[int, list[str]] = {}          # register layouts by rank (a swizzle pair shares one)
+    for a in attrs:
+        if "shared" not in a and "tensor_memory" not in a and a.count("<") < 6:
+            with contextlib.suppress(Exception):
+                registers.setdefault(parse_encoding(a).rank, []).append(a)
+    with_buffers = sorted(p for p in (ROOT / "tests" / "corpus").glob("*.ttgir") if p.stat().st_size < 12000)
+    swizzle_ttgir = [t for t in (p.read_text() for p in with_buffers) if "ttg.local_store" in t][:12]
+    swizzle_ttgir += [p.read_text() for p in sorted((ROOT / "specs" / "kernels").glob("*.ttgir"))][:2]
+    return {"spec": specs, "encoding": encs, "attr": attrs, "ttgir": ttgir, "gluon": gluon, "registers": registers,
+            "swizzle_ttgir": swizzle_ttgir}
 
 
 # ---------------------------------------------------------------- mutation
@@ -202,6 +227,9 @@ def make_input(rng: random.Random, surface: str, seeds: dict) -> dict:
         r = rng.random()
         if r < 0.15:
             text = f"tensor<{rng.choice(['64x64', '1６x16', '4294967296x1', '64x?', '0x4'])}xf16, {text}>"
+        elif r < 0.2:                               # pasted types with bad shapes and element types (issue 27)
+            text = (f"!ttg.memdesc<{rng.choice(['64x64', '64x-1', '-1x64', '64x0', '64xx64', '64x?'])}"
+                    f"x{rng.choice(BAD_ELEMENTS)}, {text}, #ttg.shared_memory, mutable>")
         elif r < 0.25:
             k = rng.choice((10, 70, 200))
             text = "#ttg.slice<{dim = 0, parent = " * k + text + "}>" * k
@@ -218,7 +246,135 @@ def make_input(rng: random.Random, surface: str, seeds: dict) -> dict:
         text = _special_ttgir(rng, base) if rng.random() < 0.25 else mutate_text(rng, base)
         return {"surface": surface, "files": {"k.ttgir": encode(rng, text)},
                 "argv": ["verify", "k.ttgir", "--engine", "f2", "--jobs", "1", "--format", "text", "--quiet"]}
+    if surface == "swizzle":
+        return _swizzle_input(rng, seeds)
+    if surface == "run":
+        return _run_input(rng)
     return {"surface": "api", "call": _api_call(rng, seeds)}
+
+
+def _swizzle_input(rng: random.Random, seeds: dict) -> dict:
+    """``layoutcheck swizzle`` on a pair of register layouts (mutated, as pasted types, odd widths) or on a
+    (mutated) TTGIR file and a line, real or not."""
+    flags = ["--json"] if rng.random() < 0.2 else []
+    if rng.random() < 0.2:
+        flags += ["--hardware", rng.choice(["sm80", "sm90", "gfx942", "gfx950", "gfx1250", "sm9", "", "gfx942x"])]
+    if rng.random() < 0.35:
+        base = rng.choice(seeds["swizzle_ttgir"])
+        text = mutate_text(rng, base) if rng.random() < 0.5 else base
+        lines = [i for i, ln in enumerate(text.splitlines(), 1) if "local_load" in ln or "local_store" in ln]
+        line = rng.choice(lines + [0, -3, 10 ** 9, 1]) if lines else rng.choice((1, 0, 10 ** 9))
+        return {"surface": "swizzle", "files": {"k.ttgir": encode(rng, text)},
+                "argv": ["swizzle", "--ttgir", "k.ttgir", "--line", str(line)] + flags}
+    rank = rng.choice(sorted(seeds["registers"]))
+    store, load = (rng.choice(seeds["registers"][rank]) for _ in range(2))
+    if rng.random() < 0.4:
+        store = mutate_text(rng, store) if rng.random() < 0.5 else store
+        load = mutate_text(rng, load) if rng.random() < 0.5 else load
+    good = {1: ["64", "256"], 2: ["64x64", "32x32", "16x64"], 3: ["2x64x64", "4x16x16"]}.get(rank, ["64x64"])
+    if rng.random() < 0.3:                          # pasted types: the shape and element type come with them
+        elt = rng.choice(BAD_ELEMENTS + ["f16", "i4", "f4E2M1FN", "i1", "f32", "f8E4M3FN"])
+        shape = rng.choice(good + ["64x-1", "64x0", "1６x16"])
+        store, load = (f"tensor<{shape}x{elt}, {t}>" for t in (store, load))
+        return {"surface": "swizzle", "files": {}, "argv": ["swizzle", store, load] + flags}
+    shape = rng.choice(good * 3 + ["64x64x2", "0x4", "1６x16", "4294967296x1", "64"])
+    bits = rng.choice(["16", "8", "4", "1", "32", "64", "0", "-8", "3", "12", "128", "x"])
+    dtype = ["--dtype-bits", bits] if rng.random() < 0.8 else []
+    return {"surface": "swizzle", "files": {}, "argv": ["swizzle", store, load, "--shape", shape] + dtype + flags}
+
+
+# A program for the ``run`` surface: a small Triton kernel compiled for cuda:80 on CPU (no GPU needed).
+RUN_PROGRAM = """import os, signal, sys, threading
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+
+
+@triton.jit
+def copy(x_ptr, y_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+calls = []
+
+
+def compile_one(n):
+    src = triton.compiler.ASTSource(copy, {{"x_ptr": "*fp16", "y_ptr": "*fp16", "N": "constexpr"}}, {{"N": n}})
+    triton.compile(src, target=GPUTarget("cuda", 80, 32), options={{"num_warps": 4}})
+
+
+def listener(**kwargs):
+    calls.append(kwargs.get("cache_hit"))
+
+
+def raising(**kwargs):
+    raise RuntimeError("the program's own listener fails")
+
+
+{body}
+"""
+
+
+def _run_input(rng: random.Random) -> dict:
+    """A program for ``layoutcheck run`` and what `run` must answer: {"surface": "run", "files", "argv",
+    "expect": {"status", "kernels", "listener_calls"}}, None where the answer is not fixed (module docstring)."""
+    sizes = rng.sample([64, 128, 256, 512], rng.randint(0, 2))
+    listener = rng.choice([None, "listener", "None", "raising"])
+    before = rng.random() < 0.5
+    body: list[str] = []
+    compiles = {True: 0, False: 0}                  # compilations with the program's listener set, and not
+    if listener and before:
+        body.append(f"triton.knobs.compilation.listener = {listener}")
+    threaded = len(sizes) == 2 and rng.random() < 0.3
+    if threaded:
+        body += [f"ts = [threading.Thread(target=compile_one, args=(n,)) for n in {sizes}]",
+                 "[t.start() for t in ts]", "[t.join() for t in ts]"]
+    else:
+        body += [f"compile_one({n})" for n in sizes]
+    if sizes and rng.random() < 0.3:
+        body.append(f"compile_one({sizes[0]})")     # a cache hit: verified once, still heard by the listener
+    compiles[bool(listener and before)] += sum(b.startswith("compile_one(") for b in body) + 2 * threaded
+    kernels = len(sizes)
+    if listener and not before:
+        body += [f"triton.knobs.compilation.listener = {listener}", f"compile_one({sizes[0] if sizes else 64})"]
+        compiles[True] += 1
+        kernels = max(kernels, 1)
+    status, calls = 0, compiles[True] if listener == "listener" else None
+    if listener == "listener":
+        body.append('print(f"listener calls: {len(calls)}", file=sys.stderr)')
+    if listener == "raising" and compiles[True]:    # the program dies of its own listener's exception
+        return _run_case(body, 1, None, None)
+    end = rng.choice(["exit0", "exit_status", "exit_message", "os_exit0", "os_exit", "signal", "no_newline", "raise"])
+    if end == "exit_status":
+        status = rng.choice((2, 3, 7, 255))
+        body.append(f"sys.exit({status})")
+    elif end == "exit_message":
+        status = 1
+        body.append('sys.exit("the program gives up")')
+    elif end in ("os_exit0", "os_exit"):
+        status = rng.choice((1, 4, 9)) if end == "os_exit" else 0
+        body.append(f"sys.stderr.flush(); os._exit({status})")
+    elif end == "signal":
+        sig = rng.choice(["SIGINT", "SIGTERM", "SIGKILL", "SIGABRT", "SIGSEGV"])
+        status = 128 + int(getattr(signal, sig))
+        body.append(f"sys.stderr.flush(); os.kill(os.getpid(), signal.{sig})")
+    elif end == "no_newline":
+        body.append('sys.stderr.write("the program\'s last words, no newline"); sys.stderr.flush()')
+    elif end == "raise":
+        status = 1
+        body.append('raise ValueError("the program fails on its own")')
+    return _run_case(body, status, kernels, calls)
+
+
+def _run_case(body: list[str], status: int, kernels: int | None, calls: int | None) -> dict:
+    """`_run_input`'s result: a program ending well having compiled nothing gets status 1 and says so (a gate
+    never passes for having seen nothing)."""
+    nothing = status == 0 and kernels == 0
+    return {"surface": "run", "files": {"prog.py": RUN_PROGRAM.format(body="\n".join(body)).encode()},
+            "argv": ["run", "--", sys.executable, "prog.py"],
+            "expect": {"status": 1 if nothing else status, "kernels": kernels, "listener_calls": calls,
+                       "says_nothing_verified": nothing}}
 
 
 def _special_ttgir(rng: random.Random, base: str) -> str:
@@ -334,6 +490,8 @@ def run_one(inp: dict, workdir: str) -> str | None:
     try:
         if inp["surface"] == "api":
             return _run_api(inp["call"])
+        if inp["surface"] == "run":
+            return _run_program(inp, workdir)
         return _run_cli(inp, workdir, MAX_MESSAGE)
     except Hang:
         return f"hang (over {ALARM_S} s)"
@@ -399,6 +557,44 @@ def _run_cli(inp: dict, workdir: str, limit: int) -> str | None:
         message = _LOCATED.sub("", lines[0])
         names = [n for n in inp["files"]] + ["<stdin>", "argument ", "field '"]
         return _judge_message(message, limit, located=any(n in message for n in names))
+    return None
+
+
+_OWN_FRAME = re.compile(r'File "[^"]*[/\\]checker[/\\][^"]*\.py"')
+
+
+def _run_program(inp: dict, workdir: str) -> str | None:
+    """A ``run`` input as the user runs it: ``python -m checker run -- python prog.py`` in its own process
+    (Triton's cache shared by the worker's inputs); judged against the input's ``expect``."""
+    import subprocess
+    for name, data in inp["files"].items():
+        Path(workdir, name).write_bytes(data)
+    env = dict(os.environ, TRITON_DEFAULT_FP_FUSION="1",
+               TRITON_CACHE_DIR=os.environ.get("LAYOUTCHECK_FUZZ_TRITON_CACHE") or os.path.join(workdir, "cache"))
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.pop("LAYOUTCHECK_RUN", None)
+    try:
+        done = subprocess.run([sys.executable, "-m", "checker", *inp["argv"]], cwd=workdir, env=env,
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return f"hang (over {RUN_TIMEOUT_S} s)"
+    expect, err = inp["expect"], done.stderr
+    own_failure = "RuntimeError: the program's own listener fails" in err     # raised through the session's listener
+    if (_OWN_FRAME.search(err) and not own_failure) or "internal error" in err:
+        return f"layoutcheck's own traceback or internal error: {err.strip().splitlines()[-1][:200]}"
+    if done.returncode != expect["status"]:
+        return f"exit {done.returncode}, expected {expect['status']}: {err.strip()[-200:]!r}"
+    m = re.search(r"layoutcheck run: (\d+) kernels? verified", err)
+    if expect["kernels"] is not None and (m is None or int(m.group(1)) != expect["kernels"]):
+        return f"{m.group(1) if m else 'no'} kernels verified, expected {expect['kernels']}"
+    if m and not re.search(r"(^|\n)layoutcheck run: ", err):
+        return "the summary does not start on a line of its own"
+    if expect["says_nothing_verified"] and "no kernel was verified" not in err:
+        return "a run that verified nothing does not say so"
+    calls = re.search(r"listener calls: (\d+)", err)
+    if expect["listener_calls"] is not None and (calls is None or int(calls.group(1)) != expect["listener_calls"]):
+        return f"the program's listener heard {calls.group(1) if calls else 'nothing'}, expected " \
+               f"{expect['listener_calls']} compilations"
     return None
 
 
@@ -497,7 +693,8 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=10_000, help="inputs (default: %(default)s)")
     ap.add_argument("--seed", type=int, default=0, help="campaign seed (default: %(default)s)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default: %(default)s)")
-    ap.add_argument("--surface", action="append", choices=SURFACES, help="only these surfaces (repeatable)")
+    ap.add_argument("--surface", action="append", choices=ALL_SURFACES,
+                    help="only these surfaces (repeatable; default: all but run)")
     ap.add_argument("--only", type=int, action="append", help="replay these input indices")
     ap.add_argument("--out", help="write failing inputs under this folder (default: none)")
     args = ap.parse_args(argv)
