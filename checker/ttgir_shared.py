@@ -3,7 +3,10 @@
 ``AllocationAnalysisScratchSizeFn``).
 
 `budget(module)` returns, for the kernel, every buffer with its size, alignment, live range and offset,
-and the total (Triton's ``shared``: the largest over the functions no other calls). One function:
+and the total (Triton's ``shared``: the largest over the functions no other calls); `function_budgets` every
+function's. What the Gluon inliner (run before allocation) removes is gone first: a private function nothing
+calls, and every operation `erased_before_allocation` finds dead (MLIR's trivially-dead rule and region DCE).
+One function:
 
 - **Explicit buffers**: each ``ttg.local_alloc`` in shared memory, ``prod(allocation shape per CTA) x
   element bytes`` (a ``padded_shared`` layout: its padded size; ``partitioned_shared``: one buffer per
@@ -26,8 +29,8 @@ and the total (Triton's ``shared``: the largest over the functions no other call
   input side by side (`properties.reduction.scratch_bytes`); ``tt.scan`` (blocked layouts, warps along
   the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks``;
   ``tt.histogram``: ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source;
-  ``tt.atomic_rmw`` / ``tt.atomic_cas`` (and AMD's buffer atomics) whose result is used: one element (a
-  tensor result that broadcasts: all of them); ``ttng.tensormap_create``: 128;
+  ``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``ttg.local_atomic_scatter_rmw`` (and AMD's buffer atomics)
+  whose result is used: one element of the pointee's bits (a tensor result that broadcasts: all of them); ``ttng.tensormap_create``: 128;
   ``ttg.warp_specialize``: its captures packed (scalars their bytes, pointers and descriptors 8, a shared
   memdesc ``8 + 4 x rank``, another memdesc 8), 8-byte aligned; ``tt.call``: the callee's total (a
   *virtual* buffer). The function itself, when it holds warp-specialized code: one byte per partition
@@ -275,17 +278,28 @@ def _flow_yield(fn: Function, i: int, flow) -> bool:
 def budget(module: Module, hardware: Hardware | None = None) -> Budget:
     """The kernel's shared memory as Triton allocates it (module docstring): the largest total over the
     functions no other function calls, with that function's buffers."""
+    functions = function_budgets(module, hardware)
+    ops = module.operations
+    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    roots = [n for n in functions if n not in called] or list(functions)
+    if not roots:
+        return Budget(0)
+    return max((functions[n] for n in roots), key=lambda b: b.total)
+
+
+def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[str, Budget]:
+    """Every function Triton allocates, by name, with its buffers and total (a callee's total is a virtual
+    buffer at each call). A private function nothing calls is not among them: MLIR's inliner, which runs
+    before allocation, erases dead private callables."""
     hw = hardware or hardware_for_target(module.target)
     ops = module.operations
     funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
-    if not funcs:
-        return Budget(0)
-    called = {m.group(1) for op in ops if op.name == "tt.call" for m in [re.search(r"@([\w$.]+)", op.text)] if m}
+    called = {_symbol(op) for op in ops if op.name == "tt.call"}
     done: dict[str, Budget] = {}
     for name in funcs:
         _callee_budget(module, name, funcs, hw, done, ())
-    roots = [done[n] for n in funcs if n not in called] or list(done.values())
-    return max(roots, key=lambda b: b.total)
+    return {n: done[n] for n in funcs
+            if n in called or not re.match(r"tt\.func\s+private\b", ops[funcs[n]].text)}
 
 
 def _symbol(op: Operation) -> str:
@@ -322,14 +336,19 @@ def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
 def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget]) -> Budget:
     ops = module.operations
     fn = Function(ops, members)
-    dead = trivially_dead(fn)
+    dead = erased_before_allocation(fn)
     if dead:                        # an erased op takes its regions with it
         gone = set(dead)
         for i in members:
             if ops[i].parent in gone:
                 gone.add(i)
         fn = Function(ops, [i for i in members if i not in gone])
+        members = fn.members
     out = Budget(0)
+    branch = next((ops[i] for i in fn.members if ops[i].name.startswith("cf.")), None)
+    if branch is not None:
+        out.uncertain.append(f"line {branch.line}: the function is already unstructured ({branch.name}); the "
+                             f"model follows scf's structured control flow only")
     alias = aliases(fn)
     ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
     for v, allocs in alias.items():
@@ -391,25 +410,133 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
 
 REMOVABLE = ("ttg.local_alloc", "ttg.local_load", "ttg.convert_layout", "tt.reduce", "tt.scan", "tt.trans",
              "tt.reshape", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.join", "tt.split",
-             "tt.gather", "tt.histogram", "tt.addptr", "tt.load", "tt.cat", "arith.select") + VIEWS
+             "tt.gather", "tt.histogram", "tt.addptr", "tt.load", "tt.cat", "arith.select",
+             "tt.dot", "tt.dot_scaled", "tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "tt.clampf",
+             "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.unsplat", "tt.get_program_id",
+             "tt.get_num_programs", "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_gather",
+             "ttg.warp_id", "ttng.tmem_alloc", "ttng.tmem_load", "ttng.tmem_subslice",
+             "ttng.reinterpret_tensor_descriptor", "amdg.extract_slice", "amdg.concat", "amdg.in_thread_transpose",
+             "amdg.update_tensor_descriptor", "amdg.buffer_load", "ub.poison",
+             "builtin.unrealized_conversion_cast") + VIEWS
+"""Operations the canonicalizer may erase when nothing uses their results: Triton (or MLIR) declares them
+``Pure``, or their only memory effects are reads and the allocation of their own result (MLIR's
+``wouldOpBeTriviallyDead``)."""
+PURE_TERMINATORS = ("scf.yield", "scf.condition", "ttg.warp_yield", "ttg.warp_return", "tt.reduce.return",
+                    "tt.scan.return")
+STRUCTURED_CONTROL = ("scf.for", "scf.if", "scf.while")
 
 
-def trivially_dead(fn: Function) -> set[int]:
-    """Operations the canonicalizer erases before allocation (MLIR's isOpTriviallyDead): none of their results
-    is used and they have no effect beyond allocating or reading (a buffer nobody touches, a view, a
-    conversion or reduction whose result is unused), repeated as removing one frees others."""
-    dead: set[int] = set()
-    changed = True
-    while changed:
-        changed = False
-        for i in fn.members:
-            op = fn.ops[i]
-            if i in dead or not op.results or not (op.name in REMOVABLE or op.name.startswith(("arith.", "math."))):
-                continue
-            if all(u in dead for v in fn.values(i) for u in fn.users.get(v, ())):
-                dead.add(i)
-                changed = True
-    return dead
+def _removable(op: Operation) -> bool:
+    if op.name in REMOVABLE or op.name.startswith(("arith.", "math.")):
+        return True
+    # inline assembly and external calls declare their effects by their ``pure`` attribute
+    return op.name in ("tt.elementwise_inline_asm", "tt.extern_elementwise") and \
+        re.search(r"\bpure\s*=\s*true", op.text) is not None
+
+
+def erased_before_allocation(fn: Function) -> set[int]:
+    """Operations gone before Triton allocates: the Gluon inliner's control-flow simplification (a greedy
+    rewrite over the graph ``scf-to-cf`` made) erases every operation MLIR finds trivially dead, and its
+    region simplification (``runRegionDCE``) every one whose results reach no live operation, loop-carried
+    values included: a block argument is live only when a live operation uses it, and only then the values
+    the branches pass to it. Live from the start: operations with effects beyond reading (stores, barriers,
+    atomics, calls, ...) and returns; a ``ttg.warp_specialize`` is ``RecursiveMemoryEffects``, so it goes
+    when nothing inside it has such effects and its results are unused (and with it the function's buffer of
+    partition warps). The lowered loops' and branches' own control (bounds, step, conditions) stays."""
+    ops = fn.ops
+    members = set(fn.members)
+    inside: dict[int, list[int]] = {}
+    for i in fn.members:
+        if ops[i].parent is not None:
+            inside.setdefault(ops[i].parent, []).append(i)
+
+    def effect_free(i: int) -> bool:
+        op = ops[i]
+        if op.name in PURE_TERMINATORS:
+            return True
+        if op.name in ("ttg.warp_specialize",) + STRUCTURED_CONTROL:
+            return all(effect_free(j) for j in inside.get(i, ()))
+        return _removable(op)
+
+    def terminator(holder: int, region: int) -> int | None:
+        body = [j for j in inside.get(holder, ()) if ops[j].region == region]
+        return body[-1] if body and ops[body[-1]].name in PURE_TERMINATORS else None
+
+    live_ops: set[int] = set()
+    live_values: set[Value] = set()
+    todo: list[Value] = []
+
+    def value_live(v: Value | None) -> None:
+        if v is not None and v not in live_values:
+            live_values.add(v)
+            todo.append(v)
+
+    def operand(i: int | None, k: int) -> None:
+        if i is not None:
+            src = fn.operand_values.get(i, [])
+            if 0 <= k < len(src):
+                value_live(src[k])
+
+    def op_live(i: int) -> None:
+        if i in live_ops or i not in members:
+            return
+        live_ops.add(i)
+        op = ops[i]
+        if op.name in STRUCTURED_CONTROL:                 # the lowering's compare and branches use these
+            if op.name == "scf.for":
+                for k in range(3):
+                    operand(i, k)
+            elif op.name == "scf.if":
+                operand(i, 0)
+            else:
+                operand(terminator(i, 0), 0)
+            return
+        for v in fn.operand_values.get(i, []):
+            value_live(v)
+        if op.name == "ttg.warp_specialize":
+            for j in inside.get(i, ()):
+                if ops[j].name in ("ttg.warp_yield", "ttg.warp_return"):
+                    op_live(j)
+        elif op.name != "tt.func":
+            for j in inside.get(i, ()):                   # a combiner or a region not simplified: all of it stays
+                op_live(j)
+
+    def loop_carried(i: int, k: int) -> None:
+        """The k-th value scf.for carries (its iter_arg and result, one block argument after lowering)."""
+        operand(i, 3 + k)
+        operand(terminator(i, 0), k)
+
+    for i in fn.members:
+        op = ops[i]
+        if op.name in STRUCTURED_CONTROL or op.name in ("tt.return", "tt.func") or \
+                (op.name not in PURE_TERMINATORS and not effect_free(i)):
+            op_live(i)
+    while todo:
+        v = todo.pop()
+        holder = v[1]
+        op = ops[holder]
+        if v[0] == "result":
+            k = op.results.index(v[2]) if v[2] in op.results else -1
+            if op.name == "scf.for":
+                loop_carried(holder, k)
+            elif op.name == "scf.if":
+                operand(terminator(holder, 0), k)
+                operand(terminator(holder, 1), k)
+            elif op.name == "scf.while":
+                operand(terminator(holder, 0), k + 1)
+            else:
+                op_live(holder)
+            continue
+        args = fn.argument_values(holder, v[2])
+        k = args.index(v) if v in args else -1
+        if op.name == "scf.for" and k > 0:
+            loop_carried(holder, k - 1)
+        elif op.name == "scf.while" and v[2] == 0:
+            operand(holder, k)
+            operand(terminator(holder, 1), k)
+        elif op.name == "scf.while":
+            operand(terminator(holder, 0), k + 1)
+    return {i for i in fn.members if i not in live_ops and ops[i].name not in PURE_TERMINATORS}
 
 
 def padded_partition_warps(module: Module) -> int:
@@ -457,9 +584,13 @@ def _alloc_bytes(t: TypeRef) -> tuple[list[int], int]:
     if enc is not None and enc.kind == "partitioned_shared":
         inner = getattr(enc, "partition_layout", None)
         n = math.prod(per_cta)
-        if inner is not None and getattr(inner, "kind", "") == "padded_shared":
-            n = _padded_elements(inner, n)
         pieces = enc.num_partitions * enc.num_groups
+        if inner is not None and getattr(inner, "kind", "") == "padded_shared":
+            # Triton 3.9 pads the shape per CTA of a partitioned type, which is one logical piece (the padded
+            # layout's own shape, 2 ** its offset bases elements) times the pieces, whatever the memdesc's
+            # shape; the bytes are then divided by the pieces (measured with tools/allocation_oracle.py:
+            # tests/allocation/lit, test-allocation-partitioned and tritongpu_to_llvm_gfx1250)
+            n = _padded_elements(inner, (1 << len(inner.offset_bases)) * pieces)
         return [n * bits // 8 // pieces * enc.num_groups] * enc.num_partitions, align
     return [math.prod(per_cta) * bits // 8], align
 
@@ -499,7 +630,11 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
     from .errors import CheckerError
     try:
         if op.name == "ttg.convert_layout":
-            return _convert(op, hw) + (SCRATCH_ALIGN,)
+            size, why = _convert(op, hw)
+            if size and hw is None and (module.target or "").startswith("cuda:") and uncertain is not None:
+                uncertain.append(f"line {op.line}: no hardware preset for {module.target}: the scratch of a "
+                                 f"conversion is sized without the target's ld/st matrix instructions")
+            return size, why, SCRATCH_ALIGN
         if op.name == "tt.reduce":
             return _reduce(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.scan":
@@ -510,7 +645,7 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
             return n * _scratch_bits(dst) // 8, "histogram bins", SCRATCH_ALIGN
         if op.name == "tt.gather":
             return _gather(op) + (SCRATCH_ALIGN,)
-        if op.name in ("tt.atomic_rmw", "tt.atomic_cas", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas"):
+        if op.name in ATOMICS:
             return _atomic(op, result_used) + (SCRATCH_ALIGN,)
         if op.name == "ttng.tensormap_create":
             return 128, "TMA descriptor", SCRATCH_ALIGN
@@ -602,16 +737,31 @@ def _gather(op: Operation) -> tuple[int, str]:
     return math.prod(src.shape) * -(-(src.element_bits or 32) // 8), "gather source"
 
 
+ATOMICS = ("tt.atomic_rmw", "tt.atomic_cas", "ttg.local_atomic_scatter_rmw", "tti.experimental_gsan_atomic_rmw",
+           "tti.experimental_gsan_atomic_cas", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas")
+
+
+def _atomic_bits(op: Operation) -> int:
+    """The bits of the element an atomic updates (Triton: the pointee of its first operand, a shared memdesc's
+    element for local_atomic_scatter_rmw); a scalar atomic's ``(!tt.ptr<bf16>, bf16, i1) -> bf16`` signature
+    gives no type reference, so its text is read."""
+    from .syntax.ttgir import element_bits
+    first = op.operand_types[0] if op.operand_types else None
+    if first is not None and first.kind == "memdesc":
+        return first.element_bits or 32
+    text = first.element_type if first is not None else next(iter(_signature_inputs(op.text)), "")
+    m = re.search(r"!tt\.ptr<\s*([\w]+)", text or "")
+    return (element_bits(m.group(1)) if m else None) or 32
+
+
 def _atomic(op: Operation, used: bool) -> tuple[int, str]:
+    """Allocation.cpp's getRepShapeForAtomic: an atomic whose result is used needs one element for a scalar
+    result, and the whole result per CTA for a tensor result that broadcasts (a free variable in its layout);
+    the element is the pointee's, at least 8 bits."""
     if not used:
         return 0, ""
     res = op.result_types[0] if op.result_types else None
-    ptr = op.operand_types[0] if op.operand_types else None
-    bits = 32
-    if ptr is not None:
-        m = re.search(r"!tt\.ptr<[a-z]*(\d+)", ptr.element_type or "")
-        if m:
-            bits = int(m.group(1))
+    bits = _atomic_bits(op)
     if res is None or res.kind != "tensor":
         if op.name.startswith("amdg."):      # AMD's buffer atomics need scratch only for a broadcast tensor
             return 0, ""

@@ -2,6 +2,8 @@
 
     .venv/bin/python tools/allocation_oracle.py FILE.ttgir [...]           # one JSON line per module
     .venv/bin/python tools/allocation_oracle.py --compare FILE.ttgir [...] # against layoutcheck's budget
+    .venv/bin/python tools/allocation_oracle.py --lit OUT --root TRITON TRITON/test/.../x.mlir [...]
+                                                 # lit tests' modules as fixtures (write_lit_fixtures)
 
 For each module (lit's ``// -----`` splits them) the text is parsed by the installed Triton (3.9 here) and run
 through the passes its backend's ``make_llir`` runs up to and including shared-memory allocation, in order:
@@ -62,8 +64,19 @@ def strip_locations(text: str) -> str:
         i = k + 1
 
 
+_GIVEN_ALLOCATION = re.compile(r"allocation\.(?:offset|size)\s*=\s*(?:\[[^\]]*\]|\d+\s*:\s*i\d+)\s*,?\s*")
+
+
+def strip_allocation(text: str) -> str:
+    """The module without the ``allocation.offset`` / ``allocation.size`` attributes a lit test may already
+    write (Triton overwrites those of the buffers it places and leaves the others, which would read back as
+    if placed); an attribute dictionary left empty goes too."""
+    text = _GIVEN_ALLOCATION.sub("", text)
+    return re.sub(r"\s*\{\s*\}(?=\s*:)", "", re.sub(r",\s*\}", "}", text))
+
+
 def _parse(text: str):
-    from triton._C.libtriton import amd, ir, nvidia
+    from triton._C.libtriton import amd, ir, nvidia, proton
     with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
         f.write(text)
         path = f.name
@@ -72,6 +85,7 @@ def _parse(text: str):
         ir.load_dialects(ctx)
         nvidia.load_dialects(ctx)
         amd.load_dialects(ctx)
+        proton.load_dialects(ctx)        # lit modules instrumented with proton.record (test/Proton)
         return ctx, ir.parse_mlir_module(path, ctx)
     finally:
         os.unlink(path)
@@ -94,7 +108,7 @@ def allocate(text: str, target: str) -> dict:
     """Triton's allocation of one module's text (module docstring)."""
     from triton._C.libtriton import amd, ir, nvidia, passes
     from checker.syntax.ttgir import read_ttgir
-    ctx, mod = _parse(strip_locations(text))
+    ctx, mod = _parse(strip_allocation(strip_locations(text)))
     pm = ir.pass_manager(ctx)
     if target.startswith("cuda:"):
         cc = int(re.match(r"cuda:(\d+)", target).group(1))
@@ -143,12 +157,169 @@ def modules(path: str):
         yield m.line, "\n".join(body), m.target or "cuda:90"
 
 
+# ------------------------------------------------------------------ Triton's lit tests as fixtures
+
+
+def _run_target(run_lines: list[str], path: str) -> str:
+    """The target a lit file's RUN lines imply: ``gfx-arch=`` / ``arch=`` (AMD), ``compute-capability=``
+    (NVIDIA), else AMD's gfx942 for a test under ``amd/`` and ``allocate-shared-memory-nv``'s default,
+    compute capability 80."""
+    for line in run_lines:
+        m = re.search(r'\b(?:gfx-arch|arch)="?(gfx\w+)', line)
+        if m:
+            return "hip:" + m.group(1)
+        m = re.search(r"compute-capability=(\d+)", line)
+        if m:
+            return "cuda:" + m.group(1)
+    return "hip:gfx942" if "/amd/" in path else "cuda:80"
+
+
+def lit_modules(path: str, source: str):
+    """(first line in the lit file, module text, target, adaptations) of every module of a lit test: split at
+    ``// -----`` as ``-split-input-file`` does, a split holding several modules split again (the attribute
+    aliases above any of them go with each). A module without ``ttg.target`` gets the one its RUN line
+    implies (``cuda:100`` if it uses tensor memory or tcgen05, which Triton's verifier requires); a bare
+    function (a split with no ``module``) is wrapped in one of 4 warps."""
+    text = open(path).read()
+    lines = text.split("\n")
+    run = [x for x in lines if x.startswith("// RUN")]
+    implied = _run_target(run, source)
+    splits, first = [], 0
+    for k, x in enumerate(lines + ["// -----"]):
+        if x.strip().startswith("// -----"):
+            splits.append((first, lines[first:k]))
+            first = k + 1
+    for first, chunk in splits:
+        starts = [k for k, x in enumerate(chunk) if re.match(r"module\b", x)]
+        if not starts:
+            if not any(x.startswith("tt.func") for x in chunk):
+                continue
+            k = next(k for k, x in enumerate(chunk) if x.startswith("tt.func"))
+            chunk = chunk[:k] + ['module attributes {"ttg.num-warps" = 4 : i32} {'] + chunk[k:] + ["}"]
+            starts, wrapped = [k], True
+        else:
+            wrapped = False
+        for j, k in enumerate(starts):
+            end = starts[j + 1] if j + 1 < len(starts) else len(chunk)
+            end = max((e + 1 for e in range(k, end) if chunk[e].startswith("}")), default=end)
+            head = [x for x in chunk[:k] if x.startswith(("#", "!"))]
+            body = "\n".join(head + chunk[k:end])
+            notes = ["wrapped in a module of 4 warps"] if wrapped else []
+            if "allow-unregistered-dialect" in "".join(run):
+                body, dropped = without_unregistered(body)
+                if dropped:
+                    notes.append("without the functions using unregistered operations: " + ", ".join(dropped))
+            m = re.search(r'"?ttg\.target"?\s*=\s*"([^"]+)"', body)
+            if m:
+                target = m.group(1)
+            else:
+                target = implied
+                if target.startswith("cuda:") and re.search(r"ttng\.(tmem_|tc_gen5)", body):
+                    target = "cuda:100"
+                body = re.sub(r"^module attributes \{", f'module attributes {{ttg.target = "{target}", ', body,
+                              count=1, flags=re.M)
+                body = re.sub(r"^module \{", f'module attributes {{ttg.target = "{target}"}} {{', body, count=1,
+                              flags=re.M)
+                notes.append(f"ttg.target {target} added")
+            yield first + k + 1, body, target, notes
+
+
+_DIALECTS = ("tt", "ttg", "ttng", "amdg", "tti", "proton", "arith", "math", "scf", "cf", "ub", "builtin", "llvm",
+             "gpu", "nvvm", "rocdl", "nvg")
+_GENERIC_OP = re.compile(r'^\s*(?:%[\w#:]+\s*=\s*)?"([\w.]+)"\s*\(', re.M)
+
+
+def without_unregistered(body: str) -> tuple[str, list[str]]:
+    """The module without its functions that hold an operation of no registered dialect (lit's
+    ``-allow-unregistered-dialect`` lets a test write ``"use"(%x)``; Triton's parser refuses them), and those
+    functions' names."""
+    lines = body.split("\n")
+    out, dropped, k = [], [], 0
+    while k < len(lines):
+        m = re.match(r"\s*tt\.func\b[^@]*@([\w$.]+)", lines[k])
+        if not m:
+            out.append(lines[k])
+            k += 1
+            continue
+        depth, e = 0, k
+        while e < len(lines):
+            depth += lines[e].count("{") - lines[e].count("}")
+            if depth <= 0 and "{" in "".join(lines[k:e + 1]):
+                break
+            e += 1
+        text = "\n".join(lines[k:e + 1])
+        if any(g.split(".")[0] not in _DIALECTS or "." not in g for g in _GENERIC_OP.findall(text)):
+            dropped.append(m.group(1))
+        else:
+            out += lines[k:e + 1]
+        k = e + 1
+    return "\n".join(out), dropped
+
+
+def _without_comments(text: str) -> str:
+    out = [x.rstrip() for x in text.split("\n") if not x.strip().startswith("//")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n") + "\n"
+
+
+def _captured_stderr(fn, *args):
+    """fn(*args), and what MLIR wrote to the process's stderr meanwhile (its diagnostics)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile("w+") as f:
+        os.dup2(f.fileno(), 2)
+        try:
+            return fn(*args), ""
+        except Exception as e:                           # noqa: BLE001 (Triton's own rejection)
+            os.dup2(saved, 2)
+            f.seek(0)
+            said = [x for x in f.read().splitlines() if "error:" in x]
+            reason = said[0].split("error:", 1)[1].strip() if said else str(e).splitlines()[0]
+            return None, reason[:300]
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def write_lit_fixtures(out: str, root: str, files: list[str]) -> None:
+    """Every module of the lit tests `files` (paths under `root`, Triton's source tree), as a fixture of
+    `out`: ``NAME.ttgir`` (the module, lit's comments dropped, a header naming its source) and its entry in
+    ``expected.json`` (source, line, target, adaptations, Triton's ``shared`` and every placed buffer's
+    ``[line, offset]``); a module Triton 3.9 rejects goes to ``rejected.json`` with Triton's reason."""
+    expected, rejected = {}, {}
+    os.makedirs(out, exist_ok=True)
+    for path in files:
+        source = os.path.relpath(path, root)
+        for line, body, target, notes in lit_modules(path, source):
+            name = re.sub(r"[^\w]+", "_", os.path.splitext(source)[0].removeprefix("test/")) + f"_L{line}"
+            header = (f"// Triton's lit test {source}, the module at line {line} (triton-lang/triton, "
+                      f"through torch-spyre/triton's branch sync-2026-06-12); comments dropped"
+                      + "".join(f"; {n}" for n in notes) + "\n")
+            text = header + _without_comments(body)
+            got, reason = _captured_stderr(allocate, text, target)
+            if got is None:
+                rejected[name] = {"source": source, "line": line, "target": target, "reason": reason}
+                continue
+            with open(os.path.join(out, name + ".ttgir"), "w") as f:
+                f.write(text)
+            expected[name + ".ttgir"] = {"source": source, "line": line, "target": target, "adapted": notes,
+                                         "shared": got["shared"], "ops": sorted([r[0], r[2]] for r in got["ops"])}
+    for name, data in (("expected.json", expected), ("rejected.json", rejected)):
+        with open(os.path.join(out, name), "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+            f.write("\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--compare", action="store_true", help="compare with checker.ttgir_shared.budget")
     ap.add_argument("--expect", help="an expected.json to add each (one-module) file's answer to")
+    ap.add_argument("--lit", metavar="OUT", help="write the modules of these lit tests as fixtures under OUT")
+    ap.add_argument("--root", default=".", help="with --lit: Triton's source tree the files are under")
     args = ap.parse_args(argv)
+    if args.lit:
+        write_lit_fixtures(args.lit, args.root, args.files)
+        return 0
     agree = total = 0
     for path in args.files:
         for line, text, target in modules(path):
