@@ -1,6 +1,9 @@
 """Text -> LinearLayout, timed case by case on three sides, interleaved call by call in one process:
-layoutcheck, the code before issue 13 (its parser, the generic composition: `baseline_parser`) and, given
-an oracle (`tools/triton_oracle.py`), Triton's C++ through its Python binding.
+layoutcheck (its internal path, ``encodings.lower(mlir_attr.parse_attribute(text), shape)``, and the public
+API users come through, ``checker.lower(checker.parse_encoding(text), shape)``), the code before issue 13
+(its parser, the generic composition: `baseline_parser`) and, given an oracle (`tools/triton_oracle.py`),
+Triton's C++ through its Python binding. Cases marked ``warmup`` are run once on every side first and not
+timed (`warm_up`): the timed cases are new to both sides.
 
     per_case = time_cases([{"id", "family", "text", "shape", "spec"}, ...], repeat=5, oracle=Oracle())
 
@@ -11,7 +14,8 @@ then timed within microseconds of each other, so a slow moment of the machine hi
    the text parsed afresh, then lowered;
 2. Triton cold, once: the attribute built from the Gluon spec, then the first lowering call (Triton's
    context keeps both, so a second cold sample of the same case cannot be had); ``paired_cold`` is our
-   cold sample taken just before it, the same statistic (one sample) on both sides of that ratio;
+   cold sample taken just before it, the same statistic (one sample) on both sides of that ratio
+   (``paired_public_cold``: the same through the public API);
 3. warm, `repeat` times, ours, the baseline, Triton: the same text again (ours: the parse and the lowering
    cached; the baseline parses again; Triton: its cached lowering and the binding's conversion to lists).
 
@@ -74,6 +78,33 @@ def _cold(text: str, shape: tuple) -> float:
     return time.perf_counter() - t
 
 
+def _public_cold(text: str, shape: tuple) -> float:
+    """Seconds of one cold call through the public API, as users, the CLI, `run` and the pytest plugin come
+    in: ``checker.lower(checker.parse_encoding(text), shape)``, every cache cleared first."""
+    import checker
+    from checker.encodings import clear_caches
+    from checker.syntax import mlir_attr
+    mlir_attr.clear_parse_cache()
+    clear_caches()
+    t = time.perf_counter()
+    checker.lower(checker.parse_encoding(text), list(shape))
+    return time.perf_counter() - t
+
+
+def warm_up(cases: list[dict], oracle=None) -> None:
+    """Run every side once on `cases` (a set disjoint from the timed one): the code of both sides is loaded
+    and has run before the first timed case, and no timed case has been seen by either side."""
+    for case in cases:
+        shape = tuple(case["shape"])
+        _cold(case["text"], shape)
+        _public_cold(case["text"], shape)
+        if oracle is not None:
+            try:
+                oracle.b.to_linear_layout(oracle.build(case["spec"])._to_ir(oracle.b), list(shape))
+            except Exception:                       # noqa: BLE001 (a layout Triton rejects warms nothing)
+                pass
+
+
 def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
     """id -> {"family", "cold", "warm", "baseline_cold", "baseline_warm"[, "paired_cold", "triton_build",
     "triton_first", "triton_cold", "triton_warm"] or "triton_error"}: seconds, medians of `repeat` calls
@@ -82,12 +113,15 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
     from checker.syntax import mlir_attr
     parse = mlir_attr.parse_attribute
     old_parse = baseline_parser()
+    warm_up([c for c in todo if c.get("warmup")], oracle)
+    todo = [c for c in todo if not c.get("warmup")]
     out: dict[str, dict] = {}
     for case in todo:
         text, shape = case["text"], tuple(case["shape"])
-        cold, base_cold, warm, base_warm, tri_warm = [], [], [], [], []
+        cold, public, base_cold, warm, base_warm, tri_warm = [], [], [], [], [], []
         for _ in range(repeat):
             cold.append(_cold(text, shape))
+            public.append(_public_cold(text, shape))
             if old_parse is not None:
                 t = time.perf_counter()
                 generic(old_parse(text), shape)
@@ -96,6 +130,7 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
         attr = None
         if oracle is not None:
             row["paired_cold"] = _cold(text, shape)
+            row["paired_public_cold"] = _public_cold(text, shape)
             try:
                 t = time.perf_counter()
                 attr = oracle.build(case["spec"])._to_ir(oracle.b)
@@ -119,7 +154,7 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
                 t = time.perf_counter()
                 oracle.b.to_linear_layout(attr, list(shape))
                 tri_warm.append(time.perf_counter() - t)
-        row.update(cold=_median(cold), warm=_median(warm), baseline_cold=_median(base_cold),
+        row.update(cold=_median(cold), public_cold=_median(public), warm=_median(warm), baseline_cold=_median(base_cold),
                    baseline_warm=_median(base_warm))
         if tri_warm:
             row["triton_warm"] = _median(tri_warm)

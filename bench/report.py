@@ -39,6 +39,26 @@ def render_markdown(r: dict) -> str:
                          f"{_met(row['ratio_cold_vs_triton_cold'], t.get('lowering_ratio_cold'))} | "
                          f"{_cell(row['layoutcheck_warm'])} | {_cell(row['baseline_warm'])} | {_cell(row['triton'])} | "
                          f"{_met(row['ratio_warm_vs_triton_warm'], t.get('lowering_ratio_warm'))} |")
+        pub = low.get("public_api") or {}
+        if pub.get("geometric_mean") is not None:
+            lines += ["", "### 1a. Through the public API: `checker.lower(checker.parse_encoding(text), shape)`", "",
+                      f"What users, the CLI, `run` and the pytest plugin call, cold (caches cleared), one sample just "
+                      f"before Triton's cold one, case by case, after both sides ran {pub['warmup_per_family']} other "
+                      f"encodings of each family. Per family the ratio of sums over its cases (and the median of the "
+                      f"per-case ratios). **Geometric mean over families: {_fmt(pub['geometric_mean'], 2)}; worst: "
+                      f"{pub['worst_family']} {_fmt(pub['worst'], 2)}** (target <= {t.get('lowering_ratio_cold')} "
+                      f"for every family).", "",
+                      "| family | cases | public API cold | internal cold | public / internal | Triton cold | "
+                      "**public / Triton (sums)** | public / Triton (median [p10-p90]) |",
+                      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            for fam, row in low["families"].items():
+                if "public_cold" not in row:
+                    continue
+                sums = row.get("public_sum_ratio")
+                met = "" if sums is None else " met" if sums <= t.get("lowering_ratio_cold", 0.5) else " **not met**"
+                lines.append(f"| {fam} | {row['cases']} | {_cell(row['public_cold'])} | {_cell(row['layoutcheck_cold'])} | "
+                             f"{_rcell(row['ratio_public_vs_internal'])} | {_cell(row['triton_cold'])} | "
+                             f"{_fmt(sums, 2)}{met} | {_rcell(row['ratio_public_cold_vs_triton_cold'])} |")
         lines += ["", "Against Triton's first call alone (attribute already built): " + ", ".join(
             f"{fam} {_rcell(row['ratio_cold_vs_triton_first'])}" for fam, row in low["families"].items()), "",
             "Each side cold in a loop of its own instead (ours case after case, then Triton case after case in a "

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -30,12 +31,19 @@ from .timing import clock, ratio, summary
 # ------------------------------------------------------------------ 1. lowering
 
 
+WARMUP_PER_FAMILY = 5        # the first distinct texts of each family: run on every side first, not timed
+
+
 def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -> dict:
     """Text -> LinearLayout per family, cold and warm, against the code before this work and Triton's C++,
     interleaved call by call in one process (`bench.lowering_timing`: under the Triton Python when there is
-    one). One case per distinct text (its first shape), so neither side has seen it."""
+    one). One case per distinct text (its first shape), so neither side has seen it; the first
+    `WARMUP_PER_FAMILY` of each family only warm both sides up. Through the public API
+    (``checker.lower(checker.parse_encoding(text), shape)``): per family the ratio of sums against Triton's
+    cold, their geometric mean over the families and the worst family (``public_api``)."""
     from checker.syntax.mlir_attr import print_attribute
     seen, todo = set(), []
+    warmups: dict[str, int] = defaultdict(int)
     for c in cases:
         try:
             text = print_attribute(c.encoding)
@@ -44,7 +52,10 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
         if text in seen and not c.id.startswith("large-"):
             continue
         seen.add(text)
-        todo.append({"id": c.id, "family": c.family, "text": text, "shape": list(c.shape), "spec": c.spec})
+        warmup = not c.id.startswith("large-") and warmups[c.family] < WARMUP_PER_FAMILY
+        warmups[c.family] += warmup
+        todo.append({"id": c.id, "family": c.family, "text": text, "shape": list(c.shape), "spec": c.spec,
+                     "warmup": warmup})
     per_case, note = _interleaved(todo, triton_python, repeat)
     families = {}
     by_family: dict[str, list[dict]] = defaultdict(list)
@@ -70,12 +81,22 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
                "ratio_alone_cold_vs_triton_alone_cold": summary(paired("alone_cold", "triton_alone_cold"), 1)}
         row["ratio_cold_vs_triton"] = row["ratio_cold_vs_triton_cold"].get("median")
         row["ratio_warm_vs_triton"] = row["ratio_warm_vs_triton_warm"].get("median")
+        row["public_cold"] = summary(col("public_cold"))
+        row["ratio_public_vs_internal"] = summary(paired("public_cold", "cold"), 1)
+        row["ratio_public_cold_vs_triton_cold"] = summary(paired("paired_public_cold", "triton_cold"), 1)
+        both = [r for r in rows if r.get("paired_public_cold") and r.get("triton_cold")]
+        row["public_sum_ratio"] = (round(sum(r["paired_public_cold"] for r in both) /
+                                         sum(r["triton_cold"] for r in both), 3) if both else None)
         families[fam] = row
     large = {cid: {"layoutcheck_cold_us": round(v["cold"] * 1e6, 1),
                    "baseline_cold_us": round(v["baseline_cold"] * 1e6, 1) if v.get("baseline_cold") else None,
                    "triton_cold_us": round(v["triton_cold"] * 1e6, 1) if v.get("triton_cold") else None}
              for cid, v in per_case.items() if cid.startswith("large-")}
-    return {"families": families, "large_shapes": large, "triton_note": note, "statistic":
+    sums = {f: r["public_sum_ratio"] for f, r in families.items() if r.get("public_sum_ratio")}
+    public = {"geometric_mean": round(math.exp(sum(math.log(v) for v in sums.values()) / len(sums)), 3)
+              if sums else None, "worst_family": max(sums, key=sums.get) if sums else None,
+              "worst": max(sums.values()) if sums else None, "warmup_per_family": WARMUP_PER_FAMILY}
+    return {"families": families, "large_shapes": large, "triton_note": note, "public_api": public, "statistic":
             f"per case: cold and warm the median of {repeat} calls (ours and the baseline interleaved); against "
             f"Triton's cold, one sample on each side, ours taken just before Triton's; per family the median "
             f"[p10-p90] over cases, ratios paired per case"}

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
 
@@ -27,6 +28,14 @@ if TYPE_CHECKING:
     prove: ModuleType
 
 Spec = Union[str, Mapping[str, Any]]
+
+
+@functools.cache
+def _pasted() -> "ModuleType":
+    """`checker.syntax.pasted`, imported on first use (not at ``import checker``: start-up) and then at the
+    cost of a call, where an import statement in the function would cost microseconds on every call."""
+    from .syntax import pasted
+    return pasted
 
 
 @names_argument("spec", params=("triton_version",))
@@ -51,8 +60,10 @@ def parse_encoding(spec: Spec) -> Encoding:
     spells it says so in the error.
     """
     if isinstance(spec, str):
-        from .syntax.pasted import read_pasted
-        enc = read_pasted(spec).encoding
+        pasted = _pasted()
+        enc = pasted.plain_encoding(spec)
+        if enc is None:
+            enc = pasted.read_pasted(spec).encoding
     elif isinstance(spec, Mapping) and "class" in spec:
         from .syntax.gluon import from_gluon
         enc = from_gluon(spec)
@@ -64,7 +75,7 @@ def parse_encoding(spec: Spec) -> Encoding:
         return encoding_from_mapping(spec)
     else:
         raise ParseError(f"an encoding is attribute text or a mapping, got {type(spec).__name__}")
-    enc.validate()
+    enc.validated                   # validate(), once per encoding value (lower asks again: answered)
     return enc
 
 
@@ -82,9 +93,8 @@ def lower(encoding: Encoding | Spec, shape: Sequence[int] | None = None) -> Line
         return _lower(encoding, shape)
     typed = None
     if isinstance(encoding, str):
-        from .syntax.pasted import read_pasted
-        got = read_pasted(encoding)
-        got.encoding.validate()
+        got = _pasted().read_pasted(encoding)
+        got.encoding.validated
         encoding, typed = got.encoding, got.shape
     else:
         encoding = parse_encoding(encoding)

@@ -762,7 +762,7 @@ def _root(value: str | None, defs: dict) -> str | None:
     return value
 
 
-def _allocations(operations: Sequence[Any]):
+def allocation_sets(operations: Sequence[Any]):
     """op -> the allocations (local_alloc indices) its memdesc may point into, by the allocation analysis'
     aliases (`checker.ttgir_shared.aliases`: views, loop-carried values, branches, selects); op -> None
     outside every function."""
@@ -784,17 +784,18 @@ def _allocations(operations: Sequence[Any]):
     return lambda op: found.get(id(op))
 
 
-def partners(operations: Sequence[Any], op) -> list[Access]:
+def partners(operations: Sequence[Any], op, *, allocations=None, defs: dict | None = None) -> list[Access]:
     """The accesses of the other direction to the same buffer (one the allocation analysis says both memdescs
     may point into: through views, loop-carried values, branches) with the same memdesc type: the local_store
     (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading what a store
-    wrote. Outside a function, the memdesc traced back through views."""
+    wrote. Outside a function, the memdesc traced back through views. allocations (`allocation_sets`) and
+    defs ({SSA value: its op}) of the module, when the caller asks for many ops' partners: made once."""
     me = access_of(op)
     if me is None:
         return []
-    defs = {r: o for o in operations for r in o.results}
+    defs = defs if defs is not None else {r: o for o in operations for r in o.results}
     root = _root(_memdesc_value(op), defs)
-    allocations = _allocations(operations)
+    allocations = allocations or allocation_sets(operations)
     mine = allocations(op)
     if root is None and not mine:
         return []

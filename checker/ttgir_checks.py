@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from .encodings import lower
@@ -164,6 +165,13 @@ class Builder:
         self.ids: Counter = Counter()
         self.defs: dict[str, Operation] = {}
         self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
+
+    @cached_property
+    def allocation_sets(self):
+        """op -> the allocations its memdesc may point into (`checker.synthesis.allocation_sets`), made once
+        per module: every shared access asks it for its partner."""
+        from .synthesis import allocation_sets
+        return allocation_sets(self.m.operations)
 
     def build(self) -> None:
         m = self.m
@@ -365,7 +373,7 @@ def _partner(b: Builder, op: Operation) -> tuple:
     as the ``partner`` parameter: a conflicting access then gets a synthesized layout as a suggestion."""
     from .syntax.mlir_attr import print_attribute
     from .synthesis import partners
-    found = partners(b.m.operations, op)
+    found = partners(b.m.operations, op, allocations=b.allocation_sets, defs=b.defs)
     if not found:
         return ()
     other = found[0]

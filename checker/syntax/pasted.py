@@ -63,9 +63,16 @@ class Pasted:
 
 
 def read_pasted(text: str) -> Pasted:
-    """The layout a pasted text names (module docstring); a `ParseError` for anything else."""
+    """The layout a pasted text names (module docstring); a `ParseError` for anything else.
+
+    The common case, one TritonGPU attribute on one line with nothing around it, goes straight to the
+    attribute parser (`_plain_attribute`); everything else, and every error, takes the general path, so
+    that its messages are the same."""
     if not isinstance(text, str):
         raise ParseError(f"expected text, got {type(text).__name__}")
+    plain = plain_encoding(text)
+    if plain is not None:
+        return Pasted(plain, "attribute", text=text)
     statements = _statements(text)
     if not statements:
         raise ParseError("empty layout text: give attribute text such as '#ttg.blocked<{...}>', "
@@ -108,6 +115,21 @@ def read_pasted(text: str) -> Pasted:
                              "add a last line naming the one to use, e.g. '#" + layouts[0] + "'")
         form = "alias"
     return _subject(subject, form, table, others, types)
+
+
+_PLAIN = ("#ttg.", "#triton_gpu.", "#ttng.")
+
+
+def plain_encoding(text: str) -> Encoding | None:
+    """The encoding of one TritonGPU attribute alone on a line (``#ttg.blocked<{...}>``: no alias line, type,
+    location, comment or line break), straight from the attribute parser; None for anything else and for
+    text the parser refuses (`read_pasted`'s general path then reads it, or says why not)."""
+    if not text.startswith(_PLAIN) or "\n" in text or "//" in text or "loc(" in text:
+        return None
+    try:
+        return parse_attribute(text, {})
+    except CheckerError:
+        return None
 
 
 def _subject(text: str, form: str | None, table: Mapping[str, Encoding], others: Mapping[str, str],
@@ -235,6 +257,8 @@ def _statements(text: str) -> list[tuple[int, str]]:
 
 def _code(line: str) -> str:
     """line without its ``//`` comment (outside quoted strings)."""
+    if "//" not in line:
+        return line
     i, quoted = 0, False
     while i < len(line):
         ch = line[i]
@@ -275,4 +299,4 @@ def _short(text: str, limit: int = 60) -> str:
     return t if len(t) <= limit else t[:limit - 3] + "..."
 
 
-__all__ = ["Pasted", "read_pasted", "not_a_layout"]
+__all__ = ["Pasted", "read_pasted", "plain_encoding", "not_a_layout"]
