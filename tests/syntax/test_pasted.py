@@ -7,9 +7,10 @@ import pathlib
 
 import pytest
 
-from checker.errors import ParseError
+import checker
+from checker.errors import CheckerError, ParseError
 from checker.syntax.mlir_attr import parse_attribute
-from checker.syntax.pasted import read_pasted
+from checker.syntax.pasted import Pasted, read_pasted
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "tests/conformance/lowering.jsonl"
@@ -64,3 +65,43 @@ def test_what_is_not_one_layout_is_a_parse_error():
         with pytest.raises(ParseError) as e:
             read_pasted(text)
         assert message in e.value.message, (text, e.value.message)
+
+
+# ---------------------------------------------------------------- the plain-attribute fast path (issue 29)
+
+PLAIN_CASES = [
+    "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
+    "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+    "#triton_gpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+]
+
+
+@pytest.mark.parametrize("text", PLAIN_CASES)
+def test_a_plain_attribute_takes_the_fast_path_to_the_same_encoding(text):
+    from checker.syntax.pasted import _subject, plain_encoding
+    enc = plain_encoding(text)
+    assert enc is not None and enc == _subject(text, None, {}, {}, {}).encoding
+    assert read_pasted(text) == Pasted(enc, "attribute", text=text)
+
+
+@pytest.mark.parametrize("text", [
+    PLAIN_CASES[0] + " loc(#loc3)",                                 # a location: the general path strips it
+    "#blocked = " + PLAIN_CASES[0],                                  # an alias line
+    "// a comment\n" + PLAIN_CASES[0],
+    "tensor<64x64xf16, " + PLAIN_CASES[0] + ">",
+    " " + PLAIN_CASES[0],
+    "#ttg.shared_memory",                                            # no layout: the general path says so
+    "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8]}>",   # refused: the general path's message
+])
+def test_everything_else_takes_the_general_path(text):
+    from checker.syntax.pasted import plain_encoding
+    assert plain_encoding(text) is None
+
+
+def test_errors_are_the_general_paths():
+    with pytest.raises(CheckerError) as e:
+        checker.parse_encoding("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8]}>")
+    assert "warpsPerCTA" in str(e.value)
+    with pytest.raises(CheckerError) as e:
+        checker.parse_encoding("#ttg.shared_memory")
+    assert str(e.value) == "argument spec: #ttg.shared_memory: a memory space, not a layout"
