@@ -197,7 +197,8 @@ def cmd_show(args) -> int:
 
 def cmd_verify(args) -> int:
     """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked),
-    run the selected checks, write the reports, print the summary and the IR findings."""
+    run the selected checks, write the reports, print the text report (`checker.reports.text`: findings
+    by severity, the table, the recap; --table, --notes and --findings-only choose how much)."""
     from .hardware import resolve
     from .reports.text import render_text
     from .reports.writer import parse_formats, write_reports, written_line
@@ -209,6 +210,9 @@ def cmd_verify(args) -> int:
         raise CheckerError(f"must be at least 1, got {args.jobs}", field="--jobs")
     if args.timeout < 1:
         raise CheckerError(f"must be a positive number of milliseconds, got {args.timeout}", field="--timeout")
+    if args.findings_only and (args.table or args.notes):
+        raise CheckerError(f"prints no table and no notes: give it without {'--table' if args.table else '--notes'}",
+                           field="--findings-only")
     hardware = resolve(args.hardware) if args.hardware else None
     inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential,
                          version=VersionRequest(given_version(args)))
@@ -238,7 +242,7 @@ def cmd_verify(args) -> int:
             sys.stdout.flush()
             print(written_line(written), file=sys.stderr)
         return EXIT_OK
-    sys.stdout.write(render_text(report))
+    sys.stdout.write(render_text(report, table=args.table, notes=args.notes, findings_only=args.findings_only))
     if written and not args.quiet:          # stdout stays the text report; where the files went is said on stderr
         sys.stdout.flush()
         print(written_line(written), file=sys.stderr)
@@ -529,8 +533,15 @@ def cmd_swizzle(args) -> int:
         raise CheckerError(f"a shared layout is synthesized for elements of 8 bits or more, got {pair.bits} (Triton "
                            "packs sub-byte elements into bytes first: give the packed type's bits)",
                            argument="--dtype-bits")
-    syn = synthesize(Rs, Rl, pair.bits, hardware, store_access=sa, load_access=la, family=family,
-                     current=pair.current)
+    try:
+        syn = synthesize(Rs, Rl, pair.bits, hardware, store_access=sa, load_access=la, family=family,
+                         current=pair.current)
+    except CheckerError as e:       # an operand named as synthesize names it: as the command line does
+        if e.field == "hardware":
+            e.field = "--hardware" if args.hardware else "--ttgir" if args.ttgir else "layouts"
+        elif e.field in ("store", "load") and not args.ttgir:
+            e.message, e.field = f"the {e.field} layout (the {_ORDINALS[e.field == 'load']}): {e.message}", "layouts"
+        raise
     syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)
     print(json.dumps(syn.to_dict(), indent=2) if args.json else render(syn, pair.store_text, pair.load_text))
     return EXIT_OK
@@ -584,6 +595,7 @@ def report_args(sp: argparse.ArgumentParser, folder: str | None, folder_help: st
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .reports.text import NOTES_SHOWN, TABLE_ROWS
     p = argparse.ArgumentParser(prog="layoutcheck",
                                 description="Prove Triton GPU tensor layouts correct.")
     p.add_argument("--version", action=_VersionAction)
@@ -683,6 +695,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--timeout", type=int, default=10_000, metavar="MS",
                     help="Z3's limit per check in ms (default: %(default)s)")
     switch(sp, "--quiet", "no progress and no 'reports:' line on stderr (stdout still has the text report)")
+    switch(sp, "--table", f"print the table of checks by file and property however long (default: by property "
+                          f"alone past {TABLE_ROWS} rows; report.txt always has it)")
+    switch(sp, "--notes", f"print every note, the level of each ttg.convert_layout (default: their count by level "
+                          f"past {NOTES_SHOWN} notes; report.txt always lists them)")
+    switch(sp, "--findings-only", "print only the errors and the warnings, then the recap: no notes, table or "
+                                  "checks skipped (the exit code and the reports are the same)")
     sp.add_argument("--figures", choices=("failed", "all", "none"), default="failed",
                     help="figures in the HTML report: for the checks that fail or warn (default), all, none")
     switch(sp, "--timings", "also write timings.json (wall times per check)")
@@ -760,9 +778,10 @@ def given_version(args):
 
 
 def semantics(args):
-    """The Triton version a command on layout text follows: the one given (a warning where the text's
-    syntax says otherwise), else the one the text's syntax allows (a note when not the newest), else the
-    newest supported (`checker.syntax.version_marks.choose`)."""
+    """(The Triton version a command on layout text follows, the note or warning lines saying why): the one
+    given (a warning where the text's syntax says otherwise), else the one the text's syntax allows (a note
+    when not the newest), else the newest supported (`checker.syntax.version_marks.choose`). `main` prints the
+    lines once the command has run; bad input gets its one line alone."""
     from .syntax.version_marks import choose, find_marks
     texts = [t for t in ([getattr(args, "encoding", None)] + list(getattr(args, "layouts", None) or ())) if t]
     if getattr(args, "ttgir", None):                # swizzle --ttgir: the module's syntax
@@ -770,10 +789,9 @@ def semantics(args):
         texts.append(read_text(args.ttgir))
     marks = find_marks("\n".join(t for t in texts if t != "-"))
     selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
-    for kind, lines in (("note", notes), ("warning", warnings)):
-        for line in lines:
-            print(f"layoutcheck: {kind}: {line}", file=sys.stderr)
-    return selection.version
+    said = [f"layoutcheck: {kind}: {line}" for kind, lines in (("note", notes), ("warning", warnings))
+            for line in lines]
+    return selection.version, said
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -782,8 +800,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("verify", "run", "diff"):   # each module's version is chosen as it is read
             return args.run(args)
-        with using(semantics(args)):
-            return args.run(args)
+        version, said = semantics(args)
+        with using(version):
+            status = args.run(args)
+        for line in said:
+            print(line, file=sys.stderr)
+        return status
     except CheckerError as e:
         print(f"layoutcheck: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -540,6 +540,11 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
             dict(R_store.out_dim_sizes) != dict(R_load.out_dim_sizes):
         raise CheckerError(f"the store and load layouts cover different shapes ({dict(R_store.out_dim_sizes)}, "
                            f"{dict(R_load.out_dim_sizes)})", field="load")
+    for name, R in (("store", R_store), ("load", R_load)):
+        lanes = R.in_dim_size("lane") if "lane" in R.in_dims else 1
+        if lanes != hw.warp_size:
+            raise CheckerError(f"the {name} layout has {lanes} lanes per warp, but {hw.name} has {hw.warp_size}: a "
+                               f"layout for another target's warps", field="hardware")
     rank = R_store.num_out_dims
     Rs, Rl = _std(R_store, rank, "store"), _std(R_load, rank, "load")
     sizes = Rs.out_dim_sizes
@@ -784,33 +789,38 @@ def allocation_sets(operations: Sequence[Any]):
     return lambda op: found.get(id(op))
 
 
-def partners(operations: Sequence[Any], op, *, allocations=None, defs: dict | None = None) -> list[Access]:
-    """The accesses of the other direction to the same buffer (one the allocation analysis says both memdescs
-    may point into: through views, loop-carried values, branches) with the same memdesc type: the local_store
-    (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading what a store
-    wrote. Outside a function, the memdesc traced back through views. allocations (`allocation_sets`) and
-    defs ({SSA value: its op}) of the module, when the caller asks for many ops' partners: made once."""
-    me = access_of(op)
-    if me is None:
-        return []
-    defs = defs if defs is not None else {r: o for o in operations for r in o.results}
-    root = _root(_memdesc_value(op), defs)
-    allocations = allocations or allocation_sets(operations)
-    mine = allocations(op)
-    if root is None and not mine:
-        return []
-    out = []
-    for other in operations:
-        acc = access_of(other)
-        if acc is None or acc.direction == me.direction or other is op:
-            continue
-        theirs = allocations(other)
-        if not ((mine and theirs and mine & theirs) or _root(_memdesc_value(other), defs) == root):
-            continue
-        if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
-            continue
-        out.append(acc)
-    return out
+class BufferPairs:
+    """The shared accesses of a module (`access_of`) and who pairs with whom, made once per module: `partners`
+    of every access of a module costs one pass over its accesses each, not over its operations."""
+
+    def __init__(self, operations: Sequence[Any]):
+        self.defs = {r: o for o in operations for r in o.results}
+        self.allocations = allocation_sets(operations)
+        self.accesses = [acc for acc in map(access_of, operations) if acc is not None]
+
+    def partners(self, op) -> list[Access]:
+        """The accesses of the other direction to the same buffer (one the allocation analysis says both
+        memdescs may point into: through views, loop-carried values, branches) with the same memdesc type:
+        the local_store (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading
+        what a store wrote. Outside a function, the memdesc traced back through views."""
+        me = access_of(op)
+        if me is None:
+            return []
+        root = _root(_memdesc_value(op), self.defs)
+        mine = self.allocations(op)
+        if root is None and not mine:
+            return []
+        out = []
+        for acc in self.accesses:
+            if acc.direction == me.direction or acc.op is op:
+                continue
+            theirs = self.allocations(acc.op)
+            if not ((mine and theirs and mine & theirs) or _root(_memdesc_value(acc.op), self.defs) == root):
+                continue
+            if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
+                continue
+            out.append(acc)
+        return out
 
 
 def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
@@ -824,7 +834,7 @@ def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
         raise CheckerError(f"line {line} has no local_store / local_load / local_alloc with a value / async copy"
                            + (f" (it has {', '.join(found)})" if found else ""), field="--line")
     me = access_of(ops[0])
-    others = partners(operations, ops[0])
+    others = BufferPairs(operations).partners(ops[0])
     if not others:
         raise CheckerError(f"the {ops[0].name} on line {line} has no {'store' if me.direction == 'load' else 'load'}"
                            f" of the same buffer in this module", field="--line")

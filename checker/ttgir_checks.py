@@ -167,11 +167,11 @@ class Builder:
         self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
 
     @cached_property
-    def allocation_sets(self):
-        """op -> the allocations its memdesc may point into (`checker.synthesis.allocation_sets`), made once
-        per module: every shared access asks it for its partner."""
-        from .synthesis import allocation_sets
-        return allocation_sets(self.m.operations)
+    def buffer_pairs(self):
+        """The module's shared accesses and their pairing (`checker.synthesis.BufferPairs`), made once per
+        module: every shared access asks it for its partner."""
+        from .synthesis import BufferPairs
+        return BufferPairs(self.m.operations)
 
     def build(self) -> None:
         m = self.m
@@ -369,11 +369,10 @@ def shared_access(b: Builder, op: Operation) -> None:
 
 
 def _partner(b: Builder, op: Operation) -> tuple:
-    """The register layout of the other side of a local_store / local_load pair (`checker.synthesis.partners`),
+    """The register layout of the other side of a local_store / local_load pair (`checker.synthesis.BufferPairs`),
     as the ``partner`` parameter: a conflicting access then gets a synthesized layout as a suggestion."""
     from .syntax.mlir_attr import print_attribute
-    from .synthesis import partners
-    found = partners(b.m.operations, op, allocations=b.allocation_sets, defs=b.defs)
+    found = b.buffer_pairs.partners(op)
     if not found:
         return ()
     other = found[0]

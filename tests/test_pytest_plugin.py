@@ -89,7 +89,8 @@ def test_a_kernel_with_errors_fails_its_test_and_the_summary_ends_the_session(tm
     assert "  matmul      hip:gfx942     91 checks  3 warning(s), shared memory 32768 B" in summary
     assert "  vector_add  hip:gfx942      4 checks  ok, shared memory 0 B" in summary
     assert "  gone        hip:gfx942      0 checks  not verified" in summary
-    assert sorted(os.listdir(tmp_path / "reports")) == ["report.json", "report.txt"]
+    assert sorted(os.listdir(tmp_path / "reports")) == ["kernels", "report.json", "report.txt"]
+    assert sorted(os.listdir(tmp_path / "reports" / "kernels")) == ["matmul.gfx942.ttgir", "vector_add.gfx942.ttgir"]
     assert (tmp_path / "reports" / "report.txt").read_text().startswith(
         "layoutcheck verify: 95 checks, 92 passed, 0 failed, 3 warnings (engine both, Triton 3.9: installed)")
 

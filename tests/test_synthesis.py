@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import checker
 from checker import synthesis as sy
 from checker.cli import main
+from checker.errors import CheckerError
 from checker.hardware import resolve
 from checker.layout import LinearLayout
 from checker.properties.bank_conflicts import bank_conflict_free
@@ -215,11 +216,27 @@ def test_ttgir_pair_gets_a_suggestion(tmp_path, capsys):
     assert out["improves"] and out["before"]["wavefronts"] == 1088 and out["wavefronts"] == 128
     assert main(["swizzle", "--ttgir", str(path), "--line", "7"]) == 2     # the alloc has no value
     capsys.readouterr()
+    path.write_text(STAGED + '#loc1 = loc("k.py":1:1)\n')   # Triton's output without ttng.two-ctas: <= 3.8
+    assert main(["swizzle", "--ttgir", str(path), "--line", "9"]) == 0
+    assert capsys.readouterr().err.startswith("layoutcheck: note: this text's syntax is from Triton <= 3.8")
+    assert main(["swizzle", "--ttgir", str(path), "--line", "1"]) == 2     # bad input: its one line, no note
+    assert capsys.readouterr().err == f"layoutcheck: error: field '--line': no operation on line 1 of {path}\n"
     path.write_text(STAGED.replace("#blocked1 = ", "#other = "))           # the load's layout alias is undefined
     assert main(["swizzle", "--ttgir", str(path), "--line", "9"]) == 2
     assert capsys.readouterr().err == (f"layoutcheck: error: {path}:9: field '--line': the ttg.local_load on line 9 "
                                        "has no register tensor and shared buffer whose layouts are known (an encoding "
                                        "alias it names is not defined?)\n")
+
+
+def test_a_layout_for_another_targets_warps_is_one_line_naming_the_argument(capsys):
+    """Fuzz (swizzle #524): an NVIDIA layout (32 lanes) with --hardware gfx950 (64) was an IndexError."""
+    mma = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 32]}>"
+    assert main(["swizzle", mma, STORE, "--shape", "64x64", "--dtype-bits", "16", "--hardware", "gfx950"]) == 2
+    assert capsys.readouterr().err == ("layoutcheck: error: field '--hardware': the store layout has 32 lanes per "
+                                       "warp, but gfx950 has 64: a layout for another target's warps\n")
+    with pytest.raises(CheckerError) as e:
+        sy.synthesize_encodings(P(STORE), P(LOAD), [64, 64], 16, "gfx942")
+    assert e.value.field == "hardware" and "the store layout has 32 lanes per warp" in e.value.message
 
 
 def test_cli_text(capsys):

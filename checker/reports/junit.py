@@ -1,5 +1,6 @@
 """The JUnit XML report: one testsuite per spec file, one testcase per check; a failed check's
-<failure> carries the reason and the witness in its message and the explanation in its text.
+<failure> carries in its message the sentence the text report prints (`checker.reports.text.failure_sentence`:
+a spec check's reason and witness, a TTGIR check's finding) and the explanation in its text.
 
 A warning (a check of severity ``warning`` that did not pass: a bank conflict found in TTGIR) is a
 ``<skipped message="warning: ...">`` testcase: the one outcome besides passed and failed that
@@ -14,7 +15,7 @@ import os
 import xml.etree.ElementTree as ET
 from typing import Any, Mapping
 
-from .text import failure_line, input_problems
+from .text import failure_sentence, input_problems
 
 
 def _classname(file: str) -> str:
@@ -45,12 +46,12 @@ def render_junit(report: Mapping[str, Any]) -> str:
                              line=str(c["source"]["line"]))
         if not c["passed"] and c.get("severity") == "warning":
             counts[file][2] += 1
-            skipped = ET.SubElement(case, "skipped", message=f"warning: {failure_line(c)}", type="warning")
+            skipped = ET.SubElement(case, "skipped", message=f"warning: {failure_sentence(c)}", type="warning")
             skipped.text = c.get("explanation") or ""
-            ET.SubElement(case, "system-out").text = f"warning: {failure_line(c)}"
+            ET.SubElement(case, "system-out").text = f"warning: {failure_sentence(c)}"
         elif not c["passed"]:
             counts[file][1] += 1
-            failure = ET.SubElement(case, "failure", message=failure_line(c), type=c["verdict"])
+            failure = ET.SubElement(case, "failure", message=failure_sentence(c), type=c["verdict"])
             failure.text = c.get("explanation") or ""
     for file, line, message in problems:
         case = ET.SubElement(suite(file), "testcase", classname=_classname(file), name=f"input:{line}", file=file,

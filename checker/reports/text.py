@@ -1,26 +1,42 @@
-"""The text report: a summary table grouped by spec file and property, then one line per failed check.
+"""The text report, for a person at a terminal or at the tail of a CI log: the headline, then the findings
+by severity (the errors: the problems of the TTGIR input, the failed spec checks with their witness and the TTGIR
+findings as compiler diagnostics; then the warnings; then the notes), the table of checks, the checks skipped,
+and a recap that repeats the errors and ends on the headline again.
 
-    layoutcheck verify: 12 checks, 11 passed, 1 failed (engine both, Triton 3.9: default)
-
-    spec                 property            checks  passed  failed
-    specs/ampere.yaml    bank_conflict_free       4       4       0
-                         conversion               2       1       1
-    total                                         6       5       1
+    layoutcheck verify: 6 checks, 5 passed, 1 failed (engine both, Triton 3.9: default)
 
     FAIL ampere-epilogue  specs/ampere.yaml:40  expected holds, got fails
          witness: missing_coordinate: coordinate=(dim0=0, dim1=64) certificate=64
 
-`witness_line` (a counterexample in one line) and `failure_line` are shared
+    file                 property            checks  passed  failed
+    specs/ampere.yaml    bank_conflict_free       4       4       0
+                         conversion               2       1       1
+    total                                         6       5       1
+
+    1 error(s), repeated from above:
+    FAIL ampere-epilogue  specs/ampere.yaml:40  expected holds, got fails
+    layoutcheck verify: 6 checks, 5 passed, 1 failed (engine both, Triton 3.9: default)
+
+A big run stays readable: a table of more than `TABLE_ROWS` rows by file and property is printed by property
+alone (`verify --table` prints it whole), more than `NOTES_SHOWN` notes are counted by level (`--notes` lists
+them), the recap repeats the first `RECAP_ERRORS` errors, and `--findings-only` keeps the errors, the warnings
+and the recap. report.txt is always whole (`render_complete`).
+
+`witness_line` (a counterexample in one line), `failure_line`, `finding` and `failure_sentence` are shared
 with the Markdown and JUnit reports.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..properties import STATIC_PROPERTIES
 
 WITNESS_CHARS = 320
+TABLE_ROWS = 200            # a longer table by file and property is printed by property alone (verify --table: whole)
+NOTES_SHOWN = 50            # more notes are counted by level (verify --notes: listed)
+RECAP_ERRORS = 20           # errors repeated at the end of the report
+SEVERITIES = ("error", "warning", "note")
 
 
 def show(value: Any) -> str:
@@ -64,6 +80,12 @@ def failure_line(check: Mapping[str, Any]) -> str:
     return f"{reason}; witness: {witness}" if witness else reason
 
 
+def failure_sentence(check: Mapping[str, Any]) -> str:
+    """A failed check in one line, in the text report's words: a TTGIR check's `finding` ('2-way bank conflict
+    (ds_write_b32): lanes 0 and 9 hit bank 0 ...'), a spec check's `failure_line`."""
+    return finding(check) if (check.get("source") or {}).get("op") else failure_line(check)
+
+
 def source_text(check: Mapping[str, Any]) -> str:
     src = check.get("source") or {}
     return f"{src.get('file')}:{src.get('line')}"
@@ -84,45 +106,131 @@ def version_text(summary: Mapping[str, Any]) -> str:
     return f", Triton {summary['triton_version']}" + (f": {reason}" if reason else "")
 
 
-def render_text(report: Mapping[str, Any]) -> str:
-    checks = report["checks"]
-    warned = any(c.get("severity") == "warning" for c in checks)
-    groups: dict[tuple[str, str], list[int]] = {}
-    for c in checks:
-        row = groups.setdefault((c["source"]["file"], c["property"]), [0, 0, 0])
+def render_text(report: Mapping[str, Any], *, table: bool = False, notes: bool = False,
+                findings_only: bool = False) -> str:
+    """The text report (module docstring), as `verify` prints it. `table`: the table by file and property
+    however long (else by property alone past `TABLE_ROWS` rows); `notes`: every note (else counted by level
+    past `NOTES_SHOWN`); `findings_only`: the errors, the warnings and the recap, nothing else."""
+    found = findings(report)
+    errors = [f for f in found if f.severity == "error"]
+    problems = [f for f in errors if f.check is None]
+    blocks = [[f"{len(problems)} problem(s) in the TTGIR input (the rest was checked):"] + _lines(problems)
+              if problems else [],
+              _lines(errors[len(problems):]),
+              _lines(f for f in found if f.severity == "warning")]
+    if not findings_only:
+        blocks += [note_lines([f for f in found if f.severity == "note"], every=notes),
+                   table_lines(report, whole=table), skipped_lines(report)]
+    blocks.append(recap_lines(report, errors))
+    lines = [headline(report)]
+    for block in blocks:
+        lines += [""] + block if block else []
+    return "\n".join(lines) + "\n"
+
+
+def render_complete(report: Mapping[str, Any]) -> str:
+    """report.txt: the text report with the whole table and every note, however big the run."""
+    return render_text(report, table=True, notes=True)
+
+
+class Finding(NamedTuple):
+    """One finding of the text report: its severity (error, warning or note), its file and line, its lines (the
+    first says it all; a failed spec check's second is its witness) and its check (None for a problem of the
+    TTGIR input)."""
+    severity: str
+    file: str
+    line: int
+    lines: tuple[str, ...]
+    check: Mapping[str, Any] | None
+
+
+def findings(report: Mapping[str, Any]) -> list[Finding]:
+    """Every finding, errors first (the problems of the TTGIR input, then the failed checks), then warnings,
+    then notes; within a severity in file and line order. A failed spec check is ``FAIL id  file:line  reason``
+    and its witness; a TTGIR check's finding is an `ir_diagnostics` line."""
+    problems = [Finding("error", file, line, (f"{file}:{line}: error: {message}",), None)
+                for file, line, message in input_problems(report)]
+    found = [Finding(severity, file, line, (diagnostic(file, line, where, op, severity, message),), check)
+             for file, line, where, op, severity, message, check in ir_findings(report)]
+    for c in report["checks"]:
+        if c["passed"] or (c.get("source") or {}).get("op"):
+            continue
+        witness = witness_line(c)
+        found.append(Finding(c.get("severity", "error"), c["source"]["file"], c["source"].get("line") or 0,
+                             (f"FAIL {c['id']}  {source_text(c)}  {c.get('failure') or ''}",)
+                             + ((f"     witness: {witness}",) if witness else ()), c))
+    found.sort(key=lambda f: (SEVERITIES.index(f.severity), f.file, f.line))
+    return problems + found
+
+
+def _lines(found: Iterable[Finding]) -> list[str]:
+    return [line for f in found for line in f.lines]
+
+
+def note_lines(notes: list[Finding], every: bool = False) -> list[str]:
+    """The notes (the level of each conversion), one per line; past `NOTES_SHOWN` of them (unless `every`),
+    their count by level and by whether Triton moves the data further than the proof needs."""
+    if every or len(notes) <= NOTES_SHOWN:
+        return _lines(notes)
+    levels: dict[str, int] = {}
+    for f in notes:
+        level = (f.check.get("details") or {}).get("level", "?")
+        levels[level] = levels.get(level, 0) + 1
+    by_level = ", ".join(f"{levels[level]} {level}-level" for level in [*LEVEL_MEANING, "?"] if level in levels)
+    more = sum(more_than_needed(f.check) for f in notes)
+    return [(f"{len(notes)} notes (the level of each ttg.convert_layout): {by_level}; for {more} Triton emits more "
+             "than the proof needs"),
+            f"(more than {NOTES_SHOWN} notes are counted, not listed: --notes lists them, report.txt has them)"]
+
+
+def table_lines(report: Mapping[str, Any], whole: bool = False) -> list[str]:
+    """The table of checks by file and property, and the total; by property alone when it would have more than
+    `TABLE_ROWS` rows (unless `whole`), saying so."""
+    by_file = _counts(report, by_file=True)
+    if whole or len(by_file) <= TABLE_ROWS:
+        return _table(report, by_file, ("file", "property"))
+    return _table(report, _counts(report, by_file=False), ("property",)) + [
+        f"({len(by_file)} rows by file and property: --table prints them, report.txt has them)"]
+
+
+def _counts(report: Mapping[str, Any], by_file: bool) -> dict[tuple[str, ...], list[int]]:
+    """(file, property) or (property,) -> [checks, passed, warnings], sorted."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for c in report["checks"]:
+        key = (c["source"]["file"], c["property"]) if by_file else (c["property"],)
+        row = groups.setdefault(key, [0, 0, 0])
         row[0] += 1
         row[1] += c["passed"]
         row[2] += not c["passed"] and c.get("severity") == "warning"
-    head = ("file", "property", "checks", "passed", "failed") + (("warnings",) if warned else ())
+    return dict(sorted(groups.items()))
+
+
+def _table(report: Mapping[str, Any], groups: dict[tuple[str, ...], list[int]], keys: tuple[str, ...]) -> list[str]:
+    """The rows of `groups` under the `keys` columns (a file repeated from the row above is left blank), with a
+    warnings column when a check may warn."""
+    warned = any(c.get("severity") == "warning" for c in report["checks"])
+    head = keys + ("checks", "passed", "failed") + (("warnings",) if warned else ())
     rows = [head]
-    last_file = None
-    for (file, prop), (n, ok, warn) in sorted(groups.items(), key=lambda kv: kv[0]):
-        rows.append((file if file != last_file else "", prop, str(n), str(ok), str(n - ok - warn))
-                    + ((str(warn),) if warned else ()))
-        last_file = file
+    last = None
+    for key, (n, ok, warn) in groups.items():
+        shown = (key[0] if key[0] != last or len(key) == 1 else "",) + key[1:]
+        rows.append(shown + (str(n), str(ok), str(n - ok - warn)) + ((str(warn),) if warned else ()))
+        last = key[0]
     s = report["summary"]
-    rows.append(("total", "", str(s["checks"]), str(s["passed"]), str(s["failed"]))
+    rows.append(("total",) + ("",) * (len(keys) - 1) + (str(s["checks"]), str(s["passed"]), str(s["failed"]))
                 + ((str(s.get("warnings", 0)),) if warned else ()))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = [headline(report), ""]
-    for r in rows:
-        lines.append("  ".join(r[i].ljust(widths[i]) if i < 2 else r[i].rjust(widths[i])
-                               for i in range(len(head))).rstrip())
-    failed = [c for c in checks if not c["passed"] and not (c.get("source") or {}).get("op")]
-    diagnostics = ir_diagnostics(report)
-    if failed or diagnostics:
-        lines.append("")
-    for c in failed:
-        reason = c.get("failure") or ""
-        lines.append(f"FAIL {c['id']}  {source_text(c)}  {reason}")
-        if witness_line(c):
-            lines.append(f"     witness: {witness_line(c)}")
-    lines += diagnostics
-    lines += skipped_lines(report)
-    problems = [f"{file}:{line}: error: {message}" for file, line, message in input_problems(report)]
-    if problems:
-        lines += ["", f"{len(problems)} problem(s) in the TTGIR input (the rest was checked):"] + problems
-    return "\n".join(lines) + "\n"
+    return ["  ".join(r[i].ljust(widths[i]) if i < len(keys) else r[i].rjust(widths[i])
+                      for i in range(len(head))).rstrip() for r in rows]
+
+
+def recap_lines(report: Mapping[str, Any], errors: list[Finding]) -> list[str]:
+    """The end of the report: the errors again, one line each (the first `RECAP_ERRORS`), then the headline."""
+    if not errors:
+        return [headline(report)]
+    shown = [f.lines[0] for f in errors[:RECAP_ERRORS]]
+    more = [f"... and {len(errors) - RECAP_ERRORS} more above"] if len(errors) > RECAP_ERRORS else []
+    return [f"{len(errors)} error(s), repeated from above:"] + shown + more + [headline(report)]
 
 
 def input_problems(report: Mapping[str, Any]) -> list[tuple[str, int, str]]:
@@ -151,7 +259,7 @@ def skipped_lines(report: Mapping[str, Any]) -> list[str]:
         for sk in k.get("skips", ()):
             first.setdefault((k["file"], sk["reason"]), sk["line"])
     total = sum(n for _, n, _ in rows)
-    lines = ["", f"{total} check(s) skipped (not covered by the models; the reason for each):"]
+    lines = [f"{total} check(s) skipped (not covered by the models; the reason for each):"]
     for file, n, reason in rows:
         where = f"{file}:{first[(file, reason)]}" if (file, reason) in first else file
         lines.append(f"  skipped {n}x  {where}: {reason}")
@@ -167,14 +275,10 @@ LEVEL_MEANING = {"register": "every thread already holds what it needs (register
 TRITON_CLASS_LEVEL = {"register": "register", "warp_shuffle": "warp", "shared_memory": "cta"}
 
 
-def ir_diagnostics(report: Mapping[str, Any]) -> list[str]:
-    """One line per finding of a check derived from TTGIR, in file and line order:
-
-        kernel.ttgir:142 (matmul.py:42:5): ttg.local_load: warning: 4-way bank conflict (LDS.32): lanes 0 and 8 ...
-        kernel.ttgir:88: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between warps
-
-    errors and warnings are failed checks; every conversion also gets a note with its level. The Python
-    source of the operation (its TTGIR ``loc(...)``, `python_where`) follows the TTGIR line when known."""
+def ir_findings(report: Mapping[str, Any]) -> list[tuple[str, int, str, str, str, str, Mapping[str, Any]]]:
+    """(file, line, `python_where`, op, severity, message, check) of every finding of a check derived from
+    TTGIR, in file and line order (errors, warnings, notes on one line): errors and warnings are failed checks
+    (`finding`); every conversion also gets a note with its level (`conversion_note`)."""
     found = []
     for c in report["checks"]:
         src = c.get("source") or {}
@@ -183,12 +287,27 @@ def ir_diagnostics(report: Mapping[str, Any]) -> list[str]:
         where = python_where(src)
         if not c["passed"]:
             found.append((src["file"], src.get("line") or 0, where, src["op"], c.get("severity", "error"),
-                          finding(c)))
+                          finding(c), c))
         elif c["property"] == "conversion" and c["verdict"] == "holds":
-            found.append((src["file"], src.get("line") or 0, where, src["op"], "note", conversion_note(c)))
-    order = {"error": 0, "warning": 1, "note": 2}
-    found.sort(key=lambda f: (f[0], f[1], order[f[4]]))
-    return [f"{file}:{line}{where}: {op}: {severity}: {message}" for file, line, where, op, severity, message in found]
+            found.append((src["file"], src.get("line") or 0, where, src["op"], "note", conversion_note(c), c))
+    found.sort(key=lambda f: (f[0], f[1], SEVERITIES.index(f[4])))
+    return found
+
+
+def ir_diagnostics(report: Mapping[str, Any]) -> list[str]:
+    """One line per finding of a check derived from TTGIR (`ir_findings`), in file and line order:
+
+        kernel.ttgir:142 (matmul.py:42:5): ttg.local_load: warning: 4-way bank conflict (LDS.32): lanes 0 and 8 ...
+        kernel.ttgir:88: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between warps
+
+    The Python source of the operation (its TTGIR ``loc(...)``, `python_where`) follows the TTGIR line when
+    known. The text report prints the same lines, errors first (`findings`)."""
+    return [diagnostic(*f[:6]) for f in ir_findings(report)]
+
+
+def diagnostic(file: str, line: int, where: str, op: str, severity: str, message: str) -> str:
+    """'kernel.ttgir:142 (matmul.py:42:5): ttg.local_load: warning: ...': a TTGIR finding as a compiler says it."""
+    return f"{file}:{line}{where}: {op}: {severity}: {message}"
 
 
 def python_where(source: Mapping[str, Any]) -> str:
@@ -274,11 +393,18 @@ def conversion_note(check: Mapping[str, Any]) -> str:
         if triton and triton != level:
             text += f" (Triton lowers it as {d.get('triton_class')})"
         return text
-    what, triton_level = lowering
-    order = list(LEVEL_MEANING)
-    if level in order and order.index(triton_level) > order.index(level):
+    what = lowering[0]
+    if more_than_needed(check):
         return text + f"; Triton emits {what}, more than needed: the proof shows {level} level suffices"
     return text + f"; Triton emits {what}"
+
+
+def more_than_needed(check: Mapping[str, Any]) -> bool:
+    """Whether Triton lowers a conversion at a higher level (`LEVEL_MEANING`'s order) than its proven one."""
+    d = check.get("details") or {}
+    lowering = TRITON_LOWERING.get(d.get("triton_lowering"))
+    order = list(LEVEL_MEANING)
+    return lowering is not None and d.get("level") in order and order.index(lowering[1]) > order.index(d["level"])
 
 
 def _label(check_id: str) -> str:

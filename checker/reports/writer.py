@@ -5,7 +5,8 @@ leaves nothing behind and a reader never sees half a file.
     text -> report.txt    json -> report.json    md -> report.md
     junit -> junit.xml    html -> report.html (checker.reports.html, when installed)
 
-and timings.json when timings are given (`verify --timings`).
+and timings.json when timings are given (`verify --timings`). report.txt is the whole text report
+(every row of the table, every note: `checker.reports.text.render_complete`), whatever `verify` prints.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from ..errors import CheckerError
 from .json_report import render_json
 from .junit import render_junit
 from .markdown import render_markdown
-from .text import render_text
+from .text import render_complete
 
 FORMATS = ("text", "json", "md", "junit", "html")
 FILES = {"text": "report.txt", "json": "report.json", "md": "report.md", "junit": "junit.xml",
          "html": "report.html"}
-RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "junit": render_junit}
+RENDER = {"text": render_complete, "json": render_json, "md": render_markdown, "junit": render_junit}
 
 
 def write_atomic(path: str, text: str, field: str = "--report-dir") -> None:

@@ -1,11 +1,13 @@
-"""checker/reports/junit.py: one testsuite per spec file, one testcase per check; a failure carries the reason
-and witness in its message and the explanation in its text; a warning is a skipped testcase."""
+"""checker/reports/junit.py: one testsuite per spec file, one testcase per check; a failure carries in its message
+the text report's sentence (a spec check's reason and witness, a TTGIR check's finding) and the explanation in its
+text; a warning is a skipped testcase."""
 
 import xml.etree.ElementTree as ET
 
 from checker.reports.junit import _classname, render_junit
 
 from .conftest import BAD_ALIAS, FAILING, WARNED, record, report, verified
+from .test_text import ir_record
 
 
 def test_junit_has_one_suite_per_file():
@@ -54,12 +56,22 @@ def test_real_ttgir_warnings_are_skipped_with_their_findings(warned_report):
     assert [c.get("line") for c in skipped] == ["84", "105", "131"]
     assert {c.get("classname") for c in skipped} == {"specs.kernels.matmul.gfx942"}
     note = skipped[0].find("skipped")
-    assert note.get("message").startswith("warning: expected holds, got fails; witness: bank_conflict: "
-                                          "model=hardware hardware=gfx942 instruction=st.shared mnemonic=ds_write_b32")
+    assert note.get("message") == (                     # the words of the text report, not the witness's fields
+        "warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts "
+        "where 64 would do; suggested shared layout #ttg.shared_linear<{offset = [[1, 0], [2, 0], [0, 64], [0, 1], "
+        "[0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], [0, 34]]}, alignment = 16> (store + load: 256 -> "
+        "192 wavefronts, proven minimal)")
     assert skipped[0].find("system-out").text == note.get("message")
     assert note.text.startswith("ds_write_b32 (st.shared, 4 B per lane)")
     assert not list(root.iter("failure"))
     assert WARNED == root[0].get("name")
+
+
+def test_a_ttgir_error_is_a_failure_with_its_finding():
+    root = ET.fromstring(render_junit(report(ir_record("k.ttgir", 3))))
+    failure = root[0][0].find("failure")
+    assert (failure.get("message"), failure.get("type")) == (
+        "2-way bank conflict (LDS.32); 2 wavefronts where 1 would do", "fails")
 
 
 def test_special_characters_are_escaped():

@@ -1,9 +1,12 @@
-"""checker/reports/markdown.py: a pull-request comment's worth: the title, one row of totals, the failed
-checks (at most MAX_ROWS) with their witness in one line, and the checks skipped; table cells escaped."""
+"""checker/reports/markdown.py: a pull-request comment's worth: the title, one row of totals, the problems of
+the TTGIR input, the failed spec checks (at most MAX_ROWS) with their witness in one line, the TTGIR findings
+(errors first) in the text report's words, and the checks skipped; table cells escaped."""
 
 from checker.reports import markdown
+from checker.reports.text import ir_diagnostics
 
 from .conftest import BAD_ALIAS, ROOT, SKIPPED, WARNED, record, report, verified
+from .test_text import ir_record
 
 HEAD = ["| checks | passed | failed | holds | fails | unknown | engine |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
@@ -33,15 +36,32 @@ def test_all_passed():
         "| 14 | 14 | 0 | 13 | 1 | 0 | both |", "", "Triton semantics: 3.9 (default)."]
 
 
-def test_warnings_are_listed_as_warnings(warned_report):
+def test_ttgir_warnings_are_listed_in_the_text_reports_words(warned_report):
     rows = markdown.render_markdown(warned_report).splitlines()
     assert rows[0] == "### layoutcheck verify: no check failed, 3 of 91 warned"
     assert rows[4] == "| 91 | 88 | 0 | 88 | 3 | 0 | both |"
-    failed = [r for r in rows if r.startswith("| `specs/")]
-    assert [r.split(" | ")[:4] for r in failed] == [
-        [f"| `{WARNED}:{n}:ttg.local_store:bank_conflict_free[#linear -> #shared1]`", f"`{WARNED}:{n}`", "holds",
-         "fails (warning)"] for n in (84, 105, 131)]
-    assert all(r.endswith("word=1152)] bank=0` |") for r in failed)
+    assert rows[7:10] == ["", "| severity | where | operation | finding |", "| --- | --- | --- | --- |"]
+    sentence = ("2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts "
+                "where 64 would do; suggested shared layout #ttg.shared_linear<{offset = [[1, 0], [2, 0], [0, 64], "
+                "[0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], [0, 34]]}, alignment = 16> "
+                "(store + load: 256 -> 192 wavefronts, proven minimal)")
+    assert rows[10:] == [f"| warning | `{WARNED}:{n}` | `ttg.local_store` | {sentence} |" for n in (84, 105, 131)]
+    assert [line.split(": warning: ")[1] for line in ir_diagnostics(warned_report)] == [sentence] * 3   # the same words
+    assert "witness" not in "\n".join(rows) and "word=" not in "\n".join(rows)          # no raw witness
+
+
+def test_ttgir_errors_come_before_the_warnings_that_fill_the_table():
+    warnings = [ir_record("a.ttgir", n, "warning") for n in range(1, markdown.MAX_ROWS + 6)]
+    rep = report(*warnings, dict(ir_record("z.ttgir", 2), source={"file": "z.ttgir", "line": 2, "op": "ttg.local_load",
+                                                                  "python": {"file": "/src/k.py", "line": 7, "col": 3}}))
+    rows = markdown.render_markdown(rep).splitlines()
+    conflict = "`ttg.local_load` | 2-way bank conflict (LDS.32); 2 wavefronts where 1 would do |"
+    assert rows[0] == f"### layoutcheck verify: 1 of {len(warnings) + 1} checks failed"
+    assert rows[5:9] == ["", "| severity | where | operation | finding |", "| --- | --- | --- | --- |",
+                         f"| error | `z.ttgir:2` (k.py:7:3) | {conflict}"]
+    assert rows[9] == f"| warning | `a.ttgir:1` | {conflict}"
+    assert sum(r.startswith("| warning |") for r in rows) == markdown.MAX_ROWS - 1
+    assert rows[-1] == f"... and {len(warnings) - markdown.MAX_ROWS + 1} more findings (see report.txt or report.json)."
 
 
 def test_skipped_checks_get_a_table(skipped_report):
@@ -66,7 +86,7 @@ def test_pipes_and_line_breaks_do_not_break_the_table():
     assert rows[-1].replace("\\|", "").count("|") == 6                       # five cells
 
 
-def test_problems_of_the_ttgir_input_are_in_the_title_and_a_table():
+def test_problems_of_the_ttgir_input_are_in_the_title_and_a_table_first():
     md = markdown.render_markdown(verified(BAD_ALIAS))
     assert md.startswith("### layoutcheck verify: all 4 checks passed; 2 problem(s) in the TTGIR input\n")
     assert md.endswith(

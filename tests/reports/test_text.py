@@ -1,10 +1,14 @@
-"""checker/reports/text.py: the summary table grouped by file then property, one line per failed check
-with its witness, the TTGIR findings as compiler diagnostics, the checks skipped and the TTGIR problems."""
+"""checker/reports/text.py: the headline, the findings by severity (the TTGIR input's problems and the failed
+checks, spec failures with their witness and TTGIR findings as compiler diagnostics, then warnings, then notes),
+the table grouped by file then property (by property alone when big), the checks skipped, and the recap that
+repeats the errors and ends on the headline."""
 
 import copy
 
-from checker.reports.text import (aligned_message, bank_conflict_message, conversion_note, failure_line, finding,
-                                  headline, python_where, render_text, show, skipped_lines, witness_line)
+from checker.reports import text
+from checker.reports.text import (aligned_message, bank_conflict_message, conversion_note, failure_line,
+                                  failure_sentence, finding, headline, more_than_needed, python_where, render_complete,
+                                  render_text, show, skipped_lines, witness_line)
 
 from .conftest import BAD_ALIAS, CONVERTED, SKIPPED, WARNED, record, report, verified
 
@@ -16,17 +20,136 @@ def test_text_table_groups_by_file_then_property():
     assert render_text(rep) == (
         "layoutcheck verify: 4 checks, 3 passed, 1 failed (engine both)\n"
         "\n"
+        "FAIL a2  specs/a.yaml:3  expected holds, got fails\n"
+        "     witness: collision: lanes=[0-3, 8]\n"
+        "\n"
         "file          property    checks  passed  failed\n"
         "specs/a.yaml  injective        1       0       1\n"
         "              surjective       2       2       0\n"
         "specs/b.yaml  surjective       1       1       0\n"
         "total                          4       3       1\n"
         "\n"
+        "1 error(s), repeated from above:\n"
         "FAIL a2  specs/a.yaml:3  expected holds, got fails\n"
-        "     witness: collision: lanes=[0-3, 8]\n")
+        "layoutcheck verify: 4 checks, 3 passed, 1 failed (engine both)\n")
     assert rep["summary"]["properties"] == {"injective": {"checks": 1, "passed": 0, "failed": 1, "warnings": 0},
                                             "surjective": {"checks": 3, "passed": 3, "failed": 0, "warnings": 0}}
     assert rep["summary"]["files"] == ["specs/a.yaml", "specs/b.yaml"]
+    assert render_text(report(record("a1"))) == (      # no finding: the table, and the headline closes the report
+        "layoutcheck verify: 1 checks, 1 passed, 0 failed (engine both)\n"
+        "\n"
+        "file          property    checks  passed  failed\n"
+        "specs/a.yaml  surjective       1       1       0\n"
+        "total                          1       1       0\n"
+        "\n"
+        "layoutcheck verify: 1 checks, 1 passed, 0 failed (engine both)\n")
+
+
+def ir_record(file, line, severity="error", level=None, more=False):
+    """A TTGIR check of `file`:`line`: a failed bank-conflict check of that severity, or (`level`) a conversion
+    proven at that level (Triton lowering it through shared memory when `more`)."""
+    src = {"file": file, "line": line, "op": "ttg.convert_layout" if level else "ttg.local_load"}
+    if level:
+        return dict(record(f"{file}:{line}:ttg.convert_layout:conversion[#a -> #b]", file=file, prop="conversion"),
+                    source=src, details={"level": level, "triton_lowering": "shared_memory" if more else None})
+    return dict(record(f"{file}:{line}:ttg.local_load:bank_conflict_free[#s -> #r]", file=file,
+                       prop="bank_conflict_free", passed=False), source=src, severity=severity,
+                details={"conflicts": 1, "mnemonic": "LDS.32", "wavefronts": 2, "min_wavefronts": 1})
+
+
+CONFLICT = "ttg.local_load: {}: 2-way bank conflict (LDS.32); 2 wavefronts where 1 would do"
+
+
+def test_findings_come_by_severity_whatever_their_file():
+    rep = report(ir_record("a.ttgir", 5, "warning"), ir_record("a.ttgir", 9, level="cta", more=True),
+                 ir_record("b.ttgir", 7), record("s1", file="specs/z.yaml", passed=False),
+                 ir_record("a.ttgir", 30), ir_record("c.ttgir", 1, level="register"))
+    assert render_text(rep).splitlines()[:11] == [
+        "layoutcheck verify: 6 checks, 2 passed, 3 failed, 1 warnings (engine both)",
+        "",
+        f"a.ttgir:30: {CONFLICT.format('error')}",
+        f"b.ttgir:7: {CONFLICT.format('error')}",
+        "FAIL s1  specs/z.yaml:3  expected holds, got fails",
+        "",
+        f"a.ttgir:5: {CONFLICT.format('warning')}",
+        "",
+        "a.ttgir:9: ttg.convert_layout: note: cta-level conversion #a -> #b: data moves between warps (through "
+        "shared memory); Triton emits a round trip through shared memory",
+        "c.ttgir:1: ttg.convert_layout: note: register-level conversion #a -> #b: every thread already holds what "
+        "it needs (register moves only)",
+        ""]
+    assert render_text(rep).splitlines()[-5:] == [
+        "3 error(s), repeated from above:",
+        f"a.ttgir:30: {CONFLICT.format('error')}",
+        f"b.ttgir:7: {CONFLICT.format('error')}",
+        "FAIL s1  specs/z.yaml:3  expected holds, got fails",
+        "layoutcheck verify: 6 checks, 2 passed, 3 failed, 1 warnings (engine both)"]
+
+
+def test_the_recap_repeats_the_first_errors_only():
+    many = text.RECAP_ERRORS + 3
+    lines = render_text(report(*[ir_record("k.ttgir", n) for n in range(1, many + 1)])).splitlines()
+    head = f"layoutcheck verify: {many} checks, 0 passed, {many} failed (engine both)"
+    assert lines[:2] == [head, ""] and lines[2] == f"k.ttgir:1: {CONFLICT.format('error')}"
+    assert lines[-(text.RECAP_ERRORS + 3):] == [f"{many} error(s), repeated from above:"] + [
+        f"k.ttgir:{n}: {CONFLICT.format('error')}" for n in range(1, text.RECAP_ERRORS + 1)] + [
+        "... and 3 more above", head]
+
+
+def test_a_big_table_is_printed_by_property_unless_asked():
+    files = [f"specs/f{n:03}.yaml" for n in range(text.TABLE_ROWS + 1)]
+    rep = report(*[record(f"c{n}", file=file) for n, file in enumerate(files)],
+                 dict(record("w", file=files[0], prop="injective", passed=False), severity="warning"))
+    assert render_text(rep).splitlines() == [
+        headline(rep),
+        "",
+        "FAIL w  specs/f000.yaml:3  expected holds, got fails",
+        "",
+        "property    checks  passed  failed  warnings",
+        "injective        1       0       0         1",
+        f"surjective     {len(files)}     {len(files)}       0         0",
+        f"total          {len(files) + 1}     {len(files)}       0         1",
+        f"({len(files) + 1} rows by file and property: --table prints them, report.txt has them)",
+        "",
+        headline(rep)]
+    whole = render_text(rep, table=True).splitlines()
+    assert whole[4:7] == ["file             property    checks  passed  failed  warnings",
+                          "specs/f000.yaml  injective        1       0       0         1",
+                          "                 surjective       1       1       0         0"]
+    assert len(whole) == 4 + 1 + len(files) + 2 + 2 and render_complete(rep) == render_text(rep, table=True)
+
+
+def test_many_notes_are_counted_by_level_unless_asked():
+    levels = ["register"] * 10 + ["warp"] * 20 + ["cta"] * (text.NOTES_SHOWN - 29) + ["cross_cta"]
+    rep = report(*[ir_record("k.ttgir", n, level=level, more=level == "warp") for n, level in enumerate(levels)])
+    lines = render_text(rep).splitlines()
+    assert lines[2:4] == [
+        f"{len(levels)} notes (the level of each ttg.convert_layout): 10 register-level, 20 warp-level, "
+        f"{text.NOTES_SHOWN - 29} cta-level, 1 cross_cta-level; for 20 Triton emits more than the proof needs",
+        f"(more than {text.NOTES_SHOWN} notes are counted, not listed: --notes lists them, report.txt has them)"]
+    assert not any(": note: " in line for line in lines)
+    listed = [line for line in render_text(rep, notes=True).splitlines() if ": note: " in line]
+    assert len(listed) == len(levels) and listed[0].startswith("k.ttgir:0: ttg.convert_layout: note: register-level")
+    assert render_complete(rep) == render_text(rep, notes=True)
+    few = report(*[ir_record("k.ttgir", n, level="warp") for n in range(text.NOTES_SHOWN)])
+    assert sum(": note: " in line for line in render_text(few).splitlines()) == text.NOTES_SHOWN
+
+
+def test_findings_only_keeps_errors_warnings_and_the_recap(skipped_report):
+    rep = report(ir_record("a.ttgir", 5, "warning"), ir_record("a.ttgir", 9, level="cta"), ir_record("b.ttgir", 7))
+    assert render_text(rep, findings_only=True).splitlines() == [
+        "layoutcheck verify: 3 checks, 1 passed, 1 failed, 1 warnings (engine both)",
+        "",
+        f"b.ttgir:7: {CONFLICT.format('error')}",
+        "",
+        f"a.ttgir:5: {CONFLICT.format('warning')}",
+        "",
+        "1 error(s), repeated from above:",
+        f"b.ttgir:7: {CONFLICT.format('error')}",
+        "layoutcheck verify: 3 checks, 1 passed, 1 failed, 1 warnings (engine both)"]
+    # a note and a skipped check, nothing else: the headline twice
+    assert render_text(skipped_report, findings_only=True) == (
+        f"{headline(skipped_report)}\n\n{headline(skipped_report)}\n")
 
 
 def test_witness_line_is_one_line_and_bounded():
@@ -61,8 +184,24 @@ def test_a_real_failing_spec(failing_report):
                "instruction_registers=[0] phase=(lanes=[0-31], registers=[0]) accesses=[(register=0, lane=0, "
                "warp=0, offset=0, byte_address=0, word=0), (register=0, lane=1, warp=0, offset=512, "
                "byte_address=1024, word=256)] bank=0")
+    fails = ["FAIL bad-duplicates  tests/verify/specs/failing.yaml:15  expected holds, got fails",
+             "FAIL bad-conflicts  tests/verify/specs/failing.yaml:19  expected holds, got fails",
+             "FAIL bad-conflict-count  tests/verify/specs/failing.yaml:25  expected 3 conflicts, got 7",
+             "FAIL bad-level  tests/verify/specs/failing.yaml:32  expected level register, got cta",
+             "FAIL bad-expected-failure  tests/verify/specs/failing.yaml:38  expected fails, got holds"]
+    head = "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both, Triton 3.9: default)"
     assert render_text(failing_report).splitlines() == [
-        "layoutcheck verify: 6 checks, 1 passed, 5 failed (engine both, Triton 3.9: default)",
+        head,
+        "",
+        fails[0],
+        "     witness: collision: indices=[(register=0, lane=0, warp=4, block=0), (register=0, lane=0, warp=0, "
+        "block=0)] coordinate=(dim0=0, dim1=0)",
+        fails[1],
+        f"     witness: {witness}",
+        fails[2],
+        f"     witness: {witness}",
+        fails[3],
+        fails[4],
         "",
         "file                             property            checks  passed  failed",
         "tests/verify/specs/failing.yaml  bank_conflict_free       2       0       2",
@@ -71,61 +210,60 @@ def test_a_real_failing_spec(failing_report):
         "                                 surjective               1       1       0",
         "total                                                     6       1       5",
         "",
-        "FAIL bad-duplicates  tests/verify/specs/failing.yaml:15  expected holds, got fails",
-        "     witness: collision: indices=[(register=0, lane=0, warp=4, block=0), (register=0, lane=0, warp=0, "
-        "block=0)] coordinate=(dim0=0, dim1=0)",
-        "FAIL bad-conflicts  tests/verify/specs/failing.yaml:19  expected holds, got fails",
-        f"     witness: {witness}",
-        "FAIL bad-conflict-count  tests/verify/specs/failing.yaml:25  expected 3 conflicts, got 7",
-        f"     witness: {witness}",
-        "FAIL bad-level  tests/verify/specs/failing.yaml:32  expected level register, got cta",
-        "FAIL bad-expected-failure  tests/verify/specs/failing.yaml:38  expected fails, got holds"]
+        "5 error(s), repeated from above:"] + fails + [head]
 
 
-def test_ttgir_warnings_are_diagnostics_with_a_warnings_column(warned_report):
+def test_ttgir_warnings_are_diagnostics_before_the_table(warned_report):
     lines = render_text(warned_report).splitlines()
-    assert lines[0] == "layoutcheck verify: 91 checks, 88 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
-    assert lines[2].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
-    assert lines[4].split() == ["bank_conflict_free", "12", "9", "0", "3"]
-    assert lines[5].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
-    assert lines[12].split() == ["total", "91", "88", "0", "3"]
+    head = "layoutcheck verify: 91 checks, 88 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
+    assert lines[0] == head and lines[-2:] == ["", head]              # no error to repeat: the headline closes it
     assert not any(line.startswith("FAIL ") for line in lines)           # a TTGIR check is a diagnostic
     # each store now pairs with its load through the loop that carries the buffer: a suggested layout, proven
-    assert lines[14:] == [
+    assert lines[2:5] == [
         f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 "
         "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do; suggested shared layout #ttg.shared_linear<"
         "{offset = [[1, 0], [2, 0], [0, 64], [0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], "
         "[0, 34]]}, alignment = 16> (store + load: 256 -> 192 wavefronts, proven minimal)" for n in (84, 105, 131)]
+    assert lines[6].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
+    assert lines[8].split() == ["bank_conflict_free", "12", "9", "0", "3"]
+    assert lines[9].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
+    assert lines[16].split() == ["total", "91", "88", "0", "3"]
 
 
 def test_a_conversion_is_a_note_with_its_level(converted_report):
-    text = render_text(converted_report)
-    assert text.endswith(
-        f"\n\n{CONVERTED}:172: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between "
-        "warps (through shared memory); Triton emits a round trip through shared memory\n")
+    lines = render_text(converted_report).splitlines()
+    assert lines[1:4] == [
+        "", f"{CONVERTED}:172: ttg.convert_layout: note: cta-level conversion #mma -> #blocked: data moves between "
+        "warps (through shared memory); Triton emits a round trip through shared memory", ""]
+    assert lines[4].startswith("file ") and lines[-1] == lines[0]
 
 
 def test_skipped_checks_with_their_first_line_and_python_source(skipped_report):
-    assert render_text(skipped_report).splitlines()[-4:] == [
+    lines = render_text(skipped_report).splitlines()
+    assert lines[2] == (
         f"{SKIPPED}:26 (gl_nvidia.py:230:9): ttg.convert_layout: note: cross_cta-level conversion #blocked -> "
         "#blocked1: data moves between CTAs (distributed shared memory); Triton emits a round trip through "
-        "distributed shared memory",
+        "distributed shared memory")
+    assert lines[-5:] == [
         "",
         "1 check(s) skipped (not covered by the models; the reason for each):",
         f"  skipped 1x  {SKIPPED}:26: conversion_cost: a conversion between CTAs (distributed shared memory) is "
-        "not modelled"]
+        "not modelled",
+        "",
+        headline(skipped_report)]
     rep = copy.deepcopy(skipped_report)
     rep["summary"]["ttgir"][0]["skips"] = []                      # no line known: the file alone
     assert skipped_lines(rep)[-1].startswith(f"  skipped 1x  {SKIPPED}: conversion_cost: ")
 
 
-def test_problems_of_the_ttgir_input_close_the_report():
-    text = render_text(verified(BAD_ALIAS))
-    assert text.startswith("layoutcheck verify: 4 checks, 4 passed, 0 failed (engine both, Triton 3.9: default)\n")
-    assert text.endswith(
-        "\n\n2 problem(s) in the TTGIR input (the rest was checked):\n"
-        "<text>:1: error: alias #blocked: blocked: every entry must be a power of two, got [3, 1]\n"
-        "<text>:4: error: tt.func: alias '#blocked' cannot be used: its definition on line 1 was rejected\n")
+def test_problems_of_the_ttgir_input_come_first_and_are_repeated():
+    report_ = verified(BAD_ALIAS)
+    head = "layoutcheck verify: 4 checks, 4 passed, 0 failed (engine both, Triton 3.9: default)"
+    problems = ["<text>:1: error: alias #blocked: blocked: every entry must be a power of two, got [3, 1]",
+                "<text>:4: error: tt.func: alias '#blocked' cannot be used: its definition on line 1 was rejected"]
+    lines = render_text(report_).splitlines()
+    assert lines[:5] == [head, "", "2 problem(s) in the TTGIR input (the rest was checked):"] + problems
+    assert lines[-4:] == ["2 error(s), repeated from above:"] + problems + [head]
 
 
 def test_python_where_names_the_file_without_its_folder():
@@ -176,3 +314,12 @@ def test_conversion_note_compares_the_proof_with_triton():
         "through shared memory, more than needed: the proof shows warp level suffices")
     by_class = dict(check, details={"level": "register", "triton_class": "warp_shuffle"})
     assert conversion_note(by_class).endswith("(register moves only) (Triton lowers it as warp_shuffle)")
+    assert [more_than_needed(c) for c in (check, more, by_class)] == [False, True, False]
+    assert not more_than_needed(dict(check, details={"level": "cta", "triton_lowering": "shared_memory"}))
+
+
+def test_failure_sentence_is_the_finding_of_a_ttgir_check():
+    conflict = ir_record("k.ttgir", 3)
+    assert failure_sentence(conflict) == finding(conflict) == "2-way bank conflict (LDS.32); 2 wavefronts where 1 would do"
+    spec = record("s", passed=False, witness={"kind": "collision", "lanes": [1, 2]})
+    assert failure_sentence(spec) == failure_line(spec) == "expected holds, got fails; witness: collision: lanes=[1, 2]"
