@@ -26,7 +26,7 @@ take a per-lane LDS address (gfx1250). ``direct_to_lds`` lists the bytes per
 lane of the target's direct-to-LDS loads (AMD), ``smem_partition_bytes`` the
 size of one LDS partition where the LDS is split (gfx1250: 64 KiB).
 
-Presets: `PRESETS` (``sm80``, ``sm90``, ``sm100``, ``gfx942``, ``gfx950``,
+Presets: `PRESETS` (``sm80``, ``sm90``, ``sm100``, ``sm120``, ``gfx942``, ``gfx950``,
 ``gfx11``, ``gfx12``, ``gfx1250``); each number's source is listed in docs/hardware.md.
 `resolve` accepts a preset name, a `Hardware`, or a mapping with the same
 fields (validated; errors name the field).
@@ -43,7 +43,7 @@ from . import f2
 from .errors import CheckerError
 from .layout import is_power_of_two
 
-DIRECTIONS = ("load", "store", "both", "transpose")
+DIRECTIONS = ("load", "store", "both", "transpose", "pair")
 MATRIX_FEATURES = ("ldmatrix", "stmatrix", "b8", "tr_b64", "tr_b128", "lds_scatter")
 NVIDIA_MATRIX = ("ldmatrix", "stmatrix", "b8")
 
@@ -86,6 +86,16 @@ class Hardware:
                 return rule.groups
         raise CheckerError(f"hardware {self.name} has no phase rule for a {vector_bytes}-byte {direction}",
                            field="hardware.phases")
+
+    def pair_groups(self, vector_bytes: int) -> tuple[tuple[int, ...], ...] | None:
+        """The lane groups of an AMD paired LDS access (ds_read2*, ds_write2*, ds_*_2addr*) moving
+        `vector_bytes` per lane over its two addresses, when the target serves both addresses of a lane
+        in one phase (a rule of direction ``pair``); None: each address is its own pass, with the
+        groups of a single access of half the width."""
+        for rule in self.phases:
+            if rule.direction == "pair" and vector_bytes in rule.vector_bytes:
+                return rule.groups
+        return None
 
     def has(self, feature: str) -> bool:
         return feature in self.matrix
@@ -262,11 +272,16 @@ _RDNA_PHASES = _NVIDIA_PHASES
 
 # gfx1250: wave32, 64 banks x 4 B (256 bytes per wavefront): up to 8 B per lane the whole wave, 16 B
 # two half-waves; transposed reads (ds_load_tr16_b128, ds_load_tr8_b64) two half-waves (Triton's
-# composePaddedLayoutWMMA: "two shuffle groups" of 8 lanes per cycle).
+# composePaddedLayoutWMMA: "two shuffle groups" of 8 lanes per cycle). Paired accesses
+# (ds_load_2addr_b32 / _b64): both addresses of a lane in one phase (Triton's AMD Utility.cpp: on
+# gfx1250 "two addresses are served simultaneously"), lanes grouped as for the total bytes [A].
+# gfx942 / gfx950 have no pair rule: each address of a ds_read2* / ds_write2* is its own pass [A].
 _GFX1250_PHASES = _table(
     ("both", (1, 2, 4, 8), ("0-31",)),
     ("both", (16,), ("0-15", "16-31")),
     ("transpose", (8, 16), ("0-15", "16-31")),
+    ("pair", (8,), ("0-31",)),
+    ("pair", (16,), ("0-15", "16-31")),
 )
 
 PRESETS: dict[str, Hardware] = {
@@ -275,6 +290,8 @@ PRESETS: dict[str, Hardware] = {
                      "cuda:90"),
     "sm100": Hardware("sm100", "nvidia", 32, 32, 4, 16, 227 * 1024, _NVIDIA_PHASES,
                       ("ldmatrix", "stmatrix", "b8"), "cuda:100"),
+    "sm120": Hardware("sm120", "nvidia", 32, 32, 4, 16, 99 * 1024, _NVIDIA_PHASES,
+                      ("ldmatrix", "stmatrix", "b8"), "cuda:120"),
     "gfx942": Hardware("gfx942", "amd", 64, 32, 4, 16, 64 * 1024, _GFX942_PHASES, (), "hip:gfx942", (4,)),
     "gfx950": Hardware("gfx950", "amd", 64, 64, 4, 16, 160 * 1024, _GFX950_PHASES, ("tr_b64",), "hip:gfx950",
                        (16, 4)),
@@ -287,13 +304,15 @@ PRESETS: dict[str, Hardware] = {
 
 def hardware_for_target(target: str | None) -> Hardware | None:
     """The preset for a module's ``ttg.target``: cuda:8x -> sm80, cuda:90 -> sm90, cuda:10x -> sm100,
+    cuda:12x -> sm120 (consumer Blackwell: cuda:120, cuda:121),
     hip:gfx942 / gfx950 / gfx1250 exactly, hip:gfx11xx -> gfx11, hip:gfx12xx -> gfx12; None otherwise."""
     if not target:
         return None
     m = re.fullmatch(r"cuda:(\d+)a?", target)
     if m:
         cc = int(m.group(1))
-        name = "sm80" if 80 <= cc < 90 else "sm90" if cc == 90 else "sm100" if 100 <= cc < 110 else None
+        name = "sm80" if 80 <= cc < 90 else "sm90" if cc == 90 else "sm100" if 100 <= cc < 110 else \
+            "sm120" if 120 <= cc < 130 else None
         return PRESETS.get(name) if name else None
     m = re.fullmatch(r"hip:(gfx\w+)", target)
     if m:

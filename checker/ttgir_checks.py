@@ -173,6 +173,12 @@ class Builder:
         from .synthesis import BufferPairs
         return BufferPairs(self.m.operations)
 
+    @cached_property
+    def unallocated(self) -> set[int]:
+        """ids of the operations Triton erases before allocating shared memory (`ttgir_shared.unallocated`)."""
+        from .ttgir_shared import unallocated
+        return {id(self.m.operations[i]) for i in unallocated(self.m)}
+
     def build(self) -> None:
         m = self.m
         self.out.modules.append({"line": m.line, "target": m.target, "num_warps": m.num_warps,
@@ -500,6 +506,10 @@ def view(b: Builder, op: Operation) -> None:
 
 
 def fits(b: Builder, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
+    if id(op) in b.unallocated:
+        b.skip(op, "Triton erases this allocation before allocating shared memory (nothing that stays uses "
+                   "it): it takes no space", "fits")
+        return
     shape = layout_shape(mem)
     if not b.lowers(mem.encoding, shape):
         return

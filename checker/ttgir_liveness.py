@@ -16,6 +16,13 @@ this order:
 Regions of other operations (a function, ``ttg.warp_specialize``'s default region and partitions, a
 reduction's combiner) stay regions: each is flattened on its own.
 
+**Blocks already written** (a region with ``cf.br`` / ``cf.cond_br``, as ``scf-to-cf`` or the inliner leave
+it): each block ends at its terminator; MLIR's printer labels the blocks of a region ``^bb1``, ``^bb2``, ...
+in order (the entry block is ``^bb0``), and the reader gives a block's arguments to the operation holding
+the region, after its own, block by block. A branch names its successors and the operands it passes to each;
+those operands fill the successor's arguments in order (`branches`). A region whose labels are not in that
+form, or which branches otherwise (``cf.switch``), cannot be read (`unread`).
+
 **Liveness** (MLIR's ``Liveness``): per block, ``def`` = its arguments and every result inside it (nested
 regions included), ``use`` = every operand inside it not defined there, ``out`` = its values used in another
 block of its region, and ``in = use ∪ (out − def)``, ``out ∪= in`` of each successor, to the fixed point.
@@ -30,12 +37,15 @@ range is ``[smallest id, largest id + 1)`` over the operations ``resolve`` gives
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from .syntax.ttgir import Operation
 
 STRUCTURED = ("scf.for", "scf.if", "scf.while")
+BRANCHES = ("cf.br", "cf.cond_br")
+TERMINATORS = BRANCHES + ("tt.return", "cf.switch", "llvm.return", "llvm.unreachable")
 Value = tuple     # ("result", op index, name) | ("argument", op index, region, name)
 Item = int        # an operation: its index in Module.operations; one the lowering adds: a negative number
 
@@ -69,6 +79,8 @@ class ControlFlow:
         self.defined_in: dict[Value, int] = {}
         self._synthetic = 0
         self._operands = operands
+        self.branches: dict[int, list[tuple[list[Value], list[Value | None]]]] = {}
+        self.unread: str | None = None
         self._flatten_region((self.root, 0))
         self._number()
         self._liveness()
@@ -103,8 +115,72 @@ class ControlFlow:
         return [("result", i, r) for r in self.ops[i].results]
 
     def _flatten_region(self, region: tuple) -> None:
-        entry = self._new_block(region, self._arguments(*region))
-        self._emit(self.children.get(region, []), entry, region)
+        items = self.children.get(region, [])
+        written = self._written_blocks(region, items)
+        if written is None:
+            entry = self._new_block(region, self._arguments(*region))
+            self._emit(items, entry, region)
+            return
+        firsts, lasts = [], []
+        for arguments, body in written:
+            firsts.append(self._new_block(region, arguments))
+            lasts.append(self._emit(body, firsts[-1], region))
+        for last, (_, body) in zip(lasts, written):
+            for target, _ in self.branches.get(body[-1] if body else -1, ()):
+                self.blocks[last].successors.append(firsts[target])
+        for i, targets in self.branches.items():      # successors as block indices -> their arguments
+            if i in items:
+                self.branches[i] = [(written[t][0], passed) for t, passed in targets]
+
+    def _written_blocks(self, region: tuple, items: list[int]):
+        """The blocks of a region written with branches (module docstring): [(arguments, operations)], and
+        each branch's [(successor, operands passed)] in `branches`; None for a region of one block."""
+        if not any(self.ops[i].name in BRANCHES for i in items):
+            return None
+        from .syntax.ttgir import _group_end
+        bodies: list[list[int]] = [[]]
+        for i in items:
+            bodies[-1].append(i)
+            if self.ops[i].name in TERMINATORS:
+                bodies.append([])
+        if not bodies[-1]:
+            bodies.pop()
+        arguments = self._arguments(*region)
+        wanted: dict[int, int] = {}
+        for i in items:
+            op = self.ops[i]
+            if op.name == "cf.switch":
+                self.unread = f"line {op.line}: cf.switch"
+            if op.name not in BRANCHES:
+                continue
+            operands, targets = list(self._operands(i)), []
+            k = 1 if op.name == "cf.cond_br" else 0
+            for m in re.finditer(r"\^([\w$.-]+)", op.text):
+                label = re.fullmatch(r"bb(\d+)", m.group(1))
+                if label is None or not 0 < int(label.group(1)) < len(bodies):
+                    self.unread = f"line {op.line}: the successor ^{m.group(1)} is not a block label as MLIR prints it"
+                    return None
+                n = 0
+                if m.end() < len(op.text) and op.text[m.end()] == "(":
+                    inside = op.text[m.end() + 1:_group_end(op.text, m.end()) - 1].split(":")[0]
+                    n = len(re.findall(r"%[\w$.#-]+", inside))
+                target = int(label.group(1))
+                if wanted.setdefault(target, n) != n:
+                    self.unread = f"line {op.line}: ^bb{target} is passed {n} operands here, {wanted[target]} elsewhere"
+                    return None
+                targets.append((target, operands[k:k + n]))
+                k += n
+            self.branches[i] = targets
+        counts = [wanted.get(b, 0) for b in range(1, len(bodies))]
+        own = len(arguments) - sum(counts)
+        if own < 0:
+            self.unread = f"line {self.ops[items[0]].line}: the blocks' arguments do not add up"
+            return None
+        out, k = [(arguments[:own], bodies[0])], own
+        for n, body in zip(counts, bodies[1:]):
+            out.append((arguments[k:k + n], body))
+            k += n
+        return out
 
     def _emit(self, items: list[int], cur: int, region: tuple) -> int:
         """Append the operations of one structured block to `cur` (and the blocks after it); returns the

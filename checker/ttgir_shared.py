@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from .hardware import Hardware, hardware_for_target
@@ -241,6 +241,10 @@ def aliases(fn: Function) -> dict[Value, set[int]]:
                     changed |= flow(args[k::n] if n else [], [capture])
             elif op.name in YIELDS and op.parent is not None:
                 changed |= _flow_yield(fn, i, flow)
+            elif i in fn.flow.branches:                  # cf.br / cf.cond_br: operands -> successor arguments
+                for arguments, passed in fn.flow.branches[i]:
+                    for a, v in zip(arguments, passed):
+                        changed |= flow([a], [v])
     return out
 
 
@@ -278,9 +282,9 @@ def _flow_yield(fn: Function, i: int, flow) -> bool:
 def budget(module: Module, hardware: Hardware | None = None) -> Budget:
     """The kernel's shared memory as Triton allocates it (module docstring): the largest total over the
     functions no other function calls, with that function's buffers."""
-    functions = function_budgets(module, hardware)
-    ops = module.operations
-    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    inlined = inline_calls(module)
+    functions = _budgets(inlined, hardware or hardware_for_target(module.target))
+    called = {_symbol(op) for op in inlined.module.operations if op.name == "tt.call"}
     roots = [n for n in functions if n not in called] or list(functions)
     if not roots:
         return Budget(0)
@@ -288,18 +292,43 @@ def budget(module: Module, hardware: Hardware | None = None) -> Budget:
 
 
 def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[str, Budget]:
-    """Every function Triton allocates, by name, with its buffers and total (a callee's total is a virtual
-    buffer at each call). A private function nothing calls is not among them: MLIR's inliner, which runs
-    before allocation, erases dead private callables."""
-    hw = hardware or hardware_for_target(module.target)
+    """Every function Triton allocates, by name, with its buffers and total, once the inliner has run
+    (`inline_calls`): a call it leaves (``noinline``) is a virtual buffer of the callee's total; a private
+    function nothing calls any more is erased and not among them."""
+    return _budgets(inline_calls(module), hardware or hardware_for_target(module.target))
+
+
+def _budgets(inlined: "Inlined", hw: Hardware | None) -> dict[str, Budget]:
+    module = inlined.module
     ops = module.operations
     funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
     called = {_symbol(op) for op in ops if op.name == "tt.call"}
     done: dict[str, Budget] = {}
     for name in funcs:
         _callee_budget(module, name, funcs, hw, done, ())
+    for name, notes in inlined.uncertain.items():
+        if name in done:
+            done[name].uncertain += notes
     return {n: done[n] for n in funcs
             if n in called or not re.match(r"tt\.func\s+private\b", ops[funcs[n]].text)}
+
+
+def unallocated(module: Module) -> set[int]:
+    """The operations of `module` (indices in its ``operations``) of which no copy is left when Triton
+    allocates: erased as dead (`erased_before_allocation`), in a private function erased after inlining, or
+    inside such an operation."""
+    inlined = inline_calls(module)
+    ops = inlined.module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    kept: set[int] = set()
+    for name, root in funcs.items():
+        if name not in called and re.match(r"tt\.func\s+private\b", ops[root].text):
+            continue
+        members = _members(ops, root)
+        gone = _gone(ops, members, erased_before_allocation(Function(ops, members)))
+        kept |= {inlined.origin[i] for i in members if i not in gone}
+    return set(range(len(module.operations))) - kept
 
 
 def _symbol(op: Operation) -> str:
@@ -333,22 +362,147 @@ def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
     return done[name]
 
 
+# ------------------------------------------------------------------ the inliner
+
+
+INLINABLE_DIALECTS = ("tt", "ttg", "ttng", "amdg", "tti", "gluon", "proton", "arith", "math", "scf", "cf", "ub",
+                      "llvm")
+"""The dialects whose operations MLIR's inliner may move into a caller: those that register an inliner
+interface (Triton's ``TritonInlinerInterface``, Proton's, and MLIR's own for arith, math, scf, cf, ub and llvm).
+A callee holding an operation of another dialect (``builtin.unrealized_conversion_cast``, ``gpu``, ``nvvm``)
+is not inlined."""
+
+
+@dataclass
+class Inlined:
+    """A module as the Gluon inliner leaves it: every inlined call replaced by its callee's body (operations
+    copied with SSA names made unique per call), `origin[i]` the index in the original module of the
+    operation copied to `module.operations[i]`, and per function what the copy may not reproduce."""
+    module: Module
+    origin: list[int]
+    uncertain: dict[str, list[str]] = field(default_factory=dict)
+
+
+def inline_calls(module: Module) -> Inlined:
+    """What MLIR's inliner, run by the Gluon inliner before allocation, makes of the module: a ``tt.call`` of
+    a function of the module whose ``noinline`` attribute is not true (``TritonInlinerInterface::
+    isLegalToInline``), whose body only holds operations of dialects that can be inlined and which is not
+    part of a recursion, is replaced by that function's body, itself inlined first (the inliner walks the
+    call graph bottom-up). The callee's arguments become the call's operands and the call's results the
+    values its ``tt.return`` returns (a one-block body spliced in place; the simplifier merges the blocks a
+    body of several splits off). Each copied operation keeps its own line: Triton's operations keep the
+    callee's location (inside a ``callsite``)."""
+    ops = module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    if not any(op.name == "tt.call" and _inlinable(ops, funcs, _symbol(op)) for op in ops):
+        return Inlined(module, list(range(len(ops))))
+    bodies: dict[str, list[tuple[Operation, int]]] = {}
+    notes: dict[str, list[str]] = {}
+    counter = [0]
+
+    def expand(name: str, stack: tuple) -> list[tuple[Operation, int]]:
+        """The function's operations (its tt.func first, parents as indices into this list) with every
+        inlinable call replaced."""
+        if name in bodies:
+            return bodies[name]
+        members = _members(ops, funcs[name])
+        new: list[tuple[Operation, int]] = []
+        where: dict[int, int] = {}              # original index -> index in `new`
+        rename: dict[str, str] = {}             # a call's result -> the value replacing it
+        for i in members:
+            op = ops[i]
+            parent = where.get(op.parent) if op.parent is not None else None
+            callee = _symbol(op) if op.name == "tt.call" else ""
+            if callee and callee not in stack + (name,) and _inlinable(ops, funcs, callee):
+                body = expand(callee, stack + (name,))
+                counter[0] += 1
+                tag = f"@{counter[0]}"
+                head = body[0][0]
+                params = head.arguments[:_signature_count(head)]
+                given = [rename.get(v, v) for v in op.operands]
+                renamed = dict(zip(params, given))
+                returns = [k for k, (o, _) in enumerate(body) if o.name == "tt.return" and o.parent == 0]
+                if len(returns) != 1 or any(o.name.startswith("cf.") for o, _ in body):
+                    notes.setdefault(name, []).append(
+                        f"line {op.line}: @{callee} is inlined from several blocks; the model splices its "
+                        f"operations in place of the call")
+                placed: dict[int, int] = {0: parent} if parent is not None else {}
+                for k, (o, origin) in enumerate(body):
+                    if k == 0 or k in returns:
+                        continue
+                    def fresh(v: str) -> str:
+                        return renamed.get(v) or _tagged(v, tag)
+                    copy = replace(o, operands=[fresh(v) for v in o.operands], results=[_tagged(v, tag) for v in
+                                                                                         o.results],
+                                   arguments=[_tagged(v, tag) for v in o.arguments],
+                                   parent=placed.get(o.parent) if o.parent != 0 else parent,
+                                   region=o.region if o.parent != 0 else op.region)
+                    placed[k] = len(new)
+                    new.append((copy, origin))
+                if returns:
+                    back = body[returns[0]][0]
+                    for r, v in zip(op.results, back.operands):
+                        rename[r] = renamed.get(v) or _tagged(v, tag)
+                continue
+            where[i] = len(new)
+            new.append((replace(op, operands=[rename.get(v, v) for v in op.operands], parent=parent), i))
+        bodies[name] = new
+        return new
+
+    operations: list[Operation] = []
+    origin: list[int] = []
+    for name in funcs:
+        body = expand(name, ())
+        base = len(operations)
+        for o, k in body:
+            operations.append(replace(o, parent=None if o.parent is None else o.parent + base))
+            origin.append(k)
+    return Inlined(replace(module, operations=operations), origin, notes)
+
+
+def _tagged(v: str, tag: str) -> str:
+    return v + tag
+
+
+def _inlinable(ops: Sequence[Operation], funcs: dict[str, int], name: str) -> bool:
+    i = funcs.get(name)
+    if i is None or re.search(r"\bnoinline\s*=\s*true\b", ops[i].text):
+        return False
+    members = _members(ops, i)
+    return len(members) > 1 and all(ops[j].name.split(".")[0] in INLINABLE_DIALECTS for j in members[1:])
+
+
+def _signature_count(func: Operation) -> int:
+    """How many of a tt.func's arguments its signature declares (the rest are its blocks' arguments)."""
+    from .syntax.ttgir import _group_end
+    m = re.search(r"@[\w$.]+\s*\(", func.text)
+    if m is None:
+        return len(func.arguments)
+    inside = func.text[m.end():_group_end(func.text, m.end() - 1) - 1]
+    return min(len(func.arguments), len(re.findall(r"%[\w$.#-]+\s*:", inside)))
+
+
+def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> set[int]:
+    """The dead operations and everything inside them (an erased operation takes its regions with it)."""
+    gone = set(dead)
+    for i in members:
+        if ops[i].parent in gone:
+            gone.add(i)
+    return gone
+
+
 def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget]) -> Budget:
     ops = module.operations
     fn = Function(ops, members)
     dead = erased_before_allocation(fn)
     if dead:                        # an erased op takes its regions with it
-        gone = set(dead)
-        for i in members:
-            if ops[i].parent in gone:
-                gone.add(i)
+        gone = _gone(ops, members, dead)
         fn = Function(ops, [i for i in members if i not in gone])
         members = fn.members
     out = Budget(0)
-    branch = next((ops[i] for i in fn.members if ops[i].name.startswith("cf.")), None)
-    if branch is not None:
-        out.uncertain.append(f"line {branch.line}: the function is already unstructured ({branch.name}); the "
-                             f"model follows scf's structured control flow only")
+    if fn.flow.unread:
+        out.uncertain.append(f"{fn.flow.unread}: the function's blocks cannot be read (already unstructured); "
+                             f"the model follows it as one block")
     alias = aliases(fn)
     ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
     for v, allocs in alias.items():
@@ -387,10 +541,6 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
             continue
         if op.name == "tt.call":
             callee = calls.get(_symbol(op))
-            definition = next((o for o in ops if o.name == "tt.func" and _symbol(o) == _symbol(op)), None)
-            if definition is not None and "noinline = true" not in definition.text:
-                out.uncertain.append(f"line {op.line}: Triton inlines @{_symbol(op)} before allocating (it is not "
-                                     f"noinline); its buffers are counted as one block at the call")
             if callee is not None:
                 out.uncertain += [f"line {op.line}: {u}" for u in callee.uncertain]
                 if callee.total:
@@ -482,6 +632,10 @@ def erased_before_allocation(fn: Function) -> set[int]:
             return
         live_ops.add(i)
         op = ops[i]
+        if i in fn.flow.branches:                         # a branch keeps its condition; what it passes
+            if op.name == "cf.cond_br":                   # lives with the successor's argument
+                operand(i, 0)
+            return
         if op.name in STRUCTURED_CONTROL:                 # the lowering's compare and branches use these
             if op.name == "scf.for":
                 for k in range(3):
@@ -506,9 +660,15 @@ def erased_before_allocation(fn: Function) -> set[int]:
         operand(i, 3 + k)
         operand(terminator(i, 0), k)
 
+    passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches pass it
+    for targets in fn.flow.branches.values():
+        for arguments, passed in targets:
+            for a, v in zip(arguments, passed):
+                if v is not None:
+                    passed_to.setdefault(a, []).append(v)
     for i in fn.members:
         op = ops[i]
-        if op.name in STRUCTURED_CONTROL or op.name in ("tt.return", "tt.func") or \
+        if op.name in STRUCTURED_CONTROL or op.name in ("tt.return", "tt.func") or i in fn.flow.branches or \
                 (op.name not in PURE_TERMINATORS and not effect_free(i)):
             op_live(i)
     while todo:
@@ -527,6 +687,8 @@ def erased_before_allocation(fn: Function) -> set[int]:
             else:
                 op_live(holder)
             continue
+        for w in passed_to.get(v, ()):
+            value_live(w)
         args = fn.argument_values(holder, v[2])
         k = args.index(v) if v in args else -1
         if op.name == "scf.for" and k > 0:
@@ -704,21 +866,37 @@ def _reduce(op: Operation) -> tuple[int, str]:
 
 
 def _scan(op: Operation) -> tuple[int, str]:
+    """Triton's ScanLoweringHelper over the input's layout with its broadcast registers removed (a linear
+    encoding): per dim, the warps and lanes of its non-zero bases and the registers contiguous from the first
+    (along the blocked order); no scratch when one warp holds the axis' unique data."""
     ins = layout_tensors(op.operand_types)
     if not ins or ins[0].encoding.kind != "blocked":
         return 0, ""
-    enc = ins[0].encoding
     axis = _axis(op)
     shape = list(ins[0].shape)
-    spt, tpw, wpc = list(enc.size_per_thread), list(enc.threads_per_warp), list(enc.warps_per_cta)
+    L = _layout(ins[0])
+    rank = len(shape)
+
+    def per_dim(dim: str) -> list[int]:
+        out = [1] * rank
+        for b in (_nonzero(L.in_bases(dim)) if L.has_in_dim(dim) else ()):
+            out[next(d for d, c in enumerate(b) if c)] *= 2
+        return out
+    wpc, tpw = per_dim("warp"), per_dim("lane")
     if wpc[axis] == 1:
         return 0, ""
-    contig = spt
+    contig = [1] * rank
+    regs = iter(_nonzero(L.in_bases("register")) if L.has_in_dim("register") else ())
+    nxt = next(regs, None)
+    for d in ins[0].encoding.order:
+        while nxt is not None and list(nxt) == [contig[d] if k == d else 0 for k in range(rank)]:
+            contig[d] *= 2
+            nxt = next(regs, None)
     non_axis_lanes = math.prod(tpw) // tpw[axis]
     non_axis_elems = math.prod(contig) // contig[axis]
     axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
     non_axis_blocks = 1
-    for d in range(len(shape)):
+    for d in range(rank):
         if d != axis:
             non_axis_blocks *= -(-shape[d] // (contig[d] * tpw[d] * wpc[d]))
     elems = math.prod(wpc) * non_axis_lanes * non_axis_elems * axis_blocks * non_axis_blocks

@@ -93,3 +93,14 @@ def test_gfx1250_preset_and_target():
     assert hw.groups("load", 8) == (tuple(range(32)),)
     # gfx950's transposed reads use the 8-byte load rule (two halves of the wave)
     assert PRESETS["gfx950"].groups("transpose", 8) == PRESETS["gfx950"].groups("load", 8)
+
+
+def test_consumer_blackwell_preset():
+    """sm120 (RTX 50xx, RTX PRO): 99 KiB per block (CUDA programming guide, compute capability 12.0), and
+    Triton's TargetFeatures give it ld/stmatrix with the 8-bit forms; every cuda:12x target takes it."""
+    from checker.ttgir_checks import hardware_for_target
+    hw = PRESETS["sm120"]
+    assert (hw.smem_bytes_per_block, hw.matrix, hw.triton_target) == (101376, ("ldmatrix", "stmatrix", "b8"),
+                                                                      "cuda:120")
+    assert hardware_for_target("cuda:120") is hw and hardware_for_target("cuda:121") is hw
+    assert hardware_for_target("cuda:110") is None

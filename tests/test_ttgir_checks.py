@@ -52,7 +52,8 @@ def test_obligations_of_a_hand_written_ampere_tile():
     assert [i for i in ids if ":invertible[" in i] == [
         f"{TILE}:14:ttg.local_alloc:invertible[#shared 64x64]", f"{TILE}:17:ttg.local_alloc:invertible[#swizzled 64x64]"]
     fits = {ob.line: dict(ob.params) for ob in k.obligations if ob.property == "fits" and ob.operands}
-    assert fits[14]["buffers"] == 1 and fits[14]["capacity_bytes"] == 163 * 1024
+    assert 14 not in fits     # only a dot nobody reads uses buffer 14: Triton erases it (skipped, its reason)
+    assert [(x["line"], x["check"]) for x in k.skips] == [(14, "fits")]
     assert fits[17]["buffers"] == 2 and fits[17]["capacity_bytes"] == 163 * 1024 // 2
     banks = [(ob.line, ob.op, ob.param("direction"), ob.severity) for ob in k.obligations
              if ob.property == "bank_conflict_free"]
@@ -78,7 +79,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     rc, out, err, reports = verify(TILE)
     assert rc == 0, out + err                       # bank conflicts are warnings
     assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings (engine both, Triton 3.9: default)"
-    assert out.splitlines()[-4:] == [
+    assert [line for line in out.splitlines() if ": warning: " in line or ": note: " in line] == [   # warnings, notes
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do; suggested shared layout "
         f"#ttg.swizzled_shared<{{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}}> (store + load: 1088 -> 192 "
@@ -109,7 +110,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
         0, 2, {"checks": 5, "passed": 3, "failed": 0, "warnings": 2})
     assert s["ttgir"][0]["file"] == TILE and s["ttgir"][0]["checked_operations"] == 10
     junit = (reports / "junit.xml").read_text()
-    assert 'failures="0"' in junit and "warning: expected holds, got fails" in junit
+    assert 'failures="0"' in junit and "warning: 8-way bank conflict (LDSM.16.M88.4)" in junit
 
 
 def test_werror_turns_bank_conflicts_into_failures(verify):
@@ -122,11 +123,12 @@ def test_werror_turns_bank_conflicts_into_failures(verify):
 def test_mismatched_dot_and_warp_count_are_errors(verify):
     rc, out, err, reports = verify(MISMATCHED)
     assert rc == 1
-    assert out.splitlines()[-2:] == [
+    errors = [
         f"{MISMATCHED}:11: tt.dot: error: dot_operands: B's parent is not the accumulator's encoding; kWidth "
         f"differs between A (2) and B (4)",
         f"{MISMATCHED}:12: arith.constant: error: well_formed #blocked8 64x64: the layout spans 8 warps but the "
         f"module has ttg.num-warps = 4"]
+    assert out.splitlines()[2:4] == out.splitlines()[-3:-1] == errors          # first, and again in the recap
     checks = by_id(json.loads((reports / "report.json").read_text()))
     dot = checks[f"{MISMATCHED}:11:tt.dot:dot_operands"]
     assert dot["operands"]["b"].startswith("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2")
@@ -136,12 +138,13 @@ def test_mismatched_dot_and_warp_count_are_errors(verify):
 def test_bad_ttgir_reports_each_problem_with_its_line_and_checks_the_rest(verify):
     rc, out, err, reports = verify(BROKEN)
     assert rc == 2
-    assert out.splitlines()[-4:] == [
-        "3 problem(s) in the TTGIR input (the rest was checked):",
+    problems = [
         f"{BROKEN}:3: error: alias #bad: mismatched brackets",
         f"{BROKEN}:8: error: tt.load: unknown alias '#nowhere' (at column 1)",
         f"{BROKEN}:11: error: ttg.convert_layout: unbalanced brackets in type starting 'tensor<32x32xf32, "
         f"#ttg.blocked<{{sizePerT'"]
+    assert out.splitlines()[2:6] == ["3 problem(s) in the TTGIR input (the rest was checked):"] + problems
+    assert out.splitlines()[-4:-1] == problems                                  # again in the recap
     assert err.strip() == (f"layoutcheck: error: 3 problem(s) in the TTGIR input; first: {BROKEN}:3: "
                            f"alias #bad: mismatched brackets")
     report = json.loads((reports / "report.json").read_text())
@@ -221,7 +224,7 @@ def test_padded_shared_accesses_use_the_padded_addresses(verify, tmp_path):
     (path := tmp_path / "p4.ttgir").write_text(PADDED.replace("[64:+8]", "[64:+4]"))
     rc, out, err, _ = verify(str(path))
     assert rc == 0                                        # gfx942: a warning (the LDS splits it)
-    assert out.splitlines()[-1] == (
+    assert out.splitlines()[2] == (
         f"{path}:6: ttg.local_alloc: warning: misaligned 16-byte access (ds_write_b128): lane 8 register 0 of warp 0 "
         f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (LDS serves it in the unaligned access "
         f"mode, split into smaller accesses)")
@@ -230,6 +233,17 @@ def test_padded_shared_accesses_use_the_padded_addresses(verify, tmp_path):
     (path := tmp_path / "p4_sm90.ttgir").write_text(nvidia.replace("threadsPerWarp = [8, 8]", "threadsPerWarp = [4, 8]"))
     rc, out, err, _ = verify(str(path))
     assert rc == 1                                        # sm90: the same access faults
-    assert out.splitlines()[-1] == (
+    assert out.splitlines()[2] == out.splitlines()[-2] == (                  # an error: first, and in the recap
         f"{path}:6: ttg.local_alloc: error: misaligned 16-byte access (STS.128): lane 8 register 0 of warp 0 "
         f"at offset 64 (slot 68) is byte 136, 8 past a 16-byte boundary (it faults: cudaErrorMisalignedAddress)")
+
+
+def test_a_buffer_triton_erases_gets_no_fits_check():
+    """tritongpu_to_llvm.mlir L549: a 128x16x32 buffer nothing live uses; Triton erases it before allocating
+    (the kernel needs 0 bytes), so its per-allocation fits is skipped on its line with the reason, and the
+    kernel's fits holds."""
+    path = "tests/allocation/lit/Conversion_tritongpu_to_llvm_L549.ttgir"
+    k = checks_of(path)
+    assert [(ob.line, ob.property) for ob in k.obligations if ob.property == "fits"] == [(5, "fits")]
+    assert [(s["line"], s["check"]) for s in k.skips] == [(8, "fits")]
+    assert "Triton erases this allocation" in k.skips[0]["reason"]

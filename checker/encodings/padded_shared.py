@@ -22,6 +22,14 @@ Verifier: as many intervals as paddings, at least one pair, all powers of
 two, no interval twice; C has an offset basis or a block basis, its offset
 part is injective, every basis moves along at most one dim by 0 or a power
 of two. The tensor shape must equal C's out sizes.
+
+A short form of one element per CTA (``{order = [0, 1, 2], shape = [1, 1,
+1]}``, or Gluon's ``shape=[1, 1, 1]`` with no offset bases) is a C of no
+bases over ``rank`` dims of size 1, which Triton accepts (its verifier
+refuses only the layout of no dims at all); the long form with no bases
+(``{offset = [], block = []}``) has no dims and is refused ("Empty Layout
+not supported" from Triton 3.9's parser). Its rank is kept by
+`PaddedSharedPointEncoding`; `padded_shared` builds the right class.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases, is_power_of_two, log2
 from ..padded import PaddedLayout
-from .base import (BASES, BLOCK, INTS, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank,
+from .base import (BASES, BLOCK, INT, INTS, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank,
                    order_by_first_appearance, param, require_stored_shape, stored_layout)
 
 
@@ -56,12 +64,13 @@ class PaddedSharedEncoding(SharedEncoding):
 
     @classmethod
     def with_cga(cls, intervals: Sequence[int], paddings: Sequence[int], offset_bases: Bases,
-                 cga_layout: Bases) -> "PaddedSharedEncoding":
+                 cga_layout: Bases, rank: int = 0) -> "PaddedSharedEncoding":
         """The encoding of a CGA layout given relative to one CTA's offsets (Gluon's form): the block bases
-        are its bases scaled by the offsets' extent, as the product LL(offset) * LL(block) does."""
+        are its bases scaled by the offsets' extent, as the product LL(offset) * LL(block) does. `rank`
+        (Gluon's ``len(shape)``) serves when there are no bases at all."""
         sizes = bases_extent(offset_bases, bases_rank(offset_bases, cga_layout))
         blocks = tuple(tuple(c * s for c, s in zip(b, sizes)) for b in cga_layout)
-        return cls(tuple(intervals), tuple(paddings), tuple(offset_bases), blocks)
+        return padded_shared(intervals, paddings, offset_bases, blocks, rank)
 
     @property
     def cga_layout(self) -> Bases:
@@ -120,6 +129,35 @@ class PaddedSharedEncoding(SharedEncoding):
 
     def to_linear_layout(self, shape: Sequence[int]) -> PaddedLayout:  # type: ignore[override]
         return PaddedLayout(self.linear_component(), tuple(self.intervals), tuple(self.paddings))
+
+
+@dataclass(frozen=True)
+class PaddedSharedPointEncoding(PaddedSharedEncoding):
+    """A linear component of no bases over `dims` dims of size 1: one element per CTA (the short form
+    ``{order = [..], shape = [1, .., 1]}``). Triton's LinearLayout keeps those out dims; a value with no
+    bases has no other way to say its rank."""
+
+    dims: int = param("rank", INT, default=1, gluon=None)
+
+    @property
+    def rank(self) -> int:
+        return self.dims
+
+    def validate(self) -> None:
+        self.validate_pairs()
+        if self.offset_bases or self.block_bases or self.dims < 1:
+            raise self.fail("offset", "a point layout has no bases and at least one dim")
+
+
+def padded_shared(intervals: Sequence[int], paddings: Sequence[int], offset_bases: Bases, block_bases: Bases = (),
+                  rank: int = 0) -> PaddedSharedEncoding:
+    """The padded encoding of these bases; with none and a `rank` (a short form's, Gluon's shape), the point
+    layout of that rank (`PaddedSharedPointEncoding`)."""
+    intervals, paddings = tuple(intervals), tuple(paddings)
+    offset_bases, block_bases = tuple(map(tuple, offset_bases)), tuple(map(tuple, block_bases))
+    if rank and not offset_bases and not block_bases:
+        return PaddedSharedPointEncoding(intervals, paddings, (), (), rank)
+    return PaddedSharedEncoding(intervals, paddings, offset_bases, block_bases)
 
 
 @dataclass(frozen=True)

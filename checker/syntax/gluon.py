@@ -387,7 +387,7 @@ def _padded_shared(p: Mapping[str, Any]) -> Encoding:
     _gluon_assert(all(is_power_of_two(q) for q in paddings), cls, "interval_padding_pairs",
                   "padding values must all be power of two")
     _gluon_assert(rank > 0, cls, "shape", "order must not be empty")
-    return PaddedSharedEncoding.with_cga(intervals, paddings, offsets, cga)
+    return PaddedSharedEncoding.with_cga(intervals, paddings, offsets, cga, rank)
 
 
 def _identity_offsets_for(shape, order, cga) -> tuple:

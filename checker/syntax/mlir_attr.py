@@ -55,7 +55,7 @@ from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUI
                               implied_rank, is_permutation_matrix, params_of)
 from ..encodings.amd_wmma import AmdWmmaEncoding
 from ..encodings.cga import cga_bases_from_split_params
-from ..encodings.padded_shared import PaddedSharedEncoding, PaddedSharedOrderEncoding, identity_offsets
+from ..encodings.padded_shared import PaddedSharedOrderEncoding, identity_offsets, padded_shared
 from ..encodings.shared_linear import SharedLinearEncoding
 from ..errors import CheckerError, ParseError
 from ..layout import is_power_of_two
@@ -703,8 +703,9 @@ def _read_padded_shared(p: _Parser, mnemonic: str) -> Encoding:
             raise p.error(f"{mnemonic}: every 'shape' entry must be a power of two, got {list(shape)}",
                           f.entries["shape"][1], "shape")
         offset, block = identity_offsets(shape, order), ()
-    f.finish()
-    return PaddedSharedEncoding(tuple(i for i, _ in pairs), tuple(q for _, q in pairs), offset, block)
+    f.finish()      # a shape of ones has no bases: its rank is kept (padded_shared)
+    return padded_shared([i for i, _ in pairs], [q for _, q in pairs], offset, block,
+                         0 if f.has("offset") or f.has("block") else len(order))
 
 
 def _print_padded_shared(e) -> str:

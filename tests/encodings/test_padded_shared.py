@@ -149,3 +149,39 @@ def test_gluon_asserts(params, message):
                                                       "shape": [2, 2], **params}}
     with pytest.raises(EncodingError, match=message):
         from_gluon(spec)
+
+
+def test_a_short_form_of_ones_is_one_element_of_its_rank():
+    """tritongpu_tdm_stride_order.mlir's ``{order = [0, 1, 2], shape = [1, 1, 1]}``: Triton 3.9 accepts it (a
+    linear component of no bases over three dims of size 1), prints it with order [2, 1, 0], allocates 2 bytes
+    for a 1x1x1 f16 buffer, and takes it for a 1x1x1 memdesc or one with a leading buffer dim, not a 1x1 one
+    ("rank must be equal to or one less than the shape size")."""
+    from checker.syntax.mlir_attr import parse_attribute, print_attribute
+    from checker.encodings.padded_shared import PaddedSharedPointEncoding
+    from checker.errors import CheckerError
+    enc = parse_attribute("#ttg.padded_shared<[32:+4] {order = [0, 1, 2], shape = [1, 1, 1]}>", {})
+    enc.validate()
+    assert isinstance(enc, PaddedSharedPointEncoding) and enc.rank == 3
+    assert print_attribute(enc) == "#ttg.padded_shared<[32:+4] {order = [2, 1, 0], shape = [1, 1, 1]}>"
+    assert enc == parse_attribute("#ttg.padded_shared<[32:+4] {order = [2, 1, 0], shape = [1, 1, 1]}>", {})
+    P = lower(enc, [1, 1, 1])
+    assert list(P.linear.out_dim_sizes) == [("dim0", 1), ("dim1", 1), ("dim2", 1)]
+    assert not P.linear.in_bases("offset")
+    with pytest.raises(CheckerError):
+        enc.check_shape([1, 1])
+    with pytest.raises(CheckerError):
+        enc.check_shape([2, 1, 1])
+    gluon = from_gluon({"class": "PaddedSharedLayout", "params": {
+        "interval_padding_pairs": [[32, 4]], "offset_bases": [], "cga_layout": [], "shape": [1, 1, 1]}})
+    assert gluon == enc
+
+
+@pytest.mark.parametrize("text", ["#ttg.padded_shared<[32:+4] {offset = [], block = []}>",
+                                  "#ttg.padded_shared<[32:+4] {order = [], shape = []}>"])
+def test_a_layout_of_no_dims_is_refused(text):
+    """Triton 3.9: "Empty Layout not supported" (the long form), "linearComponent must have [offset, block]
+    as input dims" (the short form of rank 0)."""
+    from checker.syntax.mlir_attr import parse_attribute
+    from checker.errors import CheckerError
+    with pytest.raises(CheckerError):
+        parse_attribute(text, {}).validate()
