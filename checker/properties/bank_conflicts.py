@@ -92,6 +92,7 @@ from ..layout import LinearLayout, divide_left, is_power_of_two, log2
 from ..padded import PaddedLayout
 from ..versions import follows
 from . import certify, frame
+from .lds_pairs import Pairing, pair_mnemonic, pairing
 from .result import Counterexample, EngineVerdict, Result, decide
 
 REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
@@ -587,6 +588,7 @@ class Plan:
     select_regs: tuple[int, ...]
     groups: tuple[tuple[int, ...], ...]
     source: tuple[tuple[int, int], ...] | None = None
+    pair: Pairing | None = None
 
     @property
     def instr_regs(self) -> tuple[int, ...]:
@@ -637,6 +639,8 @@ class Plan:
             shape = "MT88" if trans else "M88"
             return f"{kind}.{shape}" + (f".{self.matrices}" if self.matrices > 1 else "")
         if hw.vendor == "amd":
+            if self.pair is not None and self.pair.paired:
+                return "+".join(pair_mnemonic(self.direction, vb, st64, hw) for st64 in sorted(self.pair.forms))
             return amd_mnemonic(self.instruction, vb, self.bits, hw)
         suffix = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}[vb]
         if self.instruction == "cp.async":
@@ -738,7 +742,41 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
             p = _trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
             if not isinstance(p, str):
                 return p
-    return _vector_plan(local, origin, bits, direction, hw)
+    p = _vector_plan(local, origin, bits, direction, hw)
+    return _paired(p, hw) if hw.vendor == "amd" else p
+
+
+def _paired(p: Plan, hw: Hardware) -> Plan:
+    """An AMD ds_read/ds_write plan as LLVM issues it (`lds_pairs`): where the accesses of every address
+    register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
+    tells the two addresses of one instruction apart either joins the phase bits, with the target's
+    pair groups for 2 x vector_bytes (`Hardware.pair_groups`: both addresses of a lane in one phase,
+    gfx1250), or selects the pass inside the instruction (no pair rule: each address its own pass
+    with the single access's groups, gfx942 / gfx950; docs/hardware.md says what is assumed).
+    ``vector_bytes`` stays the width of one address. When that combination is
+    several registers, the plan's register bit ``j`` (its lowest) is re-based onto it and ``source``
+    records the R registers each plan register stands for. Unpaired plans come back with the reason
+    in ``pair.unpaired``."""
+    lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
+    regs = [b[0] for b in p.cvt.in_bases(REG)]
+    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8)
+    if not pr.paired:
+        return Plan(**{**p.__dict__, "pair": pr})
+    together = hw.pair_groups(2 * p.vector_bytes)
+    j = (pr.delta & -pr.delta).bit_length() - 1
+    if together is not None:  # both addresses of a lane in one phase: the pair register varies inside it
+        fields = {**p.__dict__, "pair": pr, "phase_regs": p.phase_regs + (j,), "groups": together}
+    else:  # each address its own pass: the pair register picks the pass inside the one instruction
+        fields = {**p.__dict__, "pair": pr, "select_regs": (j,)}
+    if pr.delta != 1 << j:
+        both = f2.combine(regs, pr.delta)
+        cvt = LinearLayout([(d, [(both,) if d == REG and i == j else b for i, b in enumerate(p.cvt.in_bases(d))])
+                            for d in p.cvt.in_dims], p.cvt.out_dim_sizes)
+        r_of = [1 << o for o in p.origin]
+        r_of[j] = f2.combine([1 << o for o in p.origin], pr.delta)
+        fields.update(cvt=cvt, source=tuple((r, 0) for r in r_of) + tuple(
+            (0, 1 << i) for i in range(p.cvt.in_dim_size_log2(LANE))))
+    return Plan(**fields)
 
 
 def _vector_plan(cvt, origin, bits, direction, hw, name=None, max_bytes=None) -> Plan:
@@ -1100,7 +1138,11 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, trit
                "instructions_per_warp": p.instructions_per_warp,
                "phases_per_instruction": p.phases_per_instruction, "cost_per_phase": cost,
                "conflicts": cost - 1, "wavefronts": cost * phases, "min_wavefronts": phases}
-    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane), "
+    paired = p.pair is not None and p.pair.paired
+    if paired:
+        details["pair"] = pair_details(p)
+    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
+               f"{' at each of two addresses' if paired else ''}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
                f"{cost * phases} wavefronts for {phases} phases")
     note = _triton_note(R, S, bits, hw, p, cost - 1, details) if triton else ""
@@ -1136,6 +1178,18 @@ def _decide_hardware(R, S, bits, direction, access, hw, engine, timeout_ms, trit
 
     return decide("bank_conflict_free", engine, {"f2": f2_engine, "z3": z3_engine}, details=details,
                   certified=True)
+
+
+def pair_details(p: Plan) -> dict[str, Any]:
+    """A paired plan's figures: the registers (R's numbering, XOR-combined) whose two values one
+    instruction moves, the byte distance of the two addresses of a lane, and the instructions'
+    offset0/offset1 fields (units of the element, or of 64 elements for the stride-64 forms)."""
+    j = p.select_regs[0] if p.select_regs else p.phase_regs[-1]
+    delta = p.cvt.in_bases(REG)[j][0] * (p.bits // 8)
+    register = p.source[j][0] if p.source is not None else 1 << p.origin[j]
+    return {"register": register, "address_bytes": delta, "stride64": p.pair.stride64,
+            "addresses_served": "apart" if p.select_regs else "together",
+            "offsets": [list(f[:2]) for f in sorted(set(p.pair.fields))], "element_bytes": p.pair.element_bytes}
 
 
 def same_phase_bank_pair(ob, L: LinearLayout, p: Plan, mask: int) -> tuple[dict, dict]:

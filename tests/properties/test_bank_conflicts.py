@@ -254,7 +254,8 @@ def brute_wavefronts(R, S, bits, direction, access, hw):
                 words = set()
                 for r in regs:
                     for lane in group:
-                        idx = {"register": p.register(r), "lane": lane, "warp": w, "block": 0}
+                        reg, ln = p.thread(r, lane)  # R's register and lane (a paired plan may combine registers)
+                        idx = {"register": reg, "lane": ln, "warp": w, "block": 0}
                         off = where[tuple(R.apply(idx).values())]
                         words |= {b // hw.bank_bytes for b in range(off * eb, off * eb + eb)}
                 per_bank = {}

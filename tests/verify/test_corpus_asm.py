@@ -22,15 +22,35 @@ import asm_compare  # noqa: E402
 CORPUS = ROOT / "tests" / "corpus"
 
 # per target: accesses (bank_conflict_free checks, AMD fill stores folded into their copy), compared
-# (unambiguous), agreeing (all of them), of which agree only in Triton's LLVM IR (LLVM re-vectorized)
+# (unambiguous), agreeing, of which agree only in Triton's LLVM IR (LLVM re-vectorized), of which are scored as
+# an AMD paired instruction (ds_read2*, ds_write2*, ds_*_2addr*: checker/properties/lds_pairs.py), of which LLVM
+# left some scored pairs single (asm_compare.LLVM_UNPAIRED). Before issue 26 the paired forms were folded into
+# single ones and every compared AMD access "agreed" (202, 211, 196) with no pair scored.
 COUNTS = {
-    "cuda:80": {"accesses": 180, "compared": 174, "agree": 174, "llvm_rewrote": 0},
-    "cuda:90": {"accesses": 154, "compared": 151, "agree": 151, "llvm_rewrote": 1},
-    "cuda:100": {"accesses": 176, "compared": 176, "agree": 176, "llvm_rewrote": 1},
-    "hip:gfx942": {"accesses": 214, "compared": 202, "agree": 202, "llvm_rewrote": 0},
-    "hip:gfx950": {"accesses": 233, "compared": 211, "agree": 211, "llvm_rewrote": 0},
-    "hip:gfx1250": {"accesses": 214, "compared": 196, "agree": 196, "llvm_rewrote": 0},
+    "cuda:80": {"accesses": 180, "compared": 174, "agree": 174, "llvm_rewrote": 0, "paired": 0, "llvm_unpaired": 0},
+    "cuda:90": {"accesses": 154, "compared": 151, "agree": 151, "llvm_rewrote": 1, "paired": 0, "llvm_unpaired": 0},
+    "cuda:100": {"accesses": 176, "compared": 176, "agree": 176, "llvm_rewrote": 1, "paired": 0, "llvm_unpaired": 0},
+    "hip:gfx942": {"accesses": 214, "compared": 202, "agree": 196, "llvm_rewrote": 0, "paired": 72,
+                   "llvm_unpaired": 2},
+    "hip:gfx950": {"accesses": 233, "compared": 211, "agree": 205, "llvm_rewrote": 0, "paired": 26,
+                   "llvm_unpaired": 0},
+    "hip:gfx1250": {"accesses": 214, "compared": 196, "agree": 186, "llvm_rewrote": 0, "paired": 30,
+                    "llvm_unpaired": 4},
 }
+
+# Accesses to padded shared memory that LLVM pairs: checker/properties/padded_access.py still plans them as single
+# accesses (its plans do not go through lds_pairs yet; that module is outside issue 26's change). Each differs from
+# the assembly only by the pairing: the emitted instruction is the paired form of the scored one.
+PADDED_UNPAIRED = [
+    "gl_mfma16_padded.gfx942.ttgir:44", "gl_mfma16_padded.gfx950.ttgir:44", "gl_rt_padded_f32.gfx1250.ttgir:28",
+    "gl_rt_padded_f32.gfx942.ttgir:28", "gl_rt_padded_f32.gfx950.ttgir:28", "gl_views_padded.gfx1250.ttgir:34",
+    "gl_views_padded.gfx1250.ttgir:40", "gl_views_padded.gfx1250.ttgir:46", "gl_views_padded.gfx1250.ttgir:60",
+    "gl_views_padded.gfx942.ttgir:34", "gl_views_padded.gfx942.ttgir:40", "gl_views_padded.gfx942.ttgir:46",
+    "gl_views_padded.gfx942.ttgir:60", "gl_views_padded.gfx950.ttgir:34", "gl_views_padded.gfx950.ttgir:40",
+    "gl_views_padded.gfx950.ttgir:46", "gl_views_padded.gfx950.ttgir:60", "tl_dot_fp8_tb.gfx1250.ttgir:105",
+    "tl_dot_fp8_tb.gfx1250.ttgir:121", "tl_dot_fp8_tb.gfx1250.ttgir:132", "tl_dot_fp8e5.gfx1250.ttgir:92",
+    "tl_dot_fp8e5.gfx1250.ttgir:109",
+]
 
 # the accesses not compared, by why (file:line)
 UNCOMPARED = {
@@ -90,17 +110,52 @@ def rows():
 
 
 def test_every_unambiguous_corpus_access_scores_the_emitted_instruction(rows):
-    bad = [(r["file"], r["line"], r["scored"], r["emitted"]) for r in rows if r["status"] == "MISMATCH"]
-    assert bad == []
+    bad = [r for r in rows if r["status"] == "MISMATCH"]
+    assert sorted(f"{os.path.basename(r['file'])}:{r['line']}" for r in bad) == sorted(PADDED_UNPAIRED)
+    for r in bad:  # only the pairing differs, and only on padded layouts
+        (emitted,) = r["emitted"]
+        assert asm_compare.PAIRED.fullmatch(emitted) and asm_compare.single_of(emitted) == r["scored"], r
+        assert "padded_shared" in open(r["file"], encoding="utf-8").read()
     summary = asm_compare.summary(rows)
     assert summary == COUNTS
-    assert all(s["agree"] == s["compared"] for s in summary.values())
+    padded = Counter(r["target"] for r in bad)
+    assert all(s["agree"] == s["compared"] - padded[t] for t, s in summary.items())
+
+
+def test_paired_lds_accesses_score_the_exact_paired_instruction(rows):
+    """Every compared AMD access whose assembly has a paired form is scored as that very form (plain or
+    stride 64, b32 or b64, gfx9 or gfx1250 spelling), except the padded ones above."""
+    seen = Counter()
+    for r in rows:
+        paired = {k for k in r["emitted"] if asm_compare.PAIRED.fullmatch(k)}
+        if not paired or r["status"] not in ("agrees", asm_compare.LLVM_UNPAIRED):
+            continue
+        assert set(r["scored"].split("+")) == paired, r
+        seen[r["scored"]] += 1
+    assert set(seen) == {"ds_read2_b32", "ds_read2_b64", "ds_read2st64_b32", "ds_read2st64_b64", "ds_write2_b32",
+                         "ds_write2_b64", "ds_write2st64_b32", "ds_write2st64_b64", "ds_load_2addr_b32",
+                         "ds_load_2addr_b64", "ds_load_2addr_stride64_b32", "ds_load_2addr_stride64_b64", "ds_store_2addr_b32",
+                         "ds_store_2addr_b64", "ds_store_2addr_stride64_b32", "ds_store_2addr_stride64_b64"}
+
+
+def test_llvm_left_pairs_single_inside_loops(rows):
+    """The rows where LLVM's block order kept scored pairs single: the singles make up the missing pairs."""
+    got = {f"{os.path.basename(r['file'])}:{r['line']}": (r["scored"], r["emitted"]) for r in rows
+           if r["status"] == asm_compare.LLVM_UNPAIRED}
+    assert got == {
+        "tl_dot_f16.gfx942.ttgir:142": ("ds_read2st64_b64", {"ds_read2st64_b64": 1, "ds_read_b64": 6}),
+        "tl_dot_f16.gfx942.ttgir:151": ("ds_read2st64_b64", {"ds_read2st64_b64": 1, "ds_read_b64": 6}),
+        "tl_dot_scaled_mxfp4.gfx1250.ttgir:145": ("ds_load_2addr_stride64_b32", {"ds_load_b32": 2}),
+        "tl_dot_scaled_mxfp4.gfx1250.ttgir:148": ("ds_load_2addr_stride64_b32", {"ds_load_b32": 2}),
+        "tl_dot_scaled_mxfp8_mxfp4.gfx1250.ttgir:142": ("ds_load_2addr_stride64_b32", {"ds_load_b32": 2}),
+        "tl_dot_scaled_mxfp8_mxfp4.gfx1250.ttgir:145": ("ds_load_2addr_stride64_b32", {"ds_load_b32": 2}),
+    }
 
 
 def test_uncompared_accesses_by_category(rows):
     got = {}
     for r in rows:
-        if r["status"] not in ("agrees", asm_compare.LLVM_REWROTE):
+        if r["status"] not in ("agrees", asm_compare.LLVM_REWROTE, asm_compare.LLVM_UNPAIRED, "MISMATCH"):
             got.setdefault(r["status"], []).append(f"{os.path.basename(r['file'])}:{r['line']}")
     assert {k: sorted(v) for k, v in got.items()} == UNCOMPARED
     assert asm_compare.NO_ASM_IR_DIFFERS not in got

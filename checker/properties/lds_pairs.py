@@ -1,0 +1,218 @@
+"""Which AMD LDS accesses LLVM issues as one paired instruction (ds_read2*, ds_write2*, ds_load_2addr*).
+
+Where it happens. Triton lowers a local_load / local_store / local_alloc to one vector access per
+group of registers (`bank_conflicts._vector_plan`). The AMDGPU back end's SILoadStoreOptimizer then
+fuses two 4- or 8-byte DS accesses of a lane into one instruction that carries two addresses:
+
+    ds_read2_b32 / ds_read2_b64 / ds_write2_b32 / ds_write2_b64      addr + offset{0,1} x E
+    ds_read2st64_b32 / _b64, ds_write2st64_b32 / _b64                  addr + offset{0,1} x 64 x E
+
+(gfx11 and later: ds_load_2addr_b32 / _b64, ds_load_2addr_stride64_b32 / _b64, ds_store_2addr_*),
+E the element size (4 or 8 bytes), offset0 and offset1 8-bit fields.
+
+The rule, as the pass states it (LLVM's SILoadStoreOptimizer.cpp; read in the ROCm/llvm-project
+mirror, ``offsetsCanBeCombined``, ``collectMergeableInsts``, ``optimizeInstsWithSameBaseAddr``):
+
+1. candidates are ds_read_b32/b64 and ds_write_b32/b64 (never the 8/16-bit or 96/128-bit forms) of one
+   basic block with the same address register, collected until an instruction with ordered memory
+   references or unmodelled side effects;
+2. each list (one per address register and opcode) is sorted by its immediate offset and walked in
+   order: the current access and the next one are fused when their offsets allow it, the walk then
+   goes on after the pair; otherwise it moves on by one access;
+3. two byte offsets o0 < o1, both multiples of E, in units of E (e0, e1), are fused as
+   * the stride-64 form when e0 and e1 are multiples of 64 and e/64 fits in 8 bits;
+   * the plain form when e0 and e1 fit in 8 bits;
+   * the stride-64 form on a shifted base register when e1 - e0 is a multiple of 64 below 256 x 64;
+   * the plain form on a shifted base register when e1 - e0 fits in 8 bits;
+   * not at all otherwise.
+
+Which accesses share an address register is Triton's doing (``lowerLdSt``, lib/Conversion/
+TritonGPUToLLVM/Utility.cpp; ``actionAdditiveStrides``, lib/Tools/LayoutUtils.cpp): after the vector
+tile, a register whose offset is disjoint from every offset bit the lanes and warps can set (or equal
+to one lane/warp offset) is *additive*: its offset is added as a constant, which LLVM folds into the
+instruction's immediate. Every other register is XORed into the lane's base, a new address register.
+So one address register serves the 2^a accesses of the a additive registers, at the constants
+XOR-combined from their offsets; every combination of the other registers has its own.
+
+This module simulates step 2 and 3 on those constants (`address_registers` also folds the part of an
+XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is modelled when
+it is regular: every access of every address register is fused, and the two accesses of every pair
+differ in the same register combination (`Pairing.delta`). The bank model then takes that combination
+either inside one phase or as the pass of the instruction, per target (`bank_conflicts._paired`,
+docs/hardware.md). When some accesses stay single, or the pairs differ in different registers, the
+plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`).
+
+Assumptions (no AMD GPU measured):
+
+* the allocation's base offset is a multiple of 64 elements, so the immediates are Triton's constants
+  (an allocation at an odd small offset may turn a stride-64 pair into the plain form, not the count);
+* Triton's affine offset (a memdesc subslice's constant offset) is taken as zero;
+* LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
+  the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
+  then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
+  four pairs). tools/asm_compare.py reports such rows apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..hardware import Hardware
+
+PAIRABLE_BYTES = (4, 8)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The paired issue of a vector plan. ``delta``: the plan's register bits (a mask over its
+    registers in issue order) whose values one paired instruction moves together, 0 when the plan is
+    not paired (``unpaired`` says why); ``fields``: each paired instruction's ``(offset0, offset1,
+    stride64)`` (units of E, or of 64 E when stride64); ``additive``: the registers Triton adds as
+    constants."""
+
+    element_bytes: int
+    delta: int
+    fields: tuple[tuple[int, int, bool], ...]
+    additive: tuple[int, ...]
+    unpaired: str = ""
+
+    @property
+    def paired(self) -> bool:
+        return self.delta != 0
+
+    @property
+    def stride64(self) -> bool:
+        return bool(self.fields) and self.fields[0][2]
+
+    @property
+    def forms(self) -> frozenset[bool]:
+        return frozenset(f[2] for f in self.fields)
+
+
+def additive_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int) -> list[int]:
+    """The registers Triton adds as constants (``actionAdditiveStrides``): past the vector tile, the
+    ones whose offset shares no bit with any lane/warp offset, or equals one of them."""
+    span = 0
+    for o in lane_offsets:
+        span |= o
+    tile = set(lane_offsets)
+    return [j for j in range(vector_bits, len(cvt_regs)) if not cvt_regs[j] & span or cvt_regs[j] in tile]
+
+
+def combine_offsets(e0: int, e1: int) -> tuple[int, int, bool] | None:
+    """LLVM's fusion of two DS accesses at element offsets e0 < e1: (offset0, offset1, stride64) as the
+    instruction encodes them, or None (module docstring, rule 3)."""
+    if e0 == e1:
+        return None
+    if e0 % 64 == 0 and e1 % 64 == 0 and e0 // 64 < 256 and e1 // 64 < 256:
+        return e0 // 64, e1 // 64, True
+    if e0 < 256 and e1 < 256:
+        return e0, e1, False
+    d = e1 - e0
+    if d % 64 == 0 and d // 64 < 256:
+        base = _most_aligned(max(0, e1 - 255 * 64), e0) | (e0 & 63)
+        return (e0 - base) // 64, (e1 - base) // 64, True
+    if d < 256:
+        base = _most_aligned(max(0, e1 - 255), e0)
+        return e0 - base, e1 - base, False
+    return None
+
+
+def _most_aligned(lo: int, hi: int) -> int:
+    """The value in [lo, hi] with the most trailing zero bits (lo <= hi)."""
+    if lo == 0:
+        return 0
+    bit = 1 << (hi.bit_length() - 1)
+    while bit:
+        v = hi & ~(bit - 1)
+        if v >= lo:
+            return v
+        bit >>= 1
+    return hi
+
+
+def fuse(offsets: list[tuple[int, int]]) -> tuple[list[tuple[int, int, tuple[int, int, bool]]], list[int]]:
+    """LLVM's walk over one address register's accesses: ``offsets`` are (access id, element offset);
+    returns the pairs (id, id, fields) and the ids left single (module docstring, rule 2)."""
+    order = sorted(offsets, key=lambda t: t[1])
+    pairs, single, i = [], [], 0
+    while i < len(order):
+        if i + 1 < len(order):
+            fields = combine_offsets(order[i][1], order[i + 1][1])
+            if fields is not None:
+                pairs.append((order[i][0], order[i + 1][0], fields))
+                i += 2
+                continue
+        single.append(order[i][0])
+        i += 1
+    return pairs, single
+
+
+def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int
+                       ) -> dict[int, list[tuple[int, int]]]:
+    """The plan's accesses by address register: {XOR part: [(register index, immediate offset)]}
+    (offsets in elements; register index over the plan's registers, vector bits 0).
+
+    Triton adds the additive registers' offsets (`additive_registers`) and XORs the others' into the
+    lane's base. Of that XOR, the bits no lane or warp offset can set are known zero in the base, so
+    the base XOR them is the base plus them: LLVM folds them into the immediate as well (seen in the
+    corpus: tl_dot_f16 on gfx942, B operand, registers at offsets 8, 16 and 2064 elements: the
+    accesses two apart in the last two registers share an address register, 2048 elements apart).
+    What is left of the XOR, the part within the lanes' and warps' bits, names the address register."""
+    span = 0
+    for o in lane_offsets:
+        span |= o
+    front = set(additive_registers(cvt_regs, lane_offsets, vector_bits))
+    out: dict[int, list[tuple[int, int]]] = {}
+    for m in range(0, 1 << len(cvt_regs), 1 << vector_bits):
+        add = xor = 0
+        for j in range(vector_bits, len(cvt_regs)):
+            if m >> j & 1:
+                if j in front:
+                    add ^= cvt_regs[j]
+                else:
+                    xor ^= cvt_regs[j]
+        out.setdefault(xor & span, []).append((m, add ^ (xor & ~span)))
+    return out
+
+
+def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
+            elem_bytes: int) -> Pairing:
+    """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
+    `elem_bytes`): ``cvt_regs`` are the plan's register offsets in issue order (the first
+    `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements)."""
+    add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
+    if element_bytes not in PAIRABLE_BYTES:
+        return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
+    by_register = address_registers(cvt_regs, lane_offsets, vector_bits)
+    if all(len(v) == 1 for v in by_register.values()):
+        return Pairing(element_bytes, 0, (), add, "every access has its own address register")
+    pairs, single = [], []
+    for accesses in by_register.values():
+        scaled = []
+        for m, off in accesses:
+            if off * elem_bytes % element_bytes:
+                return Pairing(element_bytes, 0, (), add, "an offset is not a multiple of the access width")
+            scaled.append((m, off * elem_bytes // element_bytes))
+        p, s = fuse(scaled)
+        pairs += p
+        single += s
+    if single:
+        return Pairing(element_bytes, 0, (), add, f"{len(single)} of {len(single) + 2 * len(pairs)} accesses "
+                                                  f"stay single")
+    deltas = {a ^ b for a, b, _ in pairs}
+    if len(deltas) != 1:
+        return Pairing(element_bytes, 0, (), add, "the pairs differ in different registers")
+    return Pairing(element_bytes, deltas.pop(), tuple(f for _, _, f in pairs), add)
+
+
+def pair_mnemonic(direction: str, element_bytes: int, stride64: bool, hw: Hardware) -> str:
+    """AMDGCN's name of a paired LDS access (gfx9: ds_read2[st64]_bN / ds_write2[st64]_bN; gfx11 and
+    later: ds_load_2addr[_stride64]_bN / ds_store_2addr[_stride64]_bN)."""
+    from .bank_conflicts import amd_generation
+    bits = element_bytes * 8
+    if amd_generation(hw) >= 11:
+        op = "load" if direction == "load" else "store"
+        return f"ds_{op}_2addr{'_stride64' if stride64 else ''}_b{bits}"
+    op = "read2" if direction == "load" else "write2"
+    return f"ds_{op}{'st64' if stride64 else ''}_b{bits}"
