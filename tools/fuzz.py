@@ -575,7 +575,10 @@ def _run_program(inp: dict, workdir: str) -> str | None:
     env.pop("LAYOUTCHECK_RUN", None)
     try:
         done = subprocess.run([sys.executable, "-m", "checker", *inp["argv"]], cwd=workdir, env=env,
-                              capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        # (as from a terminal: a campaign started in the background, without job control, inherits SIGINT
+        # ignored, and a program's own SIGINT would then do nothing, alone or under run)
     except subprocess.TimeoutExpired:
         return f"hang (over {RUN_TIMEOUT_S} s)"
     expect, err = inp["expect"], done.stderr
