@@ -237,3 +237,40 @@ def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, vi
     from .properties.views import view_consistent as decide_view
     return decide_view(lowered(source, source_shape, "source"), lowered(view, view_shape, "view"), kind,
                        order=order, engine=engine, timeout_ms=timeout_ms)
+
+
+@_api
+def coalesced(layout: Layout, shape: Shape = None, dtype_bits: Dtype = None, *,
+              contiguity: Sequence[int] | None = None, divisibility: Sequence[int] | None = None,
+              strides: Sequence[int | None] | None = None, hardware: HardwareLike = "sm90", access: str = "load",
+              mask_alignment: int | None = None, base_offset_bytes: int = 0, engine: str = "both",
+              timeout_ms: int = TIMEOUT_MS) -> Result:
+    """A global load or store of a tensor in this layout (`checker.properties.coalesced`): is it as wide as the
+    layout allows (Triton's vector width from the pointer's AxisInfo) and does every warp request touch its
+    minimum 32-byte sectors? ``strides``: elements per coordinate step per dim (default: row-major contiguous;
+    None for a dim: an unknown runtime stride); ``contiguity``: the pointer's AxisInfo contiguity per dim
+    (default: the dim's size where its stride is 1, else 1); ``divisibility``: its divisibility per dim in bytes
+    (default 16 everywhere, Triton's pointer-argument hint); ``mask_alignment``: the mask's constancy along the
+    layout's order[0] (None: unmasked). Details carry ``instruction``, ``vector_bytes``, ``requests``,
+    ``sectors`` and ``min_sectors`` (per CTA); `checker.properties.coalesced.probe` gives them per request."""
+    from .properties.coalesced import coalesced as _coalesced
+    if dtype_bits is None:
+        raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype_bits")
+    bits = _bits(dtype_bits)
+    L = _linear(layout, shape)
+    dims = [s for _, s in L.out_dim_sizes]
+    if strides is None:
+        strides = [1] * len(dims)
+        for k in range(len(dims) - 2, -1, -1):
+            strides[k] = strides[k + 1] * dims[k + 1]
+    if len(strides) != len(dims):
+        raise CheckerError(f"needs {len(dims)} strides, got {list(strides)}", field="strides")
+    if contiguity is None:
+        contiguity = [dims[k] if strides[k] == 1 else 1 for k in range(len(dims))]
+    if divisibility is None:
+        divisibility = [16] * len(dims)
+    eb = max(1, bits // 8)
+    return _coalesced(L, bits, contiguity=list(contiguity), divisibility=list(divisibility),
+                      strides_bytes=[s * eb if isinstance(s, int) else None for s in strides], hardware=hardware,
+                      kind=access, mask_alignment=mask_alignment, base_offset_bytes=base_offset_bytes,
+                      engine=engine, timeout_ms=timeout_ms)

@@ -9,6 +9,9 @@
   (properties/data_movement.py: no element leaves its thread);
 - ``tt.reduce``, ``tt.scan``, ``tt.gather``: ``reduction`` (properties/reduction.py: the levels crossed
   along the axis, shuffles, redux, cross-warp rounds and scratch);
+- ``tt.load``, ``tt.store``: ``coalesced`` (properties/coalesced.py, a warning: the vector width Triton emits
+  from the pointer's AxisInfo, checker/axis_info.py, against the layout's, and the 32-byte sectors per warp
+  request);
 (``amdg.buffer_load`` / ``amdg.buffer_store`` are listed as skipped: `checker.ttgir_checks.NOT_MODELLED`.)
 
 Registered when checker/ttgir_ops_nvidia.py is imported. A case the models do
@@ -177,3 +180,47 @@ def gather(b: Builder, op: Operation) -> None:
           [("layout", src.encoding), ("index", idx.encoding)], src.shape, dtype=src.element_type,
           params=(("kind", "gather"), ("axis", axis), ("bits", [src.element_bits or 32]),
                   ("index_shape", list(idx.shape)), ("instructions", None)))
+
+
+# ------------------------------------------------------------ global memory (issue 30)
+
+
+def axis_analysis(b: Builder):
+    """Triton's AxisInfo of every value of the builder's module (`checker.axis_info.analyze`), computed once."""
+    from .axis_info import analyze
+    got = getattr(b, "_axis_analysis", None)
+    if got is None:
+        got = analyze(b.m)
+        b._axis_analysis = got          # type: ignore[attr-defined]
+    return got
+
+
+def global_access(b: Builder, op: Operation) -> None:
+    """`coalesced` (a warning): the vector Triton's lowering emits for this global access, from the pointer's
+    AxisInfo (checker.axis_info), against what its layout allows, and the 32-byte sectors each warp request
+    touches (properties/coalesced.py). A scalar access, a tensor descriptor or an unread form is skipped."""
+    from .axis_info import access_of
+    if b.hw is None:
+        b.skip(op, "no hardware target (give --hardware)", "coalesced")
+        return
+    acc = access_of(op, axis_analysis(b))
+    if isinstance(acc, str):
+        b.skip(op, acc, "coalesced")
+        return
+    t = acc.ptr_type
+    if t.encoding is None or not b.lowers(t.encoding, t.shape):
+        return
+    strides = None if acc.strides is None else [s if isinstance(s, int) else None for s in acc.strides]
+    params = (("kind", acc.kind), ("contiguity", list(acc.ptr.contiguity)),
+              ("divisibility", list(acc.ptr.divisibility)),
+              ("mask_constancy", list(acc.mask.constancy) if acc.mask is not None else None),
+              ("strides_bytes", strides), ("buffer", acc.buffer),
+              ("base_divisibility_bytes", acc.base_divisibility_bytes), ("contiguity_hint", acc.contiguity_hint))
+    b.add(op, "coalesced", f"{_compact(t.encoding_text)} {'x'.join(map(str, t.shape))}", [("layout", t.encoding)],
+          t.shape, severity="warning", bits=acc.bits, params=params)
+
+
+@op_check("tt.load", "tt.store")
+def load_store(b: Builder, op: Operation) -> None:
+    """`coalesced` of a global load or store (`global_access`)."""
+    global_access(b, op)

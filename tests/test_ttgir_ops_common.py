@@ -28,3 +28,19 @@ def test_gluon_gather_kernel():
     assert Counter(ob.op for ob, _ in rs) == {"ttg.local_gather": 1, "ttg.local_scatter": 1}
     assert all(r.status == "holds" for _, r in rs), [r.explanation for _, r in rs]
     assert sorted(r.details["axis"] for _, r in rs) == [0, 1]
+
+
+def test_global_loads_and_stores_get_a_coalesced_warning_check():
+    """tt.load / tt.store: `coalesced` (a warning) with Triton's instruction and the sector figures."""
+    from pathlib import Path
+
+    from checker.ttgir_checks import read_ir_file
+    path = Path(__file__).resolve().parent / "corpus" / "tl_softmax_rows.cuda80.ttgir"
+    kc = read_ir_file(str(path))
+    obs = [ob for ob in kc.obligations if ob.property == "coalesced"]
+    assert [(ob.op, ob.line, ob.severity) for ob in obs] == [("tt.load", 26, "warning"), ("tt.store", 50, "warning")]
+    for ob in obs:
+        r = evaluate(ob)
+        assert r.holds, r.explanation
+        assert r.details["vector_bytes"] == 16 and r.details["sectors"] == r.details["min_sectors"] == 512
+    assert {r.details["instruction"] for r in map(evaluate, obs)} == {"ld.global.v4.b32", "st.global.v4.b32"}

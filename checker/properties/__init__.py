@@ -146,6 +146,9 @@ _ENTRIES = (
              static=True),
     Property("tdm_copy", "a TDM copy's buffer and descriptor agree", "op_properties:tdm_copy", in_specs=False,
              static=True),
+    Property("coalesced", "a global load or store is as wide as its layout allows and touches its minimum sectors",
+             "coalesced:check", (("layout", "distributed"),), needs_dtype=True, needs_hardware=True,
+             in_specs=False),
     Property("matches_triton", "layoutcheck's lowering is the installed Triton's, bit for bit",
              "matches_triton:check", LAYOUT, in_specs=False, static=True),
 )

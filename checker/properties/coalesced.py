@@ -1,0 +1,551 @@
+"""coalesced(L, bits, access): a global load or store is as wide as its layout allows and touches the fewest
+32-byte sectors for the bytes each warp moves.
+
+Setting. A ``tt.load`` / ``tt.store`` of a tensor of pointers in layout L (register, lane, warp, block) ->
+coordinates, elements of ``bits``. The address of the element at coordinate c is
+
+    addr(c) = base + sum_d c_d * stride_d            (bytes; stride_d = element strides x element bytes)
+
+**The vector Triton emits** (NVIDIA: LoadStoreOpToLLVM.cpp, ``LoadStoreConversionBase::getVectorSize`` and
+``ModuleAxisInfoAnalysis::getContiguity`` / ``getAlignment`` / ``getMaskAlignment`` in AxisInfo.cpp; AMD:
+``LLVM::AMD::getVectorSize`` in TritonAMDGPUToLLVM/Utility.cpp). With o = order[0] of L (the dims in the order
+the register bases first move along them; ``LinearEncodingAttr::getOrder``) and cpt = the layout's contiguous
+elements per thread along o (``getContigPerThread``: the leading register bases 1, 2, 4, ... along o):
+
+    alignment = min(max(divisibility_o / element bytes, 1), contiguity_o)          (the pointer's AxisInfo)
+    vec       = min(128 / bits, cpt, alignment)           then   min(vec, constancy_o of the mask) if masked
+
+An AMD buffer op reads the offsets' AxisInfo (in elements, no division) capped by cpt, and its scalar base's
+divisibility / element bytes; its own ``contiguity`` attribute can raise vec. Each vector of vec elements
+is one instruction per thread: NVIDIA ``ld.global[.vN].bW`` with W = min(vec x bits, max(32, bits)) and
+N = vec x bits / W; AMD ``global_load_dword[xN]`` / ``buffer_load_*`` of vec x bits / 8 bytes.
+The layout *allows* ``layout_vec = min(128 / bits, cpt)``.
+
+**Requests and sectors** (NVIDIA L1TEX: one warp instruction is one request; a request is served in 32-byte
+sectors). Each warp issues one request per vector of its threads: the register index runs over the vector
+starts 0, vec, 2 vec, ... skipping the starts Triton skips (``getCanonicalIndex`` with the register free
+variables: repeated registers are not loaded twice); for a store, a warp whose every lane is a repeat of
+another warp's (free warp bits) writes nothing and issues no request. The sectors of a request are the
+distinct addr // 32 over its lanes' bytes; its minimum is ceil(distinct lane addresses x vector bytes / 32).
+
+**The property** holds iff vec = layout_vec and every request touches its minimum number of sectors. It
+fails with a witness: ``narrow_vector`` (vec, layout_vec and the figure that limits it: the pointer's
+contiguity along o, its divisibility, the mask's constancy), or ``split_sectors`` (a warp and register
+start, its lanes' addresses, sectors and minimum), and where it can say one, ``details.suggestion``.
+
+Engines. F2 (enumeration in the "f2" slot, as `aligned`'s padded case): cpt read off the register bases, every
+request's lanes enumerated, the first request above its minimum the witness. Z3: the largest W with
+L(register = r) = r along o for every r < W (unsat of its negation; sat at 2W) is cpt, and one query asks for
+a warp and a vector start (free bits pinned as above) whose lanes' sector numbers, counted distinct
+pairwise, exceed ceil(distinct addresses x vector bytes / 32) -- unsat proves every request minimal. Both
+witnesses are replayed on the concrete addresses.
+
+Assumptions (docs/coalescing.md): the base is at ``base_offset_bytes`` from a 32-byte boundary (0: aligned;
+cudaMalloc gives 256 bytes); an unknown stride (a runtime argument) is counted as ``UNKNOWN_STRIDE_BYTES``
+(rows far apart and sector-aligned: the best the hint allows; the vector width uses what the IR proves);
+every lane is active (no mask); one CTA (block 0). AMD waves are counted in the same 32-byte sectors
+(not measured on AMD hardware).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .. import smt
+from ..errors import CheckerError
+from ..hardware import Hardware, resolve
+from ..layout import LinearLayout, log2
+from .result import Counterexample, EngineVerdict, Result, decide
+
+NAME = "coalesced"
+SECTOR_BYTES = 32
+MAX_VECTOR_BITS = 128
+UNKNOWN_STRIDE_BYTES = 1 << 20
+REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
+
+
+# ------------------------------------------------------------------------- the layout's share
+
+
+def layout_order(L: LinearLayout) -> list[int]:
+    """Dims by the first register basis that moves along each, then the rest from rank-1 down
+    (LinearEncodingAttr::getOrder; zero bases skipped)."""
+    rank = len(L.out_dims)
+    order: list[int] = []
+    for b in L.in_bases(REG) if L.has_in_dim(REG) else ():
+        nz = next((k for k, c in enumerate(b) if c), None)
+        if nz is not None and nz not in order:
+            order.append(nz)
+    return order + [d for d in range(rank - 1, -1, -1) if d not in order]
+
+
+def contig_per_thread(L: LinearLayout) -> list[int]:
+    """Elements each thread holds contiguously along each dim (LinearEncodingAttr::getContigPerThread): walking
+    the dims in `layout_order`, the register bases while they are 1, 2, 4, ... along that dim alone."""
+    rank = len(L.out_dims)
+    bases = list(L.in_bases(REG)) if L.has_in_dim(REG) else []
+    contig = [1] * rank
+    i = 0
+    for d in layout_order(L):
+        while i < len(bases) and list(bases[i]) == [contig[d] if k == d else 0 for k in range(rank)]:
+            contig[d] *= 2
+            i += 1
+    return contig
+
+
+@dataclass(frozen=True)
+class Vector:
+    """The vector Triton emits for one access, and what limits it."""
+
+    vec: int                     # elements per instruction per thread
+    layout_vec: int              # what the layout allows: min(128 / bits, cpt)
+    order0: int
+    cpt: int
+    limits: dict                 # figure -> its value (elements): layout, contiguity, alignment, mask, ...
+    limited_by: list             # the figures below layout_vec
+
+
+def vector_width(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibility: Sequence[int],
+                 mask_alignment: int | None = None, buffer: bool = False,
+                 base_divisibility_bytes: int | None = None, contiguity_hint: int = 0) -> Vector:
+    """The vector width of a global access (module docstring). `divisibility` is in bytes for a pointer
+    tensor, in elements for a buffer op's offsets (`buffer`)."""
+    order0 = layout_order(L)[0]
+    cpt = contig_per_thread(L)[order0]
+    eb = max(1, bits // 8)
+    cap = max(1, MAX_VECTOR_BITS // bits)
+    limits: dict[str, int] = {"bits": cap, "layout": cpt}
+    if buffer:
+        limits["contiguity"] = contiguity[order0]
+        limits["alignment"] = divisibility[order0]
+        limits["base_alignment"] = max(1, (base_divisibility_bytes or 1) // eb)
+    else:
+        limits["contiguity"] = contiguity[order0]
+        limits["alignment"] = max(1, divisibility[order0] // eb)
+    vec = min(limits.values())
+    if buffer and contiguity_hint:
+        vec = max(vec, contiguity_hint)
+        limits["contiguity_hint"] = contiguity_hint
+    if mask_alignment is not None:
+        limits["mask"] = max(1, mask_alignment)
+        vec = min(vec, limits["mask"])
+    layout_vec = min(cap, cpt)
+    limited = [k for k, v in limits.items() if k not in ("bits", "layout", "contiguity_hint") and v < layout_vec]
+    return Vector(vec, layout_vec, order0, cpt, limits, limited)
+
+
+def instruction(vendor: str, kind: str, bits: int, vec: int, buffer: bool = False) -> str:
+    """The instruction one vector is issued as: NVIDIA's PTX (``ld.global.v4.b32``), AMD's GCN
+    (``global_load_dwordx4``, ``buffer_store_short``)."""
+    nbits = max(8, bits)
+    total = nbits * vec
+    if vendor == "nvidia":
+        width = min(total, max(32, nbits))
+        words = max(1, total // width)
+        return f"{'ld' if kind == 'load' else 'st'}.global" + (f".v{words}" if words > 1 else "") + f".b{width}"
+    nbytes = total // 8
+    prefix = ("buffer_" if buffer else "global_") + kind + "_"
+    name = {1: "byte", 2: "short", 4: "dword", 8: "dwordx2", 12: "dwordx3", 16: "dwordx4"}.get(nbytes, f"b{total}")
+    if kind == "load" and nbytes in (1, 2):
+        name = "u" + name
+    return prefix + name
+
+
+# ------------------------------------------------------------------------- requests and sectors
+
+
+def _stride_bytes(s: Any) -> int:
+    return UNKNOWN_STRIDE_BYTES if s is None or not isinstance(s, int) else s
+
+
+@dataclass(frozen=True)
+class Request:
+    """One warp instruction: the warp, its register start, each lane's (first byte) address."""
+
+    warp: int
+    register: int
+    addresses: tuple[int, ...]
+    sectors: int
+    min_sectors: int
+
+
+class Plan:
+    """Every request of one access by one CTA (`requests`), with the figures a probe reads."""
+
+    def __init__(self, L: LinearLayout, bits: int, vec: int, strides_bytes: Sequence[int], kind: str,
+                 base_offset_bytes: int = 0):
+        self.L, self.bits, self.vec, self.kind = L, bits, vec, kind
+        self.strides = [int(s) for s in strides_bytes]
+        self.base = base_offset_bytes
+        self.vector_bytes = max(8, bits) * vec // 8
+        self.element_bytes = max(1, bits // 8)
+        free = L.get_free_variable_masks()
+        self.reg_free = free.get(REG, 0)
+        self.warp_free = free.get(WARP, 0) if kind == "store" else 0
+        self.regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
+        self.lanes = L.in_dim_size(LANE) if L.has_in_dim(LANE) else 1
+        self.warps = L.in_dim_size(WARP) if L.has_in_dim(WARP) else 1
+
+    def _table(self, d: str) -> list[tuple[int, ...]]:
+        """The coordinates of every value of in-dim d alone (the others 0): a layout is linear, so an
+        index's coordinates are the XOR of its in-dims' (tables cached per plan)."""
+        cache = self.__dict__.setdefault("_tables", {})
+        if d not in cache:
+            n = self.L.in_dim_size(d) if self.L.has_in_dim(d) else 1
+            outs = self.L.out_dims
+            cache[d] = [tuple(self.L.apply({x: (v if x == d else 0) for x in self.L.in_dims})[o] for o in outs)
+                        for v in range(n)]
+        return cache[d]
+
+    def address(self, register: int, lane: int, warp: int) -> int:
+        r, ln, w = self._table(REG)[register], self._table(LANE)[lane], self._table(WARP)[warp]
+        return self.base + sum((a ^ b ^ c) * s for a, b, c, s in zip(r, ln, w, self.strides))
+
+    def starts(self) -> list[int]:
+        """The register starts Triton issues (repeated registers skipped)."""
+        return [r for r in range(0, self.regs, self.vec) if (r & self.reg_free) == 0]
+
+    def issuing_warps(self) -> list[int]:
+        return [w for w in range(self.warps) if (w & self.warp_free) == 0]
+
+    def request(self, warp: int, register: int) -> Request:
+        addrs = tuple(self.address(register, ln, warp) for ln in range(self.lanes))
+        return Request(warp, register, addrs, sectors_of(addrs, self.vector_bytes),
+                       min_sectors_of(addrs, self.vector_bytes))
+
+    def requests(self):
+        for w in self.issuing_warps():
+            for r in self.starts():
+                yield self.request(w, r)
+
+
+def sectors_of(addresses: Sequence[int], vector_bytes: int) -> int:
+    """Distinct 32-byte sectors the lanes' vectors touch."""
+    return len({s for a in addresses for s in range(a // SECTOR_BYTES, (a + vector_bytes - 1) // SECTOR_BYTES + 1)})
+
+
+def min_sectors_of(addresses: Sequence[int], vector_bytes: int) -> int:
+    """The fewest sectors that can hold the bytes the lanes move (distinct vectors x their bytes)."""
+    return -(-len(set(addresses)) * vector_bytes // SECTOR_BYTES)
+
+
+def probe(layout: LinearLayout, dtype_bits: int, strides: Sequence[int | None], *, vec: int | None = None,
+          kind: str = "load", base_offset_bytes: int = 0) -> dict:
+    """The predicted requests and sectors of one global access per CTA, for a measurement to compare with
+    (Nsight Compute's ``l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`` and ``..._sectors_...``): strides in
+    elements per dim (None: unknown, counted as `UNKNOWN_STRIDE_BYTES`), vec the vector width (default the
+    layout's: min(128 / bits, contiguous elements per thread)). Returns ``requests``, ``sectors``,
+    ``min_sectors``, ``instruction_vector_bytes`` and ``per_request`` (warp, register, sectors, min)."""
+    eb = max(1, dtype_bits // 8)
+    if vec is None:
+        vec = min(max(1, MAX_VECTOR_BITS // dtype_bits), contig_per_thread(layout)[layout_order(layout)[0]])
+    p = Plan(layout, dtype_bits, vec, [s * eb if isinstance(s, int) else UNKNOWN_STRIDE_BYTES for s in strides],
+             kind, base_offset_bytes)
+    reqs = list(p.requests())
+    return {"requests": len(reqs), "sectors": sum(r.sectors for r in reqs),
+            "min_sectors": sum(r.min_sectors for r in reqs), "instruction_vector_bytes": p.vector_bytes,
+            "per_request": [(r.warp, r.register, r.sectors, r.min_sectors) for r in reqs]}
+
+
+# ------------------------------------------------------------------------- engines
+
+
+def _f2(L: LinearLayout, v: Vector, plan: Plan | None) -> EngineVerdict:
+    cpt = contig_per_thread(L)[v.order0]
+    if cpt != v.cpt:
+        return EngineVerdict("f2", "unknown", explanation="internal: contiguity walk disagrees")
+    if v.vec < v.layout_vec:
+        cx = _narrow_witness(L, v)
+        return EngineVerdict("f2", "fails", counterexample=cx, explanation=_narrow_text(v))
+    if plan is None:
+        return EngineVerdict("f2", "holds", explanation=f"{v.vec}-element vectors, the layout's most")
+    for req in plan.requests():
+        if req.sectors > req.min_sectors:
+            cx = _split_witness(plan, req)
+            return EngineVerdict("f2", "fails", counterexample=cx, explanation=_split_text(plan, req))
+    return EngineVerdict("f2", "holds", explanation="full vectors; every request touches its minimum sectors")
+
+
+def _z3_layout_vec(L: LinearLayout, order0: int, cap: int, timeout_ms) -> tuple[int, str | None]:
+    """The largest W (a power of two, at most cap and the registers) such that every register r < W holds
+    r along order0 alone: proved by Z3 (unsat for W, sat for 2W)."""
+    regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
+    shifts, acc = [], 0
+    for _, size in L.out_dim_sizes:
+        shifts.append(acc)
+        acc += log2(size)
+
+    def holds(w: int) -> str:
+        if w == 1:
+            return "unsat"
+        if w > regs or log2(dict(L.out_dim_sizes)[L.out_dims[order0]]) < log2(w):
+            return "sat"
+        ob = smt.Obligation(NAME + ".cpt")
+        r = ob.var("r", log2(w))
+        full = smt.widen(r, max(1, log2(regs))) if log2(regs) > log2(w) else r
+        image = ob.image(L, {REG: full})
+        width = max(1, L.total_out_size_log2)
+        want = smt.widen(r, width) << shifts[order0] if width > log2(w) else r << shifts[order0]
+        ob.require(image != want)
+        return ob.solve(timeout_ms).status
+
+    w = 1
+    while w < cap:
+        s = holds(w * 2)
+        if s == "unknown":
+            return w, "z3 gave up on the layout's contiguous registers"
+        if s != "unsat":
+            break
+        w *= 2
+    return w, None
+
+
+def _z3(L: LinearLayout, v: Vector, plan: Plan | None, timeout_ms) -> EngineVerdict:
+    cap = v.limits["bits"]
+    w, gave_up = _z3_layout_vec(L, v.order0, cap, timeout_ms)
+    if gave_up:
+        return EngineVerdict("z3", "unknown", explanation=gave_up)
+    layout_vec = min(cap, w)
+    if min(v.vec, layout_vec) < layout_vec:
+        return EngineVerdict("z3", "fails", counterexample=_narrow_witness(L, v),
+                             explanation=f"z3: registers 0..{w - 1} run along dim{v.order0}, the access uses {v.vec}")
+    if plan is None:
+        return EngineVerdict("z3", "holds", explanation=f"registers 0..{w - 1} run along dim{v.order0} (unsat)")
+    return _z3_sectors(plan, timeout_ms)
+
+
+def _z3_sectors(p: Plan, timeout_ms) -> EngineVerdict:
+    L = p.L
+    ob = smt.Obligation(NAME)
+    reg_bits, vec_bits = log2(p.regs), log2(p.vec)
+    warp_bits, lane_bits = log2(p.warps), log2(p.lanes)
+    span = sum(abs(s) * (size - 1) for s, (_, size) in zip(p.strides, L.out_dim_sizes)) + abs(p.base) + \
+        p.vector_bytes + SECTOR_BYTES
+    width = max(16, span.bit_length() + 2)
+    index: dict[str, Any] = {}
+    if reg_bits > vec_bits:
+        g = ob.var("g", reg_bits - vec_bits)
+        index[REG] = smt.widen(g, reg_bits) << vec_bits
+        pinned = (p.reg_free >> vec_bits)
+        if pinned:
+            ob.require(g & pinned == 0)
+    if warp_bits:
+        wv = ob.var("w", warp_bits)
+        index[WARP] = wv
+        if p.warp_free:
+            ob.require(wv & p.warp_free == 0)
+    shifts, acc = [], 0
+    for _, size in L.out_dim_sizes:
+        shifts.append(acc)
+        acc += log2(size)
+    starts, ends = [], []
+    crossing = not _aligned_statically(p)
+    for ln in range(p.lanes):
+        ix = dict(index)
+        if lane_bits:
+            ix[LANE] = smt.const(ln, lane_bits)
+        packed = ob.image(L, ix)
+        addr = smt.const(p.base, width)
+        for k, (s, (_, size)) in enumerate(zip(p.strides, L.out_dim_sizes)):
+            b = log2(size)
+            if not b or not s:
+                continue
+            coord = smt.widen(smt.extract(shifts[k] + b - 1, shifts[k], packed), width)
+            addr = addr + coord * s
+        named = ob.var(f"a{ln}", width)          # each lane's address named once (the text stays linear)
+        ob.require(named == addr)
+        starts.append(named)
+        ends.append(named + (p.vector_bytes - 1))
+    sectors = []
+    for k, a in enumerate(starts + (ends if crossing else [])):
+        named = ob.var(f"s{k}", width)
+        ob.require(named == a >> log2(SECTOR_BYTES))
+        sectors.append(named)
+    cw = 16
+
+    def distinct(terms):
+        total = smt.const(0, cw)
+        for i, t in enumerate(terms):
+            new = smt.all_of(*[t != terms[j] for j in range(i)]) if i else smt.TRUE
+            total = total + smt.ite(new, smt.const(1, cw), smt.const(0, cw))
+        return total
+    n_sectors = distinct(sectors)
+    n_addrs = distinct(starts)
+    # more sectors than ceil(n_addrs * vb / 32): 32 * sectors >= n_addrs * vb + 32
+    ob.require(smt.negate(smt.ult(n_sectors * SECTOR_BYTES, n_addrs * p.vector_bytes + SECTOR_BYTES)))
+
+    def on_sat(values):
+        warp = values.get("w", 0)
+        reg = values.get("g", 0) << vec_bits
+        req = p.request(warp, reg)
+        return _split_witness(p, req), "z3 model: " + _split_text(p, req)
+
+    return smt.verdict(ob.solve(timeout_ms), holds="no request touches more than its minimum sectors (unsat)",
+                       on_sat=on_sat)
+
+
+def _aligned_statically(p: Plan) -> bool:
+    """Every lane's vector starts at a multiple of its bytes (so lies inside one sector)."""
+    vb = p.vector_bytes
+    if vb == 1:
+        return True
+    if p.base % vb:
+        return False
+    cols = []
+    for d in (REG, LANE, WARP):
+        if p.L.has_in_dim(d):
+            for i, b in enumerate(p.L.in_bases(d)):
+                if d == REG and i < log2(p.vec):
+                    continue
+                cols.append(sum(c * s for c, s in zip(b, p.strides)))
+    return all(c % vb == 0 for c in cols)
+
+
+# ------------------------------------------------------------------------- witnesses
+
+
+def _narrow_witness(L: LinearLayout, v: Vector) -> Counterexample:
+    data = {"vec": v.vec, "layout_vec": v.layout_vec, "order0": v.order0, "contig_per_thread": v.cpt,
+            "limits": dict(v.limits), "limited_by": list(v.limited_by)}
+
+    def replay(d) -> bool:
+        cpt = contig_per_thread(L)[layout_order(L)[0]]
+        lim = dict(d["limits"])
+        vec = min(x for k, x in lim.items() if k not in ("mask", "contiguity_hint"))
+        if "contiguity_hint" in lim:
+            vec = max(vec, lim["contiguity_hint"])
+        if "mask" in lim:
+            vec = min(vec, lim["mask"])
+        return cpt == d["contig_per_thread"] and vec == d["vec"] < min(lim["bits"], cpt) == d["layout_vec"]
+    return Counterexample("narrow_vector", data, replay)
+
+
+def _split_witness(p: Plan, req: Request) -> Counterexample:
+    lanes = [{"lane": ln, "address": a, "sector": a // SECTOR_BYTES} for ln, a in enumerate(req.addresses)]
+    data = {"warp": req.warp, "register": req.register, "vector_bytes": p.vector_bytes, "lanes": lanes,
+            "sectors": req.sectors, "min_sectors": req.min_sectors}
+
+    def replay(d) -> bool:
+        addrs = [p.address(d["register"], x["lane"], d["warp"]) for x in d["lanes"]]
+        return addrs == [x["address"] for x in d["lanes"]] and \
+            sectors_of(addrs, d["vector_bytes"]) == d["sectors"] > min_sectors_of(addrs, d["vector_bytes"]) \
+            == d["min_sectors"]
+    return Counterexample("split_sectors", data, replay)
+
+
+def _narrow_text(v: Vector) -> str:
+    why = {"contiguity": f"the addresses run contiguously over only {v.limits.get('contiguity')} element(s) along "
+                         f"dim{v.order0}",
+           "alignment": f"the pointer is provably aligned to only {v.limits.get('alignment')} element(s) along "
+                        f"dim{v.order0} (its divisibility)",
+           "base_alignment": f"the buffer base is aligned to only {v.limits.get('base_alignment')} element(s)",
+           "mask": f"the mask is constant over only {v.limits.get('mask')} element(s) along dim{v.order0}"}
+    reasons = "; ".join(why[k] for k in v.limited_by if k in why) or "the hint"
+    return f"{v.vec}-element vectors where the layout allows {v.layout_vec} along dim{v.order0}: {reasons}"
+
+
+def _split_text(p: Plan, req: Request) -> str:
+    return (f"warp {req.warp}'s request at register {req.register} touches {req.sectors} sectors for "
+            f"{len(set(req.addresses)) * p.vector_bytes} bytes (minimum {req.min_sectors}): lanes 0 and 1 at "
+            f"bytes {req.addresses[0]} and {req.addresses[1] if len(req.addresses) > 1 else '-'}")
+
+
+def suggestion(v: Vector, contiguity: Sequence[int], bits: int, shape: Sequence[int],
+               split: bool, buffer: bool = False) -> str | None:
+    """The change that gives full vectors and minimal sectors, where one can be said."""
+    contiguous = max(range(len(contiguity)), key=lambda d: (contiguity[d], d))
+    cap = max(1, MAX_VECTOR_BITS // bits)
+    eb = max(1, bits // 8)
+    if contiguity[contiguous] > 1 and (contiguous != v.order0 or split) and contiguous != v.order0:
+        spt = min(cap, contiguity[contiguous], shape[contiguous])
+        return (f"the addresses are contiguous along dim{contiguous}, the layout's order starts with dim{v.order0}: "
+                f"a layout with order[0] = {contiguous} and sizePerThread[{contiguous}] = {spt} (e.g. "
+                f"ttg.convert_layout before the access, or let Triton's coalesce pass choose it)")
+    if "alignment" in v.limited_by:
+        want = v.layout_vec * (1 if buffer else eb)
+        return (f"prove {want}-{'element' if buffer else 'byte'} alignment of the pointer along dim{v.order0}: "
+                f"`tl.multiple_of` on the offsets / strides (a stride argument divisible by {v.layout_vec}), "
+                f"or a base pointer with tt.divisibility >= {v.layout_vec * eb}")
+    if "contiguity" in v.limited_by:
+        return (f"if the offsets are contiguous in runs of {v.layout_vec} along dim{v.order0}, say so with "
+                f"`tl.max_contiguous(offs, {v.layout_vec})` (and `tl.multiple_of`)")
+    if "mask" in v.limited_by:
+        return (f"mask whole vectors: a bound that is a multiple of {v.layout_vec} along dim{v.order0} "
+                f"(`tl.multiple_of` on it), or no mask on full tiles")
+    if split:
+        return "lanes of a warp should take consecutive vectors along the contiguous dim (a coalesced layout)"
+    return None
+
+
+# ------------------------------------------------------------------------- the property
+
+
+def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibility: Sequence[int],
+              strides_bytes: Sequence[Any] | None, hardware: Hardware | str = "sm90", kind: str = "load",
+              mask_alignment: int | None = None, buffer: bool = False, base_divisibility_bytes: int | None = None,
+              contiguity_hint: int = 0, base_offset_bytes: int = 0, engine: str = "both",
+              timeout_ms: int | None = None) -> Result:
+    """Is the access as wide as the layout allows, and does every warp request touch its minimum sectors
+    (module docstring)? `strides_bytes`: bytes per coordinate step per dim (an int, or None / `Unknown`:
+    a runtime stride), None when the address is not affine (then only the vector is judged)."""
+    hw = resolve(hardware)
+    if kind not in ("load", "store"):
+        raise CheckerError(f"must be 'load' or 'store', got {kind!r}", field="kind")
+    rank = len(L.out_dims)
+    for name, vals in (("contiguity", contiguity), ("divisibility", divisibility)):
+        if len(vals) != rank or any(not isinstance(x, int) or x < 1 for x in vals):
+            raise CheckerError(f"needs {rank} positive integers (one per dim), got {list(vals)}", field=name)
+    if strides_bytes is not None and len(strides_bytes) != rank:
+        raise CheckerError(f"needs {rank} strides, got {list(strides_bytes)}", field="strides")
+    if not L.has_in_dim(REG) or not L.has_in_dim(LANE):
+        raise CheckerError("a distributed layout (register and lane in-dims) is needed", field="layout")
+    v = vector_width(L, bits, contiguity=contiguity, divisibility=divisibility, mask_alignment=mask_alignment,
+                     buffer=buffer, base_divisibility_bytes=base_divisibility_bytes, contiguity_hint=contiguity_hint)
+    plan = None
+    if strides_bytes is not None:
+        plan = Plan(L, bits, v.vec, [_stride_bytes(s) for s in strides_bytes], kind, base_offset_bytes)
+    details: dict[str, Any] = {
+        "instruction": instruction(hw.vendor, kind, bits, v.vec, buffer), "vector_bytes": max(8, bits) * v.vec // 8,
+        "vec": v.vec, "layout_vec": v.layout_vec, "order0": v.order0, "contig_per_thread": v.cpt,
+        "limits": dict(v.limits), "access": kind}
+    if plan is not None:
+        reqs = list(plan.requests())
+        details.update({"requests": len(reqs), "sectors": sum(r.sectors for r in reqs),
+                        "min_sectors": sum(r.min_sectors for r in reqs),
+                        "strides_bytes": [s if isinstance(s, int) else None for s in strides_bytes]})
+    else:
+        details.update({"requests": None, "sectors": None, "min_sectors": None})
+    r = decide(NAME, engine, {"f2": lambda: _f2(L, v, plan), "z3": lambda: _z3(L, v, plan, timeout_ms)},
+               details=details)
+    if r.fails:
+        split = r.counterexample is not None and r.counterexample.kind == "split_sectors"
+        shape = [s for _, s in L.out_dim_sizes]
+        s = suggestion(v, contiguity, bits, shape, split, buffer)
+        if s:
+            r.details["suggestion"] = s
+    elif r.holds:
+        sect = f"; {details['sectors']} sectors in {details['requests']} requests, the minimum" \
+            if plan is not None else "; sectors not counted (the address is not affine in the coordinates)"
+        r.explanation = f"{details['instruction']}: {v.vec}-element vectors, the layout's most{sect}"
+    return r
+
+
+def check(check, engine, timeout_ms) -> Result:
+    """A TTGIR check: the pointer's (or offsets') encoding at the check's shape; params ``kind``,
+    ``contiguity``, ``divisibility``, ``mask_constancy`` (the mask's AxisInfo constancy: its entry at the
+    layout's order[0] is Triton's getMaskAlignment), ``strides_bytes``, ``buffer``,
+    ``base_divisibility_bytes``, ``contiguity_hint``."""
+    from ..encodings import lower
+    p = check.param
+    strides = p("strides_bytes")
+    L = lower(check.operand("layout"), check.shape)
+    mask = p("mask_constancy")
+    mask_alignment = p("mask_alignment") if mask is None else max(1, mask[layout_order(L)[0]])
+    return coalesced(L, check.dtype_bits or 32,
+                     contiguity=list(p("contiguity")), divisibility=list(p("divisibility")),
+                     strides_bytes=list(strides) if strides is not None else None, hardware=check.hardware,
+                     kind=p("kind"), mask_alignment=mask_alignment, buffer=bool(p("buffer")),
+                     base_divisibility_bytes=p("base_divisibility_bytes"), contiguity_hint=p("contiguity_hint") or 0,
+                     engine=engine, timeout_ms=timeout_ms)

@@ -1,0 +1,115 @@
+"""coalesced: Triton's vector width for a global access, and the 32-byte sectors each warp request touches."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker import parse_encoding, prove
+from checker.encodings import lower
+from checker.properties.coalesced import (contig_per_thread, instruction, layout_order, min_sectors_of, probe,
+                                          sectors_of, vector_width)
+
+ROWS = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>"
+COLS = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>"
+
+
+def blocked(text):
+    return parse_encoding(text)
+
+
+def test_contiguous_rows_give_full_vectors_and_minimal_sectors():
+    r = prove.coalesced(blocked(ROWS), [16, 512], "f16")
+    assert r.holds, r.explanation
+    d = r.details
+    assert (d["instruction"], d["vector_bytes"], d["requests"], d["sectors"], d["min_sectors"]) == \
+        ("ld.global.v4.b32", 16, 32, 512, 512)
+    assert set(r.verdicts) == {"f2", "z3"}
+
+
+def test_an_order_across_the_contiguous_dim_narrows_the_vector_and_suggests_the_layout():
+    r = prove.coalesced(blocked(COLS), [256, 16], "f16")          # memory is row-major: dim1 contiguous
+    assert r.fails and r.counterexample.kind == "narrow_vector" and r.counterexample.replay()
+    assert r.details["instruction"] == "ld.global.b16" and r.details["layout_vec"] == 8
+    assert r.details["sectors"] > r.details["min_sectors"]
+    assert "order[0] = 1" in r.details["suggestion"]
+
+
+def test_column_major_memory_makes_the_same_layout_coalesced():
+    r = prove.coalesced(blocked(COLS), [256, 16], 16, strides=[1, None])
+    assert r.holds and r.details["instruction"] == "ld.global.v4.b32"
+
+
+def test_divisibility_limits_the_vector_and_the_hint_is_suggested():
+    r = prove.coalesced(blocked(ROWS), [16, 512], 16, divisibility=[2, 4])
+    assert r.fails and r.details["vec"] == 2 and r.details["instruction"] == "ld.global.b32"
+    assert r.counterexample.data["limited_by"] == ["alignment"]
+    assert "tl.multiple_of" in r.details["suggestion"]
+
+
+def test_mask_alignment_limits_the_vector():
+    r = prove.coalesced(blocked(ROWS), [16, 512], 16, mask_alignment=1, access="store")
+    assert r.fails and r.details["instruction"] == "st.global.b16" and "mask" in r.details["suggestion"]
+
+
+def test_a_strided_layout_splits_sectors_with_a_replayed_witness():
+    lay = blocked("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], "
+                  "order = [1, 0]}>")
+    r = prove.coalesced(lay, [128, 4], 32, strides=[64, 1])       # rows 256 bytes apart, 16 bytes used
+    assert r.fails and r.counterexample.kind == "split_sectors"
+    assert r.counterexample.replay()
+    cx = r.counterexample.data
+    assert cx["sectors"] == 32 and cx["min_sectors"] == 16
+    assert r.verdicts["z3"].status == "fails" and r.verdicts["z3"].counterexample.replay()
+
+
+def test_stores_skip_repeated_warps():
+    lay = blocked("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>")
+    L = lower(lay, [128])                                         # warps 2 and 3 repeat 0 and 1
+    assert probe(L, 32, [1], kind="load")["requests"] == 4
+    assert probe(L, 32, [1], kind="store")["requests"] == 1
+    assert probe(L, 32, [1], kind="store")["sectors"] == 16
+
+
+def test_instruction_names():
+    assert instruction("nvidia", "load", 16, 8) == "ld.global.v4.b32"
+    assert instruction("nvidia", "store", 16, 1) == "st.global.b16"
+    assert instruction("nvidia", "load", 64, 2) == "ld.global.v2.b64"
+    assert instruction("nvidia", "load", 8, 2) == "ld.global.b16"
+    assert instruction("amd", "load", 16, 8) == "global_load_dwordx4"
+    assert instruction("amd", "store", 16, 1) == "global_store_short"
+    assert instruction("amd", "load", 32, 2, buffer=True) == "buffer_load_dwordx2"
+
+
+def test_layout_order_and_contiguity_follow_the_register_bases():
+    L = lower(blocked(COLS), [256, 16])
+    assert layout_order(L)[0] == 0 and contig_per_thread(L) == [8, 1]
+    v = vector_width(L, 16, contiguity=[256, 1], divisibility=[16, 2])
+    assert (v.vec, v.layout_vec, v.limited_by) == (8, 8, [])
+
+
+def test_sector_counting():
+    assert sectors_of([0, 16, 32, 48], 16) == 2 and min_sectors_of([0, 16, 32, 48], 16) == 2
+    assert sectors_of([0, 64], 4) == 2 and min_sectors_of([0, 64], 4) == 1
+    assert sectors_of([30], 4) == 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(spt=st.sampled_from([1, 2, 4, 8]), tpw=st.sampled_from([(1, 32), (2, 16), (4, 8), (8, 4), (32, 1)]),
+       order=st.sampled_from([[1, 0], [0, 1]]), bits=st.sampled_from([8, 16, 32]),
+       row_stride=st.sampled_from([64, 96, 128, None]))
+def test_engines_agree_and_witnesses_replay(spt, tpw, order, bits, row_stride):
+    """decide raises on any disagreement or a witness that does not replay: the law is that it never does."""
+    lay = blocked(f"#ttg.blocked<{{sizePerThread = [1, {spt}], threadsPerWarp = [{tpw[0]}, {tpw[1]}], "
+                  f"warpsPerCTA = [2, 2], order = [{order[0]}, {order[1]}]}}>")
+    r = prove.coalesced(lay, [64, 64], bits, strides=[row_stride, 1])
+    assert r.status in ("holds", "fails")
+    if r.fails:
+        assert r.counterexample.replay()
+
+
+def test_bad_input_is_refused():
+    from checker.errors import CheckerError
+    with pytest.raises(CheckerError):
+        prove.coalesced(blocked(ROWS), [16, 512], 16, strides=[1])
+    with pytest.raises(CheckerError):
+        prove.coalesced(blocked(ROWS), [16, 512], 16, contiguity=[0, 1])
