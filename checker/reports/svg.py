@@ -48,18 +48,25 @@ thick red outline, listed in the legend) from what it names:
   ``offset``, ``byte_address``): on a distributed layout the cell each
   (register, lane, warp) holds, on a shared layout the cell at ``offset``;
   with ``highlight_bank`` every drawn cell of a shared layout in the
-  witness's ``bank`` gets a dashed orange outline.
+  witness's ``bank`` gets a dashed orange outline;
+- a misaligned access (``kind: misaligned_access``: ``lane``, ``register``,
+  ``warp``, ``offset``, ``physical_offset``, ``byte_address``,
+  ``vector_bytes``, and ``vector``, the access's elements as [register,
+  lane]): on a distributed layout the cells of the vector's elements, on a
+  shared layout the cells at ``offset``, ``offset + 1``, ... (one per
+  element), the first one's line saying how far past the boundary it starts.
 Nested dicts and lists are searched; the path of keys names each mark.
 """
 
 from __future__ import annotations
 
 import colorsys
+from dataclasses import dataclass
 from html import escape
 from typing import Any, Mapping
 
 from .. import f2
-from ..layout import LinearLayout
+from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout, linear_part
 
 MAX_CELLS = 64            # per side; larger grids are down-sampled
@@ -249,6 +256,9 @@ def _coord_of(L: LinearLayout, ins: Mapping[str, int]) -> tuple[int, ...]:
 
 def _collect(lab: _Labeler, node: Any, path: str, marks: list, role: str | None) -> None:
     L = lab.L
+    if isinstance(node, Mapping) and node.get("kind") == "misaligned_access":
+        marks.extend(_misaligned_marks(lab, node, path))
+        return
     if isinstance(node, Mapping):
         c = _dict_coord(L, node)
         if c is not None:
@@ -334,6 +344,39 @@ def _bank_access_marks(lab: _Labeler, accesses, path: str) -> list:
     return out
 
 
+def _misaligned_marks(lab: _Labeler, witness: Mapping[str, Any], path: str) -> list:
+    """Marks for a misaligned access (module docstring): its k-th element is register, lane
+    ``vector[k]`` of the witness's warp, stored at offset ``offset + k``."""
+    L, out = lab.L, []
+    lane, register, warp, offset = (witness.get(k) for k in ("lane", "register", "warp", "offset"))
+    if not all(type(v) is int for v in (lane, register, warp, offset)):
+        return []
+    vector = witness.get("vector") or [[register, lane]]
+    byte, vb = witness.get("byte_address"), witness.get("vector_bytes")
+    first = ""
+    if type(byte) is int and type(vb) is int and vb > 0:
+        first = f": byte {byte}, {byte % vb} past a {vb}-byte boundary"
+    for k, element in enumerate(vector):
+        if not (isinstance(element, (list, tuple)) and len(element) == 2 and all(type(v) is int for v in element)):
+            continue
+        rk, lk = element
+        name = f"{path}.vector[{k}]" if path else f"vector[{k}]"
+        if lab.family == "distributed":
+            hw = _hw_index(L, {"register": rk, "lane": lk, "warp": warp})
+            if hw is None:
+                continue
+            what = f"lane {lk}, register {rk}, warp {warp}"
+        elif lab.family == "shared" and 0 <= offset + k < L.in_dim_size("offset"):
+            hw = {**{d: 0 for d in L.in_dims}, "offset": offset + k}
+            slot = witness.get("physical_offset")
+            moved = k == 0 and type(slot) is int and slot != offset
+            what = f"offset {offset + k}" + (f" (slot {slot})" if moved else "")
+        else:
+            continue
+        out.append((_coord_of(L, hw), f"{name}: {what}" + (first if k == 0 else "")))
+    return out
+
+
 def _bank_cells(lab: _Labeler, grid, witness: Mapping[str, Any] | None) -> list[tuple[int, int]]:
     """The drawn cells of a shared layout stored in the witness's conflicting `bank` (first owner)."""
     bank = witness.get("bank") if isinstance(witness, Mapping) else None
@@ -397,8 +440,9 @@ def _text_width(text: str, size: int) -> int:
     return round(size * 0.6 * len(text)) + 8
 
 
-def _cell_texts(L: LinearLayout, lab: _Labeler, coords: list) -> tuple[list[list[str]], list[str]]:
-    """Per drawn cell its owner lines (at most MAX_LINES, the last one "+n" when there are more) and fill."""
+def _cell_texts(L: LinearLayout, lab: _Labeler, coords: list) -> tuple[list[list[str]], list[str], list, int]:
+    """Per drawn cell its owner lines (at most MAX_LINES, the last one "+n" when there are more) and fill;
+    the owners of the cells and how many a covered cell has (`owners`)."""
     cell_owners, count = owners(L, coords, MAX_LINES)
     texts, fills = [], []
     for own in cell_owners:
@@ -407,7 +451,78 @@ def _cell_texts(L: LinearLayout, lab: _Labeler, coords: list) -> tuple[list[list
             lines = lines[:MAX_LINES - 1] + [f"+{count - (MAX_LINES - 1)}"]
         texts.append(lines or ["-"])
         fills.append(lab.fill(own[0]) if own else EMPTY_FILL)
-    return texts, fills
+    return texts, fills, cell_owners, count
+
+
+def _labels(lab: _Labeler) -> tuple | None:
+    """`Grid.labels` of a labeler."""
+    if lab.mem is not None:
+        return None
+    fills = (WARP_PALETTE if lab.family == "distributed" else
+             tuple(bank_colour(b, lab.banks) for b in range(lab.banks)) if lab.family == "shared" else (EMPTY_FILL,))
+    return (lab.family, tuple((d, log2(n)) for d, n in lab.L.in_dim_sizes), lab.lanes, lab.blocks, lab.elem_bytes,
+            lab.banks, fills)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The bulk of a figure, as data: the axis labels, the cells and their owner lines of a grid of
+    `rows` x `cols` cells of `cw` x `ch` px whose top-left corner is (`left`, `top`); row i stands
+    for tensor row i * `step[0]`, column j for column j * `step[1]`. `cells` lists each cell's fill
+    and its owner lines (escaped), row-major; `grid_svg` draws it.
+
+    The same cells as numbers, from which the HTML page's script writes the same lines and fills
+    (checker.reports.html): `owners`, each cell's first owner (a flat input; -1: none), `others`
+    the XOR masks that give its owners from the first (the first mask 0; at most MAX_LINES),
+    `count` the owners of a covered cell, and `labels` how an owner is written: (family, the
+    in-dims' (name, bits) in flat order, lanes, blocks, elem_bytes, banks, the fills: warp colours
+    for a distributed layout, bank colours for a shared one), None where the labels are not the
+    in-dims' values alone (a padded layout's physical offsets)."""
+    left: int
+    top: int
+    cw: int
+    ch: int
+    rows: int
+    cols: int
+    step: tuple[int, int]
+    cells: tuple[tuple[str, tuple[str, ...]], ...]
+    owners: tuple[int, ...]
+    others: tuple[int, ...]
+    count: int
+    labels: tuple | None
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A figure in three parts: `head` (the svg element's opening tag, the title and the notes), the
+    `grid`, and `tail` (bank and witness outlines, the legends, the closing tag)."""
+    head: str
+    grid: Grid
+    tail: str
+
+    def svg(self) -> str:
+        return self.head + grid_svg(self.grid) + self.tail
+
+
+def grid_svg(g: Grid) -> str:
+    """The grid's SVG lines: column labels, row labels, the cells group, the labels group."""
+    sr, sc = g.step
+    out = [f'<text x="{g.left + j * g.cw + g.cw // 2}" y="{g.top - 3}" text-anchor="middle" fill="#555">{j * sc}</text>'
+           for j in range(g.cols)]
+    out += [f'<text x="{g.left - 4}" y="{g.top + i * g.ch + g.ch // 2 + 3}" text-anchor="end" '
+            f'fill="#555">{i * sr}</text>' for i in range(g.rows)]
+    out.append('<g class="cells" stroke="#999" stroke-width="0.5">')
+    for k, (fill, _) in enumerate(g.cells):
+        i, j = divmod(k, g.cols)
+        out.append(f'<rect x="{g.left + j * g.cw}" y="{g.top + i * g.ch}" width="{g.cw}" height="{g.ch}" '
+                   f'fill="{fill}"/>')
+    out.append('</g><g class="labels" text-anchor="middle">')
+    for k, (_, lines) in enumerate(g.cells):
+        i, j = divmod(k, g.cols)
+        out += [f'<text x="{g.left + j * g.cw + g.cw // 2}" y="{g.top + i * g.ch + 12 + n * LINE}">{s}</text>'
+                for n, s in enumerate(lines)]
+    out.append("</g>")
+    return "".join(line + "\n" for line in out)
 
 
 def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | None = None,
@@ -419,6 +534,14 @@ def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | N
     two) rows and columns are drawn. `highlight_bank`: on a shared layout, outline (dashed) every
     drawn cell in the witness's ``bank``.
     """
+    return drawing(L, title=title, witness=witness, role=role, elem_bytes=elem_bytes, banks=banks,
+                   max_cells=max_cells, highlight_bank=highlight_bank).svg()
+
+
+def drawing(L, *, title: str | None = None, witness: Mapping[str, Any] | None = None,
+            role: str | None = None, elem_bytes: int = 2, banks: int = 32,
+            max_cells: int = MAX_CELLS, highlight_bank: bool = False) -> Drawing:
+    """`layout_figure`'s drawing in its three parts (`Drawing`)."""
     lab = _Labeler(L, elem_bytes, banks)
     marks = witness_marks(L, witness, role=role, elem_bytes=elem_bytes, banks=banks)
     L = lab.L                       # a padded shared layout: its linear part, labelled after padding
@@ -430,35 +553,26 @@ def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | N
     bank_cells = _bank_cells(lab, grid, witness) if highlight_bank else []
     if bank_cells:
         notes.append(f"dashed outline: cells in bank {witness['bank']}, the conflicting bank")
-    texts, fills = _cell_texts(L, lab, grid.coords())
+    texts, fills, cell_owners, count = _cell_texts(L, lab, grid.coords())
     cw = max(28, _text_width(max((s for t in texts for s in t), key=len), FONT))
     ch = LINE * max(len(t) for t in texts) + 6
 
-    out, y = [], 16
+    head, y = [], 16
     if title:
-        out.append(f'<text x="4" y="{y}" font-size="12" font-weight="bold">{escape(title)}</text>')
+        head.append(f'<text x="4" y="{y}" font-size="12" font-weight="bold">{escape(title)}</text>')
         y += 16
     for note in notes:
-        out.append(f'<text x="4" y="{y}">{escape(note)}</text>')
+        head.append(f'<text x="4" y="{y}">{escape(note)}</text>')
         y += 12
     left, top = _text_width(str(grid.rows - 1), FONT) + 4, y + 12
     n_rows, n_cols = grid.shape
-    sr, sc = grid.step
-    out += [f'<text x="{left + j * cw + cw // 2}" y="{top - 3}" text-anchor="middle" fill="#555">{j * sc}</text>'
-            for j in range(n_cols)]
-    out += [f'<text x="{left - 4}" y="{top + i * ch + ch // 2 + 3}" text-anchor="end" fill="#555">{i * sr}</text>'
-            for i in range(n_rows)]
-    out.append('<g class="cells" stroke="#999" stroke-width="0.5">')
-    for k, fill in enumerate(fills):
-        i, j = divmod(k, n_cols)
-        out.append(f'<rect x="{left + j * cw}" y="{top + i * ch}" width="{cw}" height="{ch}" fill="{fill}"/>')
-    out.append('</g><g class="labels" text-anchor="middle">')
-    for k, lines in enumerate(texts):
-        i, j = divmod(k, n_cols)
-        out += [f'<text x="{left + j * cw + cw // 2}" y="{top + i * ch + 12 + n * LINE}">{escape(s)}</text>'
-                for n, s in enumerate(lines)]
-    out.append("</g>")
+    covered = next((own for own in cell_owners if own), [0])
+    cells = Grid(left, top, cw, ch, n_rows, n_cols, grid.step,
+                 tuple((fill, tuple(escape(s) for s in lines)) for fill, lines in zip(fills, texts)),
+                 tuple(own[0] if own else -1 for own in cell_owners), tuple(covered[0] ^ x for x in covered), count,
+                 _labels(lab))
 
+    out = []
     if bank_cells:
         out.append(f'<g class="bank" fill="none" stroke="{BANK_ORANGE}" stroke-width="1.5" stroke-dasharray="3 2">')
         out += [f'<rect x="{left + j * cw + 2}" y="{top + i * ch + 2}" width="{cw - 4}" height="{ch - 4}"/>'
@@ -491,9 +605,10 @@ def layout_figure(L, *, title: str | None = None, witness: Mapping[str, Any] | N
         out.append("</g>")
         y += 6
     height = y + 4
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="layout-figure" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="{FONT}">')
-    return head + "\n" + "\n".join(out) + "\n</svg>\n"
+    svg_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" class="layout-figure" width="{width}" height="{height}" '
+               f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" font-size="{FONT}">')
+    return Drawing("".join(line + "\n" for line in [svg_tag] + head), cells,
+                   "".join(line + "\n" for line in out) + "</svg>\n")
 
 
 def _warp_legend(out: list[str], warps: int, y: int, width: int) -> int:

@@ -2,6 +2,7 @@
 `report` (three spec checks, one failing, with their lowered layouts) and `ttgir_report` (a spec file and a TTGIR
 module with bank-conflict warnings, as verify writes them)."""
 
+import json
 import pathlib
 
 from checker.encodings import lower
@@ -96,3 +97,14 @@ def ttgir_report():
 def page_of(rep, monkeypatch, **kw):
     monkeypatch.chdir(ROOT)                # the records' source paths are relative to the repository root
     return html.render_html(rep, **kw)
+
+
+def data_of(page):
+    """The page's data block (checker.reports.html's module docstring), decoded."""
+    start = page.index('<script type="application/json" id="data">') + len('<script type="application/json" id="data">')
+    return json.loads(page[start:page.index("</script>", start)])
+
+
+def fragments(page):
+    """The html fragments of the page's data block, joined: what the script puts in the page."""
+    return "\n".join(data_of(page)["html"])

@@ -130,6 +130,41 @@ def test_shared_offsets_banks_and_bank_conflict_witness():
     assert labels4[:2] == ["0 b0", "1 b1"]
 
 
+def test_misaligned_access_witness_outlines_the_lanes_vector():
+    """aligned_access's witness: lane 8's 16-byte vector (registers 0-7) starts at offset 64, slot 68 after
+    the padding, byte 136: its 8 cells outlined on the register layout and on the shared one."""
+    reg = lower(BlockedEncoding((1, 8), (8, 8), (4, 1), (1, 0)), [64, 64])
+    smem = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0],
+                                    [8, 0], [16, 0], [32, 0]], "block": []}, [("dim0", 64), ("dim1", 64)])
+    witness = {"kind": "misaligned_access", "instruction": "st.shared", "mnemonic": "ds_write_b128", "lane": 8,
+               "register": 0, "warp": 0, "offset": 64, "physical_offset": 68, "byte_address": 136,
+               "vector_bytes": 16, "vector": [[k, 8] for k in range(8)], "padding": [[64, 4]]}
+    row1 = [(1, k) for k in range(8)]
+    assert [c for c, _ in svg.witness_marks(reg, witness)] == row1
+    assert [c for c, _ in svg.witness_marks(smem, witness)] == row1
+    assert svg.witness_marks(reg, witness)[0][1] == (
+        "vector[0]: lane 8, register 0, warp 0: byte 136, 8 past a 16-byte boundary")
+    assert [m for _, m in svg.witness_marks(smem, witness)[:2]] == [
+        "vector[0]: offset 64 (slot 68): byte 136, 8 past a 16-byte boundary", "vector[1]: offset 65"]
+    _, cells, _, outlines, legend = parse(svg.layout_figure(reg, witness=witness))
+    assert len(outlines) == 8 and legend[8] == "8. (1, 7): vector[7]: lane 8, register 7, warp 0"
+    # nested under a key, and without its vector: the first element alone
+    assert svg.witness_marks(smem, {"w": {**witness, "vector": []}}) == [
+        ((1, 0), "w.vector[0]: offset 64 (slot 68): byte 136, 8 past a 16-byte boundary")]
+
+
+def test_drawing_parts_make_the_figure():
+    """`drawing` is `layout_figure` in three parts; its grid's numbers give the same cells (owners, masks)."""
+    L = lower(SliceEncoding(1, BlockedEncoding((1, 1), (4, 8), (2, 2), (1, 0))), [16])
+    d = svg.drawing(L, title="t")
+    assert d.svg() == svg.layout_figure(L, title="t") and d.head.startswith("<svg ") and d.tail.endswith("</svg>\n")
+    g = d.grid
+    assert (g.rows, g.cols, g.count, len(g.others)) == (1, 16, 16, svg.MAX_LINES)
+    assert g.cells[0] == (svg.WARP_PALETTE[0], ("T0:0", "T1:0", "T2:0", "+13"))
+    assert g.labels[:3] == ("distributed", (("register", 1), ("lane", 5), ("warp", 2), ("block", 0)), 32)
+    assert g.owners[0] == 0 and [g.owners[0] ^ m for m in g.others][:3] == [0, 2, 4]     # lanes 0, 1, 2
+
+
 def test_padded_shared_offsets_are_physical():
     # 8 elements per row of a 4x8 tile, one padding element after every 8: row r starts at 9r
     linear = LinearLayout({"offset": [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], "block": []},
