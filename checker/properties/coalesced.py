@@ -24,9 +24,11 @@ The layout *allows* ``layout_vec = min(128 / bits, cpt)``.
 **Requests and sectors** (NVIDIA L1TEX: one warp instruction is one request; a request is served in 32-byte
 sectors). Each warp issues one request per vector of its threads: the register index runs over the vector
 starts 0, vec, 2 vec, ... skipping the starts Triton skips (``getCanonicalIndex`` with the register free
-variables: repeated registers are not loaded twice); for a store, a warp whose every lane is a repeat of
-another warp's (free warp bits) writes nothing and issues no request. The sectors of a request are the
-distinct addr // 32 over its lanes' bytes; its minimum is ceil(distinct lane addresses x vector bytes / 32).
+variables: repeated registers are not loaded twice; before Triton 3.9 a store issues the repeats too, and
+ptxas merges only the repeated loads: `stores_skip_repeated_registers`); for a store, a warp whose every
+lane is a repeat of another warp's (free warp bits) writes nothing and issues no request. The sectors of a
+request are the distinct addr // 32 over its lanes' bytes; its minimum is ceil(distinct lane addresses x
+vector bytes / 32).
 
 **The property** holds iff vec = layout_vec and every request touches its minimum number of sectors. It
 fails with a witness: ``narrow_vector`` (vec, layout_vec and the figure that limits it: the pointer's
@@ -182,7 +184,7 @@ class Plan:
         self.vector_bytes = max(8, bits) * vec // 8
         self.element_bytes = max(1, bits // 8)
         free = L.get_free_variable_masks()
-        self.reg_free = free.get(REG, 0)
+        self.reg_free = free.get(REG, 0) if kind == "load" or stores_skip_repeated_registers() else 0
         self.warp_free = free.get(WARP, 0) if kind == "store" else 0
         self.regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
         self.lanes = L.in_dim_size(LANE) if L.has_in_dim(LANE) else 1
@@ -221,6 +223,17 @@ class Plan:
                 yield self.request(w, r)
 
 
+def stores_skip_repeated_registers() -> bool:
+    """Whether the active Triton's store lowering skips the registers that repeat another (register free
+    variables): Triton 3.9 does (its PTX has one ``st.global`` per distinct vector); 3.5 to 3.8 store every
+    vector start, repeats included, and ptxas keeps the repeated stores (measured on an H100 and an H200, Triton 3.6:
+    tools/coalescing_probe.py's ``f32_reg_broadcast`` issues 8 store requests, not 4). Their repeated
+    *loads* are in the PTX too, but ptxas merges loads of the same address, so loads skip repeats in every
+    version (the same case: 4 ``LDG`` per warp)."""
+    from ..versions import TritonVersion, active
+    return active() >= TritonVersion(3, 9)
+
+
 def sectors_of(addresses: Sequence[int], vector_bytes: int) -> int:
     """Distinct 32-byte sectors the lanes' vectors touch."""
     return len({s for a in addresses for s in range(a // SECTOR_BYTES, (a + vector_bytes - 1) // SECTOR_BYTES + 1)})
@@ -252,11 +265,11 @@ def probe(layout: LinearLayout, dtype_bits: int, strides: Sequence[int | None], 
 # ------------------------------------------------------------------------- engines
 
 
-def _f2(L: LinearLayout, v: Vector, plan: Plan | None) -> EngineVerdict:
+def _f2(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) -> EngineVerdict:
     cpt = contig_per_thread(L)[v.order0]
     if cpt != v.cpt:
         return EngineVerdict("f2", "unknown", explanation="internal: contiguity walk disagrees")
-    if v.vec < v.layout_vec:
+    if v.vec < v.layout_vec and not broadcast:
         cx = _narrow_witness(L, v)
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=_narrow_text(v))
     if plan is None:
@@ -302,13 +315,13 @@ def _z3_layout_vec(L: LinearLayout, order0: int, cap: int, timeout_ms) -> tuple[
     return w, None
 
 
-def _z3(L: LinearLayout, v: Vector, plan: Plan | None, timeout_ms) -> EngineVerdict:
+def _z3(L: LinearLayout, v: Vector, plan: Plan | None, timeout_ms, broadcast: bool = False) -> EngineVerdict:
     cap = v.limits["bits"]
     w, gave_up = _z3_layout_vec(L, v.order0, cap, timeout_ms)
     if gave_up:
         return EngineVerdict("z3", "unknown", explanation=gave_up)
     layout_vec = min(cap, w)
-    if min(v.vec, layout_vec) < layout_vec:
+    if min(v.vec, layout_vec) < layout_vec and not broadcast:
         return EngineVerdict("z3", "fails", counterexample=_narrow_witness(L, v),
                              explanation=f"z3: registers 0..{w - 1} run along dim{v.order0}, the access uses {v.vec}")
     if plan is None:
@@ -447,9 +460,17 @@ def _narrow_text(v: Vector) -> str:
 
 
 def _split_text(p: Plan, req: Request) -> str:
-    return (f"warp {req.warp}'s request at register {req.register} touches {req.sectors} sectors for "
-            f"{len(set(req.addresses)) * p.vector_bytes} bytes (minimum {req.min_sectors}): lanes 0 and 1 at "
-            f"bytes {req.addresses[0]} and {req.addresses[1] if len(req.addresses) > 1 else '-'}")
+    """The request in words, with lane 0 and the first lane in another sector, and how far apart they are (a
+    distance of `UNKNOWN_STRIDE_BYTES` or more is a stride known only at run time)."""
+    a = req.addresses
+    other = next((ln for ln in range(1, len(a)) if a[ln] // SECTOR_BYTES != a[0] // SECTOR_BYTES), None)
+    text = (f"warp {req.warp}'s request at register {req.register} touches {req.sectors} sectors for "
+            f"{len(set(a)) * p.vector_bytes} bytes (minimum {req.min_sectors})")
+    if other is None:
+        return text
+    gap = abs(a[other] - a[0])
+    apart = "a runtime stride apart" if gap >= UNKNOWN_STRIDE_BYTES else f"{gap} bytes apart"
+    return text + f": lanes 0 and {other} are {apart}"
 
 
 def suggestion(v: Vector, contiguity: Sequence[int], bits: int, shape: Sequence[int],
@@ -517,8 +538,13 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
                         "strides_bytes": [s if isinstance(s, int) else None for s in strides_bytes]})
     else:
         details.update({"requests": None, "sectors": None, "min_sectors": None})
-    r = decide(NAME, engine, {"f2": lambda: _f2(L, v, plan), "z3": lambda: _z3(L, v, plan, timeout_ms)},
-               details=details)
+    # a pointer that does not move along the layout's contiguous dim (a splat, a broadcast: stride 0) reads one
+    # address there whatever the vector: a narrower one wastes nothing, only the sectors are judged
+    broadcast = strides_bytes is not None and strides_bytes[v.order0] == 0
+    if broadcast:
+        details["broadcast"] = True
+    r = decide(NAME, engine, {"f2": lambda: _f2(L, v, plan, broadcast),
+                              "z3": lambda: _z3(L, v, plan, timeout_ms, broadcast)}, details=details)
     if r.fails:
         split = r.counterexample is not None and r.counterexample.kind == "split_sectors"
         shape = [s for _, s in L.out_dim_sizes]
@@ -528,7 +554,9 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     elif r.holds:
         sect = f"; {details['sectors']} sectors in {details['requests']} requests, the minimum" \
             if plan is not None else "; sectors not counted (the address is not affine in the coordinates)"
-        r.explanation = f"{details['instruction']}: {v.vec}-element vectors, the layout's most{sect}"
+        width = (f"the pointer does not move along dim{v.order0} (a broadcast): {v.vec}-element vectors read it all"
+                 if broadcast and v.vec < v.layout_vec else f"{v.vec}-element vectors, the layout's most")
+        r.explanation = f"{details['instruction']}: {width}{sect}"
     return r
 
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from checker import parse_encoding, prove
 from checker.encodings import lower
-from checker.properties.coalesced import (contig_per_thread, instruction, layout_order, min_sectors_of, probe,
+from checker.properties.coalesced import (coalesced, contig_per_thread, instruction, layout_order, min_sectors_of, probe,
                                           sectors_of, vector_width)
 
 ROWS = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>"
@@ -113,3 +113,19 @@ def test_bad_input_is_refused():
         prove.coalesced(blocked(ROWS), [16, 512], 16, strides=[1])
     with pytest.raises(CheckerError):
         prove.coalesced(blocked(ROWS), [16, 512], 16, contiguity=[0, 1])
+
+
+def test_a_broadcast_pointer_is_not_a_narrow_vector():
+    """A splat pointer (stride 0 along the layout's contiguous dim) reads one address there: a 1-element vector
+    wastes nothing (hand-written tiles load through `tt.splat`); only its sectors are judged."""
+    import checker
+    L = checker.lower("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                      "order = [1, 0]}>", [64, 64])
+    for engine in ("f2", "z3"):
+        r = coalesced(L, 16, contiguity=[1, 1], divisibility=[2, 2], strides_bytes=[0, 0], hardware="sm80",
+                      engine=engine)
+        assert r.holds and r.details["broadcast"] and r.details["vec"] == 1 and r.details["layout_vec"] == 8
+        assert "does not move along dim1 (a broadcast)" in r.explanation
+        assert (r.details["sectors"], r.details["min_sectors"]) == (r.details["requests"], r.details["requests"])
+    r = coalesced(L, 16, contiguity=[1, 1], divisibility=[2, 2], strides_bytes=[128, None], hardware="sm80")
+    assert r.fails and r.counterexample.kind == "narrow_vector"          # a runtime stride may move: narrow
