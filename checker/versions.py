@@ -170,6 +170,11 @@ _change("matrix_trans_rows_scored", "3.9", None,
         "from an unswizzled tile loads in 2,048 wavefronts instead of 1,024",
         "checker/properties/bank_conflicts.py (_row_registers, _first_row_registers)")
 
+_change("stores_skip_repeated_registers", "3.9", None,
+        "a global store is issued once per distinct vector: registers that repeat another are skipped",
+        "every vector start is stored, repeats included, and ptxas keeps them (an H100 counts 8 store requests "
+        "where 3.9 issues 4: tools/coalescing_probe.py's f32_reg_broadcast)", "checker/properties/coalesced.py")
+
 
 def follows(name: str) -> bool:
     """Whether the active version has change `name` (a key of `CHANGES`)."""

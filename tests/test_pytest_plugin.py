@@ -85,14 +85,14 @@ def test_a_kernel_with_errors_fails_its_test_and_the_summary_ends_the_session(tm
     assert "    cannot verify kernel gone: /nonexistent/gone.ttgir: no such file or folder" in out
     summary = out[out.index("= layoutcheck ="):]
     assert summary.splitlines()[1].startswith(
-        "layoutcheck run: 3 kernels verified (3 compiled, 0 from Triton's cache), 95 checks: 1 error, 3 warnings")
-    assert "  matmul      hip:gfx942     91 checks  3 warning(s), shared memory 32768 B" in summary
-    assert "  vector_add  hip:gfx942      4 checks  ok, shared memory 0 B" in summary
+        "layoutcheck run: 3 kernels verified (3 compiled, 0 from Triton's cache), 105 checks: 1 error, 4 warnings")
+    assert "  matmul      hip:gfx942     98 checks  4 warning(s), shared memory 32768 B" in summary
+    assert "  vector_add  hip:gfx942      7 checks  ok, shared memory 0 B" in summary
     assert "  gone        hip:gfx942      0 checks  not verified" in summary
     assert sorted(os.listdir(tmp_path / "reports")) == ["kernels", "report.json", "report.txt"]
     assert sorted(os.listdir(tmp_path / "reports" / "kernels")) == ["matmul.gfx942.ttgir", "vector_add.gfx942.ttgir"]
     assert (tmp_path / "reports" / "report.txt").read_text().startswith(
-        "layoutcheck verify: 95 checks, 92 passed, 0 failed, 3 warnings (engine both, Triton 3.9: installed)")
+        "layoutcheck verify: 105 checks, 101 passed, 0 failed, 4 warnings (engine both, Triton 3.9: installed)")
 
 
 def test_werror_fails_the_tests_that_compiled_a_warned_kernel(tmp_path):
@@ -102,8 +102,8 @@ def test_werror_fails_the_tests_that_compiled_a_warned_kernel(tmp_path):
     assert {line.split("::")[1].split()[0] for line in out.splitlines() if line.startswith("FAILED ")} == {
         "test_warned", "test_missing", "test_again"}
     assert "layoutcheck: 1 kernel(s) compiled by this test have errors or warnings:" in out
-    assert "  kernel matmul (hip:gfx942): 3 error(s), 0 warning(s)" in out           # werror: warnings are errors
-    assert f"    {WARNED.name}:84: ttg.local_store: error: 2-way bank conflict (ds_write_b32)" in out
+    assert "  kernel matmul (hip:gfx942): 4 error(s), 0 warning(s)" in out           # werror: warnings are errors
+    assert f"    {WARNED.name}:84: ttg.local_store: error: 2-way bank conflict (ds_write2_b32)" in out
 
 
 def test_only_selects_checks(tmp_path):

@@ -99,7 +99,8 @@ def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=(
         (f"; {len(uncertain) - 2} more" if len(uncertain) > 2 else "") + ")"
     if total <= capacity:
         return Result("fits", "holds", {}, None, f"the kernel {needs} {total} bytes of shared memory "
-                                                 f"({len(rows)} buffers), within the {capacity}-byte capacity{where}"
+                                                 f"({len(rows)} buffer{'' if len(rows) == 1 else 's'}), within the {capacity}-byte "
+                                                 f"capacity{where}"
                                                  f"{caveat}", details)
     return Result("fits", "fails", {}, None, f"the kernel {needs} {total} bytes of shared memory, past the "
                                              f"{capacity}-byte capacity{where}; largest: {parts}{caveat}", details)

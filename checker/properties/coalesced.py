@@ -230,8 +230,8 @@ def stores_skip_repeated_registers() -> bool:
     tools/coalescing_probe.py's ``f32_reg_broadcast`` issues 8 store requests, not 4). Their repeated
     *loads* are in the PTX too, but ptxas merges loads of the same address, so loads skip repeats in every
     version (the same case: 4 ``LDG`` per warp)."""
-    from ..versions import TritonVersion, active
-    return active() >= TritonVersion(3, 9)
+    from ..versions import follows
+    return follows("stores_skip_repeated_registers")
 
 
 def sectors_of(addresses: Sequence[int], vector_bytes: int) -> int:

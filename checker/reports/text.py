@@ -331,6 +331,8 @@ def finding(check: Mapping[str, Any]) -> str:
         return bank_conflict_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
         return aligned_message(cx, check.get("hardware"))
+    if prop == "coalesced" and cx.get("kind") in ("split_sectors", "narrow_vector"):
+        return coalesced_message(d, cx, check.get("explanation", ""))
     if prop in STATIC_PROPERTIES:            # direct checks: the explanation names the broken rule
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
     witness = witness_line(check)
@@ -363,6 +365,20 @@ TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),
                    "warp_shuffle": ("warp shuffles", "warp"),
                    "shared_memory": ("a round trip through shared memory", "cta"),
                    "distributed_shared_memory": ("a round trip through distributed shared memory", "cross_cta")}
+
+
+def coalesced_message(details: Mapping[str, Any], cx: Mapping[str, Any], explanation: str) -> str:
+    """'uncoalesced store (global_store_dwordx2, 8 B per lane): 512 sectors in 16 requests where 256 would do;
+    warp 0's request ...; suggested: ...' or 'narrow load vectors (ld.global.b32, 4 B per lane): ...'."""
+    access = details.get("access", "access")
+    what = f"{details.get('instruction', '?')}, {details.get('vector_bytes', '?')} B per lane"
+    if cx.get("kind") == "split_sectors":
+        text = (f"uncoalesced {access} ({what}): {details.get('sectors')} sectors in {details.get('requests')} "
+                f"requests where {details.get('min_sectors')} would do; {explanation}")
+    else:
+        text = f"narrow {access} vectors ({what}): {explanation}"
+    sug = details.get("suggestion")
+    return text + (f"; suggested: {sug}" if sug else "")
 
 
 MISALIGNED_EFFECT = {"nvidia": "it faults: cudaErrorMisalignedAddress",

@@ -22,11 +22,12 @@ def kernels():
 def test_a_bank_conflict_with_its_witness_details_and_layouts(kernels):
     lines = render_explain(explain(kernels, "9")).splitlines()
     assert lines[0] == "== ttg.local_store bank_conflict_free: fails (warning)"
-    assert lines[1].startswith("   ds_write_b32 (st.shared, 4 B per lane), 8 per warp, 2 phase(s) each: ")
+    assert lines[1].startswith("   ds_write2_b32 (st.shared, 4 B per lane at each of two addresses), 4 per warp, "
+                               "4 phase(s) each: ")                     # LLVM pairs the lane's two words
     assert lines[2].startswith("   witness: (kind=bank_conflict, model=hardware, hardware=gfx942, ")
     assert lines[2].endswith("(register=0, lane=9, warp=0, offset=2304, byte_address=4608, word=1152)], bank=0)")
     assert lines[3].startswith("   details: (model=hardware, hardware=gfx942, direction=store, ")
-    assert "conflicts=1, wavefronts=128, min_wavefronts=64)" in lines[3]
+    assert "conflicts=1, wavefronts=128, min_wavefronts=64," in lines[3] and "stride64=false" in lines[3]
     assert lines[4] == "== ttg.local_store aligned_access: holds"               # a pass: no (severity), no witness
     assert lines[6].startswith("   details: ")
     assert lines[7:] == [

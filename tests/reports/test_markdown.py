@@ -6,7 +6,7 @@ from checker.reports import markdown
 from checker.reports.text import ir_diagnostics
 
 from .conftest import BAD_ALIAS, ROOT, SKIPPED, WARNED, record, report, verified
-from .test_text import ir_record
+from .test_text import COALESCED_171, ir_record
 
 HEAD = ["| checks | passed | failed | holds | fails | unknown | engine |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
@@ -38,15 +38,17 @@ def test_all_passed():
 
 def test_ttgir_warnings_are_listed_in_the_text_reports_words(warned_report):
     rows = markdown.render_markdown(warned_report).splitlines()
-    assert rows[0] == "### layoutcheck verify: no check failed, 3 of 91 warned"
-    assert rows[4] == "| 91 | 88 | 0 | 88 | 3 | 0 | both |"
+    assert rows[0] == "### layoutcheck verify: no check failed, 4 of 98 warned"
+    assert rows[4] == "| 98 | 94 | 0 | 94 | 4 | 0 | both |"
     assert rows[7:10] == ["", "| severity | where | operation | finding |", "| --- | --- | --- | --- |"]
-    sentence = ("2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts "
+    sentence = ("2-way bank conflict (ds_write2_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts "
                 "where 64 would do; suggested shared layout #ttg.shared_linear<{offset = [[1, 0], [2, 0], [0, 64], "
                 "[0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], [0, 34]]}, alignment = 16> "
                 "(store + load: 256 -> 192 wavefronts, proven minimal)")
-    assert rows[10:] == [f"| warning | `{WARNED}:{n}` | `ttg.local_store` | {sentence} |" for n in (84, 105, 131)]
-    assert [line.split(": warning: ")[1] for line in ir_diagnostics(warned_report)] == [sentence] * 3   # the same words
+    assert rows[10:] == [f"| warning | `{WARNED}:{n}` | `ttg.local_store` | {sentence} |" for n in (84, 105, 131)] \
+        + [f"| warning | `{WARNED}:171` | `tt.store` | {COALESCED_171} |"]
+    assert [line.split(": warning: ")[1] for line in ir_diagnostics(warned_report)] == [sentence] * 3 + [
+        COALESCED_171]                                                                     # the same words
     assert "witness" not in "\n".join(rows) and "word=" not in "\n".join(rows)          # no raw witness
 
 

@@ -13,11 +13,16 @@ CONVERT = "tests/corpus/gl_convert_f32_64x64.cuda80.ttgir"     # two cta-level c
 
 
 def test_findings_at_the_python_line_with_the_ttgir_line_beside():
-    assert diagnostics(verified(CONVERT), "convert.ttgir") == [
+    found = diagnostics(verified(CONVERT), "convert.ttgir")
+    assert found[:2] == [
         f"tools/corpus_kernels/gl_layouts.py:{py}:9: note: cta-level conversion {a} -> {b}: data moves between "
         f"warps (through shared memory); Triton emits a round trip through shared memory "
         f"[convert.ttgir:{line}: ttg.convert_layout]"
         for py, a, b, line in ((17, "#blocked", "#blocked1", 29), (18, "#blocked1", "#linear", 30))]
+    # the last store goes out through the conversion's destination layout, across the contiguous dim
+    assert found[2].startswith("tools/corpus_kernels/gl_layouts.py:26:5: warning: narrow store vectors (st.global.b32, "
+                               "4 B per lane)") and found[2].endswith("[convert.ttgir:52: tt.store]")
+    assert len(found) == 3
 
 
 def test_without_a_python_location_the_ttgir_line(converted_report):
@@ -28,7 +33,8 @@ def test_without_a_python_location_the_ttgir_line(converted_report):
 
 def test_warnings_before_notes_on_a_line_and_problems_last(warned_report):
     assert [d.split(": warning: ")[0] for d in diagnostics(warned_report, "m.ttgir")] == [
-        "m.ttgir:84: ttg.local_store", "m.ttgir:105: ttg.local_store", "m.ttgir:131: ttg.local_store"]
+        "m.ttgir:84: ttg.local_store", "m.ttgir:105: ttg.local_store", "m.ttgir:131: ttg.local_store",
+        "m.ttgir:171: tt.store"]
     rep = copy.deepcopy(warned_report)
     warn = next(c for c in rep["checks"] if not c["passed"])
     note = dict(copy.deepcopy(warn), passed=True, verdict="holds", property="conversion", severity="error",
@@ -63,8 +69,8 @@ def test_summary_one_headline_then_a_line_per_kernel(converted_report, warned_re
     assert summary_lines(kernels, merged) == [
         "layoutcheck run: 3 kernels verified (2 compiled, 1 from Triton's cache), 165 checks: 1 error, 3 warnings, "
         "Triton 3.9: installed",
-        "  matmul_kernel  cuda:80        77 checks  ok, shared memory 32768 B (Triton: 32768 B)",
-        "  mm             hip:gfx942     91 checks  3 warning(s), shared memory 32768 B",
+        "  matmul_kernel  cuda:80        78 checks  ok, shared memory 32768 B (Triton: 32768 B)",
+        "  mm             hip:gfx942     98 checks  3 warning(s), shared memory 32768 B",
         "  broken         cuda:90         0 checks  not verified"]
     assert summary_lines([kernel("k", "cuda:80", {}, errors=1, warnings=1)], None) == [
         "layoutcheck run: 1 kernel verified (1 compiled, 0 from Triton's cache), 0 checks: 1 error, 1 warning",

@@ -215,19 +215,28 @@ def test_a_real_failing_spec(failing_report):
 
 def test_ttgir_warnings_are_diagnostics_before_the_table(warned_report):
     lines = render_text(warned_report).splitlines()
-    head = "layoutcheck verify: 91 checks, 88 passed, 0 failed, 3 warnings (engine both, Triton 3.9: default)"
+    head = "layoutcheck verify: 98 checks, 94 passed, 0 failed, 4 warnings (engine both, Triton 3.9: default)"
     assert lines[0] == head and lines[-2:] == ["", head]              # no error to repeat: the headline closes it
     assert not any(line.startswith("FAIL ") for line in lines)           # a TTGIR check is a diagnostic
     # each store now pairs with its load through the loop that carries the buffer: a suggested layout, proven
     assert lines[2:5] == [
-        f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): lanes 0 and 9 hit bank 0 "
+        f"{WARNED}:{n}: ttg.local_store: warning: 2-way bank conflict (ds_write2_b32): lanes 0 and 9 hit bank 0 "
         "(addresses 0x0, 0x1200); 128 wavefronts where 64 would do; suggested shared layout #ttg.shared_linear<"
         "{offset = [[1, 0], [2, 0], [0, 64], [0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], "
         "[0, 34]]}, alignment = 16> (store + load: 256 -> 192 wavefronts, proven minimal)" for n in (84, 105, 131)]
-    assert lines[6].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
-    assert lines[8].split() == ["bank_conflict_free", "12", "9", "0", "3"]
-    assert lines[9].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
-    assert lines[16].split() == ["total", "91", "88", "0", "3"]
+    # the MFMA accumulator stored as it is: each lane's 8 bytes a row apart
+    assert lines[5] == f"{WARNED}:171: tt.store: warning: " + COALESCED_171
+    assert lines[7].split() == ["file", "property", "checks", "passed", "failed", "warnings"]
+    assert lines[9].split() == ["bank_conflict_free", "12", "9", "0", "3"]
+    assert lines[10].split() == ["coalesced", "7", "6", "0", "1"]
+    assert lines[11].split() == ["data_movement", "3", "3", "0", "0"]         # the in-thread transposes
+    assert lines[18].split() == ["total", "98", "94", "0", "4"]
+
+
+COALESCED_171 = ("uncoalesced store (global_store_dwordx2, 8 B per lane): 2048 sectors in 64 requests where 1024 would "
+                 "do; warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are a "
+                 "runtime stride apart; suggested: lanes of a warp should take consecutive vectors along the "
+                 "contiguous dim (a coalesced layout)")
 
 
 def test_a_conversion_is_a_note_with_its_level(converted_report):
@@ -323,3 +332,25 @@ def test_failure_sentence_is_the_finding_of_a_ttgir_check():
     assert failure_sentence(conflict) == finding(conflict) == "2-way bank conflict (LDS.32); 2 wavefronts where 1 would do"
     spec = record("s", passed=False, witness={"kind": "collision", "lanes": [1, 2]})
     assert failure_sentence(spec) == failure_line(spec) == "expected holds, got fails; witness: collision: lanes=[1, 2]"
+
+
+def test_a_coalescing_finding_reads_as_one_sentence():
+    """A failed coalesced check: the instruction, sectors against the minimum, the property's explanation and its
+    suggestion, not the 32-lane witness dump."""
+    from checker.reports.text import finding
+    details = {"instruction": "global_store_dwordx2", "vector_bytes": 8, "access": "store", "requests": 16,
+               "sectors": 512, "min_sectors": 256, "suggestion": "lanes of a warp should take consecutive vectors"}
+    check = {"id": "k.ttgir:201:tt.store:coalesced[#mma1 64x64]", "property": "coalesced", "verdict": "fails",
+             "details": details, "explanation": "warp 0's request at register 0 touches 32 sectors for 512 bytes "
+             "(minimum 16): lanes 0 and 1 are a runtime stride apart",
+             "counterexample": {"kind": "split_sectors", "warp": 0, "register": 0, "lanes": [{"lane": 0}] * 64}}
+    assert finding(check) == (
+        "uncoalesced store (global_store_dwordx2, 8 B per lane): 512 sectors in 16 requests where 256 would do; "
+        "warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are a runtime "
+        "stride apart; suggested: lanes of a warp should take consecutive vectors")
+    check["counterexample"] = {"kind": "narrow_vector", "vec": 1, "layout_vec": 4}
+    check["explanation"] = "1-element vectors where the layout allows 4 along dim1: the pointer is provably aligned"
+    details.update(instruction="ld.global.b32", vector_bytes=4, access="load")
+    details.pop("suggestion")
+    assert finding(check) == ("narrow load vectors (ld.global.b32, 4 B per lane): 1-element vectors where the layout "
+                              "allows 4 along dim1: the pointer is provably aligned")

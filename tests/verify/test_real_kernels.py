@@ -37,18 +37,18 @@ ACCESSES = {
         (144, 'ttg.convert_layout', 'cta'),
     ],
     'attention.gfx942.ttgir': [
-        (53, 'ttg.local_alloc', 'ds_write_b64:0'),
+        (53, 'ttg.local_alloc', 'ds_write2st64_b64:0'),
         (54, 'ttg.local_load', 'ds_read_b64:0'),
-        (80, 'ttg.local_store', 'ds_write_b64:0'),
+        (80, 'ttg.local_store', 'ds_write2st64_b64:0'),
         (83, 'ttg.local_store', 'ds_write_b32:1'),
-        (97, 'ttg.local_load', 'ds_read_b64:0'),
+        (97, 'ttg.local_load', 'ds_read2st64_b64:0'),
         (125, 'ttg.local_load', 'ds_read_b64:0'),
         (128, 'ttg.convert_layout', 'cta'),
         (131, 'ttg.local_alloc', 'ds_write_b16:0'),
         (132, 'ttg.local_load', 'ds_read_u16:0'),
-        (138, 'ttg.local_store', 'ds_write_b64:0'),
+        (138, 'ttg.local_store', 'ds_write2st64_b64:0'),
         (141, 'ttg.local_store', 'ds_write_b32:1'),
-        (147, 'ttg.local_load', 'ds_read_b64:0'),
+        (147, 'ttg.local_load', 'ds_read2st64_b64:0'),
         (174, 'ttg.local_load', 'ds_read_b64:0'),
         (177, 'ttg.convert_layout', 'cta'),
         (180, 'ttg.local_alloc', 'ds_write_b16:0'),
@@ -80,18 +80,18 @@ ACCESSES = {
         (157, 'ttg.convert_layout', 'cta'),
     ],
     'matmul.gfx942.ttgir': [
-        (81, 'ttg.local_store', 'ds_write_b64:0'),
-        (84, 'ttg.local_store', 'ds_write_b32:1'),
-        (102, 'ttg.local_store', 'ds_write_b64:0'),
-        (105, 'ttg.local_store', 'ds_write_b32:1'),
-        (117, 'ttg.local_load', 'ds_read_b64:0'),
-        (122, 'ttg.local_load', 'ds_read_b64:0'),
-        (128, 'ttg.local_store', 'ds_write_b64:0'),
-        (131, 'ttg.local_store', 'ds_write_b32:1'),
-        (136, 'ttg.local_load', 'ds_read_b64:0'),
-        (137, 'ttg.local_load', 'ds_read_b64:0'),
-        (145, 'ttg.local_load', 'ds_read_b64:0'),
-        (146, 'ttg.local_load', 'ds_read_b64:0'),
+        (81, 'ttg.local_store', 'ds_write2st64_b64:0'),
+        (84, 'ttg.local_store', 'ds_write2_b32:1'),
+        (102, 'ttg.local_store', 'ds_write2st64_b64:0'),
+        (105, 'ttg.local_store', 'ds_write2_b32:1'),
+        (117, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (122, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (128, 'ttg.local_store', 'ds_write2st64_b64:0'),
+        (131, 'ttg.local_store', 'ds_write2_b32:1'),
+        (136, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (137, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (145, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (146, 'ttg.local_load', 'ds_read2st64_b64:0'),
     ],
 }
 COUNTS = {  # checks (aligned_access: one per local_alloc/local_store/local_load; fits: one per kernel;
@@ -173,7 +173,7 @@ def test_every_conversion_and_shared_access_is_checked(report, name):
 
 def test_findings_read_as_diagnostics(report):
     rc, rep, text = report
-    assert ("specs/kernels/matmul.gfx942.ttgir:84: ttg.local_store: warning: 2-way bank conflict (ds_write_b32): "
+    assert ("specs/kernels/matmul.gfx942.ttgir:84: ttg.local_store: warning: 2-way bank conflict (ds_write2_b32): "
             "lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts where 64 would do") in text
     assert ("specs/kernels/attention.cuda80.ttgir:101: ttg.convert_layout: note: register-level conversion #mma -> "
             "#ttg.dot_op<{opIdx=0,parent=#mma,kWidth=2}>: every thread already holds what it needs") in text
