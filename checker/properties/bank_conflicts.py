@@ -746,7 +746,7 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     return _paired(p, hw) if hw.vendor == "amd" else p
 
 
-def _paired(p: Plan, hw: Hardware) -> Plan:
+def _paired(p: Plan, hw: Hardware, pad=None) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`lds_pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
     tells the two addresses of one instruction apart either joins the phase bits, with the target's
@@ -756,10 +756,11 @@ def _paired(p: Plan, hw: Hardware) -> Plan:
     ``vector_bytes`` stays the width of one address. When that combination is
     several registers, the plan's register bit ``j`` (its lowest) is re-based onto it and ``source``
     records the R registers each plan register stands for. Unpaired plans come back with the reason
-    in ``pair.unpaired``."""
+    in ``pair.unpaired``. ``pad``: a padded layout's offset -> slot map for the immediates
+    (`padded_access.padded_plan`; `lds_pairs.address_registers`)."""
     lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
     regs = [b[0] for b in p.cvt.in_bases(REG)]
-    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8)
+    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad)
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
     together = hw.pair_groups(2 * p.vector_bytes)

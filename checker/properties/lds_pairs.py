@@ -34,6 +34,18 @@ instruction's immediate. Every other register is XORed into the lane's base, a n
 So one address register serves the 2^a accesses of the a additive registers, at the constants
 XOR-combined from their offsets; every combination of the other registers has its own.
 
+Padded layouts (``padded_shared``, `padded_access.padded_plan`): Triton pads the XOR-formed offset and each
+additive constant apart (``lowerLdSt``: "`actionAdditiveStrides` forces `regIdxAddI8` and `offset` to be
+bitwise disjoint, so we can calculate their padding contributions separately", ``regIdxAddI8 =
+applyPadding(regIdxAddI8, paddingShifts)``). So the immediate is phys(c), phys(o) = o + sum_k (o >> log2 I_k)
+<< log2 P_k, not c: a shift distributes over a disjoint OR, so phys(a | b) = phys(a) + phys(b). The padding
+thus moves the offset fields, may change the form (a register 256 fp16 elements away: 512 bytes, st64;
+with a pad of 4 per 256, 520 bytes, plain) or forbid the pair (a pad of 2: 516 bytes, not a multiple of 8).
+Corpus: the 22 padded accesses LLVM pairs (gl_views_padded, gl_rt_padded_f32, gl_mfma16_padded,
+tl_dot_fp8_tb / tl_dot_fp8e5 on gfx1250) score exactly the emitted paired instruction. The XOR part outside
+the lanes' bits is folded as phys(x) too (the identity holds; no padded access of the corpus has such a part,
+so this fold is assumed for padded layouts as seen for linear ones).
+
 This module simulates step 2 and 3 on those constants (`address_registers` also folds the part of an
 XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is modelled when
 it is regular: every access of every address register is fused, and the two accesses of every pair
@@ -56,6 +68,7 @@ Assumptions (no AMD GPU measured):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..hardware import Hardware
 
@@ -148,8 +161,8 @@ def fuse(offsets: list[tuple[int, int]]) -> tuple[list[tuple[int, int, tuple[int
     return pairs, single
 
 
-def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int
-                       ) -> dict[int, list[tuple[int, int]]]:
+def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int,
+                      pad: Callable[[int], int] | None = None) -> dict[int, list[tuple[int, int]]]:
     """The plan's accesses by address register: {XOR part: [(register index, immediate offset)]}
     (offsets in elements; register index over the plan's registers, vector bits 0).
 
@@ -158,7 +171,14 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
     the base XOR them is the base plus them: LLVM folds them into the immediate as well (seen in the
     corpus: tl_dot_f16 on gfx942, B operand, registers at offsets 8, 16 and 2064 elements: the
     accesses two apart in the last two registers share an address register, 2048 elements apart).
-    What is left of the XOR, the part within the lanes' and warps' bits, names the address register."""
+    What is left of the XOR, the part within the lanes' and warps' bits, names the address register.
+
+    ``pad``: a padded layout's offset -> slot map (``checker.padded.phys``, elements), None for a linear
+    layout. Triton pads the XOR-formed offset and each additive constant apart (``lowerLdSt``:
+    ``regIdxAddI8 = applyPadding(regIdxAddI8, paddingShifts)``, the constant bitwise disjoint from the
+    base), and phys(a | b) = phys(a) + phys(b) for disjoint a, b (a shift distributes over a disjoint OR).
+    So the immediate is pad(additive part) + pad(XOR part outside the lanes' and warps' bits): the slot
+    distance between the access and its address register's base."""
     span = 0
     for o in lane_offsets:
         span |= o
@@ -172,19 +192,21 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
                     add ^= cvt_regs[j]
                 else:
                     xor ^= cvt_regs[j]
-        out.setdefault(xor & span, []).append((m, add ^ (xor & ~span)))
+        imm = add ^ (xor & ~span) if pad is None else pad(add) + pad(xor & ~span)
+        out.setdefault(xor & span, []).append((m, imm))
     return out
 
 
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
-            elem_bytes: int) -> Pairing:
+            elem_bytes: int, pad: Callable[[int], int] | None = None) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
     `elem_bytes`): ``cvt_regs`` are the plan's register offsets in issue order (the first
-    `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements)."""
+    `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
+    padded layout's offset -> slot map, which the immediates go through (`address_registers`)."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
-    by_register = address_registers(cvt_regs, lane_offsets, vector_bits)
+    by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad)
     if all(len(v) == 1 for v in by_register.values()):
         return Pairing(element_bytes, 0, (), add, "every access has its own address register")
     pairs, single = [], []

@@ -28,7 +28,13 @@ per-lane access is min(v * e, 16) bytes: that many elements form the
 offsets o .. o + v - 1 stay inside one interval (o is a multiple of v <= I),
 so its bytes are consecutive: e * phys(o) .. e * phys(o) + v e - 1. The
 padding is ignored in this choice: a vector wider than the padding's
-alignment is emitted misaligned (see `aligned`).
+alignment is emitted misaligned (see `aligned`). On AMD, LLVM may fuse two
+4- or 8-byte accesses of a lane into ds_read2* / ds_write2* / ds_*_2addr*:
+the plan goes through `bank_conflicts._paired` with the padded immediates
+(`lds_pairs`, module docstring: Triton pads each additive constant apart,
+so the immediate of register offset c is phys(c)); the pair's second
+address either joins the phase (gfx1250) or is its own pass inside the
+instruction (gfx942 / gfx950: a select register that `phases` walks).
 
 Hardware model (the standard one of `bank_conflicts`, on these addresses).
 A phase is (warp, instruction register bits, one lane group of the
@@ -100,9 +106,9 @@ from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
 from ..versions import require_modelled
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _trans_load_plan, access_index,
-                             largest_vectorisation, local_conversion, normalize, permute_registers,
-                             trans_load_params)
+from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _paired, _trans_load_plan, access_index,
+                             largest_vectorisation, local_conversion, normalize, pair_details,
+                             permute_registers, trans_load_params)
 from .result import Counterexample, EngineVerdict, Result, decide
 
 SUB = "sub"
@@ -204,8 +210,20 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
             raise CheckerError(f"ds_read_tr cannot move this layout pair: {why}", field="access")
     v = padded_vectorisation(local, min(mem.min_interval or 1 << 30, hw.max_vector_bytes // eb))
     name = "st.shared" if direction == "store" else "ld.shared"
-    return Plan(name, direction, bits, v * eb, 0, local, tuple(origin), tuple(range(log2(v))), (),
-                hw.groups(direction, v * eb))
+    p = Plan(name, direction, bits, v * eb, 0, local, tuple(origin), tuple(range(log2(v))), (),
+             hw.groups(direction, v * eb))
+    return _paired(p, hw, mem.phys) if hw.vendor == "amd" else p
+
+
+def padded_pair_details(p: Plan) -> dict[str, Any]:
+    """`bank_conflicts.pair_details` of a paired padded plan, the two addresses' byte distance taken from
+    the instructions' offset fields (the slots apart, padding included: the immediates are padded offsets);
+    a list where the pairs of the plan lie at different distances."""
+    d = pair_details(p)
+    eb = p.pair.element_bytes
+    apart = sorted({(o1 - o0) * eb * (64 if st64 else 1) for o0, o1, st64 in p.pair.fields})
+    d["address_bytes"] = apart[0] if len(apart) == 1 else apart
+    return d
 
 
 def direct_to_lds_cap(mem: PaddedLayout, hw: Hardware) -> int:
@@ -277,13 +295,15 @@ def _mask_values(bits: tuple[int, ...]) -> list[int]:
 
 
 def phases(p: Plan):
-    """Every phase of the access: (warp, register base, group, [(cvt register, lane, offset), ...])."""
+    """Every phase of the access: (warp, register base, group, [(cvt register, lane, offset), ...]); the
+    register base runs over the instruction bits and the bits that select a pass inside one instruction
+    (a paired access's second address where both are not served together: `bank_conflicts._paired`)."""
     regs = _xor_table(_columns(p, REG))
     lanes = _xor_table(_columns(p, LANE))
     warps = _xor_table(_columns(p, WARP))
     inside = _mask_values(p.phase_regs)
     for w, wo in enumerate(warps):
-        for base in _mask_values(p.instr_regs):
+        for base in _mask_values(p.instr_regs + p.select_regs):
             for g in p.groups:
                 yield w, base, g, [(base | m, lane, regs[base | m] ^ lanes[lane] ^ wo) for lane in g for m in inside]
 
@@ -342,7 +362,7 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
     group = next(g for g in p.groups if a["lane"] in g)
     data = {"model": "hardware", "hardware": hw.name, "instruction": p.instruction, "mnemonic": p.mnemonic(hw),
             "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)], "warp": a["warp"],
-            "instruction_registers": p.registers(r, p.phase_regs),
+            "instruction_registers": p.registers(r, p.phase_regs + p.select_regs),
             "phase": {"lanes": list(group), "registers": p.registers(r, p.phase_regs)},
             "accesses": [a, b], "bank": a["word"] % hw.banks}
     if not pl.trivial:
@@ -437,6 +457,9 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
                "cost_per_phase": worst, "conflicts": worst - 1, "wavefronts": total, "min_wavefronts": n,
                "phase_costs": {str(c): k for c, k in sorted(hist.items())},
                "padding": [[i, q] for i, q in zip(mem.intervals, mem.paddings)], "triton_conflicts": None}
+    paired = p.pair is not None and p.pair.paired
+    if paired:
+        details["pair"] = padded_pair_details(p)
     where = ""
     if len(places) > 1 or not places[0].trivial:
         details["placements"] = len(places)
@@ -448,7 +471,8 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
            else "vector from the linear component capped at the smallest interval" if p.instruction.endswith("shared")
            else "lane addresses of Triton's transposed read" if p.instruction == "ds_read_tr"
            else f"vector capped by canLoadDirectToLDS at {direct_to_lds_cap(mem, hw)} element(s)")
-    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane, {vec} {mem.min_interval}), "
+    summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
+               f"{' at each of two addresses' if paired else ''}, {vec} {mem.min_interval}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each, padded addresses: "
                f"{total} wavefronts for {n} phases{where}")
 

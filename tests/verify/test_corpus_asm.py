@@ -25,32 +25,38 @@ CORPUS = ROOT / "tests" / "corpus"
 # (unambiguous), agreeing, of which agree only in Triton's LLVM IR (LLVM re-vectorized), of which are scored as
 # an AMD paired instruction (ds_read2*, ds_write2*, ds_*_2addr*: checker/properties/lds_pairs.py), of which LLVM
 # left some scored pairs single (asm_compare.LLVM_UNPAIRED). Before issue 26 the paired forms were folded into
-# single ones and every compared AMD access "agreed" (202, 211, 196) with no pair scored.
+# single ones and every compared AMD access "agreed" (202, 211, 196) with no pair scored; with the pairs of linear
+# layouts only, 196, 205 and 186 agreed (the 22 padded accesses of PADDED_PAIRED scored single).
 COUNTS = {
     "cuda:80": {"accesses": 180, "compared": 174, "agree": 174, "llvm_rewrote": 0, "paired": 0, "llvm_unpaired": 0},
     "cuda:90": {"accesses": 154, "compared": 151, "agree": 151, "llvm_rewrote": 1, "paired": 0, "llvm_unpaired": 0},
     "cuda:100": {"accesses": 176, "compared": 176, "agree": 176, "llvm_rewrote": 1, "paired": 0, "llvm_unpaired": 0},
-    "hip:gfx942": {"accesses": 214, "compared": 202, "agree": 196, "llvm_rewrote": 0, "paired": 72,
+    "hip:gfx942": {"accesses": 214, "compared": 202, "agree": 202, "llvm_rewrote": 0, "paired": 78,
                    "llvm_unpaired": 2},
-    "hip:gfx950": {"accesses": 233, "compared": 211, "agree": 205, "llvm_rewrote": 0, "paired": 26,
+    "hip:gfx950": {"accesses": 233, "compared": 211, "agree": 211, "llvm_rewrote": 0, "paired": 32,
                    "llvm_unpaired": 0},
-    "hip:gfx1250": {"accesses": 214, "compared": 196, "agree": 186, "llvm_rewrote": 0, "paired": 30,
+    "hip:gfx1250": {"accesses": 214, "compared": 196, "agree": 196, "llvm_rewrote": 0, "paired": 40,
                     "llvm_unpaired": 4},
 }
 
-# Accesses to padded shared memory that LLVM pairs: checker/properties/padded_access.py still plans them as single
-# accesses (its plans do not go through lds_pairs yet; that module is outside issue 26's change). Each differs from
-# the assembly only by the pairing: the emitted instruction is the paired form of the scored one.
-PADDED_UNPAIRED = [
-    "gl_mfma16_padded.gfx942.ttgir:44", "gl_mfma16_padded.gfx950.ttgir:44", "gl_rt_padded_f32.gfx1250.ttgir:28",
-    "gl_rt_padded_f32.gfx942.ttgir:28", "gl_rt_padded_f32.gfx950.ttgir:28", "gl_views_padded.gfx1250.ttgir:34",
-    "gl_views_padded.gfx1250.ttgir:40", "gl_views_padded.gfx1250.ttgir:46", "gl_views_padded.gfx1250.ttgir:60",
-    "gl_views_padded.gfx942.ttgir:34", "gl_views_padded.gfx942.ttgir:40", "gl_views_padded.gfx942.ttgir:46",
-    "gl_views_padded.gfx942.ttgir:60", "gl_views_padded.gfx950.ttgir:34", "gl_views_padded.gfx950.ttgir:40",
-    "gl_views_padded.gfx950.ttgir:46", "gl_views_padded.gfx950.ttgir:60", "tl_dot_fp8_tb.gfx1250.ttgir:105",
-    "tl_dot_fp8_tb.gfx1250.ttgir:121", "tl_dot_fp8_tb.gfx1250.ttgir:132", "tl_dot_fp8e5.gfx1250.ttgir:92",
-    "tl_dot_fp8e5.gfx1250.ttgir:109",
-]
+# Accesses to padded shared memory (checker/properties/padded_access.py) where the assembly differs from the scored
+# instruction: none. Before padded plans went through lds_pairs, 22 of them (6 on gfx942, 6 on gfx950, 10 on
+# gfx1250) scored the single form of the paired instruction LLVM emitted; test_padded_accesses_pair_as_emitted pins
+# them.
+PADDED_UNPAIRED = []
+
+# the 22 padded accesses LLVM pairs, with the paired instruction the assembly has at their line
+PADDED_PAIRED = {
+    "gl_mfma16_padded.gfx942.ttgir:44": "ds_read2_b64", "gl_mfma16_padded.gfx950.ttgir:44": "ds_read2_b64",
+    "gl_rt_padded_f32.gfx1250.ttgir:28": "ds_load_2addr_b32", "gl_rt_padded_f32.gfx942.ttgir:28": "ds_read2_b32",
+    "gl_rt_padded_f32.gfx950.ttgir:28": "ds_read2_b32",
+    **{f"gl_views_padded.gfx1250.ttgir:{n}": "ds_store_2addr_b64" for n in (34, 40, 46)},
+    "gl_views_padded.gfx1250.ttgir:60": "ds_load_2addr_b64",
+    **{f"gl_views_padded.{t}.ttgir:{n}": "ds_write2_b64" for t in ("gfx942", "gfx950") for n in (34, 40, 46)},
+    "gl_views_padded.gfx942.ttgir:60": "ds_read2_b64", "gl_views_padded.gfx950.ttgir:60": "ds_read2_b64",
+    **{f"tl_dot_fp8_tb.gfx1250.ttgir:{n}": "ds_load_2addr_b64" for n in (105, 121, 132)},
+    **{f"tl_dot_fp8e5.gfx1250.ttgir:{n}": "ds_load_2addr_b64" for n in (92, 109)},
+}
 
 # the accesses not compared, by why (file:line)
 UNCOMPARED = {
@@ -122,9 +128,34 @@ def test_every_unambiguous_corpus_access_scores_the_emitted_instruction(rows):
     assert all(s["agree"] == s["compared"] - padded[t] for t, s in summary.items())
 
 
+def test_padded_accesses_pair_as_emitted(rows):
+    """The padded accesses LLVM pairs score exactly the paired instruction of their line (padded plans go
+    through lds_pairs with the padded immediates), and every padded access compared agrees: 218 over the six
+    targets (196 agreed while padded plans were scored single)."""
+    from checker.encodings.padded_shared import PaddedSharedEncoding
+    from checker.ttgir_checks import read_ir_file
+    got = {f"{os.path.basename(r['file'])}:{r['line']}": r for r in rows}
+    for name, ins in PADDED_PAIRED.items():
+        r = got[name]
+        assert (r["scored"], r["status"], set(r["emitted"])) == (ins, "agrees", {ins}), r
+    padded = set()
+    for f in sorted(CORPUS.glob("*.ttgir")):
+        if "padded_shared" in f.read_text(encoding="utf-8"):
+            padded |= {f"{f.name}:{ob.line}" for ob in read_ir_file(str(f)).obligations if ob.property ==
+                       "bank_conflict_free" and isinstance(ob.operand("shared"), PaddedSharedEncoding)}
+    compared, agree = Counter(), Counter()
+    for name, r in got.items():
+        if name in padded and r["status"] in ("agrees", "MISMATCH", asm_compare.LLVM_REWROTE,
+                                              asm_compare.LLVM_UNPAIRED):
+            compared[r["target"]] += 1
+            agree[r["target"]] += r["status"] != "MISMATCH"
+    assert compared == agree == {"cuda:80": 12, "cuda:90": 12, "cuda:100": 12, "hip:gfx942": 12, "hip:gfx950": 84,
+                                 "hip:gfx1250": 86}
+
+
 def test_paired_lds_accesses_score_the_exact_paired_instruction(rows):
     """Every compared AMD access whose assembly has a paired form is scored as that very form (plain or
-    stride 64, b32 or b64, gfx9 or gfx1250 spelling), except the padded ones above."""
+    stride 64, b32 or b64, gfx9 or gfx1250 spelling), padded layouts included."""
     seen = Counter()
     for r in rows:
         paired = {k for k in r["emitted"] if asm_compare.PAIRED.fullmatch(k)}
