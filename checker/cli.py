@@ -217,6 +217,8 @@ def cmd_verify(args) -> int:
     inputs = load_inputs(args.paths, hardware, werror=args.werror, differential=args.differential,
                          version=VersionRequest(given_version(args)))
     for k in inputs.kernels:             # where the Triton version was inferred or is in doubt: said once per module
+        if k.problems:                   # (not for a module the reader could not read whole: its problems are
+            continue                     # the one line on stderr, the report's headline names the version)
         for line, text in k.notes:
             print(f"{k.file}:{line}: note: {text}", file=sys.stderr)
         for line, text in k.warnings:
@@ -788,7 +790,13 @@ def semantics(args):
         from .limits import read_text
         texts.append(read_text(args.ttgir))
     marks = find_marks("\n".join(t for t in texts if t != "-"))
-    selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
+    try:
+        selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
+    except CheckerError as e:           # the text's marks contradict each other: name where the text came from
+        if e.file is None and e.field is None:
+            e.field = "--ttgir" if getattr(args, "ttgir", None) else "encoding" if getattr(args, "encoding", None) \
+                else "layouts"
+        raise
     said = [f"layoutcheck: {kind}: {line}" for kind, lines in (("note", notes), ("warning", warnings))
             for line in lines]
     return selection.version, said

@@ -210,6 +210,9 @@ def global_access(b: Builder, op: Operation) -> None:
     t = acc.ptr_type
     if t.encoding is None or not b.lowers(t.encoding, t.shape):
         return
+    if acc.mask is not None and len(acc.mask.constancy) != len(t.shape):
+        b.skip(op, f"its mask has rank {len(acc.mask.constancy)}, its pointer {len(t.shape)}", "coalesced")
+        return
     strides = None if acc.strides is None else [s if isinstance(s, int) else None for s in acc.strides]
     params = (("kind", acc.kind), ("contiguity", list(acc.ptr.contiguity)),
               ("divisibility", list(acc.ptr.divisibility)),

@@ -110,3 +110,26 @@ def test_an_operand_error_names_the_layout_on_the_command_line(capsys):
     assert main(["prove", "bank_conflict_free", wave64, _SHARED, "--shape", "64x64", "--dtype-bits", "16"]) == 2
     assert capsys.readouterr().err.strip() == ("layoutcheck: error: field 'layouts': the first layout (reg): R has 64 "
                                                "lanes; sm90 has warps of 32")
+
+
+def test_text_mixing_two_releases_names_its_argument(capsys):
+    """Fuzz (swizzle #2429): a text whose marks contradict each other was refused without saying which argument."""
+    mixed = ("#ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[1, 0]]}, warpsPerCTA = [2, 1]}>")
+    assert main(["lower", mixed, "--shape", "32x32"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("layoutcheck: error: field 'encoding': this text mixes the syntax of two Triton releases: ")
+    assert err.count("\n") == 1
+
+
+def test_a_module_with_problems_gets_its_one_line_without_version_notes(tmp_path, capsys):
+    """Fuzz (ttgir #2487): the notes on the module's detected Triton version came before the error line of a
+    module the reader could not read whole; the report's headline names the version."""
+    path = tmp_path / "k.ttgir"
+    path.write_text('#loc = loc("k.py":1:1)\n'
+                    'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {\n'
+                    '  tt.func @k() {\n    tt.return\n  }\n}\n}\n')
+    assert main(["verify", str(path), "--quiet", "--report-dir", str(tmp_path / "r")]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"layoutcheck: error: 1 problem(s) in the TTGIR input; first: {path}:7: '}}' closes no region or " \
+                  "bracket\n"
+    assert "Triton 3.8: detected" in out.splitlines()[0]

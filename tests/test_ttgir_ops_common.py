@@ -44,3 +44,26 @@ def test_global_loads_and_stores_get_a_coalesced_warning_check():
         assert r.holds, r.explanation
         assert r.details["vector_bytes"] == 16 and r.details["sectors"] == r.details["min_sectors"] == 512
     assert {r.details["instruction"] for r in map(evaluate, obs)} == {"ld.global.v4.b32", "st.global.v4.b32"}
+
+
+MASK_OF_ANOTHER_RANK = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%p: tensor<64x128x!tt.ptr<f32>, #blocked>, %m: tensor<128xi1, #blocked1>) {
+    %x = tt.load %p, %m : tensor<64x128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_mask_of_another_rank_is_a_skip_not_an_internal_error():
+    """Fuzz (ttgir #1845): a mutated module's load names a rank-1 mask for a rank-2 pointer; its coalesced check
+    indexed the mask's constancy past its end (exit 3). Triton's verifier refuses such a load: skipped, why."""
+    from checker.syntax.ttgir import read_ttgir
+    from checker.ttgir_checks import kernel_checks
+    kc = kernel_checks(read_ttgir(MASK_OF_ANOTHER_RANK, "m.ttgir"), "m.ttgir")
+    assert not [ob for ob in kc.obligations if ob.property == "coalesced"]
+    assert kc.skips == [{"line": 5, "op": "tt.load", "check": "coalesced",
+                         "reason": "its mask has rank 1, its pointer 2"}]
