@@ -790,8 +790,9 @@ def semantics(args):
         from .limits import read_text
         texts.append(read_text(args.ttgir))
     marks = find_marks("\n".join(t for t in texts if t != "-"))
+    given = given_version(args)
     try:
-        selection, notes, warnings = choose(marks, given_version(args), "given", what="text")
+        selection, notes, warnings = choose(marks, given, "given", what="text")
     except CheckerError as e:           # the text's marks contradict each other: name where the text came from
         if e.file is None and e.field is None:
             e.field = "--ttgir" if getattr(args, "ttgir", None) else "encoding" if getattr(args, "encoding", None) \

@@ -34,6 +34,13 @@ SHARED_ELSEWHERE = {"tl_dot_scaled_mxfp4.cuda100.ttgir", "tl_persistent_tma.cuda
 # LLVM moved the neighbouring operand's ds_read_b64_tr_b8 onto this scale load's line (tests/corpus has the
 # same at line 165, filed there as ambiguous)
 MOVED = {("3.5", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159), ("3.6", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159)}
+# LDS pairs of Triton 3.5 / 3.6: their lowering builds these views' addresses otherwise than 3.7+ (whose lowerLdSt
+# the pairing follows, checker/properties/lds_pairs.py): LLVM fuses other registers (3.6 swz: six ds_read2_b64
+# where 3.7+ gives ds_read2st64_b64; 3.5: four pairs and two singles; 3.6 padded: three pairs, three singles).
+# Each side moves the same words per lane, so the bank figure on gfx942/950 (a pair costs its two accesses) is the
+# same; the mnemonic is not.
+OLDER_PAIRS = {("3.5", "gl_views_swz.gfx950.ttgir", 50), ("3.6", "gl_views_swz.gfx950.ttgir", 50),
+               ("3.6", "gl_views_padded.gfx942.ttgir", 50)}
 
 
 def _modules(version):
@@ -83,6 +90,6 @@ def test_every_unambiguous_access_scores_that_versions_instruction(version):
     finally:
         os.chdir(cwd)
     bad = {(version, r["file"], r["line"]) for r in rows if r["status"] == "MISMATCH"}
-    assert bad == {m for m in MOVED if m[0] == version}
+    assert bad == {m for m in MOVED | OLDER_PAIRS if m[0] == version}
     compared = sum(1 for r in rows if r["status"] in ("agrees", asm_compare.LLVM_REWROTE))
     assert compared >= 210
