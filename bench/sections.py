@@ -339,7 +339,7 @@ GRID = """\
 
 def sweep_spec(folder: str, quick: bool) -> tuple[str, int]:
     """7 checks of 1,440 points each (180 blocked layouts x 8 shapes), every point a distinct check
-    (identical checks would be proved once, `checker.runner.proof_key`): surjective over 32 shapes and
+    (identical checks would be proved once, `checker.run.runner.proof_key`): surjective over 32 shapes and
     injective_up_to_broadcast over 24 others, 10,080 checks (quick: 360)."""
     sizes = (8, 16, 32, 64, 128, 256, 512, 1024)
     grid = [f"[{a}, {b}]" for a in sizes for b in sizes][:56]

@@ -137,7 +137,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     exits 2; a TTGIR file's unreadable constructs do not raise: they are in
     ``report["summary"]["ttgir"][i]["problems"]``.
     """
-    from .verification import verify as run
+    from .run.verification import verify as run
     return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
                skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
                figures=figures, differential=differential, triton_figures=triton_figures, executor=executor,
@@ -151,8 +151,8 @@ def diff(old: str | os.PathLike | Iterable[str | os.PathLike], new: str | os.Pat
     of `old` (TTGIR files or folders) matched by kernel and target with one of `new`, both verified (each with
     its Triton version: given, or each module's detected one), and every change of a layout, a shared-memory
     access, a conversion or the kernel's shared memory, classed ``regression``, ``improvement`` or
-    ``neutral``. ``checker.kernel_diff.exit_status(result, "regression")`` is the command's exit status."""
-    from .kernel_diff import diff as run
+    ``neutral``. ``checker.run.diff.exit_status(result, "regression")`` is the command's exit status."""
+    from .run.diff import diff as run
     return run(old, new, old_triton_version=old_triton_version, new_triton_version=new_triton_version,
                hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms)
 

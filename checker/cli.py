@@ -181,7 +181,7 @@ def _lower_declared(encoding, shape, args):
 
 def cmd_show(args) -> int:
     from .encodings import lower
-    from .views import check_size, layout_view
+    from .reports.views import check_size, layout_view
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
     L = _lower_declared(got.encoding, shape, args)
@@ -202,8 +202,8 @@ def cmd_verify(args) -> int:
     from .hardware import resolve
     from .reports.text import render_text
     from .reports.writer import parse_formats, write_reports, written_line
-    from .runner import Progress
-    from .verification import check, load_inputs
+    from .run.runner import Progress
+    from .run.verification import check, load_inputs
     _need_solvers(args.engine)
     formats = parse_formats(args.format)
     if args.jobs is not None and args.jobs < 1:
@@ -226,7 +226,7 @@ def cmd_verify(args) -> int:
     if args.explain is not None:
         return explain(inputs.kernels, args.explain, engine=args.engine, timeout_ms=args.timeout, grids=args.grids)
     if args.executor != "processes":
-        from .executors import parse, require_ray
+        from .run.executors import parse, require_ray
         parse(args.executor)
         require_ray()
     done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
@@ -272,7 +272,7 @@ def cmd_run(args) -> int:
     import shutil
     import tempfile
     from .reports.writer import parse_formats
-    from .triton import ENV, collect, finish
+    from .integrations.triton import ENV, collect, finish
     command = list(args.program)
     if command[:1] == ["--"]:
         command = command[1:]
@@ -289,11 +289,11 @@ def cmd_run(args) -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ)
     if args.triton_version is None:
-        from .triton import require_modelled
+        from .integrations.triton import require_modelled
         require_modelled()
     env[ENV] = json.dumps({"werror": args.werror, "only": args.only, "differential": args.differential,
                            "engine": args.engine, "record_dir": records, "triton_version": args.triton_version})
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(here, "_run"), os.path.dirname(here)]
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(here, "integrations", "_run"), os.path.dirname(here)]
                                         + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     try:
         try:
@@ -351,7 +351,7 @@ def _run_relaying_stderr(command: list[str], env: dict) -> tuple[int, bool]:
 def cmd_diff(args) -> int:
     """Verify both sides, print one line per change (the text report) and write the reports asked for; exit 1
     when a change of the --fail-on kind is there."""
-    from .kernel_diff import FAIL_ON, diff, exit_status
+    from .run.diff import FAIL_ON, diff, exit_status
     from .reports import diff as reports
     if args.fail_on not in FAIL_ON:
         raise CheckerError(f"must be one of {', '.join(FAIL_ON)}, got {args.fail_on!r}", argument="--fail-on")
@@ -376,10 +376,10 @@ def cmd_diff(args) -> int:
 
 def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
     """--explain [FILE:]LINE: the proofs about the operation at that line, then its layouts
-    (`checker.verification.explain`, rendered by `checker.reports.explain`)."""
+    (`checker.run.verification.explain`, rendered by `checker.reports.explain`)."""
     from .errors import one_line
     from .reports.explain import render_explain
-    from .verification import explain as explain_line
+    from .run.verification import explain as explain_line
     explained = explain_line(kernels, where, engine=engine, timeout_ms=timeout_ms)
     sys.stdout.write(render_explain(explained, grids=grids))
     if explained.problems:              # the reader could not read (all of) that line: bad input

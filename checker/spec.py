@@ -173,7 +173,7 @@ def find_inputs(paths: Iterable[str], suffixes: tuple[str, ...] = SPEC_SUFFIXES 
 
 
 def is_ir(path: str) -> bool:
-    """TTGIR input (read by `checker.ttgir_checks`) rather than a YAML spec."""
+    """TTGIR input (read by `checker.ttgir.builder`) rather than a YAML spec."""
     return path == STDIN or path.endswith(IR_SUFFIXES)
 
 
@@ -632,7 +632,7 @@ class _Points:
 def lower_operands(ob: Check) -> None:
     """Lower each operand of a spec's check at its shape (``layout_shape`` when given, else ``shape``), or
     raise the failure as a `CheckerError` at the line and field of the operand (`Check.operand_sources`).
-    The run does this first for each check it proves (`checker.runner`); the lowerings stay cached for
+    The run does this first for each check it proves (`checker.run.runner`); the lowerings stay cached for
     the proof."""
     shape = ob.layout_shape or ob.shape
     for role, line, field in ob.operand_sources:

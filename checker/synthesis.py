@@ -769,9 +769,9 @@ def _root(value: str | None, defs: dict) -> str | None:
 
 def allocation_sets(operations: Sequence[Any]):
     """op -> the allocations (local_alloc indices) its memdesc may point into, by the allocation analysis'
-    aliases (`checker.ttgir_shared.aliases`: views, loop-carried values, branches, selects); op -> None
+    aliases (`checker.ttgir.allocation.aliases`: views, loop-carried values, branches, selects); op -> None
     outside every function."""
-    from .ttgir_shared import Function, _members, aliases
+    from .ttgir.allocation import Function, _members, aliases
     found: dict[int, frozenset] = {}
     for root, f in enumerate(operations):
         if f.name != "tt.func" or f.parent is not None:
@@ -863,7 +863,7 @@ def pair_in_ttgir(path: str, line: int) -> Pair:
     """The pair of the access on `line` of the TTGIR file at `path` (`pair_at`): the buffer's whole tensor,
     its encoding as the layout in use, the module's target as the hardware."""
     from .syntax.ttgir import read_ttgir
-    from .ttgir_checks import hardware_for_target, layout_shape
+    from .ttgir.builder import hardware_for_target, layout_shape
     try:
         with open(path, encoding="utf-8") as f:
             modules = read_ttgir(f.read(), path)

@@ -1,4 +1,4 @@
-"""Triton's own shared-memory allocation of a TTGIR module: the oracle `checker.ttgir_shared` is held to.
+"""Triton's own shared-memory allocation of a TTGIR module: the oracle `checker.ttgir.allocation` is held to.
 
     .venv/bin/python tools/allocation_oracle.py FILE.ttgir [...]           # one JSON line per module
     .venv/bin/python tools/allocation_oracle.py --compare FILE.ttgir [...] # against layoutcheck's budget
@@ -312,7 +312,7 @@ def write_lit_fixtures(out: str, root: str, files: list[str]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--compare", action="store_true", help="compare with checker.ttgir_shared.budget")
+    ap.add_argument("--compare", action="store_true", help="compare with checker.ttgir.allocation.budget")
     ap.add_argument("--expect", help="an expected.json to add each (one-module) file's answer to")
     ap.add_argument("--lit", metavar="OUT", help="write the modules of these lit tests as fixtures under OUT")
     ap.add_argument("--root", default=".", help="with --lit: Triton's source tree the files are under")
@@ -338,7 +338,7 @@ def main(argv=None) -> int:
                     f.write("\n")
             if args.compare:
                 from checker.syntax.ttgir import read_ttgir
-                from checker.ttgir_shared import budget
+                from checker.ttgir.allocation import budget
                 ours = [budget(m) for m in read_ttgir(text, path) if m.line == line]
                 row["layoutcheck"] = ours[0].total if ours else None
                 total += 1

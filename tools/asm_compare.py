@@ -217,8 +217,8 @@ def _facts_for(asm_facts: dict, path: str) -> dict | None:
 
 def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]:
     """One row per bank_conflict_free check: file, line, op, target, scored, emitted, status."""
-    from checker import runner
-    from checker.ttgir_checks import read_ir_file
+    from checker.run import runner
+    from checker.ttgir.builder import read_ir_file
     rows = []
     for path in paths:
         fx = _facts_for(asm_facts, path)

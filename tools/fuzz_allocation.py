@@ -12,7 +12,7 @@ is; dead buffers and unused loop-carried values go), and that text is what both 
 cuda:80, cuda:90, cuda:100, hip:gfx942, hip:gfx950, hip:gfx1250.
 
 The oracle is `allocation_oracle.allocate` (Triton's own passes up to allocation); layoutcheck's figure is
-`checker.ttgir_shared.budget`. ``--write DIR`` keeps ``fuzz_<seed>.ttgir`` and ``expected.json`` (the module
+`checker.ttgir.allocation.budget`. ``--write DIR`` keeps ``fuzz_<seed>.ttgir`` and ``expected.json`` (the module
 file -> Triton's ``shared`` and every op's offset) for tests/test_ttgir_shared.py. Needs Triton.
 """
 
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from allocation_oracle import allocate, canonicalize
     from checker.syntax.ttgir import read_ttgir
-    from checker.ttgir_shared import budget
+    from checker.ttgir.allocation import budget
     expected, agree, rejected = {}, 0, 0
     for seed in range(args.seed, args.seed + args.count):
         text, target = module(seed)

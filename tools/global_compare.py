@@ -158,7 +158,7 @@ def compile_fixture(path: Path, target: str) -> dict[int, collections.Counter]:
 def predictions(path: Path) -> dict[int, dict]:
     """{line: {op, instruction, vector_bytes, status, ...}} of every coalesced check of one fixture."""
     from checker.properties import PROPERTIES
-    from checker.ttgir_checks import read_ir_file
+    from checker.ttgir.builder import read_ir_file
     kc = read_ir_file(str(path))
     out = {}
     for ob in kc.obligations:

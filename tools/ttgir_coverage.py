@@ -3,13 +3,13 @@
     python tools/ttgir_coverage.py tests/corpus specs/kernels [--markdown] [--json out.json]
 
 Every ``*.ttgir`` / ``*.mlir`` file under the given paths is read and its checks are derived
-(`checker.ttgir_checks.read_ir_file`) and proven with the F2 engine in this process
-(`checker.runner.run`, one job), exactly as ``layoutcheck verify --engine f2`` does. For each
+(`checker.ttgir.builder.read_ir_file`) and proven with the F2 engine in this process
+(`checker.run.runner.run`, one job), exactly as ``layoutcheck verify --engine f2`` does. For each
 target (the module's ``ttg.target``) and operation name:
 
 - *seen*: how many operations of that name the files hold;
 - *checked*: how many of them got at least one check of their own (an op check registered with
-  `checker.ttgir_checks.op_check`: conversions, shared accesses, views, dots, tensor memory, TMA...);
+  `checker.ttgir.builder.op_check`: conversions, shared accesses, views, dots, tensor memory, TMA...);
 - *skipped*: how many had a check skipped, by reason (the models do not cover the case);
 - *errors*/*warnings*: how many had a check that failed, by severity.
 
@@ -29,10 +29,10 @@ from collections import Counter, defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from checker.errors import CheckerError  # noqa: E402
-from checker.runner import run  # noqa: E402
+from checker.run.runner import run  # noqa: E402
 from checker.spec import find_inputs, is_ir  # noqa: E402
 from checker.syntax.ttgir import read_ttgir  # noqa: E402
-from checker.ttgir_checks import checked_ops, kernel_checks  # noqa: E402
+from checker.ttgir.builder import checked_ops, kernel_checks  # noqa: E402
 
 
 def coverage(paths: list[str]) -> dict:

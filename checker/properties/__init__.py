@@ -27,14 +27,14 @@ A `Property` entry says what a check of it takes and how it is decided:
   ``layoutcheck smt`` writes (``function(layouts, shape) -> smt.Obligation``),
   or None.
 
-Readers: `checker.spec` (roles, params, dtype, layout_shape), `checker.runner`
+Readers: `checker.spec` (roles, params, dtype, layout_shape), `checker.run.runner`
 (``decide``), `checker.cli` (``prove`` and ``smt`` choices), the JSON schemas
 (a test asserts their enums equal the registry), the report renderers
 (``static``: a failure is printed with its explanation).
 
 Adding a property: write its module (with its ``check`` function), add its
 entry here, document it in docs/spec-format.md (and, when TTGIR derives it,
-register the op check in `checker.ttgir_checks`).
+register the op check in `checker.ttgir.builder`).
 """
 
 from __future__ import annotations

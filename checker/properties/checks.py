@@ -71,7 +71,7 @@ def conversion(check, engine, timeout_ms) -> Result:
 def fits(check, engine, timeout_ms) -> Result:
     from .. import prove
     p = check.param
-    if p("kernel_bytes") is not None:       # the whole kernel's budget (checker.ttgir_shared), a direct check
+    if p("kernel_bytes") is not None:       # the whole kernel's budget (checker.ttgir.allocation), a direct check
         return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware,
                            uncertain=p("uncertain") or ())
     return prove.fits(_operand(check, "layout"), check.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),

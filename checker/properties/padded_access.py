@@ -547,7 +547,7 @@ def obligation(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placem
 
 
 def evaluate_view(ob, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    """A TTGIR access of a padded layout (`checker.ttgir_checks.padded_view`): R lowered at the access's
+    """A TTGIR access of a padded layout (`checker.ttgir.builder.padded_view`): R lowered at the access's
     shape in the allocation's frame, M at the allocation shape, every placement of the view (params
     ``buffers``, ``slice_starts``); bank_conflict_free or aligned_access on those addresses."""
     from ..encodings import lower

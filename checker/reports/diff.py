@@ -1,4 +1,4 @@
-"""The reports of ``layoutcheck diff`` (`checker.kernel_diff`): text (one line per change, at the Python line), JSON
+"""The reports of ``layoutcheck diff`` (`checker.run.diff`): text (one line per change, at the Python line), JSON
 (``diff.json``, docs/diff.md), Markdown (a job summary) and HTML (``diff.html``).
 
     attn.py:88:12: regression: ttg.local_load: wavefronts 1024 -> 2048 (ldmatrix.x4.trans, conflict-free ->

@@ -7,7 +7,7 @@
     == reg: #ttg.blocked<{...}> at 64x64
     <with grids: the layout's show view, who holds each element>
 
-It renders a `checker.verification.Explained` (the checks and their results, the lowered layouts); it
+It renders a `checker.run.verification.Explained` (the checks and their results, the lowered layouts); it
 proves nothing and lowers nothing itself.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..padded import linear_part
 from ..syntax.mlir_attr import print_attribute
-from ..views import layout_view
+from .views import layout_view
 from .text import show
 
 

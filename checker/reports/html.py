@@ -56,7 +56,7 @@ The witness is drawn on them (conflicting lanes and cells outlined in red; on a 
 the cells of the conflicting bank outlined, dashed; a misaligned access's elements outlined).
 
 Where the layouts come from: a record's ``layouts`` (the runner puts them on every check that did
-not pass: `checker.runner.shown_layouts`) or ``details.layouts`` ({name: LinearLayout dict, or
+not pass: `checker.run.runner.shown_layouts`) or ``details.layouts`` ({name: LinearLayout dict, or
 Triton's {"in_dims", "in", "shape"}}). The page never parses attribute text or lowers an encoding;
 a check without them gets no figure. A layout that cannot be rebuilt gets a one-line note in place
 of its figure; the page is still written.

@@ -1,7 +1,7 @@
 """report.json and timings.json: the machine-readable results of a verify run.
 
 ``report.json`` is ``{"schema_version": 1, "summary": {...}, "checks": [...]}``
-with one record per check in run order (`checker.runner.record`; fields in
+with one record per check in run order (`checker.run.runner.record`; fields in
 docs/report-schema.md, checked by ``checker/schemas/report.schema.json``).
 It holds no wall times, so the same specs give the same bytes whatever
 ``--jobs`` or ``--executor``. A report of up to `PRETTY_MAX_CHECKS` checks is
@@ -23,7 +23,7 @@ VERDICTS = ("holds", "fails", "unknown", "error")
 
 def build_report(outcomes: Sequence, *, engine: str, timeout_ms: int,
                  ttgir: Sequence[dict] | None = None) -> dict[str, Any]:
-    """The report of a run from its outcomes (`checker.runner.Outcome`), in run order; `ttgir`
+    """The report of a run from its outcomes (`checker.run.runner.Outcome`), in run order; `ttgir`
     holds one `KernelChecks.summary()` per IR file read."""
     checks = [o.record for o in outcomes]
     passed = sum(c["passed"] for c in checks)
@@ -59,7 +59,7 @@ def build_timings(outcomes: Sequence, *, jobs: int, wall_seconds: float) -> dict
 
 def _timing(seconds: dict[str, Any]) -> dict[str, Any]:
     out = {"total": round(seconds["total"], 6), "engines": {k: round(v, 6) for k, v in seconds["engines"].items()}}
-    if seconds.get("same_as"):          # proved once for an identical check (checker.runner.proof_key)
+    if seconds.get("same_as"):          # proved once for an identical check (checker.run.runner.proof_key)
         out["same_as"] = seconds["same_as"]
     return out
 
@@ -78,7 +78,7 @@ def render_json(data: dict[str, Any], pretty: bool | None = None, rows: Sequence
     ``checks`` on a line of its own), None (default) indents up to `PRETTY_MAX_CHECKS` checks. rows: for a
     compact report, ``encode_compact`` of each element of ``data["checks"]`` (a list), in order, where it is
     made already (None where not): the worker that proved a check encodes its record
-    (`checker.runner.Task.json_row`), so that a large report is not encoded in one process at the end."""
+    (`checker.run.runner.Task.json_row`), so that a large report is not encoded in one process at the end."""
     checks = data.get("checks")
     if pretty is None:
         pretty = indents(None, len(checks)) if isinstance(checks, (list, dict)) else True

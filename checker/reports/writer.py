@@ -62,7 +62,7 @@ def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, 
     None); returns the paths written, in format order (timings.json last). `figures` is the HTML
     report's choice of figures (checker.reports.html: failed, all, none); `pretty` the JSON files'
     (`checker.reports.json_report.render_json`: None indents small reports only), `rows` its records
-    already encoded (`checker.verification.Checked.rows`)."""
+    already encoded (`checker.run.verification.Checked.rows`)."""
     texts: dict[str, str] = {}
     for f in formats:
         if f == "json":

@@ -9,7 +9,7 @@ from checker.hardware import PRESETS
 from checker.properties import checks
 from checker.spec import load_spec
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir_checks import kernel_checks
+from checker.ttgir.builder import kernel_checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NEGATIVES = {c.id: c for c in load_spec(str(ROOT / "specs" / "negatives.yaml"))}

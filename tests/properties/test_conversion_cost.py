@@ -384,7 +384,7 @@ def test_errors():
 
 def test_ttgir_convert_layout_gets_a_cost_check():
     from checker.properties import PROPERTIES
-    from checker.ttgir_checks import read_ir_file
+    from checker.ttgir.builder import read_ir_file
     path = os.path.join(HERE, "..", "corpus", "gl_convert_f16_128x32.cuda90.ttgir")
     kc = read_ir_file(path)
     cost = [c for c in kc.obligations if c.property == "conversion_cost"]

@@ -1,10 +1,10 @@
 """checker.properties.op_properties: the static properties of the TTGIR op rules, each deciding the checks of
 its op (operands and parameters) with no engine, on kernels Triton 3.9 compiled (tests/verify/ttgir) and on small
-modules that break one rule each (tests/ttgir_ops_cases.py)."""
+modules that break one rule each (tests/ttgir.ops_cases.py)."""
 
 from checker.properties import PROPERTIES, op_properties
 
-from ..ttgir_ops_cases import TDM, TMEM, run_file, run_text
+from tests.ttgir.ops_cases import TDM, TMEM, run_file, run_text
 
 OP_PROPERTIES = ("tmem_access", "mma_operands", "tma_copy", "tmem_subslice", "tmem_copy", "local_gather",
                  "scaled_dot", "tdm_copy")

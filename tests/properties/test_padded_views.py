@@ -16,9 +16,9 @@ from checker.properties.aligned import aligned_access
 from checker.properties.bank_conflicts import bank_conflict_free
 from checker.properties.padded_access import Placement, bank_conflict_free_padded, placements
 from checker.hardware import resolve
-from checker.runner import run
+from checker.run.runner import run
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir_checks import kernel_checks
+from checker.ttgir.builder import kernel_checks
 
 A_REG = ("#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [64, 0]], lane = [[0, 8], [0, 16], [4, 0], [8, 0], "
          "[16, 0], [32, 0]], warp = [[1, 0], [2, 0]], block = []}>")

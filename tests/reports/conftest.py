@@ -9,7 +9,7 @@ import pytest
 
 import checker
 from checker.reports.json_report import build_report
-from checker.runner import Outcome
+from checker.run.runner import Outcome
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FAILING = "tests/verify/specs/failing.yaml"              # six checks, five of them failing, each another way

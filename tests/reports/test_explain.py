@@ -5,7 +5,7 @@ import pytest
 
 from checker.encodings.blocked import BlockedEncoding
 from checker.reports.explain import render_explain
-from checker.verification import Explained, explain, load_inputs
+from checker.run.verification import Explained, explain, load_inputs
 
 from .conftest import ROOT
 

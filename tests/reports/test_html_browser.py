@@ -213,7 +213,7 @@ def many_checks(tmp_path, copies):
     """A report of `copies` copies of two real TTGIR modules' records (88 checks with three warnings, and 77),
     each copy its own module file in tmp_path, as verify writes them."""
     from checker.reports.json_report import build_report
-    from checker.runner import Outcome
+    from checker.run.runner import Outcome
     from .conftest import verified
     records, files = [], []
     originals = [(m, verified(m)["checks"]) for m in (WARNED, CONVERTED)]

@@ -5,7 +5,7 @@ import json
 from types import SimpleNamespace
 
 from checker.reports.json_report import PRETTY_MAX_CHECKS, build_report, build_timings, render_json
-from checker.runner import Outcome
+from checker.run.runner import Outcome
 
 from .conftest import FAILING, record, report
 

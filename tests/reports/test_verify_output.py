@@ -2,7 +2,7 @@
 count, rate and time left, from the start), off a terminal (a line every 10% or few seconds, never
 one per check), none under --quiet; the `reports:` line on stderr once the files are written;
 timings.json only under --timings; and on stdout the text report, errors first and last, as much of it as
---table, --notes and --findings-only ask while report.txt stays whole. (checker.runner.Progress on its own:
+--table, --notes and --findings-only ask while report.txt stays whole. (checker.run.runner.Progress on its own:
 tests/test_runner.py; the text report's rendering: test_text.py.)"""
 
 import fcntl

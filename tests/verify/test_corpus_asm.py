@@ -133,7 +133,7 @@ def test_padded_accesses_pair_as_emitted(rows):
     through lds_pairs with the padded immediates), and every padded access compared agrees: 218 over the six
     targets (196 agreed while padded plans were scored single)."""
     from checker.encodings.padded_shared import PaddedSharedEncoding
-    from checker.ttgir_checks import read_ir_file
+    from checker.ttgir.builder import read_ir_file
     got = {f"{os.path.basename(r['file'])}:{r['line']}": r for r in rows}
     for name, ins in PADDED_PAIRED.items():
         r = got[name]

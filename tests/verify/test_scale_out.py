@@ -1,12 +1,12 @@
 """Scale-out end to end: `verify --executor` on the command line, and the Ray executor (byte-identical
-report.json to --jobs 1; skipped when Ray is not installed). Its parts have their own tests: checker/runner.py's
-sharing of identical checks in tests/test_runner.py, checker/executors.py's in tests/test_executors.py."""
+report.json to --jobs 1; skipped when Ray is not installed). Its parts have their own tests: checker/run/runner.py's
+sharing of identical checks in tests/test_runner.py, checker/run/executors.py's in tests/test_executors.py."""
 
 import pytest
 
 import checker
 from checker.reports.json_report import render_json
-from checker.verification import check, load_inputs
+from checker.run.verification import check, load_inputs
 
 from .conftest import ROOT, SPECS
 

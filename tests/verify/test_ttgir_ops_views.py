@@ -1,9 +1,9 @@
-"""Op checks of ttng.tmem_subslice / tmem_copy (checker/ttgir_ops_nvidia.py) on a small module that breaks one
+"""Op checks of ttng.tmem_subslice / tmem_copy (checker/ttgir/ops_nvidia.py) on a small module that breaks one
 rule each; and the reports of `layoutcheck verify` on the op checks of tt.dot_scaled, ttg.local_gather /
-local_scatter, ttng.tmem_subslice / tmem_copy and amdg.async_tdm_copy_global_to_local (checker/ttgir_ops_common.py,
-ttgir_ops_nvidia.py, ttgir_ops_amd.py; their own tests: tests/test_ttgir_ops_*.py)."""
+local_scatter, ttng.tmem_subslice / tmem_copy and amdg.async_tdm_copy_global_to_local (checker/ttgir/ops_common.py,
+ttgir/ops_nvidia.py, ttgir/ops_amd.py; their own tests: tests/test_ttgir_ops_*.py)."""
 
-from ..ttgir_ops_cases import FIXTURES, OPS, TDM, TMEM, results, run_text
+from tests.ttgir.ops_cases import FIXTURES, OPS, TDM, TMEM, results, run_text
 from .conftest import ROOT
 
 

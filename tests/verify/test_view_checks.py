@@ -1,4 +1,4 @@
-"""TTGIR memdesc views get a view_consistent check (checker.ttgir_checks.view)."""
+"""TTGIR memdesc views get a view_consistent check (checker.ttgir.builder.view)."""
 
 
 def test_ttgir_memdesc_trans_gets_a_view_check(verify, tmp_path):

@@ -1,0 +1,1082 @@
+"""The shared memory a kernel needs, exactly as Triton 3.9's allocation analysis gives it
+(lib/Analysis/Allocation.cpp, Alias.cpp, MLIR's Liveness; the scratch sizes of each target's
+``AllocationAnalysisScratchSizeFn``).
+
+`budget(module)` returns, for the kernel, every buffer with its size, alignment, live range and offset,
+and the total (Triton's ``shared``: the largest over the functions no other calls); `function_budgets` every
+function's. What the Gluon inliner (run before allocation) removes is gone first: a private function nothing
+calls, and every operation `erased_before_allocation` finds dead (MLIR's trivially-dead rule and region DCE).
+One function:
+
+- **Explicit buffers**: each ``ttg.local_alloc`` in shared memory, ``prod(allocation shape per CTA) x
+  element bytes`` (a ``padded_shared`` layout: its padded size; ``partitioned_shared``: one buffer per
+  partition of ``groups x piece`` bytes, the partitions *neighbours*), aligned as
+  ``getAlignmentOrDefault`` says (the ``alignment`` attribute, else the encoding's, else 16).
+- **Aliases** (``SharedMemoryAliasAnalysis``, a forward data flow): a value aliases the allocations it
+  may point into: a ``local_alloc``'s result itself; a view (``memdesc_*``) its source's; ``arith.select``
+  both choices'; a region's block argument or result every value that flows into it (``scf.for`` /
+  ``scf.if`` / ``scf.while`` / ``ttg.warp_specialize`` operands, yields and conditions).
+- **Live ranges**: operations are numbered in post-order (an operation after everything it holds). The
+  range of a value is MLIR's ``Liveness::resolveLiveness``: in the block that defines it, from its
+  definition (a block argument: the block's first operation) to the last operation of that block that
+  is or holds a user; in every other block with a direct user, from the block's first operation to its
+  last user there; the range is ``[smallest id, largest id + 1)`` over those operations. A buffer is
+  live over the hull of the ranges of its allocation and of every value aliasing it.
+- **Scratch buffers**, live at their operation only (``[id, id + 1)``), 128-byte aligned:
+  ``ttg.convert_layout`` through shared memory: the elements of the swizzled tile over its reps and CTAs
+  (NVIDIA: ``optimalSwizzling`` with the target's ld/st-matrix tiles; AMD: the ld/st-only swizzle;
+  `properties.conversion_cost.scratch_elements`); ``tt.reduce``: its largest cross-warp round, every
+  input side by side (`properties.reduction.scratch_bytes`); ``tt.scan`` (blocked layouts, warps along
+  the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks``;
+  ``tt.histogram``: ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source;
+  ``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``ttg.local_atomic_scatter_rmw`` (and AMD's buffer atomics)
+  whose result is used: one element of the pointee's bits (a tensor result that broadcasts: all of them); ``ttng.tensormap_create``: 128;
+  ``ttg.warp_specialize``: its captures packed (scalars their bytes, pointers and descriptors 8, a shared
+  memdesc ``8 + 4 x rank``, another memdesc 8), 8-byte aligned; ``tt.call``: the callee's total (a
+  *virtual* buffer). The function itself, when it holds warp-specialized code: one byte per partition
+  warp of its largest ``warp_specialize``, live throughout, 4-byte aligned.
+- **Placement** (``computeOffsets``): explicit buffers, then scratch, then virtual ones, stably sorted
+  largest first; first fit over a map of (offset, live range) triples (``calculateStarts``); then an
+  interference graph (live at once and overlapping; or owned by operations in different regions of one
+  ``warp_specialize``, which run at once, and overlapping; or partition neighbours in one 64 KiB
+  partition of a gfx1250 LDS) coloured greedily, each coloured buffer moved past its neighbours, until
+  nothing interferes. The total is the largest ``offset + size``.
+
+Whatever the model does not reproduce exactly (an operation producing a shared memdesc it does not know,
+a scratch size it could not compute, a call to a function it does not have) is listed in
+``Budget.uncertain``; the total is then an estimate, and the ``fits`` check says so (a warning, never an
+error). docs/ttgir.md ("Whole-kernel shared memory") compares the total with the ``shared`` Triton records
+in each kernel's metadata.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from ..hardware import Hardware, hardware_for_target
+from ..syntax.ttgir import Module, Operation, TypeRef, layout_tensors, partition_warps
+from .liveness import ControlFlow
+
+SCRATCH_ALIGN = 128
+FUNCTION_SCRATCH_ALIGN = 4          # Allocation::BufferT's default alignment
+CAPTURE_ALIGN = 8
+LDS_PARTITION_BYTES = {"gfx1250": 64 * 1024}    # AMD TargetInfo::getSharedMemoryPartitionSize
+FOREVER = (0, 1 << 64)              # the live range of a buffer owned by the function (Interval's default)
+VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
+         "ttg.memdesc_reinterpret", "ttg.memdesc_subview", "ttng.memdesc_subslice", "amdg.memdesc_reinterpret")
+YIELDS = ("scf.yield", "scf.condition", "ttg.warp_yield")
+
+
+@dataclass(eq=False)
+class Buffer:
+    line: int
+    op: str
+    kind: str                 # "explicit" | "scratch" | "virtual"
+    size: int
+    alignment: int
+    start: int                # live range over post-order operation ids, [start, end)
+    end: int
+    offset: int = 0
+    what: str = ""
+    owner: int = -1           # index in Module.operations of the operation that owns it
+    neighbours: list["Buffer"] = field(default_factory=list, repr=False)    # other partitions of one allocation
+
+    def to_tuple(self) -> tuple:
+        return (self.line, self.op, self.kind, self.size, self.alignment, self.offset, self.what)
+
+
+@dataclass
+class Budget:
+    total: int
+    buffers: list[Buffer] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    uncertain: list[str] = field(default_factory=list)    # why the total may not be Triton's ("line N: ...")
+
+    @property
+    def exact(self) -> bool:
+        return not self.uncertain
+
+
+def _shared_memdesc(t: TypeRef) -> bool:
+    return t.kind == "memdesc" and not (t.memory_space or "").endswith("tensor_memory") and \
+        (t.encoding is None or t.encoding.is_shared)
+
+
+# ------------------------------------------------------------------ the function's structure
+
+
+def argument_region(op: Operation, k: int) -> int:
+    """The region of `op` whose block declares its k-th argument: scf.while's first ``len(operands)`` are its
+    ``before`` region's, the rest its ``do`` region's; a warp_specialize repeats its captures once per
+    partition (regions 1, 2, ...); every other op has its arguments in region 0."""
+    if op.name == "scf.while":
+        return 0 if k < len(op.operands) else 1
+    if op.name == "ttg.warp_specialize":
+        return 1 + k // max(1, len(op.operands))
+    return 0
+
+
+Block = tuple  # (index of the op holding it, region)
+Value = tuple  # ("result", op index, name) | ("argument", op index, region, name)
+
+
+class Function:
+    """The operations of one function (its tt.func first) with every SSA use resolved to its definition
+    through the scopes it sits in (partition regions may repeat names), and its control-flow graph
+    (`liveness.ControlFlow`: post-order ids and live ranges)."""
+
+    def __init__(self, ops: Sequence[Operation], members: Sequence[int]):
+        self.ops = ops
+        self.members = list(members)
+        self.users: dict[Value, list[int]] = {}
+        self.operand_values: dict[int, list[Value | None]] = {}
+        scopes: dict[Block, dict[str, Value]] = {}
+
+        def scope(block: Block) -> dict[str, Value]:
+            if block not in scopes:
+                p, r = block
+                scopes[block] = {} if p is None else {
+                    a: ("argument", p, r, a) for k, a in enumerate(ops[p].arguments)
+                    if argument_region(ops[p], k) == r}
+            return scopes[block]
+
+        for i in self.members:
+            op = ops[i]
+            block = (op.parent, op.region)
+            resolved: list[Value | None] = []
+            for name in op.operands:
+                v = None
+                for b in self.chain(i):
+                    v = scope(b).get(name)
+                    if v is not None:
+                        break
+                resolved.append(v)
+                if v is not None:
+                    self.users.setdefault(v, []).append(i)
+            self.operand_values[i] = resolved
+            for r in op.results:
+                scope(block)[r] = ("result", i, r)
+        self.flow = ControlFlow(ops, self.members, self.operand_values.__getitem__, argument_region)
+        self.ids = self.flow.ids
+
+    def chain(self, i: int) -> list[Block]:
+        """The blocks around operation i, innermost first."""
+        out, op = [], self.ops[i]
+        while True:
+            out.append((op.parent, op.region))
+            if op.parent is None:
+                return out
+            op = self.ops[op.parent]
+
+    def live_range(self, v: Value) -> tuple[int, int] | None:
+        """[first, last + 1) of the ids of the operations v is live at, over the function's control-flow graph
+        (`checker.ttgir.liveness`); None for a value that graph does not hold."""
+        return self.flow.live_range(v)
+
+    def values(self, i: int) -> list[Value]:
+        return [("result", i, r) for r in self.ops[i].results]
+
+    def argument_values(self, i: int, region: int | None = None) -> list[Value]:
+        op = self.ops[i]
+        return [("argument", i, argument_region(op, k), a) for k, a in enumerate(op.arguments)
+                if region is None or argument_region(op, k) == region]
+
+
+# ------------------------------------------------------------------ aliases
+
+
+def aliases(fn: Function) -> dict[Value, set[int]]:
+    """Every value that may point into a shared allocation -> those allocations (op indices of their
+    local_alloc), by Triton's SharedMemoryAliasAnalysis run to its fixed point."""
+    ops = fn.ops
+    out: dict[Value, set[int]] = {}
+
+    def flow(targets: Sequence[Value], sources: Sequence[Value | None]) -> bool:
+        got: set[int] = set()
+        for s in sources:
+            if s is not None:
+                got |= out.get(s, set())
+        changed = False
+        for t in targets:
+            have = out.setdefault(t, set())
+            if not got <= have:
+                have |= got
+                changed = True
+        return changed
+
+    for i in fn.members:
+        op = ops[i]
+        if op.name == "ttg.local_alloc" and op.results and op.result_types and _shared_memdesc(op.result_types[0]):
+            out[("result", i, op.results[0])] = {i}
+    changed = True
+    while changed:
+        changed = False
+        for i in fn.members:
+            op, src = ops[i], fn.operand_values[i]
+            res = fn.values(i)
+            # results that may point into shared memory: not a type the reader knows to be something else
+            # (`arith.select ... : T` writes one type for all, which the reader may not give the result)
+            known = op.result_types if len(op.result_types) == len(res) else [None] * len(res)
+            shared_res = [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
+            if op.name == "ttg.local_alloc":
+                continue
+            if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
+                changed |= flow(shared_res, src[:1])
+            elif op.name == "arith.select":
+                changed |= flow(shared_res, src[1:3])
+            elif op.name == "scf.for":
+                for k, init in enumerate(src[3:]):
+                    changed |= flow([v for v in (fn.argument_values(i)[1 + k:2 + k] + res[k:k + 1])], [init])
+            elif op.name == "scf.while":
+                before = fn.argument_values(i, 0)
+                for k, init in enumerate(src):
+                    changed |= flow(before[k:k + 1], [init])
+            elif op.name == "ttg.warp_specialize":
+                n = len(src)
+                args = fn.argument_values(i)
+                for k, capture in enumerate(src):
+                    changed |= flow(args[k::n] if n else [], [capture])
+            elif op.name in YIELDS and op.parent is not None:
+                changed |= _flow_yield(fn, i, flow)
+            elif i in fn.flow.branches:                  # cf.br / cf.cond_br: operands -> successor arguments
+                for arguments, passed in fn.flow.branches[i]:
+                    for a, v in zip(arguments, passed):
+                        changed |= flow([a], [v])
+    return out
+
+
+def _flow_yield(fn: Function, i: int, flow) -> bool:
+    """What a region's terminator hands on: scf.for's yield to its iter_args and results; scf.if's and
+    warp_yield's to the results; scf.while's ``do`` yield to its ``before`` arguments; scf.condition's
+    values (after the condition) to the ``do`` arguments and the results."""
+    op = fn.ops[i]
+    holder_index = op.parent
+    holder = fn.ops[holder_index]
+    src = fn.operand_values[i]
+    res = fn.values(holder_index)
+    changed = False
+    if op.name == "scf.condition":
+        after = fn.argument_values(holder_index, 1)
+        for k, v in enumerate(src[1:]):
+            changed |= flow(after[k:k + 1] + res[k:k + 1], [v])
+    elif holder.name == "scf.for":
+        args = fn.argument_values(holder_index)
+        for k, v in enumerate(src):
+            changed |= flow(args[1 + k:2 + k] + res[k:k + 1], [v])
+    elif holder.name == "scf.while":
+        before = fn.argument_values(holder_index, 0)
+        for k, v in enumerate(src):
+            changed |= flow(before[k:k + 1], [v])
+    elif holder.name in ("scf.if", "ttg.warp_specialize", "scf.execute_region", "scf.index_switch"):
+        for k, v in enumerate(src):
+            changed |= flow(res[k:k + 1], [v])
+    return changed
+
+
+# ------------------------------------------------------------------ the budget
+
+
+def budget(module: Module, hardware: Hardware | None = None) -> Budget:
+    """The kernel's shared memory as Triton allocates it (module docstring): the largest total over the
+    functions no other function calls, with that function's buffers."""
+    inlined = inline_calls(module)
+    functions = _budgets(inlined, hardware or hardware_for_target(module.target))
+    called = {_symbol(op) for op in inlined.module.operations if op.name == "tt.call"}
+    roots = [n for n in functions if n not in called] or list(functions)
+    if not roots:
+        return Budget(0)
+    return max((functions[n] for n in roots), key=lambda b: b.total)
+
+
+def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[str, Budget]:
+    """Every function Triton allocates, by name, with its buffers and total, once the inliner has run
+    (`inline_calls`): a call it leaves (``noinline``) is a virtual buffer of the callee's total; a private
+    function nothing calls any more is erased and not among them."""
+    return _budgets(inline_calls(module), hardware or hardware_for_target(module.target))
+
+
+def _budgets(inlined: "Inlined", hw: Hardware | None) -> dict[str, Budget]:
+    module = inlined.module
+    ops = module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    done: dict[str, Budget] = {}
+    for name in funcs:
+        _callee_budget(module, name, funcs, hw, done, ())
+    for name, notes in inlined.uncertain.items():
+        if name in done:
+            done[name].uncertain += notes
+    return {n: done[n] for n in funcs
+            if n in called or not re.match(r"tt\.func\s+private\b", ops[funcs[n]].text)}
+
+
+def unallocated(module: Module) -> set[int]:
+    """The operations of `module` (indices in its ``operations``) of which no copy is left when Triton
+    allocates: erased as dead (`erased_before_allocation`), in a private function erased after inlining, or
+    inside such an operation."""
+    inlined = inline_calls(module)
+    ops = inlined.module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    kept: set[int] = set()
+    for name, root in funcs.items():
+        if name not in called and re.match(r"tt\.func\s+private\b", ops[root].text):
+            continue
+        members = _members(ops, root)
+        gone = _gone(ops, members, erased_before_allocation(Function(ops, members)))
+        kept |= {inlined.origin[i] for i in members if i not in gone}
+    return set(range(len(module.operations))) - kept
+
+
+def _symbol(op: Operation) -> str:
+    m = re.search(r"@([\w$.]+)", op.text)
+    return m.group(1) if m else ""
+
+
+def _members(ops: Sequence[Operation], root: int) -> list[int]:
+    out, inside = [root], {root}
+    for i in range(root + 1, len(ops)):
+        if ops[i].parent in inside:
+            out.append(i)
+            inside.add(i)
+    return out
+
+
+def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
+    if name in done:
+        return done[name]
+    if name in stack or name not in funcs:
+        return Budget(0, uncertain=[f"tt.call @{name}: " + ("a recursive call" if name in stack
+                                                            else "the callee is not in the module")])
+    calls: dict[str, Budget] = {}
+    members = _members(module.operations, funcs[name])
+    for i in members:
+        op = module.operations[i]
+        if op.name == "tt.call":
+            callee = _symbol(op)
+            calls[callee] = _callee_budget(module, callee, funcs, hw, done, stack + (name,))
+    done[name] = _function_budget(module, members, hw, calls)
+    return done[name]
+
+
+# ------------------------------------------------------------------ the inliner
+
+
+INLINABLE_DIALECTS = ("tt", "ttg", "ttng", "amdg", "tti", "gluon", "proton", "arith", "math", "scf", "cf", "ub",
+                      "llvm")
+"""The dialects whose operations MLIR's inliner may move into a caller: those that register an inliner
+interface (Triton's ``TritonInlinerInterface``, Proton's, and MLIR's own for arith, math, scf, cf, ub and llvm).
+A callee holding an operation of another dialect (``builtin.unrealized_conversion_cast``, ``gpu``, ``nvvm``)
+is not inlined."""
+
+
+@dataclass
+class Inlined:
+    """A module as the Gluon inliner leaves it: every inlined call replaced by its callee's body (operations
+    copied with SSA names made unique per call), `origin[i]` the index in the original module of the
+    operation copied to `module.operations[i]`, and per function what the copy may not reproduce."""
+    module: Module
+    origin: list[int]
+    uncertain: dict[str, list[str]] = field(default_factory=dict)
+
+
+def inline_calls(module: Module) -> Inlined:
+    """What MLIR's inliner, run by the Gluon inliner before allocation, makes of the module: a ``tt.call`` of
+    a function of the module whose ``noinline`` attribute is not true (``TritonInlinerInterface::
+    isLegalToInline``), whose body only holds operations of dialects that can be inlined and which is not
+    part of a recursion, is replaced by that function's body, itself inlined first (the inliner walks the
+    call graph bottom-up). The callee's arguments become the call's operands and the call's results the
+    values its ``tt.return`` returns (a one-block body spliced in place; the simplifier merges the blocks a
+    body of several splits off). Each copied operation keeps its own line: Triton's operations keep the
+    callee's location (inside a ``callsite``)."""
+    ops = module.operations
+    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+    if not any(op.name == "tt.call" and _inlinable(ops, funcs, _symbol(op)) for op in ops):
+        return Inlined(module, list(range(len(ops))))
+    bodies: dict[str, list[tuple[Operation, int]]] = {}
+    notes: dict[str, list[str]] = {}
+    counter = [0]
+
+    def expand(name: str, stack: tuple) -> list[tuple[Operation, int]]:
+        """The function's operations (its tt.func first, parents as indices into this list) with every
+        inlinable call replaced."""
+        if name in bodies:
+            return bodies[name]
+        members = _members(ops, funcs[name])
+        new: list[tuple[Operation, int]] = []
+        where: dict[int, int] = {}              # original index -> index in `new`
+        rename: dict[str, str] = {}             # a call's result -> the value replacing it
+        for i in members:
+            op = ops[i]
+            parent = where.get(op.parent) if op.parent is not None else None
+            callee = _symbol(op) if op.name == "tt.call" else ""
+            if callee and callee not in stack + (name,) and _inlinable(ops, funcs, callee):
+                body = expand(callee, stack + (name,))
+                counter[0] += 1
+                tag = f"@{counter[0]}"
+                head = body[0][0]
+                params = head.arguments[:_signature_count(head)]
+                given = [rename.get(v, v) for v in op.operands]
+                renamed = dict(zip(params, given))
+                returns = [k for k, (o, _) in enumerate(body) if o.name == "tt.return" and o.parent == 0]
+                if len(returns) != 1 or any(o.name.startswith("cf.") for o, _ in body):
+                    notes.setdefault(name, []).append(
+                        f"line {op.line}: @{callee} is inlined from several blocks; the model splices its "
+                        f"operations in place of the call")
+                placed: dict[int, int] = {0: parent} if parent is not None else {}
+                for k, (o, origin) in enumerate(body):
+                    if k == 0 or k in returns:
+                        continue
+                    def fresh(v: str) -> str:
+                        return renamed.get(v) or _tagged(v, tag)
+                    copy = replace(o, operands=[fresh(v) for v in o.operands], results=[_tagged(v, tag) for v in
+                                                                                         o.results],
+                                   arguments=[_tagged(v, tag) for v in o.arguments],
+                                   parent=placed.get(o.parent) if o.parent != 0 else parent,
+                                   region=o.region if o.parent != 0 else op.region)
+                    placed[k] = len(new)
+                    new.append((copy, origin))
+                if returns:
+                    back = body[returns[0]][0]
+                    for r, v in zip(op.results, back.operands):
+                        rename[r] = renamed.get(v) or _tagged(v, tag)
+                continue
+            where[i] = len(new)
+            new.append((replace(op, operands=[rename.get(v, v) for v in op.operands], parent=parent), i))
+        bodies[name] = new
+        return new
+
+    operations: list[Operation] = []
+    origin: list[int] = []
+    for name in funcs:
+        body = expand(name, ())
+        base = len(operations)
+        for o, k in body:
+            operations.append(replace(o, parent=None if o.parent is None else o.parent + base))
+            origin.append(k)
+    return Inlined(replace(module, operations=operations), origin, notes)
+
+
+def _tagged(v: str, tag: str) -> str:
+    return v + tag
+
+
+def _inlinable(ops: Sequence[Operation], funcs: dict[str, int], name: str) -> bool:
+    i = funcs.get(name)
+    if i is None or re.search(r"\bnoinline\s*=\s*true\b", ops[i].text):
+        return False
+    members = _members(ops, i)
+    return len(members) > 1 and all(ops[j].name.split(".")[0] in INLINABLE_DIALECTS for j in members[1:])
+
+
+def _signature_count(func: Operation) -> int:
+    """How many of a tt.func's arguments its signature declares (the rest are its blocks' arguments)."""
+    from ..syntax.ttgir import _group_end
+    m = re.search(r"@[\w$.]+\s*\(", func.text)
+    if m is None:
+        return len(func.arguments)
+    inside = func.text[m.end():_group_end(func.text, m.end() - 1) - 1]
+    return min(len(func.arguments), len(re.findall(r"%[\w$.#-]+\s*:", inside)))
+
+
+def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> set[int]:
+    """The dead operations and everything inside them (an erased operation takes its regions with it)."""
+    gone = set(dead)
+    for i in members:
+        if ops[i].parent in gone:
+            gone.add(i)
+    return gone
+
+
+def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget]) -> Budget:
+    ops = module.operations
+    fn = Function(ops, members)
+    dead = erased_before_allocation(fn)
+    if dead:                        # an erased op takes its regions with it
+        gone = _gone(ops, members, dead)
+        fn = Function(ops, [i for i in members if i not in gone])
+        members = fn.members
+    out = Budget(0)
+    if fn.flow.unread:
+        out.uncertain.append(f"{fn.flow.unread}: the function's blocks cannot be read (already unstructured); "
+                             f"the model follows it as one block")
+    alias = aliases(fn)
+    ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
+    for v, allocs in alias.items():
+        if not allocs or not (v[0] == "result" or v in fn.users):
+            continue
+        r = fn.live_range(v)
+        if r is None:
+            continue
+        lo, hi = r
+        for a in allocs:
+            r = ranges.get(a)
+            ranges[a] = (lo, hi) if r is None else (min(r[0], lo), max(r[1], hi))
+    explicit, scratch_buffers, virtual = [], [], []
+    for i in fn.members:
+        op = ops[i]
+        if op.name == "ttg.local_alloc" and op.result_types and _shared_memdesc(op.result_types[0]) and op.results:
+            t = op.result_types[0]
+            sizes, align = _alloc_bytes(t)
+            if isinstance(op.attributes.get("alignment"), int):
+                align = op.attributes["alignment"]
+            start, end = ranges.get(i, (fn.ids[i], fn.ids[i] + 1))
+            what = f"{'x'.join(map(str, t.alloc_shape or t.shape))}x{t.element_type}"
+            group = [Buffer(op.line, op.name, "explicit", size, align, start, end, what=what, owner=i)
+                     for size in sizes]
+            if len(group) > 1:
+                for b in group:
+                    b.neighbours = [x for x in group if x is not b]
+            explicit += group
+            continue
+        if op.name == "tt.func" and op.parent is None:
+            has_ws = any(ops[j].name == "ttg.warp_specialize" for j in members)
+            warps = padded_partition_warps(module) if has_ws else 0
+            if warps:
+                scratch_buffers.append(Buffer(op.line, op.name, "scratch", warps, FUNCTION_SCRATCH_ALIGN, *FOREVER,
+                                              what=f"warp indices of {warps} partition warps", owner=i))
+            continue
+        if op.name == "tt.call":
+            callee = calls.get(_symbol(op))
+            if callee is not None:
+                out.uncertain += [f"line {op.line}: {u}" for u in callee.uncertain]
+                if callee.total:
+                    virtual.append(Buffer(op.line, op.name, "virtual", callee.total, SCRATCH_ALIGN, fn.ids[i],
+                                          fn.ids[i] + 1, what=f"@{_symbol(op)}", owner=i))
+            continue
+        used = any(fn.users.get(v) for v in fn.values(i))
+        size, what, align = scratch(op, module, used, hw, out.uncertain)
+        if size:
+            scratch_buffers.append(Buffer(op.line, op.name, "scratch", size, align, fn.ids[i], fn.ids[i] + 1,
+                                          what=what, owner=i))
+    out.buffers = explicit + scratch_buffers + virtual
+    partition = LDS_PARTITION_BYTES.get(hw.name, 0) if hw is not None else 0
+    out.total = place(out.buffers, concurrent=_concurrency(ops), partition_bytes=partition)
+    return out
+
+
+REMOVABLE = ("ttg.local_alloc", "ttg.local_load", "ttg.convert_layout", "tt.reduce", "tt.scan", "tt.trans",
+             "tt.reshape", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.join", "tt.split",
+             "tt.gather", "tt.histogram", "tt.addptr", "tt.load", "tt.cat", "arith.select",
+             "tt.dot", "tt.dot_scaled", "tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "tt.clampf",
+             "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.unsplat", "tt.get_program_id",
+             "tt.get_num_programs", "tt.make_tensor_descriptor", "tt.descriptor_load", "tt.descriptor_gather",
+             "ttg.warp_id", "ttng.tmem_alloc", "ttng.tmem_load", "ttng.tmem_subslice",
+             "ttng.reinterpret_tensor_descriptor", "amdg.extract_slice", "amdg.concat", "amdg.in_thread_transpose",
+             "amdg.update_tensor_descriptor", "amdg.buffer_load", "ub.poison",
+             "builtin.unrealized_conversion_cast") + VIEWS
+"""Operations the canonicalizer may erase when nothing uses their results: Triton (or MLIR) declares them
+``Pure``, or their only memory effects are reads and the allocation of their own result (MLIR's
+``wouldOpBeTriviallyDead``)."""
+PURE_TERMINATORS = ("scf.yield", "scf.condition", "ttg.warp_yield", "ttg.warp_return", "tt.reduce.return",
+                    "tt.scan.return")
+STRUCTURED_CONTROL = ("scf.for", "scf.if", "scf.while")
+
+
+def _removable(op: Operation) -> bool:
+    if op.name in REMOVABLE or op.name.startswith(("arith.", "math.")):
+        return True
+    # inline assembly and external calls declare their effects by their ``pure`` attribute
+    return op.name in ("tt.elementwise_inline_asm", "tt.extern_elementwise") and \
+        re.search(r"\bpure\s*=\s*true", op.text) is not None
+
+
+def erased_before_allocation(fn: Function) -> set[int]:
+    """Operations gone before Triton allocates: the Gluon inliner's control-flow simplification (a greedy
+    rewrite over the graph ``scf-to-cf`` made) erases every operation MLIR finds trivially dead, and its
+    region simplification (``runRegionDCE``) every one whose results reach no live operation, loop-carried
+    values included: a block argument is live only when a live operation uses it, and only then the values
+    the branches pass to it. Live from the start: operations with effects beyond reading (stores, barriers,
+    atomics, calls, ...) and returns; a ``ttg.warp_specialize`` is ``RecursiveMemoryEffects``, so it goes
+    when nothing inside it has such effects and its results are unused (and with it the function's buffer of
+    partition warps). The lowered loops' and branches' own control (bounds, step, conditions) stays."""
+    ops = fn.ops
+    members = set(fn.members)
+    inside: dict[int, list[int]] = {}
+    for i in fn.members:
+        if ops[i].parent is not None:
+            inside.setdefault(ops[i].parent, []).append(i)
+
+    def effect_free(i: int) -> bool:
+        op = ops[i]
+        if op.name in PURE_TERMINATORS:
+            return True
+        if op.name in ("ttg.warp_specialize",) + STRUCTURED_CONTROL:
+            return all(effect_free(j) for j in inside.get(i, ()))
+        return _removable(op)
+
+    def terminator(holder: int, region: int) -> int | None:
+        body = [j for j in inside.get(holder, ()) if ops[j].region == region]
+        return body[-1] if body and ops[body[-1]].name in PURE_TERMINATORS else None
+
+    live_ops: set[int] = set()
+    live_values: set[Value] = set()
+    todo: list[Value] = []
+
+    def value_live(v: Value | None) -> None:
+        if v is not None and v not in live_values:
+            live_values.add(v)
+            todo.append(v)
+
+    def operand(i: int | None, k: int) -> None:
+        if i is not None:
+            src = fn.operand_values.get(i, [])
+            if 0 <= k < len(src):
+                value_live(src[k])
+
+    def op_live(i: int) -> None:
+        if i in live_ops or i not in members:
+            return
+        live_ops.add(i)
+        op = ops[i]
+        if i in fn.flow.branches:                         # a branch keeps its condition; what it passes
+            if op.name == "cf.cond_br":                   # lives with the successor's argument
+                operand(i, 0)
+            return
+        if op.name in STRUCTURED_CONTROL:                 # the lowering's compare and branches use these
+            if op.name == "scf.for":
+                for k in range(3):
+                    operand(i, k)
+            elif op.name == "scf.if":
+                operand(i, 0)
+            else:
+                operand(terminator(i, 0), 0)
+            return
+        for v in fn.operand_values.get(i, []):
+            value_live(v)
+        if op.name == "ttg.warp_specialize":
+            for j in inside.get(i, ()):
+                if ops[j].name in ("ttg.warp_yield", "ttg.warp_return"):
+                    op_live(j)
+        elif op.name != "tt.func":
+            for j in inside.get(i, ()):                   # a combiner or a region not simplified: all of it stays
+                op_live(j)
+
+    def loop_carried(i: int, k: int) -> None:
+        """The k-th value scf.for carries (its iter_arg and result, one block argument after lowering)."""
+        operand(i, 3 + k)
+        operand(terminator(i, 0), k)
+
+    passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches pass it
+    for targets in fn.flow.branches.values():
+        for arguments, passed in targets:
+            for a, v in zip(arguments, passed):
+                if v is not None:
+                    passed_to.setdefault(a, []).append(v)
+    for i in fn.members:
+        op = ops[i]
+        if op.name in STRUCTURED_CONTROL or op.name in ("tt.return", "tt.func") or i in fn.flow.branches or \
+                (op.name not in PURE_TERMINATORS and not effect_free(i)):
+            op_live(i)
+    while todo:
+        v = todo.pop()
+        holder = v[1]
+        op = ops[holder]
+        if v[0] == "result":
+            k = op.results.index(v[2]) if v[2] in op.results else -1
+            if op.name == "scf.for":
+                loop_carried(holder, k)
+            elif op.name == "scf.if":
+                operand(terminator(holder, 0), k)
+                operand(terminator(holder, 1), k)
+            elif op.name == "scf.while":
+                operand(terminator(holder, 0), k + 1)
+            else:
+                op_live(holder)
+            continue
+        for w in passed_to.get(v, ()):
+            value_live(w)
+        args = fn.argument_values(holder, v[2])
+        k = args.index(v) if v in args else -1
+        if op.name == "scf.for" and k > 0:
+            loop_carried(holder, k - 1)
+        elif op.name == "scf.while" and v[2] == 0:
+            operand(holder, k)
+            operand(terminator(holder, 1), k)
+        elif op.name == "scf.while":
+            operand(terminator(holder, 0), k + 1)
+    return {i for i in fn.members if i not in live_ops and ops[i].name not in PURE_TERMINATORS}
+
+
+def padded_partition_warps(module: Module) -> int:
+    """The warps every warp_specialize's partitions have once Triton's AllocateWarpGroups pads them (with
+    partitions of no work) to the module's largest, rounded up to whole warp groups of 4."""
+    largest = max((sum(partition_warps(op)) for op in module.operations if op.name == "ttg.warp_specialize"),
+                  default=0)
+    return -(-largest // 4) * 4
+
+
+def _concurrency(ops: Sequence[Operation]):
+    """x, y -> whether the operations owning two buffers run at once: both inside one warp_specialize, in
+    different regions (Triton compares the regions directly holding the owners)."""
+    def ws(i: int) -> int | None:
+        p = ops[i].parent
+        while p is not None:
+            if ops[p].name == "ttg.warp_specialize":
+                return p
+            p = ops[p].parent
+        return None
+
+    def concurrent(x: Buffer, y: Buffer) -> bool:
+        if x.owner < 0 or y.owner < 0:
+            return False
+        wx = ws(x.owner)
+        return wx is not None and wx == ws(y.owner) and \
+            (ops[x.owner].parent, ops[x.owner].region) != (ops[y.owner].parent, ops[y.owner].region)
+    return concurrent
+
+
+def _alloc_bytes(t: TypeRef) -> tuple[list[int], int]:
+    """(sizes of the buffers, alignment) of one shared allocation."""
+    enc = t.encoding
+    shape = list(t.alloc_shape or t.shape)
+    if enc is not None and enc.kind == "nvmma_shared" and enc.fp4_padded:   # getAllocationShapePerCTA
+        shape[-2 if enc.transposed else -1] *= 2          # the packed axis (order[0]) holds padded bytes
+    per_cta = _per_cta(enc, shape)
+    bits = t.element_bits or 8
+    align = 16
+    if enc is not None and hasattr(enc, "alignment"):
+        a = enc.alignment
+        align = int(a() if callable(a) else a) or 16
+    if enc is not None and enc.kind == "padded_shared":       # getPaddedSize over the whole allocation
+        return [_padded_elements(enc, math.prod(per_cta)) * bits // 8], align
+    if enc is not None and enc.kind == "partitioned_shared":
+        inner = getattr(enc, "partition_layout", None)
+        n = math.prod(per_cta)
+        pieces = enc.num_partitions * enc.num_groups
+        if inner is not None and getattr(inner, "kind", "") == "padded_shared":
+            # Triton 3.9 pads the shape per CTA of a partitioned type, which is one logical piece (the padded
+            # layout's own shape, 2 ** its offset bases elements) times the pieces, whatever the memdesc's
+            # shape; the bytes are then divided by the pieces (measured with tools/allocation_oracle.py:
+            # tests/allocation/lit, test-allocation-partitioned and tritongpu_to_llvm_gfx1250)
+            n = _padded_elements(inner, (1 << len(inner.offset_bases)) * pieces)
+        return [n * bits // 8 // pieces * enc.num_groups] * enc.num_partitions, align
+    return [math.prod(per_cta) * bits // 8], align
+
+
+def _padded_elements(enc, n: int) -> int:
+    return n + (sum(((n - 1) >> (i.bit_length() - 1)) << (p.bit_length() - 1)
+                    for i, p in zip(enc.intervals, enc.paddings)) if n else 0)
+
+
+def _per_cta(enc, shape: list[int]) -> list[int]:
+    """The allocation shape of one CTA: each trailing dim divided by the encoding's CTA split."""
+    if enc is None:
+        return shape
+    try:
+        from ..encodings import lower
+        from ..padded import linear_part
+        rank = enc.rank
+        L = linear_part(lower(enc, shape[len(shape) - rank:]))
+        split = [1] * rank
+        for b in L.in_bases("block") if L.has_in_dim("block") else ():
+            for d, c in enumerate(b):
+                if c:
+                    split[d] *= 2
+        lead = shape[:len(shape) - rank]
+        return lead + [s // k for s, k in zip(shape[len(shape) - rank:], split)]
+    except Exception:
+        return shape
+
+
+# ------------------------------------------------------------------ scratch sizes
+
+
+def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | None = None,
+            uncertain: list[str] | None = None) -> tuple[int, str, int]:
+    """(bytes, why, alignment) of an operation's scratch buffer; 0 when it needs none. A size that cannot be
+    computed is 0 with its reason added to `uncertain`."""
+    from ..errors import CheckerError
+    try:
+        if op.name == "ttg.convert_layout":
+            size, why = _convert(op, hw)
+            if size and hw is None and (module.target or "").startswith("cuda:") and uncertain is not None:
+                uncertain.append(f"line {op.line}: no hardware preset for {module.target}: the scratch of a "
+                                 f"conversion is sized without the target's ld/st matrix instructions")
+            return size, why, SCRATCH_ALIGN
+        if op.name == "tt.reduce":
+            return _reduce(op) + (SCRATCH_ALIGN,)
+        if op.name == "tt.scan":
+            return _scan(op) + (SCRATCH_ALIGN,)
+        if op.name == "tt.histogram":
+            dst = layout_tensors(op.types)[-1]
+            n = max(math.prod(dst.shape), module.threads_per_warp or 32)
+            return n * _scratch_bits(dst) // 8, "histogram bins", SCRATCH_ALIGN
+        if op.name == "tt.gather":
+            return _gather(op) + (SCRATCH_ALIGN,)
+        if op.name in ATOMICS:
+            return _atomic(op, result_used) + (SCRATCH_ALIGN,)
+        if op.name == "ttng.tensormap_create":
+            return 128, "TMA descriptor", SCRATCH_ALIGN
+        if op.name == "ttg.warp_specialize":
+            return _captures(op, hw, uncertain) + (CAPTURE_ALIGN,)
+    except (CheckerError, ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
+        if uncertain is not None:
+            uncertain.append(f"line {op.line}: the scratch of {op.name} is not modelled ({e})")
+        return 0, "", SCRATCH_ALIGN
+    return 0, "", SCRATCH_ALIGN
+
+
+def _layout(t: TypeRef):
+    from ..encodings import lower
+    return lower(t.encoding, list(t.shape))
+
+
+def _scratch_bits(t: TypeRef) -> int:
+    """Triton's getBitwidth of a tensor: its element's bits, at least 8 (pointers 64)."""
+    return max(t.element_bits or 32, 8)
+
+
+def _nonzero(bases) -> list:
+    return [b for b in bases if any(b)]
+
+
+def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
+    from ..properties.conversion import triton_view
+    from ..properties.conversion_cost import scratch_elements
+    ts = layout_tensors(op.types)
+    if len(ts) != 2:
+        return 0, ""
+    src_t, dst_t = ts
+    src, dst = _layout(src_t), _layout(dst_t)
+    view = triton_view(src, dst, src_t.encoding == dst_t.encoding)
+    if view.get("triton_lowering") not in ("shared_memory", "distributed_shared_memory"):
+        return 0, ""
+    bits = _scratch_bits(src_t)
+    return scratch_elements(src, dst, bits, hw) * bits // 8, "convert_layout through shared memory"
+
+
+def _axis(op: Operation) -> int:
+    return op.axis or 0
+
+
+def _reduce(op: Operation) -> tuple[int, str]:
+    """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
+    from ..properties.reduction import cross_warp_rounds, scratch_bytes
+    ins = layout_tensors(op.operand_types)
+    if not ins:
+        return 0, ""
+    axis = _axis(op)
+    L = _layout(ins[0])
+    size = scratch_bytes(L, axis, [_scratch_bits(t) for t in ins])
+    return size, f"cross-warp reduction, {len(cross_warp_rounds(L, axis))} round(s)" if size else ""
+
+
+def _scan(op: Operation) -> tuple[int, str]:
+    """Triton's ScanLoweringHelper over the input's layout with its broadcast registers removed (a linear
+    encoding): per dim, the warps and lanes of its non-zero bases and the registers contiguous from the first
+    (along the blocked order); no scratch when one warp holds the axis' unique data."""
+    ins = layout_tensors(op.operand_types)
+    if not ins or ins[0].encoding.kind != "blocked":
+        return 0, ""
+    axis = _axis(op)
+    shape = list(ins[0].shape)
+    L = _layout(ins[0])
+    rank = len(shape)
+
+    def per_dim(dim: str) -> list[int]:
+        out = [1] * rank
+        for b in (_nonzero(L.in_bases(dim)) if L.has_in_dim(dim) else ()):
+            out[next(d for d, c in enumerate(b) if c)] *= 2
+        return out
+    wpc, tpw = per_dim("warp"), per_dim("lane")
+    if wpc[axis] == 1:
+        return 0, ""
+    contig = [1] * rank
+    regs = iter(_nonzero(L.in_bases("register")) if L.has_in_dim("register") else ())
+    nxt = next(regs, None)
+    for d in ins[0].encoding.order:
+        while nxt is not None and list(nxt) == [contig[d] if k == d else 0 for k in range(rank)]:
+            contig[d] *= 2
+            nxt = next(regs, None)
+    non_axis_lanes = math.prod(tpw) // tpw[axis]
+    non_axis_elems = math.prod(contig) // contig[axis]
+    axis_blocks = -(-shape[axis] // (contig[axis] * tpw[axis] * wpc[axis]))
+    non_axis_blocks = 1
+    for d in range(rank):
+        if d != axis:
+            non_axis_blocks *= -(-shape[d] // (contig[d] * tpw[d] * wpc[d]))
+    elems = math.prod(wpc) * non_axis_lanes * non_axis_elems * axis_blocks * non_axis_blocks
+    size = sum(-(-(t.element_bits or 32) // 8) for t in ins)
+    return size * elems, f"scan across {wpc[axis]} warps"
+
+
+def _gather(op: Operation) -> tuple[int, str]:
+    from ..properties.reduction import gather_warp_local
+    ts = layout_tensors(op.types)
+    if len(ts) < 2:
+        return 0, ""
+    src, idx = ts[0], ts[1]
+    if gather_warp_local(_layout(src), _layout(idx), _axis(op)):
+        return 0, ""
+    return math.prod(src.shape) * -(-(src.element_bits or 32) // 8), "gather source"
+
+
+ATOMICS = ("tt.atomic_rmw", "tt.atomic_cas", "ttg.local_atomic_scatter_rmw", "tti.experimental_gsan_atomic_rmw",
+           "tti.experimental_gsan_atomic_cas", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas")
+
+
+def _atomic_bits(op: Operation) -> int:
+    """The bits of the element an atomic updates (Triton: the pointee of its first operand, a shared memdesc's
+    element for local_atomic_scatter_rmw); a scalar atomic's ``(!tt.ptr<bf16>, bf16, i1) -> bf16`` signature
+    gives no type reference, so its text is read."""
+    from ..syntax.ttgir import element_bits
+    first = op.operand_types[0] if op.operand_types else None
+    if first is not None and first.kind == "memdesc":
+        return first.element_bits or 32
+    text = first.element_type if first is not None else next(iter(_signature_inputs(op.text)), "")
+    m = re.search(r"!tt\.ptr<\s*([\w]+)", text or "")
+    return (element_bits(m.group(1)) if m else None) or 32
+
+
+def _atomic(op: Operation, used: bool) -> tuple[int, str]:
+    """Allocation.cpp's getRepShapeForAtomic: an atomic whose result is used needs one element for a scalar
+    result, and the whole result per CTA for a tensor result that broadcasts (a free variable in its layout);
+    the element is the pointee's, at least 8 bits."""
+    if not used:
+        return 0, ""
+    res = op.result_types[0] if op.result_types else None
+    bits = _atomic_bits(op)
+    if res is None or res.kind != "tensor":
+        if op.name.startswith("amdg."):      # AMD's buffer atomics need scratch only for a broadcast tensor
+            return 0, ""
+        return max(8, bits) // 8, "atomic result broadcast"
+    L = _layout(res)
+    if any(not any(b) for d in L.in_dims for b in L.in_bases(d)):
+        return math.prod(_per_cta(res.encoding, list(res.shape))) * max(8, res.element_bits or bits) // 8, \
+            "atomic result broadcast"
+    return 0, ""
+
+
+def capture_bytes(t: str, hw: Hardware | None) -> int | None:
+    """The bytes a warp_specialize capture of type `t` takes (Triton's getSharedMemorySize of the type);
+    None when not known."""
+    from ..syntax.ttgir import element_bits
+    t = t.strip()
+    if t.startswith("!tt.tensordesc"):
+        return None if hw is not None and hw.vendor == "amd" else 8
+    if t.startswith("!tt.ptr"):
+        return 8
+    if t.startswith("!ttg.memdesc<"):
+        if "tensor_memory" in t:
+            return 8
+        dims = re.match(r"!ttg\.memdesc<((?:\d+x)*)", t)
+        return 8 + 4 * (dims.group(1).count("x") if dims else 0)
+    if t == "index":
+        return 8
+    bits = element_bits(t)
+    return None if bits is None else -(-bits // 8)
+
+
+def _captures(op: Operation, hw: Hardware | None, uncertain: list[str] | None) -> tuple[int, str]:
+    """Every capture of a warp_specialize packed one after the other (WarpSpecializeOp::getCaptureSize)."""
+    types = _signature_inputs(op.text)
+    if len(types) != len(op.operands):
+        raise ValueError(f"its {len(op.operands)} captures have {len(types)} types")
+    sizes = [capture_bytes(t, hw) for t in types]
+    if None in sizes:
+        raise ValueError(f"the size of capture type {types[sizes.index(None)]} is not known")
+    return sum(sizes), f"{len(types)} captures"
+
+
+def _signature_inputs(text: str) -> list[str]:
+    """The input types of an operation's trailing ``: (T, ...) -> R`` signature."""
+    from ..syntax.ttgir import _group_end, split_top
+    m = None
+    for m in re.finditer(r":\s*\(", text):
+        pass
+    if m is None:
+        return []
+    return split_top(text[m.end():_group_end(text, m.end() - 1) - 1])
+
+
+# ------------------------------------------------------------------ placement (Allocation.cpp)
+
+
+def _aligned(offset: int, align: int) -> int:
+    return -(-offset // align) * align
+
+
+def _intersects(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def place(buffers: list[Buffer], concurrent=None, partition_bytes: int = 0) -> int:
+    """Offsets as Triton's computeOffsets sets them; returns the total (largest offset + size).
+    `concurrent(x, y)`: whether two buffers' owners run at once (warp_specialize regions);
+    `partition_bytes`: the LDS partition that partition neighbours must not share (0: none)."""
+    if not buffers:
+        return 0
+    order = sorted(buffers, key=lambda b: -b.size)          # stable: the largest first
+    rng = {id(b): (b.start, b.end) for b in order}
+    triples: list[tuple[int, tuple[int, int]]] = [(0, FOREVER)]
+    todo = list(order)
+    while todo and triples:
+        triples.sort(key=lambda t: t[0])
+        offset, r = triples.pop(0)
+        pick = None
+        for b in todo:
+            x = rng[id(b)]
+            if _intersects(x, r) and all(not _intersects(v, x) for _, v in triples):
+                pick = b
+                break
+        if pick is None:
+            continue
+        x = rng[id(pick)]
+        pick.offset = _aligned(offset, pick.alignment)
+        triples.append((pick.offset + pick.size, (max(r[0], x[0]), min(r[1], x[1]))))
+        if r[0] < x[0]:
+            triples.append((offset, (r[0], x[1])))
+        if x[1] < r[1]:
+            triples.append((offset, (x[0], r[1])))
+        todo.remove(pick)
+    for b in todo:                  # never placed by the first fit: the colouring places them
+        b.offset = 0
+    while True:
+        graph = _interference(order, rng, concurrent, partition_bytes)
+        total = _colour(order, graph, partition_bytes)
+        if not _interference(order, rng, concurrent, partition_bytes):
+            return total
+
+
+def _interference(order: list[Buffer], rng, concurrent=None, partition_bytes: int = 0) -> dict[int, list[Buffer]]:
+    graph: dict[int, list[Buffer]] = {}
+    for x in order:
+        near = graph.setdefault(id(x), [])
+        for y in order:
+            if x is y:
+                continue
+            overlap = _intersects((x.offset, x.offset + x.size), (y.offset, y.offset + y.size))
+            if overlap and (_intersects(rng[id(x)], rng[id(y)]) or (concurrent is not None and concurrent(x, y))):
+                near.append(y)
+        if partition_bytes:
+            near += [y for y in x.neighbours if y not in near
+                     and x.offset // partition_bytes == y.offset // partition_bytes]
+        if not near:
+            del graph[id(x)]
+    return graph
+
+
+def _colour(order: list[Buffer], graph, partition_bytes: int = 0) -> int:
+    colours = {id(b): (0 if b is order[0] else -1) for b in order}
+    for x in order:
+        taken = {colours[id(y)] for y in graph.get(id(x), ()) if colours[id(y)] >= 0}
+        c = 0
+        while c in taken:
+            c += 1
+        colours[id(x)] = c
+    total = 0
+    for x in order:
+        new = 0
+        for y in graph.get(id(x), ()):
+            if partition_bytes and y in x.neighbours:
+                new = max(new, (y.offset // partition_bytes + 1) * partition_bytes)
+            else:
+                new = max(new, y.offset + y.size)
+        if colours[id(x)] != 0:
+            x.offset = _aligned(new, x.alignment)
+        total = max(total, x.offset + x.size)
+    return total

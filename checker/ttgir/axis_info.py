@@ -1,0 +1,961 @@
+"""What Triton's AxisInfo analysis knows of every integer and pointer value of a TTGIR module, and the
+address model of each global access built on it.
+
+Triton decides how wide a global load or store is from three facts per value and per tensor dim d
+(lib/Analysis/AxisInfo.cpp, class ``AxisInfo``):
+
+- ``contiguity[d]``: the values come in runs of that many consecutive integers along d;
+- ``divisibility[d]``: the first value of every such run is a multiple of it (a power of two; for a
+  pointer, in bytes);
+- ``constancy[d]``: the values come in runs of that many equal values along d;
+
+and, where known, the value itself (``constant``). Scalars have rank 1. `analyze(module)` computes them for
+every SSA value of every function as Triton's sparse data-flow analysis does: each operation by its own rule
+(the visitor of AxisInfo.cpp named in each rule's docstring below), ``tt.contiguity`` / ``tt.divisibility`` /
+``tt.constancy`` attributes on an operation overriding what its rule gives (``AxisInfoAnalysis::visitOperation``,
+where ``tl.multiple_of`` / ``tl.max_contiguous`` hints land), function arguments from their attributes
+(``initPessimisticStateFromFunc``), any other value at the pessimistic state (all 1, or its hints:
+``getPessimisticValueState``), and loop-carried values at the fixed point of the join (``AxisInfo::join``:
+gcd of contiguity and constancy, ``getDivisibilityFromContiguity`` for divisibility) over the loop's
+entry and its ``scf.yield``.
+
+Alongside, each value gets an *affine form* where it has one: value(c) = base + sum_d c_d * stride_d over
+the tensor coordinates c, each stride an integer or ``Unknown(divisor)`` (a runtime value known to be a
+multiple of ``divisor``: ``x * stride_am`` with ``stride_am`` an argument). A pointer's strides are in
+bytes. ``%x % %M`` by a runtime ``M`` keeps its left side's form (the bounds guard ``offs % M`` is taken
+not to wrap inside the tile); every other operation outside the rules (a load, a division, a select)
+gives no form. The coalescing property counts 32-byte sectors on that form (`checker.properties.coalesced`).
+
+`access_of(module, op, info)` reads one global access (``tt.load``, ``tt.store``, ``amdg.buffer_load`` /
+``amdg.buffer_store``): its pointer (or base and offsets), mask, element type and the figures Triton's
+lowering reads (`GlobalAccess`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..syntax.ttgir import Module, Operation, TypeRef, split_top
+
+MAX_DIVISOR = 1 << 62          # highestPowOf2Divisor(0): the divisor of 0, "any power of two"
+MAX_ROUNDS = 32                # rounds of the loop fixed point before giving up (pessimistic)
+
+
+def pow2_divisor(n: int) -> int:
+    """The largest power of two dividing n (MAX_DIVISOR for 0): Triton's highestPowOf2Divisor."""
+    return MAX_DIVISOR if n == 0 else n & -n
+
+
+def gcd(*xs: int) -> int:
+    """Triton's gcd: 0 is the neutral element."""
+    out = 0
+    for x in xs:
+        out = x if out == 0 else (out if x == 0 else math.gcd(out, x))
+    return out
+
+
+def times(a: int, b: int) -> int:
+    """a * b, saturated at MAX_DIVISOR (multiplyDivisor)."""
+    return MAX_DIVISOR if b and a > MAX_DIVISOR // b else a * b
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A runtime integer known only to be a multiple of ``divisor`` (a stride passed as an argument)."""
+
+    divisor: int
+
+    def __str__(self) -> str:
+        return f"?*{self.divisor}" if self.divisor > 1 else "?"
+
+
+Stride = "int | Unknown"
+
+
+@dataclass(frozen=True)
+class AxisInfo:
+    """Per-dim contiguity, divisibility and constancy, and the value when it is a known constant."""
+
+    contiguity: tuple[int, ...]
+    divisibility: tuple[int, ...]
+    constancy: tuple[int, ...]
+    constant: int | None = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.contiguity)
+
+    @property
+    def consistent(self) -> bool:
+        """All three vectors have the rank's length."""
+        return len(self.divisibility) == len(self.constancy) == len(self.contiguity)
+
+    @staticmethod
+    def pessimistic(rank: int) -> "AxisInfo":
+        return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank)
+
+    def with_hints(self, hints: dict[str, list[int]]) -> "AxisInfo":
+        """The hint attributes of an operation replace what its rule gave (visitOperation)."""
+        def pick(key, own):
+            h = hints.get(key)
+            return tuple(h) if h else own
+        return AxisInfo(pick("tt.contiguity", self.contiguity), pick("tt.divisibility", self.divisibility),
+                        pick("tt.constancy", self.constancy), self.constant)
+
+    def to_dict(self) -> dict:
+        return {"contiguity": list(self.contiguity), "divisibility": list(self.divisibility),
+                "constancy": list(self.constancy), "constant": self.constant}
+
+
+def divisibility_from_contiguity(a: AxisInfo, b: AxisInfo, d: int) -> int:
+    """The divisibility of a value that is either a or b (getDivisibilityFromContiguity): when their runs
+    differ in length, a run of the result may start inside one of theirs."""
+    ca, cb = a.contiguity[d], b.contiguity[d]
+    if ca == cb or MAX_DIVISOR in (ca, cb):
+        return gcd(a.divisibility[d], b.divisibility[d])
+    return gcd(a.divisibility[d], b.divisibility[d], ca, cb)
+
+
+def join(a: AxisInfo | None, b: AxisInfo | None) -> AxisInfo | None:
+    """AxisInfo::join: what is true of both (gcd per dim); the constant when both are the same one."""
+    if a is None:
+        return b
+    if b is None or a.rank != b.rank or not (a.consistent and b.consistent):
+        return a
+    r = range(a.rank)
+    return AxisInfo(tuple(gcd(a.contiguity[d], b.contiguity[d]) for d in r),
+                    tuple(divisibility_from_contiguity(a, b, d) for d in r),
+                    tuple(gcd(a.constancy[d], b.constancy[d]) for d in r),
+                    a.constant if a.constant is not None and a.constant == b.constant else None)
+
+
+# ---------------------------------------------------------------------------------------- the rules
+
+
+def _binary(lhs: AxisInfo, rhs: AxisInfo, shape: Sequence[int], constant: int | None, contiguity, divisibility,
+            constancy=None) -> AxisInfo:
+    """BinaryOpVisitorImpl: a known constant result is constant over the whole shape; otherwise each dim by
+    the op's contiguity / divisibility rules, constancy the gcd of the operands' unless the op says more."""
+    rank = lhs.rank
+    if constant is not None:
+        return AxisInfo((1,) * rank, (pow2_divisor(constant),) * rank, tuple(shape) if shape else (1,) * rank,
+                        constant)
+    r = range(rank)
+    cons = constancy or (lambda d: gcd(lhs.constancy[d], rhs.constancy[d]))
+    return AxisInfo(tuple(contiguity(d) for d in r), tuple(divisibility(d) for d in r), tuple(cons(d) for d in r))
+
+
+def _is_contiguous_dim(x: AxisInfo, shape, d) -> bool:
+    return bool(shape) and x.contiguity[d] == shape[d]
+
+
+def _is_constant_dim(x: AxisInfo, shape, d) -> bool:
+    return bool(shape) and x.constancy[d] == shape[d]
+
+
+def add_sub(kind: str, lhs: AxisInfo, rhs: AxisInfo, shape, elem_bytes: int = 1) -> AxisInfo:
+    """AddSubOpAxisInfoVisitor (``arith.addi``, ``arith.subi``, ``tt.addptr`` with elem_bytes the pointee's
+    size). A run of one side plus a constant run of the other stays a run; two runs added do not; the
+    divisibility of a run start is the gcd of the sides' (the offset side scaled to bytes for addptr), clamped
+    to the result's run length when a side's runs are longer."""
+    def contiguity(d):
+        if kind == "sub":
+            return gcd(lhs.contiguity[d], rhs.constancy[d])
+        return max(gcd(lhs.constancy[d], rhs.contiguity[d]), gcd(lhs.contiguity[d], rhs.constancy[d]))
+
+    def divisibility(d):
+        ld, rd = lhs.divisibility[d], rhs.divisibility[d]
+        if kind == "addptr":
+            rd = times(rhs.divisibility[d], elem_bytes)
+        if lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
+            if kind == "sub" and lhs.contiguity[d] == rhs.contiguity[d]:
+                return gcd(ld, rd)
+            return 2 if ld % 2 == 0 and rd % 2 == 0 else 1
+        if lhs.contiguity[d] > 1 or rhs.contiguity[d] > 1:
+            return gcd(ld, rd, times(contiguity(d), elem_bytes if kind == "addptr" else 1))
+        return gcd(ld, rd)
+
+    constant = None
+    if lhs.constant is not None and rhs.constant is not None:
+        constant = {"add": lhs.constant + rhs.constant, "sub": lhs.constant - rhs.constant,
+                    "addptr": lhs.constant + rhs.constant * elem_bytes}[kind]
+    return _binary(lhs, rhs, shape, constant, contiguity, divisibility)
+
+
+def mul(lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """MulIOpAxisInfoVisitor: only a multiplication by 1 keeps a run; divisibilities multiply, a run's taken
+    as 1 (its later elements are not multiples of its start's)."""
+    def contiguity(d):
+        a = lhs.contiguity[d] if rhs.constant == 1 else 1
+        b = rhs.contiguity[d] if lhs.constant == 1 else 1
+        return max(a, b)
+
+    def divisibility(d):
+        a = 1 if lhs.contiguity[d] > 1 and rhs.constant != 1 else lhs.divisibility[d]
+        b = 1 if rhs.contiguity[d] > 1 and lhs.constant != 1 else rhs.divisibility[d]
+        return times(a, b)
+
+    constant = None
+    if lhs.constant is not None and rhs.constant is not None:
+        constant = lhs.constant * rhs.constant
+    elif lhs.constant == 0 or rhs.constant == 0:
+        constant = 0
+    return _binary(lhs, rhs, shape, constant, contiguity, divisibility)
+
+
+def div(lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """DivOpAxisInfoVisitor (``arith.divsi`` / ``divui``)."""
+    def contiguity(d):
+        return lhs.contiguity[d] if rhs.constant == 1 else 1
+
+    def constancy(d):
+        c = gcd(lhs.constancy[d], rhs.constancy[d])
+        if shape and _is_contiguous_dim(lhs, shape, d) and _is_constant_dim(rhs, shape, d):
+            c = max(c, gcd(lhs.contiguity[d], lhs.divisibility[d], rhs.divisibility[d]))
+        return c
+
+    def divisibility(d):
+        if lhs.constant == 0 or rhs.constant == 1:
+            return lhs.divisibility[d]
+        if rhs.constant is not None and rhs.constant != 0 and abs(rhs.constant) & (abs(rhs.constant) - 1) == 0 \
+                and lhs.contiguity[d] == 1:
+            return max(1, lhs.divisibility[d] // abs(rhs.constant))
+        return 1
+
+    constant = None
+    if lhs.constant is not None and rhs.constant not in (None, 0):
+        constant = int(lhs.constant / rhs.constant)      # C++ truncates toward zero
+    return _binary(lhs, rhs, shape, constant, contiguity, divisibility, constancy)
+
+
+def rem(lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """RemOpAxisInfoVisitor (``arith.remsi`` / ``remui``)."""
+    def contiguity(d):
+        if shape and _is_contiguous_dim(lhs, shape, d) and _is_constant_dim(rhs, shape, d):
+            return gcd(lhs.contiguity[d], lhs.divisibility[d], rhs.divisibility[d])
+        return 1
+
+    def divisibility(d):
+        return gcd(lhs.divisibility[d], rhs.divisibility[d]) if rhs.constancy[d] > 1 else 1
+
+    def constancy(d):
+        if shape and rhs.constant == 1:
+            return shape[d]
+        return gcd(lhs.constancy[d], rhs.constancy[d])
+
+    constant = None
+    if lhs.constant is not None and rhs.constant not in (None, 0):
+        constant = int(math.fmod(lhs.constant, rhs.constant))
+    elif rhs.constant == 1:
+        constant = 0
+    return _binary(lhs, rhs, shape, constant, contiguity, divisibility, constancy)
+
+
+def shift(kind: str, lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """ShLIOpAxisInfoVisitor / ShROpAxisInfoVisitor: a shift by a constant k scales (or divides) the
+    divisibility by 2^k; only a shift by 0 keeps a run."""
+    def contiguity(d):
+        return lhs.contiguity[d] if rhs.constant == 0 else 1
+
+    def divisibility(d):
+        if kind == "shr" and rhs.constant is None:
+            return 1
+        k = rhs.constant or 0
+        ld = 1 if lhs.contiguity[d] > 1 and k else lhs.divisibility[d]
+        return times(ld, 1 << k) if kind == "shl" else max(1, ld >> k)
+
+    constant = None
+    if lhs.constant is not None and rhs.constant is not None:
+        constant = lhs.constant << rhs.constant if kind == "shl" else lhs.constant >> rhs.constant
+    return _binary(lhs, rhs, shape, constant, contiguity, divisibility)
+
+
+def logical(kind: str, lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """LogicalOpAxisInfoVisitor (``andi`` / ``ori`` / ``xori``): nothing but constancy, and constants folded."""
+    constant = None
+    if lhs.constant is not None and rhs.constant is not None:
+        constant = {"and": lhs.constant & rhs.constant, "or": lhs.constant | rhs.constant,
+                    "xor": lhs.constant ^ rhs.constant}[kind]
+    return _binary(lhs, rhs, shape, constant, lambda d: 1, lambda d: 1)
+
+
+def compare(pred: str, lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """CmpOpAxisInfoVisitor (``arith.cmpi``): the comparison of a run with a constant block is constant over
+    gcd(run, divisibilities) elements (the mask alignment a bounds check ``offs < N`` gets)."""
+    rank = len(shape) if shape else 1
+    if lhs.constant is not None and rhs.constant is not None:
+        a, b = lhs.constant, rhs.constant
+        ua, ub = a % (1 << 64), b % (1 << 64)
+        value = {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b, "sgt": a > b, "sge": a >= b,
+                 "ult": ua < ub, "ule": ua <= ub, "ugt": ua > ub, "uge": ua >= ub}[pred]
+        return AxisInfo((1,) * rank, (1,) * rank, tuple(shape) if shape else (1,), int(value))
+    cons = []
+    for d in range(rank):
+        c = gcd(lhs.constancy[d], rhs.constancy[d])
+        if pred in ("sgt", "ugt", "sle", "ule") and _is_constant_dim(lhs, shape, d):
+            c = max(c, gcd(rhs.contiguity[d], lhs.divisibility[d], rhs.divisibility[d]))
+        elif pred in ("slt", "ult", "sge", "uge") and _is_constant_dim(rhs, shape, d):
+            c = max(c, gcd(lhs.contiguity[d], lhs.divisibility[d], rhs.divisibility[d]))
+        cons.append(c)
+    return AxisInfo((1,) * rank, (1,) * rank, tuple(cons))
+
+
+def select(cond: AxisInfo, lhs: AxisInfo, rhs: AxisInfo, shape, scalar_cond: bool) -> AxisInfo:
+    """SelectOpAxisInfoVisitor (``arith.select``)."""
+    if cond.constant is not None:
+        return rhs if cond.constant == 0 else lhs
+    r = range(lhs.rank)
+    if scalar_cond:
+        cons = tuple(gcd(lhs.constancy[d], rhs.constancy[d]) for d in r)
+        contig = tuple(gcd(lhs.contiguity[d], rhs.contiguity[d]) for d in r)
+    else:
+        cons = tuple(gcd(lhs.constancy[d], rhs.constancy[d], cond.constancy[d]) for d in r)
+        contig = tuple(gcd(lhs.contiguity[d], rhs.contiguity[d], cond.constancy[d]) for d in r)
+    divs = tuple(divisibility_from_contiguity(lhs, rhs, d) for d in r)
+    constant = lhs.constant if lhs.constant is not None and lhs.constant == rhs.constant else None
+    if constant is not None:
+        cons = tuple(shape) if shape else (1,) * lhs.rank
+    return AxisInfo(contig, divs, cons, constant)
+
+
+def max_min(kind: str, lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
+    """MaxMinOpAxisInfoVisitor (``arith.maxsi`` / ``maxui`` / ``minsi`` / ``minui``)."""
+    rank = lhs.rank
+    if lhs.constant is not None and rhs.constant is not None:
+        v = max(lhs.constant, rhs.constant) if kind == "max" else min(lhs.constant, rhs.constant)
+        return AxisInfo((1,) * rank, (pow2_divisor(v),) * rank, tuple(shape) if shape else (1,) * rank, v)
+    r = range(rank)
+    return AxisInfo(tuple(gcd(lhs.contiguity[d], rhs.contiguity[d]) for d in r),
+                    tuple(divisibility_from_contiguity(lhs, rhs, d) for d in r),
+                    tuple(gcd(lhs.constancy[d], rhs.constancy[d]) for d in r))
+
+
+def expand_dims(x: AxisInfo, axis: int) -> AxisInfo:
+    """ExpandDimsOpAxisInfoVisitor: the new dim of size 1 gets the gcd of the divisibilities (a run's taken
+    as 1)."""
+    if x.constant is not None:
+        new = pow2_divisor(x.constant)
+    else:
+        new = 0
+        for d in range(x.rank):
+            new = gcd(new, 1 if x.contiguity[d] > 1 else x.divisibility[d])
+        new = new or 1
+    ins = lambda t, v: t[:axis] + (v,) + t[axis:]    # noqa: E731
+    return AxisInfo(ins(x.contiguity, 1), ins(x.divisibility, new), ins(x.constancy, 1), x.constant)
+
+
+def broadcast(x: AxisInfo, src_shape, dst_shape) -> AxisInfo:
+    """BroadcastOpAxisInfoVisitor: a dim of size 1 becomes constant over its new size."""
+    r = range(len(dst_shape))
+    return AxisInfo(tuple(1 if src_shape[d] == 1 else x.contiguity[d] for d in r), x.divisibility,
+                    tuple(dst_shape[d] if src_shape[d] == 1 else x.constancy[d] for d in r), x.constant)
+
+
+def splat(x: AxisInfo, shape) -> AxisInfo:
+    """SplatOpAxisInfoVisitor: constant over the whole shape, the scalar's divisibility."""
+    return AxisInfo((1,) * len(shape), (x.divisibility[0],) * len(shape), tuple(shape), x.constant)
+
+
+def make_range(start: int, end: int) -> AxisInfo:
+    """MakeRangeOpAxisInfoVisitor: one run of end - start, starting at a multiple of start's divisor."""
+    return AxisInfo((end - start,), (pow2_divisor(start),), (1,))
+
+
+def trans(x: AxisInfo, order: Sequence[int]) -> AxisInfo:
+    """TransOpAxisInfoVisitor: the dims permuted."""
+    return AxisInfo(tuple(x.contiguity[o] for o in order), tuple(x.divisibility[o] for o in order),
+                    tuple(x.constancy[o] for o in order), x.constant)
+
+
+def reshape(x: AxisInfo, src_shape, dst_shape) -> AxisInfo:
+    """ReshapeOpAxisInfoVisitor: each result dim inherits from the source dim whose row-major stride range
+    holds its stride; a run survives only when the result dim starts at the source dim's low boundary."""
+    if x.constant is not None:
+        return AxisInfo((1,) * len(dst_shape), (pow2_divisor(x.constant),) * len(dst_shape), tuple(dst_shape),
+                        x.constant)
+
+    def suffix(shape):
+        out = [1] * (len(shape) + 1)
+        for d in range(len(shape) - 1, -1, -1):
+            out[d] = out[d + 1] * shape[d]
+        return out
+    sp, dp = suffix(src_shape), suffix(dst_shape)
+    contig, divs, cons = [1] * len(dst_shape), [1] * len(dst_shape), [1] * len(dst_shape)
+    for dd in range(len(dst_shape)):
+        dstride = dp[dd + 1]
+        sd = next((s for s in range(len(src_shape)) if sp[s + 1] <= dstride < sp[s]), 0)
+        sstride = sp[sd + 1]
+        sc, sdv, sk = x.contiguity[sd], x.divisibility[sd], x.constancy[sd]
+        if sc > 1:
+            if dstride == sstride:
+                c = min(sc, dst_shape[dd])
+                contig[dd] = c
+                divs[dd] = sdv if c == sc else min(sdv, c)
+            continue
+        end = sstride * sk
+        if dstride <= end:
+            k = min(dst_shape[dd], end // dstride)
+            remaining = dst_shape[dd] // k
+            dim = sd - 1
+            while sk == src_shape[sd] and dim >= 0 and remaining > 1:
+                piece = min(src_shape[dim], remaining)
+                pc = min(x.constancy[dim], piece)
+                k *= pc
+                if pc < piece:
+                    break
+                remaining //= piece
+                dim -= 1
+            cons[dd] = k
+        divs[dd] = sdv
+    return AxisInfo(tuple(contig), tuple(divs), tuple(cons))
+
+
+def load_result(ptr: AxisInfo, mask: AxisInfo | None) -> AxisInfo:
+    """LoadOpAxisInfoVisitor: a loaded value is constant where both its pointer and its mask are."""
+    r = range(ptr.rank)
+    return AxisInfo((1,) * ptr.rank, (1,) * ptr.rank,
+                    tuple(gcd(ptr.constancy[d], mask.constancy[d] if mask is not None else 0) for d in r))
+
+
+# ------------------------------------------------------------------------------------ the affine forms
+
+Form = tuple  # per dim: int | Unknown; None: no affine form
+
+
+def _add_strides(a, b, sign=1):
+    if isinstance(a, Unknown) or isinstance(b, Unknown):
+        da = a.divisor if isinstance(a, Unknown) else pow2_divisor(a)
+        db = b.divisor if isinstance(b, Unknown) else pow2_divisor(b)
+        return Unknown(min(da, db, MAX_DIVISOR))
+    return a + sign * b
+
+
+def _scale(s, k):
+    """Stride s times k (k an int or Unknown)."""
+    if isinstance(k, Unknown):
+        if s == 0:
+            return 0
+        base = s.divisor if isinstance(s, Unknown) else pow2_divisor(s)
+        return Unknown(times(base, k.divisor))
+    if isinstance(s, Unknown):
+        return Unknown(times(s.divisor, pow2_divisor(k))) if k else 0
+    return s * k
+
+
+# ------------------------------------------------------------------------------------ the module pass
+
+_PRED = re.compile(r"\barith\.cmpi\s+(\w+)")
+_CONST = re.compile(r"\barith\.constant\s+(?:dense<\s*([^<>\[\]]*?)\s*>|(-?\d+|true|false)\b)")
+_POINTEE = re.compile(r"!tt\.ptr<\s*([a-zA-Z]\w*)")
+_INT_TYPE = re.compile(r"\b[iu](\d+)\b|\bindex\b")
+
+
+def _hint_values(v) -> list[int] | None:
+    """A hint attribute's values: ``16 : i32``, ``dense<16> : tensor<1xi32>``, ``dense<[16, 1]> ...``."""
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return [v]
+    nums = re.findall(r"-?\d+", str(v).split(":")[0])
+    return [int(x) for x in nums] or None
+
+
+def _hints(attrs: dict) -> dict[str, list[int]]:
+    out = {}
+    for key in ("tt.contiguity", "tt.divisibility", "tt.constancy"):
+        vals = _hint_values(attrs.get(key))
+        if vals:
+            out[key] = vals
+    return out
+
+
+def _fit(vals: list[int], rank: int) -> tuple[int, ...]:
+    """A hint's values for a value of this rank (a single value: every dim, as initDimVectorFromHint's
+    one-element vector is read at dim 0 of a scalar)."""
+    return tuple(vals) if len(vals) == rank else tuple(vals[:1] * rank)
+
+
+def value_shape(op: Operation) -> list[int]:
+    """The shape of the op's (first) result: its tensor result type, else its last tensor type; [] for
+    a scalar."""
+    for t in op.result_types:
+        if t.kind == "tensor":
+            return list(t.shape)
+    tensors = [t for t in op.operand_types if t.kind == "tensor"]
+    return list(tensors[-1].shape) if tensors else []
+
+
+def pointee_bits(text: str) -> int | None:
+    """Bits of the element a ``!tt.ptr<T>`` in `text` points to (the first one)."""
+    m = _POINTEE.search(text)
+    if not m:
+        return None
+    return element_bits(m.group(1))
+
+
+def element_bits(name: str) -> int | None:
+    if name in ("i1",):
+        return 1
+    m = re.fullmatch(r"(?:[iuf]|bf|f8E\w*?|f)(\d+)(?:\w*)", name)
+    if name.startswith("f8") or name.startswith("F8"):
+        return 8
+    if m:
+        return int(m.group(1))
+    if name.startswith("!tt.ptr"):
+        return 64
+    return None
+
+
+@dataclass
+class Analysis:
+    """AxisInfo and affine forms of every value of a module, and the function arguments' hints."""
+
+    info: dict[str, AxisInfo] = field(default_factory=dict)
+    forms: dict[str, tuple | None] = field(default_factory=dict)
+    shapes: dict[str, list[int]] = field(default_factory=dict)
+    defs: dict[str, Operation] = field(default_factory=dict)
+    arg_origin: dict[str, str] = field(default_factory=dict)    # argument -> the function argument's name
+    renamed: dict[int, Operation] = field(default_factory=dict)  # id(original op) -> its copy, names unique
+
+    def of(self, value: str | None, rank: int = 1) -> AxisInfo:
+        got = self.info.get(value) if value else None
+        return got if got is not None and got.rank == rank else AxisInfo.pessimistic(rank)
+
+
+def _func_arg_hints(op: Operation) -> dict[str, dict[str, list[int]]]:
+    """Each function argument's tt.* hint attributes, read from the signature text."""
+    m = re.search(r"@[\w.$-]+\s*\((.*)", op.text)
+    if not m:
+        return {}
+    depth, end = 0, None
+    body = m.group(1)
+    for i, ch in enumerate(body):
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0 and ch == ")":
+                end = i
+                break
+            depth -= 1
+    args = split_top(body[:end] if end is not None else body)
+    out = {}
+    for a in args:
+        name = re.match(r"\s*(%[\w.$-]+)", a)
+        if not name:
+            continue
+        hints = {}
+        for key in ("tt.contiguity", "tt.divisibility", "tt.constancy"):
+            h = re.search(re.escape(key) + r"\s*=\s*(dense<[^>]*>|-?\d+)", a)
+            if h:
+                hints[key] = [int(x) for x in re.findall(r"-?\d+", h.group(1))]
+        out[name.group(1)] = hints
+    return out
+
+
+def analyze(module: Module) -> Analysis:
+    """AxisInfo and affine forms of every SSA value of the module (module docstring), at the fixed point of
+    the loops."""
+    a = Analysis()
+    ops = _scoped(module.operations, a)
+    for op in ops:
+        for r in op.results:
+            a.defs[r] = op
+            a.shapes[r] = value_shape(op)
+    children: dict[int, list[Operation]] = {}
+    for op in ops:
+        if op.parent is not None:
+            children.setdefault(op.parent, []).append(op)
+    index = {id(op): i for i, op in enumerate(ops)}
+    # function arguments: their hints; other block arguments are joined (scf.for) or pessimistic
+    for op in ops:
+        if op.name == "tt.func":
+            hints = _func_arg_hints(op)
+            types = {}
+            for t, name in zip(op.argument_types, op.arguments):
+                types[name] = t
+            for name in op.arguments:
+                t = types.get(name)
+                shape = list(t.shape) if t is not None and t.kind == "tensor" else []
+                rank = max(1, len(shape))
+                h = hints.get(name.split("@")[0], {})
+                info = AxisInfo.pessimistic(rank)
+                info = AxisInfo(_fit(h["tt.contiguity"], rank) if "tt.contiguity" in h else info.contiguity,
+                                _fit(h["tt.divisibility"], rank) if "tt.divisibility" in h else info.divisibility,
+                                _fit(h["tt.constancy"], rank) if "tt.constancy" in h else info.constancy)
+                a.info[name] = info
+                a.shapes[name] = shape
+                a.forms[name] = (0,) * rank
+                a.arg_origin[name] = name
+    for _ in range(MAX_ROUNDS):
+        before = (dict(a.info), dict(a.forms))
+        for op in ops:
+            _visit(a, op, children.get(index[id(op)], []))
+        if (a.info, a.forms) == before:
+            return a
+    # no fixed point in MAX_ROUNDS rounds (cannot happen for monotone joins; a guard): pessimistic
+    for v in list(a.info):
+        if v not in a.arg_origin:
+            a.info[v] = AxisInfo.pessimistic(a.info[v].rank)
+            a.forms[v] = None
+    return a
+
+
+def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
+    """The operations with every SSA name made unique (``%50@381``: the name and its defining line): MLIR's
+    printer reuses names in sibling regions, so a use is resolved to the latest definition before it whose
+    region encloses the use. `Analysis.renamed` maps each original operation to its copy."""
+    import dataclasses
+    scope_of = []                       # (parent index, region) chain of each op, innermost first
+    for op in ops:
+        chain, child, parent = [], op, op.parent
+        while parent is not None:
+            chain.append((parent, getattr(child, "region", None) or 0))
+            child, parent = ops[parent], ops[parent].parent
+        chain.append((None, 0))
+        scope_of.append(chain)
+    defs: dict[str, list[tuple[int, tuple]]] = {}
+    out = []
+    for i, op in enumerate(ops):
+        enclosing = set(scope_of[i]) | {(p, None) for p, _ in scope_of[i]}
+
+        def resolve(name: str) -> str:
+            for k, scope in reversed(defs.get(name, [])):
+                if scope in enclosing:
+                    return f"{name}@{k}"
+            return name
+        operands = [resolve(v) for v in op.operands]
+        own = (scope_of[i][0] if scope_of[i] else (None, 0))
+        results = []
+        for r in op.results:
+            defs.setdefault(r, []).append((i, own))
+            results.append(f"{r}@{i}")
+        arguments = []
+        for r in op.arguments:
+            defs.setdefault(r, []).append((i, (i, None)))       # visible in each of its regions
+            arguments.append(f"{r}@{i}")
+        copy = dataclasses.replace(op, operands=operands, results=results, arguments=arguments)
+        a.renamed[id(op)] = copy
+        out.append(copy)
+    return out
+
+
+def _set(a: Analysis, value: str, info: AxisInfo | None, form) -> None:
+    old = a.info.get(value)
+    a.info[value] = join(old, info) if old is not None else info
+    if value in a.forms:
+        if a.forms[value] != form:
+            a.forms[value] = None
+    else:
+        a.forms[value] = form
+
+
+def _yields(children: list[Operation], region: int | None = None) -> list[Operation]:
+    return [c for c in children if c.name == "scf.yield" and (region is None or c.region == region)]
+
+
+def _visit(a: Analysis, op: Operation, children: list[Operation]) -> None:
+    name = op.name
+    if name == "scf.for":
+        # operands: lb, ub, step, inits...; arguments: iv, iter_args...; results: the iter_args' finals
+        lb, step = a.of(op.operands[0] if op.operands else None), a.of(op.operands[2] if len(op.operands) > 2 else None)
+        if op.arguments:
+            _set(a, op.arguments[0], AxisInfo((1,), (gcd(lb.divisibility[0], step.divisibility[0]),), (1,)), None)
+            a.shapes.setdefault(op.arguments[0], [])
+        ys = _yields(children)
+        yielded = ys[0].operands if ys else []
+        for k, arg in enumerate(op.arguments[1:]):
+            init = op.operands[3 + k] if 3 + k < len(op.operands) else None
+            shape = a.shapes.get(init, []) if init else []
+            a.shapes[arg] = shape
+            for src in [init] + ([yielded[k]] if k < len(yielded) else []):
+                if src is not None and src in a.info:
+                    _set(a, arg, a.info[src], a.forms.get(src))
+                    if k < len(op.results):
+                        _set(a, op.results[k], a.info[src], a.forms.get(src))
+                        a.shapes[op.results[k]] = shape
+        return
+    if name == "scf.if":
+        for region in (0, 1):
+            for y in _yields(children, region):
+                for k, v in enumerate(y.operands):
+                    if k < len(op.results) and v in a.info:
+                        _set(a, op.results[k], a.info[v], a.forms.get(v))
+        return
+    _region_arguments(a, op)
+    if not op.results:
+        return
+    if any(v not in a.info for v in op.operands if v.startswith("%")):
+        return                                # an operand not reached yet (visitOperation waits for it)
+    shape = value_shape(op)
+    rank = max(1, len(shape))
+    try:
+        got = _rule(a, op, shape)
+    except (IndexError, KeyError, ValueError, ZeroDivisionError):
+        got = None                            # operands of another rank than the op's rule reads: unsure
+    hints = _hints(op.attributes)
+    if got is None:
+        info, form = AxisInfo.pessimistic(rank), None
+    else:
+        info, form = got
+        if info.rank != rank or not info.consistent or (form is not None and len(form) != rank):
+            info, form = AxisInfo.pessimistic(rank), None
+    if hints:
+        info = info.with_hints({k: list(_fit(v, rank)) for k, v in hints.items()})
+    for r in op.results:
+        _set(a, r, info, form)
+        a.shapes[r] = shape
+
+
+def _region_arguments(a: Analysis, op: Operation) -> None:
+    """Block arguments of regions other than a function's and scf.for's (while, reduce, warp_specialize
+    partitions, ...) start at the pessimistic state (setAllToEntryStates), at their own rank."""
+    if op.name in ("tt.func", "scf.for"):
+        return
+    types = op.argument_types if len(op.argument_types) == len(op.arguments) else [None] * len(op.arguments)
+    for arg, t in zip(op.arguments, types):
+        if arg not in a.info:
+            shape = list(t.shape) if t is not None and t.kind == "tensor" else []
+            _set(a, arg, AxisInfo.pessimistic(max(1, len(shape))), None)
+            a.shapes[arg] = shape
+
+
+_CASTS = ("arith.extsi", "arith.extui", "arith.trunci", "ttg.convert_layout", "tt.bitcast", "gluon.set_auto_layout",
+          "builtin.unrealized_conversion_cast", "arith.index_cast", "arith.index_castui")
+_BINARY = {"arith.addi": "add", "arith.subi": "sub", "tt.addptr": "addptr", "arith.muli": "mul",
+           "arith.divsi": "div", "arith.divui": "div", "arith.remsi": "rem", "arith.remui": "rem",
+           "arith.andi": "and", "arith.ori": "or", "arith.xori": "xor", "arith.shli": "shl", "arith.shrui": "shr",
+           "arith.shrsi": "shr", "arith.maxsi": "max", "arith.maxui": "max", "arith.minsi": "min",
+           "arith.minui": "min", "arith.cmpi": "cmp"}
+
+
+def _rule(a: Analysis, op: Operation, shape: list[int]):
+    """(AxisInfo, affine form) of the op's result by Triton's visitor for it; None: no visitor (pessimistic).
+    Index casts are not among Triton's visitors either: they are read as casts here only for the affine
+    form (their AxisInfo is pessimistic, as Triton's)."""
+    name = op.name
+    rank = max(1, len(shape))
+    operands = op.operands
+    if name in _CASTS and operands:
+        x = a.info[operands[0]]
+        form = a.forms.get(operands[0])
+        if name.startswith("arith.index_cast"):
+            return AxisInfo.pessimistic(rank), form
+        if name == "builtin.unrealized_conversion_cast" and x.rank != rank:
+            return None
+        return x, form
+    if name == "tt.make_range":
+        start, end = op.attributes.get("start", 0), op.attributes.get("end")
+        if not isinstance(end, int) or not isinstance(start, int):
+            return None
+        return make_range(start, end), (1,)
+    if name == "arith.constant":
+        return _constant(op, shape)
+    if name == "ub.poison":
+        return AxisInfo((MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank), None
+    if name == "tt.splat" and operands:
+        return splat(a.info[operands[0]], shape), (0,) * rank
+    if name == "tt.expand_dims" and operands:
+        axis = op.axis
+        x = a.info[operands[0]]
+        if axis is None:
+            return None
+        f = a.forms.get(operands[0])
+        return expand_dims(x, axis), (f[:axis] + (0,) + f[axis:] if f is not None else None)
+    if name == "tt.broadcast" and operands:
+        src = a.shapes.get(operands[0]) or []
+        if len(src) != len(shape):
+            return None
+        return broadcast(a.info[operands[0]], src, shape), a.forms.get(operands[0])
+    if name == "tt.trans" and operands:
+        m = re.search(r"order\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+        if not m:
+            return None
+        order = [int(x) for x in m.group(1).split(",") if x.strip()]
+        f = a.forms.get(operands[0])
+        return trans(a.info[operands[0]], order), (tuple(f[o] for o in order) if f is not None else None)
+    if name == "tt.reshape" and operands:
+        src = a.shapes.get(operands[0]) or []
+        if not src or not shape:
+            return None
+        return reshape(a.info[operands[0]], src, shape), None
+    if name == "tt.load" and operands:
+        mask = a.info.get(operands[1]) if len(operands) > 1 else None
+        return load_result(a.info[operands[0]], mask), None
+    if name == "arith.select" and len(operands) == 3:
+        cond = a.info[operands[0]]
+        scalar = not any(t.kind == "tensor" and t.element_type == "i1" for t in op.operand_types[:1]) and \
+            (a.shapes.get(operands[0]) == [])
+        return select(cond, a.info[operands[1]], a.info[operands[2]], shape, scalar), None
+    kind = _BINARY.get(name)
+    if kind is None or len(operands) != 2:
+        return None
+    lhs, rhs = a.info[operands[0]], a.info[operands[1]]
+    if lhs.rank != rhs.rank:
+        return None
+    lf, rf = a.forms.get(operands[0]), a.forms.get(operands[1])
+    if kind in ("add", "sub", "addptr"):
+        eb = 1
+        if kind == "addptr":
+            bits = pointee_bits(op.text)
+            if bits is None:
+                return None
+            eb = max(1, bits // 8)
+        form = None
+        if lf is not None and rf is not None:
+            form = tuple(_add_strides(x, _scale(y, eb), -1 if kind == "sub" else 1) for x, y in zip(lf, rf))
+        return add_sub(kind, lhs, rhs, shape, eb), form
+    if kind == "mul":
+        return mul(lhs, rhs, shape), _mul_form(lf, rf, lhs, rhs, shape)
+    if kind == "shl":
+        form = tuple(_scale(s, 1 << rhs.constant) for s in lf) if lf is not None and rhs.constant is not None \
+            and 0 <= rhs.constant < 62 else None
+        return shift("shl", lhs, rhs, shape), form
+    if kind == "shr":
+        return shift("shr", lhs, rhs, shape), None
+    if kind == "div":
+        return div(lhs, rhs, shape), None
+    if kind == "rem":
+        runtime = rhs.constant is None and all(_is_constant_dim(rhs, shape, d) for d in range(len(shape))) \
+            if shape else rhs.constant is None
+        return rem(lhs, rhs, shape), (lf if runtime else None)
+    if kind in ("and", "or", "xor"):
+        return logical(kind, lhs, rhs, shape), None
+    if kind in ("max", "min"):
+        return max_min(kind, lhs, rhs, shape), None
+    if kind == "cmp":
+        m = _PRED.search(op.text)
+        if not m:
+            return None
+        return compare(m.group(1), lhs, rhs, shape), None
+    return None
+
+
+def _mul_form(lf, rf, lhs: AxisInfo, rhs: AxisInfo, shape):
+    """x * y where one side is the same everywhere (a constant, or a splat runtime scalar)."""
+    if lf is None or rf is None:
+        return None
+
+    def factor(x: AxisInfo, f):
+        if any(s != 0 for s in f):
+            return None
+        if x.constant is not None:
+            return x.constant
+        if shape and not all(x.constancy[d] == shape[d] for d in range(len(shape))):
+            return None
+        return Unknown(x.divisibility[0])
+    k = factor(rhs, rf)
+    if k is not None:
+        return tuple(_scale(s, k) for s in lf)
+    k = factor(lhs, lf)
+    if k is not None:
+        return tuple(_scale(s, k) for s in rf)
+    return None
+
+
+def _constant(op: Operation, shape: list[int]):
+    """ConstantOpAxisInfoVisitor: an integer (or i1) scalar or splat; its value zero-extended from its type."""
+    m = _CONST.search(op.text)
+    if not m:
+        return None
+    text = m.group(1) if m.group(1) is not None else m.group(2)
+    text = text.strip()
+    if text in ("true", "false"):
+        value = 1 if text == "true" else 0
+    elif re.fullmatch(r"-?\d+", text):
+        value = int(text)
+        after = op.text[m.end():]
+        t = _INT_TYPE.search(after)
+        width = int(t.group(1)) if t and t.group(1) else 64
+        value %= 1 << width                       # getZExtValue
+    else:
+        return None                               # a float, or a dense list: no visitor result
+    rank = max(1, len(shape))
+    return AxisInfo((1,) * rank, (pow2_divisor(value),) * rank, tuple(shape) if shape else (1,), value), \
+        (0,) * rank
+
+
+# ------------------------------------------------------------------------------------ global accesses
+
+
+@dataclass
+class GlobalAccess:
+    """One global load or store as Triton's lowering reads it.
+
+    ``ptr``: the pointer tensor's AxisInfo (divisibility in bytes), or for a buffer op the offsets' (in
+    elements) with ``base_divisibility_bytes`` the scalar base's; ``mask``: the mask's AxisInfo or None;
+    ``ptr_type``: the pointer (or offsets) tensor type, whose layout orders the access; ``bits``: the
+    element's bits; ``strides``: bytes per coordinate step (int or `Unknown`), None when the address is not
+    affine; ``contiguity_hint``: a buffer op's own ``contiguity`` attribute (0: none)."""
+
+    op: Operation
+    kind: str                      # "load" or "store"
+    buffer: bool
+    ptr: AxisInfo
+    mask: AxisInfo | None
+    ptr_type: TypeRef
+    bits: int
+    strides: tuple | None
+    base_divisibility_bytes: int | None = None
+    contiguity_hint: int = 0
+
+
+ACCESSES = {"tt.load": ("load", False), "tt.store": ("store", False),
+            "amdg.buffer_load": ("load", True), "amdg.buffer_store": ("store", True)}
+
+
+def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
+    """The access `op` makes (`GlobalAccess`), or why it is not modelled (a string)."""
+    kind, buffer = ACCESSES[op.name]
+    op = a.renamed.get(id(op), op)
+    tensors = [t for t in op.operand_types if t.kind == "tensor"]
+    if not op.operands:
+        return f"{op.name} without operands"
+    if buffer:
+        # amdg.buffer_load %ptr[%offsets], %mask, %other ...; buffer_store %value, %ptr[%offsets], %mask
+        m = re.search(r"(%[\w.#-]+)\s*\[\s*(%[\w.#-]+)\s*\]", op.text)
+        if not m:
+            return f"{op.name} whose base and offsets are not read"
+        names = dict(zip([v.split("@")[0] for v in op.operands], op.operands))
+        base, offs = names.get(m.group(1), m.group(1)), names.get(m.group(2), m.group(2))
+        typed = [t for t in op.types if t.kind == "tensor"]     # the value's type: the offsets' shape and layout
+        if not typed:
+            return f"{op.name} without a typed value tensor"
+        ptr_type = typed[0]
+        bits = pointee_bits(op.text)
+        if bits is None:
+            return f"{op.name} whose element type is not read"
+        rest = op.operands[op.operands.index(offs) + 1:] if offs in op.operands else []
+        mask = next((a.info.get(v) for v in rest if a.shapes.get(v) == list(ptr_type.shape) and
+                     _is_i1(a, v)), None)
+        hint = op.attributes.get("contiguity")
+        form = a.forms.get(offs)
+        eb = max(1, bits // 8)
+        strides = tuple(_scale(s, eb) for s in form) if form is not None else None
+        return GlobalAccess(op, kind, True, a.of(offs, len(ptr_type.shape)), mask, ptr_type, bits, strides,
+                            base_divisibility_bytes=a.of(base).divisibility[0],
+                            contiguity_hint=hint if isinstance(hint, int) else 0)
+    ptrs = [t for t in tensors if t.element_type.startswith("!tt.ptr")]
+    if not ptrs:
+        return f"{op.name} of a scalar pointer or a tensor descriptor (not a tensor of pointers)"
+    ptr_type = ptrs[0]
+    ptr = op.operands[0]
+    bits = pointee_bits(ptr_type.element_type)
+    if bits is None:
+        return f"{op.name} whose element type is not read"
+    mask_value = op.operands[1] if kind == "load" and len(op.operands) > 1 else \
+        (op.operands[2] if kind == "store" and len(op.operands) > 2 else None)
+    mask = a.info.get(mask_value) if mask_value is not None else None
+    rank = len(ptr_type.shape)
+    return GlobalAccess(op, kind, False, a.of(ptr, rank), mask, ptr_type, bits, a.forms.get(ptr))
+
+
+def _is_i1(a: Analysis, v: str) -> bool:
+    op = a.defs.get(v)
+    if op is None:
+        return False
+    return any(t.element_type == "i1" for t in op.result_types + op.operand_types[-1:]) or op.name == "arith.cmpi"
