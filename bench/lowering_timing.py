@@ -154,8 +154,8 @@ def time_cases(todo: list[dict], repeat: int, oracle=None) -> dict[str, dict]:
                 t = time.perf_counter()
                 oracle.b.to_linear_layout(attr, list(shape))
                 tri_warm.append(time.perf_counter() - t)
-        row.update(cold=_median(cold), public_cold=_median(public), warm=_median(warm), baseline_cold=_median(base_cold),
-                   baseline_warm=_median(base_warm))
+        row.update(cold=_median(cold), public_cold=_median(public), warm=_median(warm),
+                   baseline_cold=_median(base_cold), baseline_warm=_median(base_warm))
         if tri_warm:
             row["triton_warm"] = _median(tri_warm)
         out[case["id"]] = row

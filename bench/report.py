@@ -34,7 +34,8 @@ def render_markdown(r: dict) -> str:
                   "**cold / Triton** | warm (same text) | baseline warm | Triton warm | **warm / Triton** |",
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for fam, row in low["families"].items():
-            lines.append(f"| {fam} | {row['cases']} | {_cell(row['layoutcheck_cold'])} | {_cell(row['baseline_cold'])} | "
+            lines.append(f"| {fam} | {row['cases']} | {_cell(row['layoutcheck_cold'])} | "
+                         f"{_cell(row['baseline_cold'])} | "
                          f"{_rcell(row['ratio_cold_vs_baseline'])} | {_cell(row['triton_cold'])} | "
                          f"{_met(row['ratio_cold_vs_triton_cold'], t.get('lowering_ratio_cold'))} | "
                          f"{_cell(row['layoutcheck_warm'])} | {_cell(row['baseline_warm'])} | {_cell(row['triton'])} | "
@@ -56,7 +57,8 @@ def render_markdown(r: dict) -> str:
                     continue
                 sums = row.get("public_sum_ratio")
                 met = "" if sums is None else " met" if sums <= t.get("lowering_ratio_cold", 0.5) else " **not met**"
-                lines.append(f"| {fam} | {row['cases']} | {_cell(row['public_cold'])} | {_cell(row['layoutcheck_cold'])} | "
+                lines.append(f"| {fam} | {row['cases']} | {_cell(row['public_cold'])} | "
+                             f"{_cell(row['layoutcheck_cold'])} | "
                              f"{_rcell(row['ratio_public_vs_internal'])} | {_cell(row['triton_cold'])} | "
                              f"{_fmt(sums, 2)}{met} | {_rcell(row['ratio_public_cold_vs_triton_cold'])} |")
         lines += ["", "Against Triton's first call alone (attribute already built): " + ", ".join(
@@ -110,7 +112,8 @@ def render_markdown(r: dict) -> str:
                   f"All five properties at 2^{s['all_properties_at_largest']['log2_elements']} elements: F2 "
                   f"{s['all_properties_at_largest']['f2_seconds']} s, Z3 {s['all_properties_at_largest']['z3_seconds']}"
                   f" s.", "", "| elements | property | verdict | F2 | Z3 | numpy enumeration | tensor-layouts |"
-                  " enumeration / F2 | enumeration agrees |", "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+                  " enumeration / F2 | enumeration agrees |",
+                  "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
         for row in s["rows"]:
             lines.append(f"| 2^{row['log2_elements']} | {row['property']} | {row['verdict']} | {_sci(row['f2'])} | "
                          f"{_sci(row['z3'])} | {_sci(row['enumeration'])} | {_sci(row['tensor_layouts'])} | "
@@ -173,7 +176,8 @@ def _scale_out(s: dict, t: dict, date) -> list[str]:
         lines.append(f"| `layoutcheck {name}` | {_s(d)} |")
     sw = s.get("sweep") or {}
     lines += ["", f"### Sweep throughput ({sw.get('checks')} distinct checks)", "",
-              "| run | exit | wall (s) | checks/s | peak RSS, process tree (MiB) |", "| --- | ---: | ---: | ---: | ---: |"]
+              "| run | exit | wall (s) | checks/s | peak RSS, process tree (MiB) |",
+              "| --- | ---: | ---: | ---: | ---: |"]
     for name, e in (sw.get("runs") or {}).items():
         if e is None:
             lines.append(f"| `{name}` | - | - | - | - (Ray not installed) |")
@@ -187,7 +191,8 @@ def _scale_out(s: dict, t: dict, date) -> list[str]:
               f"{ray.get('report_identical_to_jobs1', '-')}.", ""]
     b = s.get("bank") or {}
     if b:
-        lines += [f"### model=\"triton\" bank figure vs Triton's own bank_conflicts helper ({b['cases']} cases, µs)", "",
+        lines += [f"### model=\"triton\" bank figure vs Triton's own bank_conflicts helper ({b['cases']} cases, µs)",
+                  "",
                   "| | ours (prove.bank_conflict_free, F2, from encodings) | Triton (get_shared_bank_conflicts) | "
                   f"ours / Triton (target <= {t.get('bank_ratio')}) |", "| --- | ---: | ---: | ---: |",
                   f"| cold, interleaved in one process (ours: encodings parsed afresh, lowering caches cleared; "

@@ -244,7 +244,7 @@ def sweep_throughput(quick: bool) -> dict:
             out["runs"][f"{engine} --jobs 1"] = run(f"{engine}1", "--engine", engine, "--jobs", "1")[0]
         pairs = []
         reports = {}
-        for i in range(1 if quick else 5):
+        for _i in range(1 if quick else 5):
             a, reports["jobs1"] = run("b1", "--jobs", "1")
             b, reports["jobs2"] = run("b2", "--jobs", "2")
             pairs.append((a, b))
@@ -279,6 +279,7 @@ def bank(triton_python: str | None, quick: bool) -> dict:
     repeated calls; and each side cold in a loop of its own (the way it was measured before); medians of
     paired ratios."""
     from checker.syntax.mlir_attr import print_attribute
+
     from .corpus import pairs
     from .sections import in_triton
     todo = [{"id": f"bank-{i}", "case": case, "texts": [print_attribute(R), print_attribute(S)]}

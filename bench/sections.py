@@ -59,13 +59,13 @@ def lowering(cases: list[corpus.Case], triton_python: str | None, repeat: int) -
     per_case, note = _interleaved(todo, triton_python, repeat)
     families = {}
     by_family: dict[str, list[dict]] = defaultdict(list)
-    for cid, v in per_case.items():
+    for _cid, v in per_case.items():
         by_family[v["family"]].append(v)
     for fam, rows in sorted(by_family.items()):
-        def col(key):
+        def col(key, rows=rows):
             return [r[key] for r in rows if r.get(key) is not None]
 
-        def paired(a, b):
+        def paired(a, b, rows=rows):
             return [r[a] / r[b] for r in rows if r.get(a) and r.get(b)]
         row = {"cases": len(rows), "layoutcheck_cold": summary(col("cold")), "layoutcheck_warm": summary(col("warm")),
                "paired_cold": summary(col("paired_cold")),
@@ -168,6 +168,7 @@ def proofs(quick: bool) -> dict:
 def dense_random_injective(widths) -> list[dict]:
     """The hard case for a solver: n random dense n-bit bases (ms per engine)."""
     import random
+
     from checker.properties.injective import injective
     rng = random.Random(1)
     out = []
@@ -279,23 +280,28 @@ def tensor_layouts_baseline(prop: str, shape, a) -> None:
 SCALING_PROPERTIES = ("surjective", "injective", "equivalent", "conversion", "bank_conflict_free")
 
 
+def _scaling_calls(shape, a, b, s) -> dict:
+    """The proof of each of SCALING_PROPERTIES on the scaling layouts, as a function of the engine."""
+    return {"surjective": lambda e: prove.surjective(a, shape, engine=e),
+            "injective": lambda e: prove.injective(a, shape, engine=e),
+            "equivalent": lambda e: prove.equivalent(a, b, shape, engine=e),
+            "conversion": lambda e: prove.conversion(a, b, shape, engine=e),
+            "bank_conflict_free": lambda e: prove.bank_conflict_free(a, s, shape, 16, hardware="sm90", engine=e)}
+
+
 def scaling(quick: bool, enumeration_limit: int = 24, tensor_layouts_limit: int = 16) -> dict:
     logs = [10, 12, 14] if quick else list(range(10, 27, 2))
     rows = []
     for n in logs:
         shape, a, b, s = scaling_layouts(n)
-        calls = {"surjective": lambda e: prove.surjective(a, shape, engine=e),
-                 "injective": lambda e: prove.injective(a, shape, engine=e),
-                 "equivalent": lambda e: prove.equivalent(a, b, shape, engine=e),
-                 "conversion": lambda e: prove.conversion(a, b, shape, engine=e),
-                 "bank_conflict_free": lambda e: prove.bank_conflict_free(a, s, shape, 16, hardware="sm90",
-                                                                          engine=e)}
+        calls = _scaling_calls(shape, a, b, s)
         for enc in (a, b, s):
             lower(enc, shape)
         for prop in SCALING_PROPERTIES:
             row = {"log2_elements": n, "shape": shape, "property": prop}
             for engine in ("f2", "z3"):
-                row[engine] = min(clock(lambda: calls[prop](engine), 1 if n >= 22 else 3))
+                row[engine] = min(clock(lambda calls=calls, prop=prop, engine=engine: calls[prop](engine),
+                                        1 if n >= 22 else 3))
             proof = calls[prop]("f2")
             row["verdict"] = proof.status if prop != "conversion" else f"level {proof.details['level']}"
             row["enumeration"] = None
@@ -305,7 +311,8 @@ def scaling(quick: bool, enumeration_limit: int = 24, tensor_layouts_limit: int 
                 row["enumeration"] = time.perf_counter() - t
                 row["enumeration_agrees"] = (answer == proof.details["level"] if prop == "conversion"
                                              else answer == proof.holds)
-            row["tensor_layouts"] = (min(clock(lambda: tensor_layouts_baseline(prop, shape, a), 1))
+            row["tensor_layouts"] = (min(clock(lambda prop=prop, shape=shape, a=a:
+                                               tensor_layouts_baseline(prop, shape, a), 1))
                                      if prop in ("surjective", "injective") and n <= tensor_layouts_limit
                                      and _has_tensor_layouts() else None)
             row["enumeration_over_f2"] = ratio(row["enumeration"], row["f2"])

@@ -17,8 +17,9 @@ import tempfile
 import time
 
 from . import corpus
-from .lowering_timing import BASELINE_COMMIT    # the tree before issue 13's items 1-3
+from .lowering_timing import BASELINE_COMMIT  # the tree before issue 13's items 1-3
 from .timing import percentile
+
 TEXT = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>")
 COMMANDS = {
     "lower": ["lower", TEXT, "--shape", "64x64"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 
 def clock(fn: Callable[[], object], repeat: int = 5) -> list[float]:

@@ -29,8 +29,8 @@ warnings.simplefilter("ignore")
 
 def compile_kernel(kernel: str, target: str) -> float:
     """Seconds of one triton.compile of tools/compile_kernels.py's `kernel` for `target`, in a fresh cache."""
-    import triton
     import compile_kernels as ck
+    import triton
     fn, types, constexprs, options = ck.KERNELS[kernel]
     with tempfile.TemporaryDirectory() as cache:
         os.environ["TRITON_CACHE_DIR"] = cache

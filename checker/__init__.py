@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Union
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import versions
 from .encodings import lower as _lower
@@ -27,14 +28,14 @@ if TYPE_CHECKING:
 
     prove: ModuleType
 
-Spec = Union[str, Mapping[str, Any]]
+Spec = str | Mapping[str, Any]
 
 
 @functools.cache
-def _pasted() -> "ModuleType":
+def _pasted() -> ModuleType:
     """`checker.syntax.pasted`, imported on first use (not at ``import checker``: start-up) and then at the
     cost of a call, where an import statement in the function would cost microseconds on every call."""
-    from .syntax import pasted
+    from .syntax import pasted  # lazy: the text reader loads on first parse, not at `import checker`
     return pasted
 
 
@@ -65,17 +66,17 @@ def parse_encoding(spec: Spec) -> Encoding:
         if enc is None:
             enc = pasted.read_pasted(spec).encoding
     elif isinstance(spec, Mapping) and "class" in spec:
-        from .syntax.gluon import from_gluon
+        from .syntax.gluon import from_gluon  # lazy: Gluon specs are rare; keeps `import checker` light
         enc = from_gluon(spec)
     elif type(spec).__module__.startswith("triton.experimental.gluon"):
-        from .syntax.gluon import from_gluon
+        from .syntax.gluon import from_gluon  # lazy: Gluon objects are rare; keeps `import checker` light
         enc = from_gluon(spec)
     elif isinstance(spec, Mapping):
-        from .syntax.yaml_decl import encoding_from_mapping
+        from .syntax.yaml_decl import encoding_from_mapping  # lazy: the YAML reader (and PyYAML) only for mappings
         return encoding_from_mapping(spec)
     else:
         raise ParseError(f"an encoding is attribute text or a mapping, got {type(spec).__name__}")
-    enc.validated                   # validate(), once per encoding value (lower asks again: answered)
+    enc.validated  # noqa: B018  the property validates, once per encoding value (lower asks again: answered)
     return enc
 
 
@@ -94,7 +95,7 @@ def lower(encoding: Encoding | Spec, shape: Sequence[int] | None = None) -> Line
     typed = None
     if isinstance(encoding, str):
         got = _pasted().read_pasted(encoding)
-        got.encoding.validated
+        got.encoding.validated  # noqa: B018  the property access validates the encoding (once per value)
         encoding, typed = got.encoding, got.shape
     else:
         encoding = parse_encoding(encoding)
@@ -137,7 +138,7 @@ def verify(paths_or_text: str | os.PathLike | Iterable[str | os.PathLike], *, ha
     exits 2; a TTGIR file's unreadable constructs do not raise: they are in
     ``report["summary"]["ttgir"][i]["problems"]``.
     """
-    from .run.verification import verify as run
+    from .api import verify as run  # lazy: the verification pipeline loads on first call, not at `import checker`
     return run(paths_or_text, hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms, only=only,
                skip=skip, werror=werror, report_dir=report_dir, formats=formats, timings=timings,
                figures=figures, differential=differential, triton_figures=triton_figures, executor=executor,
@@ -152,7 +153,7 @@ def diff(old: str | os.PathLike | Iterable[str | os.PathLike], new: str | os.Pat
     its Triton version: given, or each module's detected one), and every change of a layout, a shared-memory
     access, a conversion or the kernel's shared memory, classed ``regression``, ``improvement`` or
     ``neutral``. ``checker.run.diff.exit_status(result, "regression")`` is the command's exit status."""
-    from .run.diff import diff as run
+    from .run.diff import diff as run  # lazy: the diff pipeline loads on first call, not at `import checker`
     return run(old, new, old_triton_version=old_triton_version, new_triton_version=new_triton_version,
                hardware=hardware, engine=engine, jobs=jobs, timeout_ms=timeout_ms)
 
@@ -165,4 +166,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'checker' has no attribute {name!r}")
 
 
-__all__ = ["parse_encoding", "lower", "prove", "verify", "diff", "LinearLayout", "PaddedLayout", "Encoding", "CheckerError"]
+__all__ = ["parse_encoding", "lower", "prove", "verify", "diff", "LinearLayout", "PaddedLayout", "Encoding",
+           "CheckerError"]

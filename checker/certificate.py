@@ -78,8 +78,9 @@ extreme offset, or one enumeration), the padded ``bank_conflict_free``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 
 class CertificateError(Exception):

@@ -11,29 +11,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from .errors import CheckerError, InternalError
-from .padded import linear_part
-from .properties import SMT_PROPERTIES, SPEC_PROPERTIES
+from .about import version
+from .encodings import lower
+from .errors import CheckerError, InternalError, one_line
+from .limits import MAX_DTYPE_BITS, clip, parse_shape_text, read_stdin, read_text
+from .padded import PaddedLayout, linear_part
+from .registry import SMT_PROPERTIES, SPEC_PROPERTIES
 from .versions import VersionRequest, supported_text, using
+from .versions import parse as parse_version
+
+# lazy imports: each command imports the modules it runs inside its own function (cmd_*, and the helpers only
+# some commands call), so `layoutcheck --version` and any one command load only what that command needs
+# (start-up time, issue 28). Modules that every command loads anyway (`import checker` loads them) are above.
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130          # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
-def version() -> str:
-    """The installed package's version (pyproject.toml), or 'unknown' when run from a bare checkout."""
-    from importlib.metadata import PackageNotFoundError, version as installed
-    try:
-        return installed("layoutcheck")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 def parse_shape(text: str) -> list[int]:
     """'16x16' -> [16, 16]: ASCII digits, positive sizes, at most `checker.limits.MAX_ELEMENTS` elements."""
-    from .limits import parse_shape_text
     return list(parse_shape_text(text, "--shape"))
 
 
@@ -43,7 +41,6 @@ def resolve_layout(text: str | None, file: str | None, name: str | None, argumen
     a TTGIR snippet of alias lines and one type (`checker.syntax.pasted`; ``-``: read from stdin), or
     an encoding of a YAML / MLIR file by name. Validated by Triton's verifier rules. Errors name the file
     (and line) of --file, else the command-line `argument` the text came from."""
-    from .limits import clip, read_stdin, read_text
     from .syntax.mlir_attr import parse_alias_definitions
     from .syntax.pasted import Pasted, read_pasted
     if file:
@@ -92,11 +89,6 @@ def _alias_line(text: str | None, name: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
-def resolve_encoding(text: str | None, file: str | None, name: str | None):
-    """An encoding from pasted text (`resolve_layout`), or from a YAML / MLIR file by name."""
-    return resolve_layout(text, file, name).encoding
-
-
 def layout_shape(given: str | None, layouts: Sequence) -> list[int]:
     """The shape to lower at: --shape, else the shape of the pasted types (which must agree with it
     and with each other)."""
@@ -117,7 +109,6 @@ def layout_shape(given: str | None, layouts: Sequence) -> list[int]:
 
 def element_bits(given: int | None, layouts: Sequence) -> int | None:
     """--dtype-bits, else the element width of the pasted types (which must agree with it and each other)."""
-    from .limits import MAX_DTYPE_BITS
     if given is not None and not 0 < given <= MAX_DTYPE_BITS:
         raise CheckerError(f"must be a number of bits from 1 to {MAX_DTYPE_BITS} (the limit), got {given}",
                            field="--dtype-bits")
@@ -147,8 +138,6 @@ def _name(args, got) -> str:
 
 def cmd_lower(args) -> int:
     """The attribute text Triton prints for the encoding, then the LinearLayout (--json: its dict)."""
-    from .encodings import lower
-    from .padded import PaddedLayout
     from .syntax.mlir_attr import print_attribute
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
@@ -166,21 +155,18 @@ def cmd_lower(args) -> int:
 
 def _lower_declared(encoding, shape, args):
     """The encoding lowered at `shape`; a failure names the --file and the line of the --name declaration."""
-    from .encodings import lower
     try:
         return lower(encoding, shape)
     except CheckerError as e:
         if not args.file:
             raise
         import re
-        from .limits import read_text
         text = read_text(args.file)
         found = re.search(rf"^[ \t]*#?{re.escape(args.name.lstrip('#'))}[ \t]*[:=]", text, re.M)
         raise e.located(file=args.file, line=text[:found.start()].count("\n") + 1 if found else None) from None
 
 
 def cmd_show(args) -> int:
-    from .encodings import lower
     from .reports.views import check_size, layout_view
     got = resolve_layout(args.encoding, args.file, args.name)
     shape = layout_shape(args.shape, [got])
@@ -255,7 +241,6 @@ def cmd_verify(args) -> int:
               file=sys.stderr)
         return EXIT_INTERNAL
     if problems:
-        from .errors import one_line
         print("layoutcheck: error: " + one_line(f"{len(problems)} problem(s) in the TTGIR input; first: "
                                                 f"{problems[0][0]}:{problems[0][1]}: {problems[0][2]}"),
               file=sys.stderr)
@@ -271,8 +256,9 @@ def cmd_run(args) -> int:
     import os
     import shutil
     import tempfile
-    from .reports.writer import parse_formats
+
     from .integrations.triton import ENV, collect, finish
+    from .reports.writer import parse_formats
     command = list(args.program)
     if command[:1] == ["--"]:
         command = command[1:]
@@ -351,8 +337,8 @@ def _run_relaying_stderr(command: list[str], env: dict) -> tuple[int, bool]:
 def cmd_diff(args) -> int:
     """Verify both sides, print one line per change (the text report) and write the reports asked for; exit 1
     when a change of the --fail-on kind is there."""
-    from .run.diff import FAIL_ON, diff, exit_status
     from .reports import diff as reports
+    from .run.diff import FAIL_ON, diff, exit_status
     if args.fail_on not in FAIL_ON:
         raise CheckerError(f"must be one of {', '.join(FAIL_ON)}, got {args.fail_on!r}", argument="--fail-on")
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
@@ -377,7 +363,6 @@ def cmd_diff(args) -> int:
 def explain(kernels: list, where: str, *, engine: str, timeout_ms: int, grids: bool = False) -> int:
     """--explain [FILE:]LINE: the proofs about the operation at that line, then its layouts
     (`checker.run.verification.explain`, rendered by `checker.reports.explain`)."""
-    from .errors import one_line
     from .reports.explain import render_explain
     from .run.verification import explain as explain_line
     explained = explain_line(kernels, where, engine=engine, timeout_ms=timeout_ms)
@@ -440,7 +425,7 @@ def _as_argument(e: CheckerError, prop) -> CheckerError:
 
 
 def cmd_prove(args) -> int:
-    """One check of a registry property (`checker.properties.PROPERTIES`) from the command line."""
+    """One check of a registry property (`checker.registry.PROPERTIES`) from the command line."""
     from .hardware import resolve
     from .spec import Check
     _need_solvers(args.engine)
@@ -500,8 +485,10 @@ def cmd_smt(args) -> int:
 def cmd_swizzle(args) -> int:
     """Synthesize the shared layout of a store/load pair (`checker.synthesis`), verified on both sides."""
     import json
-    from .encodings import lower
-    from .synthesis import Pair, pair_in_ttgir, render, synthesize
+
+    from .reports.synthesis import render
+    from .synthesis import synthesize
+    from .ttgir.pairing import Pair, pair_in_ttgir
     family = "nvmma" if args.nvmma else "padded" if args.padded else "any"
     if args.nvmma and args.padded:
         raise CheckerError("give --nvmma or --padded, not both", field="--padded")
@@ -580,7 +567,8 @@ def dtype_bits_arg(sp: argparse.ArgumentParser, help: str) -> None:
     sp.add_argument("--dtype-bits", type=int, help=help)
 
 
-ACCESSES = "st.shared, ld.shared, stmatrix, ldmatrix, stmatrix.trans, ldmatrix.trans, ds_read_tr, cp.async, direct_to_lds"
+ACCESSES = ("st.shared, ld.shared, stmatrix, ldmatrix, stmatrix.trans, ldmatrix.trans, ds_read_tr, cp.async, "
+            "direct_to_lds")
 
 
 def access_arg(sp: argparse.ArgumentParser, flag: str, what: str) -> None:
@@ -770,11 +758,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def given_version(args):
     """The Triton version given with --triton-version (a `TritonVersion`), or None."""
-    from .versions import parse
     if args.triton_version is None:
         return None
     try:
-        return parse(args.triton_version)
+        return parse_version(args.triton_version)
     except CheckerError as e:
         raise CheckerError(e.message, argument="--triton-version") from None
 
@@ -787,7 +774,6 @@ def semantics(args):
     from .syntax.version_marks import choose, find_marks
     texts = [t for t in ([getattr(args, "encoding", None)] + list(getattr(args, "layouts", None) or ())) if t]
     if getattr(args, "ttgir", None):                # swizzle --ttgir: the module's syntax
-        from .limits import read_text
         texts.append(read_text(args.ttgir))
     marks = find_marks("\n".join(t for t in texts if t != "-"))
     given = given_version(args)

@@ -17,6 +17,11 @@ command-line argument (``encoding``, ``--shape``) and renders as
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 MAX_MESSAGE = 300           # characters of one rendered error, location included
 _FOLD = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -35,7 +40,7 @@ class CheckerError(Exception):
         self.argument = argument
 
     def located(self, *, file: str | None = None, line: int | None = None,
-                field: str | None = None, argument: str | None = None) -> "CheckerError":
+                field: str | None = None, argument: str | None = None) -> CheckerError:
         """Fill in location details that are not known yet (innermost wins)."""
         if self.file is None:
             self.file = file
@@ -98,15 +103,16 @@ class InternalError(Exception):
     """A bug in layoutcheck itself (engine disagreement, witness that does not replay)."""
 
 
-def names_argument(argument: str, params: tuple[str, ...] = (), replaces: tuple[str, ...] = ()):
+def names_argument(argument: str, params: tuple[str, ...] = (),
+                   replaces: tuple[str, ...] = ()) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Decorate a public function so that the `CheckerError`s it raises name the parameter their input
     came from when they name no file: `argument`, or the parameter among `params` the error's field
     names (``shape``); an argument in `replaces` (named by a function it calls) becomes `argument`."""
     import functools
 
-    def deco(fn):
+    def deco(fn: Callable[_P, _R]) -> Callable[_P, _R]:
         @functools.wraps(fn)
-        def named(*args, **kwargs):
+        def named(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             try:
                 return fn(*args, **kwargs)
             except CheckerError as e:

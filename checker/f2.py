@@ -16,7 +16,7 @@ the reduced row echelon form with column 0 first, so every solution below
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 
 class _EchelonBasis:
@@ -101,6 +101,25 @@ def solve(cols: Sequence[int], targets: Sequence[int]) -> list[int] | None:
             return None
         out.append(combo)
     return out
+
+
+class Span:
+    """A subspace of F2^n that grows: ``span.add(v)`` inserts v (False when v is in the span already) and
+    ``v in span`` tests membership, against one echelon basis kept between calls (`in_span` builds its own
+    each call: a search that asks many questions of one span builds it once)."""
+
+    __slots__ = ("_basis",)
+
+    def __init__(self, vectors: Iterable[int] = ()) -> None:
+        self._basis = _EchelonBasis()
+        for v in vectors:
+            self._basis.add(v, 0)
+
+    def add(self, v: int) -> bool:
+        return self._basis.add(v, 0)
+
+    def __contains__(self, v: int) -> bool:
+        return self._basis.reduce(v)[0] == 0
 
 
 def in_span(v: int, vectors: Iterable[int]) -> bool:

@@ -35,13 +35,14 @@ fields (validated; errors name the field).
 from __future__ import annotations
 
 import re
-
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from . import f2
 from .errors import CheckerError
 from .layout import is_power_of_two
+from .limits import MAX_BYTES, clip
 
 DIRECTIONS = ("load", "store", "both", "transpose", "pair")
 MATRIX_FEATURES = ("ldmatrix", "stmatrix", "b8", "tr_b64", "tr_b128", "lds_scatter")
@@ -110,7 +111,7 @@ class Hardware:
                 "direct_to_lds": list(self.direct_to_lds), "smem_partition_bytes": self.smem_partition_bytes}
 
     @classmethod
-    def from_mapping(cls, m: Mapping[str, Any]) -> "Hardware":
+    def from_mapping(cls, m: Mapping[str, Any]) -> Hardware:
         """A custom target from a mapping with the fields of `Hardware` (validated)."""
         if not isinstance(m, Mapping):
             raise CheckerError(f"hardware must be a preset name or a mapping, got {type(m).__name__}",
@@ -124,7 +125,6 @@ class Hardware:
         for k in ("warp_size", "banks", "bank_bytes", "max_vector_bytes", "smem_bytes_per_block", "phases"):
             if k not in m:
                 raise CheckerError("missing", field=f"hardware.{k}")
-        from .limits import MAX_BYTES, clip
         ints = {}
         for k in ("warp_size", "banks", "bank_bytes", "max_vector_bytes"):
             v = m[k]
@@ -170,7 +170,7 @@ class Hardware:
         return hw
 
 
-def resolve(hardware: "str | Hardware | Mapping[str, Any]") -> Hardware:
+def resolve(hardware: str | Hardware | Mapping[str, Any]) -> Hardware:
     """A preset by name, a Hardware as is, or a custom one from a mapping."""
     if isinstance(hardware, Hardware):
         return hardware

@@ -19,13 +19,21 @@ immutable and every operation returns a new layout.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from operator import lshift
-from typing import Iterable, Mapping, Sequence
+from typing import Any, NoReturn, TypedDict
 
 from . import f2
 from .errors import LayoutError
 
 Basis = tuple[int, ...]
+
+
+class LayoutDict(TypedDict):
+    """`LinearLayout.to_dict`: plain data (JSON, YAML, certificates)."""
+
+    bases: dict[str, list[list[int]]]
+    out_dims: dict[str, int]
 
 
 def is_power_of_two(n: int) -> bool:
@@ -46,9 +54,14 @@ class LinearLayout:
     """An F2-linear map {in-dims} -> {out-dims}; see the module docstring."""
 
     __slots__ = ("_ins", "_outs", "_columns", "_rank", "_hash")
+    _ins: tuple[tuple[str, tuple[Basis, ...]], ...]
+    _outs: tuple[tuple[str, int], ...]
+    _columns: tuple[int, ...] | None
+    _rank: int | None
+    _hash: int | None
 
     def __init__(self, bases: Mapping[str, Sequence[Sequence[int]]] | Sequence[tuple[str, Sequence[Sequence[int]]]],
-                 out_dims: Sequence[tuple[str, int]], *, require_surjective: bool = False):
+                 out_dims: Sequence[tuple[str, int]], *, require_surjective: bool = False) -> None:
         items = bases.items() if isinstance(bases, Mapping) else bases
         ins = tuple((str(name), tuple(tuple(int(c) for c in b) for b in bs)) for name, bs in items)
         outs = tuple((str(name), int(size)) for name, size in out_dims)
@@ -60,7 +73,7 @@ class LinearLayout:
         self._check_invariants(require_surjective)
 
     @classmethod
-    def _of(cls, ins, outs) -> "LinearLayout":
+    def _of(cls, ins: Iterable[tuple[str, Iterable[Basis]]], outs: Iterable[tuple[str, int]]) -> LinearLayout:
         """A layout from parts an operation of this class built and knows to be valid
         (distinct dim names, power-of-two sizes, bases tuples of ints within their out-dims):
         no conversion, no re-check. Every public way in goes through __init__, which checks."""
@@ -73,7 +86,8 @@ class LinearLayout:
     # ----------------------------------------------------------------- building
 
     @classmethod
-    def from_bases(cls, bases, out_names: Sequence[str]) -> "LinearLayout":
+    def from_bases(cls, bases: Mapping[str, Sequence[Sequence[int]]] | Sequence[tuple[str, Sequence[Sequence[int]]]],
+                   out_names: Sequence[str]) -> LinearLayout:
         """Build from bases, inferring each out size as the smallest power of
         two above every basis component; the result must be surjective."""
         items = list(bases.items() if isinstance(bases, Mapping) else bases)
@@ -87,11 +101,11 @@ class LinearLayout:
         return cls(items, list(zip(out_names, sizes)), require_surjective=True)
 
     @classmethod
-    def empty(cls) -> "LinearLayout":
+    def empty(cls) -> LinearLayout:
         return cls((), ())
 
     @classmethod
-    def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> "LinearLayout":
+    def strided_1d(cls, size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
         """x -> x * stride for x < size; out size stride * size."""
         if size == 0:
             return cls.empty()
@@ -101,12 +115,12 @@ class LinearLayout:
         return cls._of([(in_dim, bases)], [(out_dim, stride * size)])
 
     @classmethod
-    def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> "LinearLayout":
+    def identity_1d(cls, size: int, in_dim: str, out_dim: str) -> LinearLayout:
         """x -> x for x < size."""
         return cls.strided_1d(size, 1, in_dim, out_dim)
 
     @classmethod
-    def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_size: int = 1) -> "LinearLayout":
+    def zeros_1d(cls, size: int, in_dim: str, out_dim: str, out_size: int = 1) -> LinearLayout:
         """x -> 0 for x < size (a broadcast)."""
         if size == 0:
             return cls.empty()
@@ -289,10 +303,6 @@ class LinearLayout:
                 x ^= low
         return {n: v for (n, _), v in zip(self._outs, acc)}
 
-    def apply_flat(self, x: int) -> int:
-        """L on flattened input bits, returning the packed out value."""
-        return f2.combine(self.columns, x)
-
     def split_in(self, x: int) -> dict[str, int]:
         """Unflatten an input index into per-in-dim values."""
         out = {}
@@ -310,18 +320,18 @@ class LinearLayout:
 
     # ------------------------------------------------------- reshape / reorder
 
-    def transpose_ins(self, new_order: Sequence[str]) -> "LinearLayout":
+    def transpose_ins(self, new_order: Sequence[str]) -> LinearLayout:
         _require_same_dims(new_order, self.in_dims, "in")
         b = self.bases
         return LinearLayout._of([(d, b[d]) for d in new_order], self._outs)
 
-    def transpose_outs(self, new_order: Sequence[str]) -> "LinearLayout":
+    def transpose_outs(self, new_order: Sequence[str]) -> LinearLayout:
         _require_same_dims(new_order, self.out_dims, "out")
         perm = [self.out_dim_index(d) for d in new_order]
         ins = [(n, [tuple(b[p] for p in perm) for b in bs]) for n, bs in self._ins]
         return LinearLayout._of(ins, [self._outs[p] for p in perm])
 
-    def reshape_ins(self, new_ins: Sequence[tuple[str, int]]) -> "LinearLayout":
+    def reshape_ins(self, new_ins: Sequence[tuple[str, int]]) -> LinearLayout:
         """Concatenate all bases in in-dim order and re-split them by new sizes."""
         flat = [b for _, bs in self._ins for b in bs]
         _require_resplit(new_ins, self.total_in_size, "reshape_ins")
@@ -332,7 +342,7 @@ class LinearLayout:
             i += k
         return LinearLayout._of(((str(n), bs) for n, bs in out), self._outs)
 
-    def reshape_outs(self, new_outs: Sequence[tuple[str, int]]) -> "LinearLayout":
+    def reshape_outs(self, new_outs: Sequence[tuple[str, int]]) -> LinearLayout:
         """Pack every basis into one integer and re-split it by the new out sizes."""
         _require_resplit(new_outs, self.total_out_size, "reshape_outs")
         col = iter(self.columns)
@@ -349,34 +359,17 @@ class LinearLayout:
             ins.append((name, nb))
         return LinearLayout._of(ins, tuple((str(n), int(size)) for n, size in new_outs))
 
-    def flatten_ins(self) -> "LinearLayout":
+    def flatten_ins(self) -> LinearLayout:
         if not self._ins:
             return self
         return self.reshape_ins([(self._ins[0][0], self.total_in_size)])
 
-    def flatten_outs(self) -> "LinearLayout":
+    def flatten_outs(self) -> LinearLayout:
         if not self._outs:
             return self
         return self.reshape_outs([(self._outs[0][0], self.total_out_size)])
 
-    def resize_in_dim(self, d: str, new_size: int) -> "LinearLayout":
-        """Keep the first log2(new_size) bases of in-dim d."""
-        if not is_power_of_two(new_size) or new_size > self.in_dim_size(d):
-            raise LayoutError(f"resize_in_dim: bad size {new_size} for '{d}' of size {self.in_dim_size(d)}")
-        k = log2(new_size)
-        return LinearLayout._of([(n, bs[:k] if n == d else bs) for n, bs in self._ins], self._outs)
-
-    def resize_out_dim(self, d: str, new_size: int) -> "LinearLayout":
-        """Shrink out-dim d; components >= new_size become 0."""
-        if not is_power_of_two(new_size) or new_size > self.out_dim_size(d):
-            raise LayoutError(f"resize_out_dim: bad size {new_size} for '{d}' of size {self.out_dim_size(d)}")
-        k = self.out_dim_index(d)
-        ins = [(n, [tuple(0 if (j == k and c >= new_size) else c for j, c in enumerate(b)) for b in bs])
-               for n, bs in self._ins]
-        outs = [(n, new_size if n == d else s) for n, s in self._outs]
-        return LinearLayout._of(ins, outs)
-
-    def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> "LinearLayout":
+    def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> LinearLayout:
         """Restrict to the given in-dims (others read as 0) and out-dims; sizes kept."""
         in_set, out_set = set(in_dims), set(out_dims)
         _require_subset(in_set, self.in_dims, "in")
@@ -389,19 +382,19 @@ class LinearLayout:
         sub = self.sublayout(in_dims, out_dims)
         return all(c == 0 for _, bs in sub._ins for b in bs for c in b)
 
-    def with_in_dim(self, d: str) -> "LinearLayout":
+    def with_in_dim(self, d: str) -> LinearLayout:
         """The same map with one more in-dim d of size 1 (no bases), last."""
         if self.has_in_dim(d):
             raise LayoutError(f"with_in_dim: '{d}' is already an in-dim")
         return LinearLayout._of(self._ins + ((d, ()),), self._outs)
 
-    def remove_zero_bases_along_dim(self, d: str) -> "LinearLayout":
+    def remove_zero_bases_along_dim(self, d: str) -> LinearLayout:
         ins = [(n, [b for b in bs if any(b)] if n == d else bs) for n, bs in self._ins]
         return LinearLayout._of(ins, self._outs)
 
     # ------------------------------------------------------------ the algebra
 
-    def __mul__(self, outer: "LinearLayout") -> "LinearLayout":
+    def __mul__(self, outer: LinearLayout) -> LinearLayout:
         """Direct product: self's bases are the low bits of every shared dim."""
         inner = self
         in_names = supremum(inner.in_dims, outer.in_dims)
@@ -422,17 +415,17 @@ class LinearLayout:
         take_outer = [(outer_out.get(o), inner_shift.get(o, 0)) for o in out_names]
         inner_same = list(inner.out_dims) == out_names
 
-        def from_inner(b):
+        def from_inner(b: Basis) -> Basis:
             return b if inner_same else tuple(0 if k is None else b[k] for k in take_inner)
 
-        def from_outer(b):
+        def from_outer(b: Basis) -> Basis:
             return tuple(0 if k is None else b[k] << sh for k, sh in take_outer)
 
         ins = [(d, [from_inner(b) for b in inner_b.get(d, ())] + [from_outer(b) for b in outer_b.get(d, ())])
                for d in in_names]
         return LinearLayout._of(ins, [(o, 1 << out_log[o]) for o in out_names])
 
-    def compose(self, outer: "LinearLayout") -> "LinearLayout":
+    def compose(self, outer: LinearLayout) -> LinearLayout:
         """outer ∘ self: self's out-dims feed outer's in-dims (matched by name)."""
         _require_same_dims(self.out_dims, outer.in_dims, "compose: out/in")
         for n, s in self._outs:
@@ -449,7 +442,7 @@ class LinearLayout:
             ins.append((n, nb))
         return LinearLayout._of(ins, outer._outs)
 
-    def invert_and_compose(self, outer: "LinearLayout") -> "LinearLayout":
+    def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """C with outer(C(x)) = self(x), the free variables of the solve set to 0.
 
         C's in-dims are self's; its out-dims are outer's in-dims at outer's
@@ -495,7 +488,8 @@ class LinearLayout:
             raise LayoutError("invert_and_compose: the source layout reaches tensor elements the target "
                               "layout never holds (image not contained)")
         # per out-dim of C (outer's in-dims): where its bits sit in a solution mask, or None (identity)
-        fields, at = [], 0
+        fields: list[tuple[int, int] | None] = []
+        at = 0
         for n, bs in outer._ins:
             if n in identity:
                 fields.append(None)
@@ -515,7 +509,7 @@ class LinearLayout:
             ins.append((n, tuple(tuple(0 if f is None else (x >> f[0]) & f[1] for f in fields) for x in xs)))
         return LinearLayout._of(ins, outer.in_dim_sizes)
 
-    def invert_and_compose_generic(self, outer: "LinearLayout") -> "LinearLayout":
+    def invert_and_compose_generic(self, outer: LinearLayout) -> LinearLayout:
         """`invert_and_compose` composed from sublayouts, a least-squares solve, products with 1-D
         identities and transposes (Triton's own construction): the reference the closed form is tested
         against."""
@@ -539,13 +533,13 @@ class LinearLayout:
             ret = ret * LinearLayout.identity_1d(A.in_dim_size(d), d, d)
         return ret.transpose_ins(list(B.in_dims)).transpose_outs(list(A.in_dims))
 
-    def pseudoinvert(self) -> "LinearLayout":
+    def pseudoinvert(self) -> LinearLayout:
         ident = LinearLayout.empty()
         for n, s in self._outs:
             ident = ident * LinearLayout.identity_1d(s, n, n)
         return ident.invert_and_compose(self)
 
-    def invert(self) -> "LinearLayout":
+    def invert(self) -> LinearLayout:
         if not self.is_invertible():
             raise LayoutError("invert: layout is not invertible (must be surjective and square)")
         return self.pseudoinvert()
@@ -561,7 +555,7 @@ class LinearLayout:
                 and self.sublayout_is_zero(rest_in, dims)
                 and self.sublayout_is_zero(dims, rest_out))
 
-    def quotient(self, dims: Sequence[str]) -> "LinearLayout | None":
+    def quotient(self, dims: Sequence[str]) -> LinearLayout | None:
         """The layout on the remaining dims when trivial over `dims`, else None."""
         if any(not self.has_in_dim(d) for d in dims) or not self.is_trivial_over(dims):
             return None
@@ -594,7 +588,7 @@ class LinearLayout:
                 break
             consec += 1
         other = 0
-        for k, (n, bs) in enumerate(self._ins):
+        for k, (_n, bs) in enumerate(self._ins):
             for i, b in enumerate(bs):
                 if k != 0 or i >= consec:
                     other |= b[0]
@@ -615,13 +609,13 @@ class LinearLayout:
 
     # ---------------------------------------------------------- serialization
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> LayoutDict:
         """{"bases": {in_dim: [[c_dim0, c_dim1, ...], ...]}, "out_dims": {dim: size}}."""
         return {"bases": {n: [list(b) for b in bs] for n, bs in self._ins},
                 "out_dims": {n: s for n, s in self._outs}}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "LinearLayout":
+    def from_dict(cls, d: Mapping[str, Any]) -> LinearLayout:
         try:
             bases = d["bases"]
             out_dims = d["out_dims"]
@@ -634,7 +628,7 @@ class LinearLayout:
         return cls(list(bases.items()), outs)
 
     @classmethod
-    def from_triton_json(cls, d: Mapping) -> "LinearLayout":
+    def from_triton_json(cls, d: Mapping[str, Any]) -> LinearLayout:
         """The conformance data's format: {"in_dims", "in": {dim: bases}, "out_dims", "shape"}
         (out_dims defaults to dim0..dim{r-1}; shape gives the out sizes)."""
         try:
@@ -735,7 +729,7 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
     i = j = 0
     inf = float("inf")
 
-    def inconsistent():
+    def inconsistent() -> NoReturn:
         raise LayoutError(f"dimension orders {list(x)} and {list(y)} are inconsistent")
 
     while i < len(x) or j < len(y):
@@ -748,25 +742,35 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
         if i < len(x) and j < len(y) and x[i] == y[j]:
             if pos_y[x[i]] < j:
                 inconsistent()
-            result.append(x[i]); seen.add(x[i])
-            i += 1; j += 1
+            result.append(x[i])
+            seen.add(x[i])
+            i += 1
+            j += 1
             continue
         cand_x = pos_y[x[i]] if i < len(x) and x[i] in pos_y and pos_y[x[i]] >= j else inf
         cand_y = pos_x[y[j]] if j < len(y) and y[j] in pos_x and pos_x[y[j]] >= i else inf
         if i < len(x) and cand_x == inf:
-            result.append(x[i]); seen.add(x[i]); i += 1
+            result.append(x[i])
+            seen.add(x[i])
+            i += 1
             continue
         if j < len(y) and cand_y == inf:
-            result.append(y[j]); seen.add(y[j]); j += 1
+            result.append(y[j])
+            seen.add(y[j])
+            j += 1
             continue
         if cand_x <= cand_y:
             if pos_y[x[i]] < j:
                 inconsistent()
-            result.append(x[i]); seen.add(x[i]); i += 1
+            result.append(x[i])
+            seen.add(x[i])
+            i += 1
         else:
             if pos_x[y[j]] < i:
                 inconsistent()
-            result.append(y[j]); seen.add(y[j]); j += 1
+            result.append(y[j])
+            seen.add(y[j])
+            j += 1
     return result
 
 

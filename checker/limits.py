@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import operator
 import re
-from typing import Any, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import CheckerError, ParseError
 
@@ -75,7 +76,8 @@ def decode(data: bytes, file: str | None, *, field: str | None = None) -> str:
 def check_characters(text: str, file: str | None = None, *, field: str | None = None) -> None:
     """Refuse text holding a NUL or another control character (binary data, UTF-16 read as bytes)."""
     if not isinstance(text, str):
-        raise ParseError(f"expected text, got {type(text).__name__}", file=file, field=field or (None if file else "text"))
+        raise ParseError(f"expected text, got {type(text).__name__}", file=file,
+                         field=field or (None if file else "text"))
     m = _CONTROL.search(text)
     if m:
         line = text.count("\n", 0, m.start()) + 1
@@ -106,17 +108,17 @@ def read_stdin(field: str) -> str:
 
 
 def integer(value: Any, field: str, *, what: str = "an integer", low: int | None = None,
-            high: int | None = None, error=CheckerError) -> int:
+            high: int | None = None, error: type[CheckerError] = CheckerError) -> int:
     """`value` as an int: a bool, float (NaN, inf, 64.0), str, bytes, None or container is refused, as is
     a value outside [low, high]."""
     if isinstance(value, bool) or not _is_intlike(value):
         raise error(f"must be {what}, got {describe(value)}", field=field)
-    value = operator.index(value)
-    if low is not None and value < low:
-        raise error(f"must be {what} >= {low}, got {clip(value)}", field=field)
-    if high is not None and value > high:
-        raise error(f"must be {what} <= {high} (the limit), got {clip(value)}", field=field)
-    return value
+    n = operator.index(value)
+    if low is not None and n < low:
+        raise error(f"must be {what} >= {low}, got {clip(n)}", field=field)
+    if high is not None and n > high:
+        raise error(f"must be {what} <= {high} (the limit), got {clip(n)}", field=field)
+    return n
 
 
 def _is_intlike(value: Any) -> bool:
@@ -131,7 +133,7 @@ def _is_intlike(value: Any) -> bool:
     return True
 
 
-def shape(value: Any, field: str = "shape", *, error=CheckerError) -> tuple[int, ...]:
+def shape(value: Any, field: str = "shape", *, error: type[CheckerError] = CheckerError) -> tuple[int, ...]:
     """A tensor shape: a list or tuple of 1 to MAX_RANK positive integers whose product is at most
     MAX_ELEMENTS. Strings, bytes, mappings, booleans and floats are refused."""
     if type(value) in (tuple, list) and 1 <= len(value) <= MAX_RANK \
@@ -158,7 +160,7 @@ def shape(value: Any, field: str = "shape", *, error=CheckerError) -> tuple[int,
     return tuple(out)
 
 
-def check_elements(dims, field: str = "shape", *, error=CheckerError) -> None:
+def check_elements(dims: Sequence[int], field: str = "shape", *, error: type[CheckerError] = CheckerError) -> None:
     """Refuse a shape of more than MAX_ELEMENTS elements (each dimension included)."""
     total = math.prod(dims)
     if total > MAX_ELEMENTS:
@@ -166,7 +168,7 @@ def check_elements(dims, field: str = "shape", *, error=CheckerError) -> None:
                     f"2^31 = {MAX_ELEMENTS} (Triton's LinearLayout sizes are 32-bit)", field=field)
 
 
-def parse_shape_text(text: str, field: str, *, error=CheckerError) -> tuple[int, ...]:
+def parse_shape_text(text: str, field: str, *, error: type[CheckerError] = CheckerError) -> tuple[int, ...]:
     """'128x64' -> (128, 64): ASCII decimal digits only (no '１６', '1_6', '+16', spaces)."""
     parts = text.lower().split("x")
     if not all(_DECIMAL.fullmatch(p) for p in parts):
@@ -174,7 +176,7 @@ def parse_shape_text(text: str, field: str, *, error=CheckerError) -> tuple[int,
     return shape([int(p) for p in parts], field, error=error)
 
 
-def byte_count(value: Any, field: str, *, low: int = 0, error=CheckerError) -> int:
+def byte_count(value: Any, field: str, *, low: int = 0, error: type[CheckerError] = CheckerError) -> int:
     """A number of bytes (capacity, alignment, base address): an integer in [low, MAX_BYTES]."""
     return integer(value, field, what="a number of bytes", low=low, high=MAX_BYTES, error=error)
 
@@ -186,6 +188,7 @@ def depth(value: Any, limit: int = MAX_NESTING) -> int:
     seen = set()
     while stack:
         node, d = stack.pop()
+        children: Sequence[Any]
         if isinstance(node, Mapping):
             children = list(node.values())
         elif isinstance(node, (list, tuple)):
@@ -203,7 +206,8 @@ def depth(value: Any, limit: int = MAX_NESTING) -> int:
     return deepest
 
 
-def check_depth(value: Any, field: str, *, what: str = "the value", error=CheckerError) -> None:
+def check_depth(value: Any, field: str, *, what: str = "the value",
+                error: type[CheckerError] = CheckerError) -> None:
     """Refuse a structure nested more than MAX_NESTING deep."""
     if depth(value) > MAX_NESTING:
         raise error(f"{what} nests more than {MAX_NESTING} levels deep (the limit)", field=field)
@@ -241,7 +245,7 @@ __all__ = ["MAX_ELEMENTS", "MAX_RANK", "INT_MIN", "INT_MAX", "MAX_SHOW_ELEMENTS"
            "check_depth", "describe", "clip", "check_elements", "printable"]
 
 
-def did_you_mean(word: str, choices) -> str:
+def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """`` (did you mean 'x'?)`` for the choice closest to a misspelt `word` (case, ``_`` and ``-`` aside, or
     difflib's ratio of at least 0.8), else ``""``."""
     import difflib

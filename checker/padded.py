@@ -30,16 +30,35 @@ for powers of two, so the byte address of offset i is e * phys(i).
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Protocol, TypeVar
 
 from .errors import LayoutError
-from .layout import LinearLayout, is_power_of_two, log2
+from .layout import LayoutDict, LinearLayout, is_power_of_two, log2
 
 OFFSET = "offset"
 
+_Offset = TypeVar("_Offset", bound="_Shiftable")
+_T = TypeVar("_T")
 
-def phys(i: Any, shifts: Sequence[tuple[int, int]], shr: Callable[[Any, int], Any] = operator.rshift) -> Any:
+
+class _Shiftable(Protocol):
+    """What `phys` computes with: an int, or a Z3 bit-vector."""
+
+    def __add__(self: _Offset, other: _Offset, /) -> _Offset: ...
+    def __lshift__(self: _Offset, other: int, /) -> _Offset: ...
+
+
+class PaddedLayoutDict(LayoutDict):
+    """`PaddedLayout.to_dict`: the linear component's `LayoutDict` and the (interval, padding) pairs."""
+
+    intervals: list[int]
+    paddings: list[int]
+
+
+def phys(i: _Offset, shifts: Sequence[tuple[int, int]],
+         shr: Callable[[_Offset, int], _Offset] = operator.rshift) -> _Offset:
     """The physical offset of offset i: i + sum_k (i >> s_k) << t_k with (s_k, t_k) = (log2 I_k, log2 P_k).
     `shr` is the logical right shift of i's type (Python's >> for integers)."""
     total = i
@@ -74,7 +93,7 @@ class PaddedLayout:
                 raise LayoutError(f"padded layout: intervals and paddings must be powers of two, got {v}")
 
     @classmethod
-    def of(cls, layout: Any) -> "PaddedLayout":
+    def of(cls, layout: object) -> PaddedLayout:
         """A PaddedLayout as is; a shared LinearLayout as one without padding."""
         if isinstance(layout, PaddedLayout):
             return layout
@@ -139,10 +158,10 @@ class PaddedLayout:
         """The physical slots below the footprint that no offset uses, ascending."""
         return tuple(p for a, b in self.hole_ranges() for p in range(a, b))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PaddedLayoutDict:
         return {**self.linear.to_dict(), "intervals": list(self.intervals), "paddings": list(self.paddings)}
 
 
-def linear_part(layout: Any) -> Any:
+def linear_part(layout: PaddedLayout | _T) -> LinearLayout | _T:
     """A padded layout's linear component; anything else as is."""
     return layout.linear if isinstance(layout, PaddedLayout) else layout

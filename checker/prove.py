@@ -19,30 +19,33 @@ docstrings of `checker.properties.*`.
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from . import versions
 from .encodings import lower
-from .encodings.base import Encoding
+from .encodings.base import Encoding, SharedEncoding
+from .encodings.partitioned_shared import PartitionedSharedEncoding
 from .errors import CheckerError
 from .hardware import Hardware
 from .layout import LinearLayout
-from .limits import MAX_DTYPE_BITS, clip
 from .padded import PaddedLayout, linear_part
 from .properties.conversion import conversion as _conversion
 from .properties.equivalence import equivalent as _equivalent
 from .properties.fits import fits as _fits
+from .properties.frame import shape_map
 from .properties.injective import injective as _injective
 from .properties.injective import injective_up_to_broadcast as _injective_up_to_broadcast
 from .properties.invertible import invertible as _invertible
-from .properties.surjective import surjective as _surjective
 from .properties.result import Result, check_timeout
+from .properties.surjective import surjective as _surjective
+from .verdict import Engines
 
 TIMEOUT_MS = 10_000
-Shape = Union[Sequence[int], None]
-Layout = Union[LinearLayout, PaddedLayout, Encoding]           # a LinearLayout, a padded one, or an encoding
-Dtype = Union[str, int, None]                                  # "f16", "fp32", "i8", ... or a number of bits
-HardwareLike = Union[str, Hardware, Mapping[str, Any]]         # a preset name ("sm90"), a Hardware, a mapping
+Shape = Sequence[int] | None
+Layout = LinearLayout | PaddedLayout | Encoding                # a LinearLayout, a padded one, or an encoding
+Dtype = str | int | None                                       # "f16", "fp32", "i8", ... or a number of bits
+HardwareLike = str | Hardware | Mapping[str, Any]              # a preset name ("sm90"), a Hardware, a mapping
 
 
 def _api(fn):
@@ -87,7 +90,6 @@ def surjective(layout: Layout, shape: Shape = None, *, layout_shape: Shape = Non
     (default: `shape`) and judged over `shape`, as a spec's ``layout_shape`` says; coordinates of the
     layout outside `shape` do not count. A LinearLayout's own out sizes are its layout shape: judging it
     over another `shape` needs ``layout_shape`` equal to them, so that it is never done by accident."""
-    from .properties.frame import shape_map
     L = _linear(layout, layout_shape if layout_shape is not None else shape)
     own = dict(L.out_dim_sizes)
     if layout_shape is not None and shape_map(L, layout_shape) != own:
@@ -96,18 +98,18 @@ def surjective(layout: Layout, shape: Shape = None, *, layout_shape: Shape = Non
     if shape is not None and layout_shape is None and shape_map(L, shape) != own:
         raise CheckerError(f"the layout is lowered at {_text(own)} but the shape is {_text(shape)}: judging a layout "
                            f"over another shape than its own needs layout_shape={_text(own)}", field="shape")
-    return _surjective(L, shape, engine=engine, timeout_ms=timeout_ms)
+    return _surjective(L, shape, engines=Engines(engine, timeout_ms))
 
 
 @_api
 def injective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _injective(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
+    return _injective(_linear(layout, shape), engines=Engines(engine, timeout_ms))
 
 
 @_api
 def injective_up_to_broadcast(layout: Layout, shape: Shape = None, *, engine: str = "both",
                               timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _injective_up_to_broadcast(_linear(layout, shape), engine=engine, timeout_ms=timeout_ms)
+    return _injective_up_to_broadcast(_linear(layout, shape), engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -115,21 +117,20 @@ def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", tim
     """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions. A
     partitioned layout is judged with its partitions ((offset, block, partition) -> element): Triton's own
     LinearLayout of it keeps only partition 0, which covers 1 / numPartitions of the tensor by design."""
-    from .encodings.base import SharedEncoding
-    from .encodings.partitioned_shared import PartitionedSharedEncoding
     padding = layout.padding_offset_bits() if isinstance(layout, SharedEncoding) else ()
     if isinstance(layout, PartitionedSharedEncoding):
         if shape is None:
             raise CheckerError("a partitioned layout needs the tensor shape", field="shape")
-        return _invertible(layout.full_linear_layout(shape), padding_offset_bits=padding, engine=engine,
-                           timeout_ms=timeout_ms)
-    return _invertible(lowered(layout, shape), padding_offset_bits=padding, engine=engine, timeout_ms=timeout_ms)
+        return _invertible(layout.full_linear_layout(shape), padding_offset_bits=padding,
+                           engines=Engines(engine, timeout_ms))
+    return _invertible(lowered(layout, shape), padding_offset_bits=padding, engines=Engines(engine, timeout_ms))
 
 
 @_api
-def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
+def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both",
+               timeout_ms: int = TIMEOUT_MS) -> Result:
     return _equivalent(_linear(a, shape, "a"), _linear(b, shape, "b"),
-                                   engine=engine, timeout_ms=timeout_ms)
+                                   engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -141,7 +142,7 @@ def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | N
     same = not isinstance(src, LinearLayout) and src == dst
     return _conversion(_linear(src, shape, "src"), _linear(dst, shape, "dst"),
                                   via=None if via is None else lowered(via, shape, "via"),
-                                  same_encoding=same, engine=engine, timeout_ms=timeout_ms, triton=triton)
+                                  same_encoding=same, engines=Engines(engine, timeout_ms), triton=triton)
 
 
 @_api
@@ -151,7 +152,7 @@ def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: 
     if alignment_bytes is None and hasattr(layout, "alignment") and callable(layout.alignment):
         alignment_bytes = layout.alignment()
     return _fits(lowered(layout, shape), dtype_bits, capacity_bytes, alignment_bytes,
-                      base_bytes=base_bytes, engine=engine, timeout_ms=timeout_ms)
+                      base_bytes=base_bytes, engines=Engines(engine, timeout_ms))
 
 
 # ---------------------------------------------------------------- bank conflicts
@@ -160,8 +161,9 @@ from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free
 
 @_api
 def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = None, *, direction: str = "store",
-                       access: str = "auto", model: str = "hardware", hardware: HardwareLike = "sm90", engine: str = "both",
-                       timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None, triton: bool = False) -> Result:
+                       access: str = "auto", model: str = "hardware", hardware: HardwareLike = "sm90",
+                       engine: str = "both", timeout_ms: int = TIMEOUT_MS, dtype_bits: int | None = None,
+                       triton: bool = False) -> Result:
     """Storing R into S (or loading S into R) without bank conflicts; details carry
     conflicts, wavefronts and min_wavefronts for the whole CTA (with triton=True and the hardware model, also
     Triton's own count, ``triton_conflicts``, and why the models differ where they do). dtype: a name as in spec files
@@ -175,8 +177,8 @@ def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype =
         if dtype is None:
             raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
     return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), _bits(dtype),
-                               direction=direction, access=access, model=model, hardware=hardware, engine=engine,
-                               timeout_ms=timeout_ms, triton=triton)
+                               direction=direction, access=access, model=model, hardware=hardware,
+                               engines=Engines(engine, timeout_ms), triton=triton)
 
 
 @_api
@@ -187,28 +189,15 @@ def conversion_cost(src: Layout, dst: Layout, shape: Shape = None, dtype: Dtype 
     ``reps`` and, for the shared path, ``store`` / ``load`` (instruction, vector_bytes, instructions,
     wavefronts and min_wavefronts per CTA, Triton's own conflict count); holds when both sides cost their
     minimum. dtype: a name ("f16", "fp32", "i8", ...) or a number of bits."""
+    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
     from .properties.conversion_cost import conversion_cost as _conversion_cost
     if dtype is None:
         raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
     return _conversion_cost(_linear(src, shape, "src"), _linear(dst, shape, "dst"), _bits(dtype),
-                            hardware=hardware, engine=engine, timeout_ms=timeout_ms)
+                            hardware=hardware, engines=Engines(engine, timeout_ms))
 
 
-def dtype_bits(dtype: Dtype) -> int:
-    """Bits of a dtype name ("f16", "fp32", "bf16", "i8", "int8", ...; `checker.spec.DTYPES`) or a bit count."""
-    if isinstance(dtype, int) and not isinstance(dtype, bool) and 0 < dtype <= MAX_DTYPE_BITS:
-        return dtype
-    from .spec import DTYPES
-    if isinstance(dtype, str):
-        name = dtype.lower()
-        for long, short in (("fp", "f"), ("int", "i"), ("uint", "u")):
-            if name.startswith(long) and name[len(long):].isdigit():
-                name = short + name[len(long):]
-        if name in DTYPES:
-            return DTYPES[name]
-    raise CheckerError(f"unknown dtype {clip(repr(dtype), 40)} (known: {', '.join(DTYPES)}, or a number of bits up to "
-                       f"{MAX_DTYPE_BITS})", field="dtype")
-
+from .dtypes import dtype_bits  # noqa: E402  (public here too: checker.prove.dtype_bits)
 
 _bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it
 
@@ -220,13 +209,14 @@ def aligned_access(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = Non
     """Every vector access of the instruction Triton emits for R <-> S starts at a multiple of its width
     (`checker.properties.aligned`). dtype: a name ("f16", "fp32", "i8", ...) or a number of bits; it
     defaults to the shared encoding's element width where it has one (nvmma_shared)."""
+    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
     from .properties.aligned import aligned_access as _aligned_access
     if dtype is None:
         dtype = getattr(S, "element_bit_width", None)
         if dtype is None:
             raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
     return _aligned_access(_linear(R, shape, "R"), lowered(S, shape, "S"), dtype_bits(dtype), direction=direction,
-                           hardware=hardware, engine=engine, timeout_ms=timeout_ms)
+                           hardware=hardware, engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -234,9 +224,10 @@ def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, vi
                     order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was
     taken from: `checker.properties.views`."""
+    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
     from .properties.views import view_consistent as decide_view
     return decide_view(lowered(source, source_shape, "source"), lowered(view, view_shape, "view"), kind,
-                       order=order, engine=engine, timeout_ms=timeout_ms)
+                       order=order, engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -253,6 +244,7 @@ def coalesced(layout: Layout, shape: Shape = None, dtype_bits: Dtype = None, *,
     (default 16 everywhere, Triton's pointer-argument hint); ``mask_alignment``: the mask's constancy along the
     layout's order[0] (None: unmasked). Details carry ``instruction``, ``vector_bytes``, ``requests``,
     ``sectors`` and ``min_sectors`` (per CTA); `checker.properties.coalesced.probe` gives them per request."""
+    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
     from .properties.coalesced import coalesced as _coalesced
     if dtype_bits is None:
         raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype_bits")
@@ -273,4 +265,4 @@ def coalesced(layout: Layout, shape: Shape = None, dtype_bits: Dtype = None, *,
     return _coalesced(L, bits, contiguity=list(contiguity), divisibility=list(divisibility),
                       strides_bytes=[s * eb if isinstance(s, int) else None for s in strides], hardware=hardware,
                       kind=access, mask_alignment=mask_alignment, base_offset_bytes=base_offset_bytes,
-                      engine=engine, timeout_ms=timeout_ms)
+                      engines=Engines(engine, timeout_ms))

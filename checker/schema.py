@@ -42,13 +42,13 @@ import contextlib
 import json
 import pathlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from functools import cache
+from typing import Any
 
 from .errors import InternalError
-from .limits import did_you_mean
+from .limits import MAX_NESTING, did_you_mean
 
 Path = tuple  # of str keys and int indices
 
@@ -144,12 +144,12 @@ def _one_of(validator, one_of, instance, schema):
         yield error
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator_class():
     """Draft 2020-12 with the conventions of the module docstring: ``type`` that excludes booleans from
     numbers, keywords guarded by ``type``/``enum``/``const``, paths kept for ``$ref``, ``propertyNames``
     and false subschemas."""
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, validators  # lazy: jsonschema loads only when a document is checked
     _STOCK.update(Draft202012Validator.VALIDATORS)
     types = Draft202012Validator.TYPE_CHECKER.redefine_many({
         "integer": lambda _, v: isinstance(v, int) and not isinstance(v, bool),
@@ -185,17 +185,17 @@ def _resource(document: Any):
 
     Its ``$schema`` is left out: jsonschema's ``evolve`` would pick the stock validator class by it.
     """
-    from referencing.jsonschema import DRAFT202012
+    from referencing.jsonschema import DRAFT202012  # lazy: with jsonschema, only when a document is checked
     if isinstance(document, Mapping) and "$schema" in document:
         document = {k: v for k, v in document.items() if k != "$schema"}
     return DRAFT202012.create_resource(document)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped() -> tuple[Any, dict[str, Any]]:
     """Every schema in ``checker/schemas`` under its file name (a `referencing.Registry`), and the
     documents as read."""
-    import referencing
+    import referencing  # lazy: with jsonschema, only when a document is checked
     documents = {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(_DIR.glob("*.json"))}
     registry = referencing.Registry().with_resources((name, _resource(doc)) for name, doc in documents.items())
     return registry, documents
@@ -217,19 +217,19 @@ class Schema:
         self._validators: dict[str, Any] = {}
 
     @staticmethod
-    @lru_cache(maxsize=None)
-    def load(name: str) -> "Schema":
+    @cache
+    def load(name: str) -> Schema:
         """A schema shipped in ``checker/schemas``."""
         documents = _shipped()[1]
         if name not in documents:
             raise InternalError(f"no schema '{name}' in {_DIR}")
         return Schema(documents[name], name)
 
-    def resolve(self, pointer: str) -> tuple["Schema", Any]:
+    def resolve(self, pointer: str) -> tuple[Schema, Any]:
         """``#/a/b`` in this document or ``file.json#/a/b`` beside it -> (document, subschema)."""
         target = pointer.partition("#")[0]
         doc = Schema.load(target) if target and target != self.name else self
-        import referencing.exceptions
+        import referencing.exceptions  # lazy: with jsonschema, only when a document is checked
         try:
             return doc, self._registry.resolver(base_uri=self.name).lookup(pointer).contents
         except referencing.exceptions.Unresolvable:
@@ -242,7 +242,7 @@ class Schema:
             self.resolve(pointer)                      # an InternalError where it does not resolve
             validator = _validator_class()({"$ref": self.name + pointer}, registry=self._registry)
             self._validators[pointer] = validator
-        import referencing.exceptions
+        import referencing.exceptions  # lazy: with jsonschema, only when a document is checked
         try:
             with _frames_for_nesting():
                 return [v for _, v, _ in _ordered(validator.iter_errors(instance), instance, 0)]
@@ -255,7 +255,6 @@ def _frames_for_nesting():
     """Room for jsonschema to walk a document nested as deep as the limits allow (MAX_NESTING levels): its
     validators recurse through $ref, anyOf and properties, some 40 Python frames per level of the document,
     past Python's default of 1000 at about 25 levels."""
-    from .limits import MAX_NESTING
     need = 64 * MAX_NESTING + 1000
     old = sys.getrecursionlimit()
     if old < need:
@@ -295,7 +294,7 @@ def _ordered(errors: Iterable[Any], instance: Any, skip: int) -> list[_Item]:
 def _violations(error: Any, instance: Any, skip: int, done: set, firsts: dict) -> list[_Item]:
     steps = list(error.relative_schema_path)[skip:]
     word = error.validator
-    if word is not None:                               # the failing keyword ends the schema path; False schemas have none
+    if word is not None:  # the failing keyword ends the schema path; False schemas have none
         steps.pop()
     order, wrap = _walk(steps, list(error.relative_path), instance, firsts)
     path = tuple(error.absolute_path)

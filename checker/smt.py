@@ -37,7 +37,7 @@ obligation is one script. Z3 decides it in up to three steps (`Obligation.solve`
 
 `to_smtlib` prints any obligation as an SMT-LIB2 script (``(check-sat)``
 answers ``unsat`` exactly when the property holds) for another solver.
-Inside ``with solved_by(f):`` every `Obligation.solve` is answered by
+Inside ``with solved_by(f, name):`` every `Obligation.solve` is answered by
 ``f(obligation, timeout_ms)`` instead of Z3 (`checker.solvers` routes the
 obligations' SMT-LIB2 text to a second solver that way, for ``engine="all"``).
 """
@@ -47,12 +47,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from .errors import InternalError
 from .layout import LinearLayout, log2
 from .padded import PaddedLayout, phys
+from .verdict import EngineVerdict, check_timeout
 
 WIDE = 64  # bit width for arithmetic (byte counts, physical offsets)
 
@@ -65,7 +67,7 @@ class _LazyZ3:
     __slots__ = ()
 
     def __getattr__(self, name: str):
-        import z3 as module
+        import z3 as module  # lazy: Z3 takes ~50 ms to import; --engine f2 never needs it (docstring above)
         globals()["z3"] = module
         return getattr(module, name)
 
@@ -73,16 +75,39 @@ class _LazyZ3:
 z3 = _LazyZ3()
 
 _SOLVER: contextvars.ContextVar = contextvars.ContextVar("layoutcheck_smt_solver", default=None)
+# the time limit of `Obligation.solve` when the caller gives none: set by `time_limit` around an engine's run
+# (`checker.properties.result.decide`), so that a property's Z3 engine does not pass it down by hand
+_TIME_LIMIT: contextvars.ContextVar = contextvars.ContextVar("layoutcheck_smt_time_limit", default=None)
+_IN_FORCE = object()      # `Obligation.solve`'s default: the limit in force
 
 
 @contextlib.contextmanager
-def solved_by(solve: Callable[["Obligation", "int | None"], "Answer"]) -> Iterator[None]:
-    """Inside the block, `Obligation.solve` returns ``solve(obligation, timeout_ms)`` instead of asking Z3."""
-    token = _SOLVER.set(solve)
+def time_limit(timeout_ms: int | None) -> Iterator[None]:
+    """Inside the block, `Obligation.solve()` without a limit of its own gives each obligation `timeout_ms`
+    (None: no limit)."""
+    token = _TIME_LIMIT.set(timeout_ms)
+    try:
+        yield
+    finally:
+        _TIME_LIMIT.reset(token)
+
+
+@contextlib.contextmanager
+def solved_by(solve: Callable[[Obligation, int | None], Answer], name: str) -> Iterator[None]:
+    """Inside the block, `Obligation.solve` returns ``solve(obligation, timeout_ms)`` instead of asking Z3, and
+    the verdicts and models say they come from `name` (`solver_name`)."""
+    token = _SOLVER.set((solve, name))
     try:
         yield
     finally:
         _SOLVER.reset(token)
+
+
+def solver_name() -> str:
+    """The solver deciding obligations here: "z3", or the one `solved_by` routes them to (an engine's
+    explanation names it: "z3 model: ...", "bitwuzla gave up: ...")."""
+    routed = _SOLVER.get()
+    return "z3" if routed is None else routed[1]
 
 
 # A timed check costs Z3 a timer (0.08 ms: a third of a typical obligation's 0.2-0.3 ms). So a sparse obligation
@@ -134,9 +159,8 @@ def verdict(answer: Answer, *, holds: str, on_sat: Callable[[dict[str, int]], tu
     """A solver's answer as the Z3 engine's verdict (an `EngineVerdict`): ``unknown`` when it gave up
     (the reason kept), ``holds`` on unsat (`holds` says why), ``fails`` on sat: ``on_sat(values)``
     builds the (counterexample, explanation) pair from the model's values."""
-    from .properties.result import EngineVerdict
     if answer.status == "unknown":
-        return EngineVerdict("z3", "unknown", explanation=f"z3 gave up: {answer.reason}")
+        return EngineVerdict("z3", "unknown", explanation=f"{solver_name()} gave up: {answer.reason}")
     if answer.status == "unsat":
         return EngineVerdict("z3", "holds", explanation=holds)
     counterexample, explanation = on_sat(answer.values)
@@ -160,9 +184,6 @@ class Term:
         if self.width is None:
             raise InternalError(f"a Boolean term has no width: {_clip(self.text)}")
         return self.width
-
-    def sexpr(self) -> str:
-        return self.text
 
     def __repr__(self) -> str:
         return self.text
@@ -389,17 +410,20 @@ class Obligation:
         decls = "".join(f"(declare-fun {sym} () (_ BitVec {w}))\n" for sym, w in self._vars.values())
         return decls + "".join(f"(assert {c.text})\n" for c in self._constraints)
 
-    def solve(self, timeout_ms: int | None) -> Answer:
+    def solve(self, timeout_ms: Any = _IN_FORCE) -> Answer:
         """Decide the constraints. The obligations are quantifier-free bit-vector formulas made
         of XOR chains, so they go straight to bit-blasting after simplification and equation
         solving, then to a CDCL solver (`_tactic`; random dense 24-bit layouts: a few hundredths of
         a second, where Z3's default solver takes seconds); should that pipeline give up for another
         reason than the time limit, the default solver gets the same script. A sparse obligation is first
         given BOUNDED_WORK of work with no timer (see there); only if that does not decide it does the timed
-        check run. Inside `solved_by`, that solver answers instead."""
-        other = _SOLVER.get()
-        if other is not None:
-            return other(self, timeout_ms)
+        check run. Inside `solved_by`, that solver answers instead. ``timeout_ms``: milliseconds (a positive
+        integer) or None for no limit; left out, the limit in force (`time_limit`)."""
+        if timeout_ms is _IN_FORCE:
+            timeout_ms = _TIME_LIMIT.get()
+        routed = _SOLVER.get()
+        if routed is not None:
+            return routed[0](self, timeout_ms)
         if timeout_ms is not None:
             _positive(timeout_ms)
         text = self.script()
@@ -438,7 +462,7 @@ class Obligation:
             # a check cut off by its timer can still answer sat, with a model that breaks the obligation: no
             # answer at all (a timeout is unknown, never a verdict; seen about once in 1,500 checks at 1 ms)
             return Answer("unknown", reason="timeout (the model given when cut off does not satisfy the obligation)")
-        return Answer("sat", {n: m.eval(z3.BitVec(_unquote(sym), w, ctx=ctx), model_completion=True).as_long()
+        return Answer("sat", {n: m.eval(z3.BitVec(unquote(sym), w, ctx=ctx), model_completion=True).as_long()
                               for n, (sym, w) in self._vars.items()})
 
     @property
@@ -543,7 +567,8 @@ def _session() -> _Session:
     return _SESSION
 
 
-def _unquote(symbol: str) -> str:
+def unquote(symbol: str) -> str:
+    """An SMT-LIB2 symbol without its |quotes| (the name a model gives it)."""
     return symbol[1:-1] if len(symbol) >= 2 and symbol[0] == symbol[-1] == "|" else symbol
 
 
@@ -556,7 +581,6 @@ def _solver(s, timeout_ms: int | None):
 
 def _positive(timeout_ms) -> None:
     """Z3 reads a timeout of 0 as "no limit": refuse it (and negative ones) instead."""
-    from .properties.result import check_timeout
     check_timeout(timeout_ms)
 
 
@@ -636,11 +660,6 @@ def extract(hi: int, lo: int, x: Term) -> Term:
 
 def widen(x: Term, width: int = WIDE) -> Term:
     return Term(f"((_ zero_extend {width - x.size()}) {x.text})", width) if x.size() < width else x
-
-
-def padded_offset(i: Term, intervals: Sequence[int], paddings: Sequence[int]) -> Term:
-    """phys(i) of `checker.padded` (the one formula) on a WIDE word, with logical shifts."""
-    return phys(widen(i), [(log2(iv), log2(pad)) for iv, pad in zip(intervals, paddings)], lshr)
 
 
 def physical_offset(i: Term, mem: PaddedLayout) -> Term:

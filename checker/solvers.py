@@ -4,7 +4,7 @@
 the GF(2) engine ("f2"), Z3 ("z3") and Bitwuzla ("bitwuzla", from the
 optional extra ``pip install bitwuzla``). Bitwuzla decides
 exactly the SMT-LIB2 script ``layoutcheck smt`` writes (`smt.to_smtlib`):
-the property's Z3 engine runs a second time inside `smt.solved_by(solve)`,
+the property's Z3 engine runs a second time inside `smt.solved_by(solve, "bitwuzla")`,
 so each `smt.Obligation` it builds is printed as SMT-LIB2, parsed by
 Bitwuzla's own parser and checked there; a model is read back through the
 obligation's symbols (`Obligation.symbols`) into the same `smt.Answer` Z3
@@ -24,9 +24,9 @@ Without Bitwuzla installed, asking for ``engine="all"`` is a `CheckerError`
 
 from __future__ import annotations
 
-import re
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
+from . import smt
 from .errors import CheckerError, InternalError
 
 SOLVER = "bitwuzla"
@@ -36,7 +36,7 @@ INSTALL = "pip install bitwuzla"
 def available() -> bool:
     """True when the second solver can be imported."""
     try:
-        import bitwuzla  # noqa: F401
+        import bitwuzla  # noqa: F401  # lazy: optional second solver, probed only when asked
     except ImportError:
         return False
     return True
@@ -50,13 +50,13 @@ def require() -> None:
 
 
 def version() -> str:
-    import bitwuzla
+    import bitwuzla  # lazy: optional second solver, only for --engine all
     return bitwuzla.version()
 
 
 def _run(text: str, timeout_ms: int | None):
     """Parse SMT-LIB2 text into a fresh Bitwuzla instance and check it: (parser, bitwuzla, result)."""
-    import bitwuzla as bz
+    import bitwuzla as bz  # lazy: optional second solver, only for --engine all
     tm = bz.TermManager()
     opts = bz.Options()
     opts.set(bz.Option.PRODUCE_MODELS, True)
@@ -71,39 +71,33 @@ def _run(text: str, timeout_ms: int | None):
     return parser, solver, solver.check_sat()
 
 
-def _unquote(symbol: str) -> str:
-    return symbol[1:-1] if len(symbol) >= 2 and symbol[0] == symbol[-1] == "|" else symbol
-
-
 def solve_smtlib(text: str, symbols: Mapping[str, str], timeout_ms: int | None = None):
     """Decide SMT-LIB2 text; a model is read back as {name: value} for the given {name: symbol}
     (a variable the script does not declare is unconstrained and reads as 0, as Z3's model
     completion gives it)."""
-    import bitwuzla as bz
-    from .smt import Answer
+    import bitwuzla as bz  # lazy: optional second solver, only for --engine all
     parser, solver, r = _run(text, timeout_ms)
     if r == bz.Result.UNSAT:
-        return Answer("unsat")
+        return smt.Answer("unsat")
     if r != bz.Result.SAT:
-        return Answer("unknown", reason="timeout" if timeout_ms is not None else f"{SOLVER}: unknown")
-    by_symbol = {_unquote(f.symbol()): f for f in parser.get_declared_funs()}
+        return smt.Answer("unknown", reason="timeout" if timeout_ms is not None else f"{SOLVER}: unknown")
+    by_symbol = {smt.unquote(f.symbol()): f for f in parser.get_declared_funs()}
     values = {}
     for name, sym in symbols.items():
-        f = by_symbol.get(_unquote(sym))
+        f = by_symbol.get(smt.unquote(sym))
         values[name] = 0 if f is None else int(solver.get_value(f).value(10))
-    return Answer("sat", values)
+    return smt.Answer("sat", values)
 
 
 def check_smtlib(text: str, timeout_ms: int | None = None) -> str:
     """Re-check SMT-LIB2 text from scratch with the second solver: "sat", "unsat" or "unknown"."""
-    import bitwuzla as bz
+    import bitwuzla as bz  # lazy: optional second solver, only for --engine all
     _, _, r = _run(text, timeout_ms)
     return {bz.Result.SAT: "sat", bz.Result.UNSAT: "unsat"}.get(r, "unknown")
 
 
 def solve(obligation, timeout_ms: int | None):
     """`smt.Obligation.solve` through the second solver: its SMT-LIB2 text, decided by Bitwuzla."""
-    from . import smt
     return solve_smtlib(smt.to_smtlib(obligation), obligation.symbols, timeout_ms)
 
 
@@ -111,10 +105,8 @@ def engine(z3_engine: Callable[[], object]) -> Callable[[], object]:
     """The second solver's engine for a property: its Z3 engine with every obligation solved by
     Bitwuzla (`solve`), the witness decoded and explained by the property's own code."""
     def run():
-        from . import smt
-        with smt.solved_by(solve):
+        with smt.solved_by(solve, SOLVER):          # the explanations name it (`smt.solver_name`)
             v = z3_engine()
         v.engine = SOLVER
-        v.explanation = re.sub(r"\bz3\b", SOLVER, v.explanation)
         return v
     return run

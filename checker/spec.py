@@ -28,17 +28,21 @@ import fnmatch
 import itertools
 import json
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from .dtypes import DTYPES
 from .encodings import lower
 from .encodings.base import Encoding
 from .errors import CheckerError, InternalError
 from .hardware import Hardware, resolve
-from .versions import parse as parse_version
-from .limits import MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text, shape as checked_shape
-from .properties import SPEC_PROPERTIES, Property
+from .limits import INT_MAX, INT_MIN, MAX_DTYPE_BITS, MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text
+from .limits import shape as checked_shape
+from .registry import SPEC_PROPERTIES, Property
 from .schema import path_field
+from .syntax.mlir_attr import parse_attribute
+from .versions import parse as parse_version
 
 if TYPE_CHECKING:
     from .syntax.yaml_decl import YamlDocument
@@ -46,14 +50,6 @@ if TYPE_CHECKING:
 SCHEMA = "spec.schema.json"
 LEVELS = ("register", "warp", "cta", "cross_cta")
 LEVEL_ALIASES = {"shared_memory": "cta"}
-
-# Element types by name -> bits (an integer number of bits is accepted too).
-DTYPES = {"f64": 64, "i64": 64, "u64": 64,
-          "f32": 32, "tf32": 32, "i32": 32, "u32": 32,
-          "f16": 16, "bf16": 16, "i16": 16, "u16": 16,
-          "f8": 8, "f8e4m3": 8, "f8e5m2": 8, "i8": 8, "u8": 8,
-          "f4": 4, "i4": 4}
-
 
 # What each property takes (operand roles, dtype, parameters, layout_shape): the registry.
 PROPERTIES: dict[str, Property] = SPEC_PROPERTIES
@@ -173,7 +169,7 @@ def find_inputs(paths: Iterable[str], suffixes: tuple[str, ...] = SPEC_SUFFIXES 
 
 
 def is_ir(path: str) -> bool:
-    """TTGIR input (read by `checker.ttgir.builder`) rather than a YAML spec."""
+    """TTGIR input (read by `checker.ttgir.kernel`) rather than a YAML spec."""
     return path == STDIN or path.endswith(IR_SUFFIXES)
 
 
@@ -194,7 +190,7 @@ def load_paths(paths: Iterable[str]) -> list[Check]:
 
 def load_spec(file: str) -> list[Check]:
     """The obligations of one spec file (see the module docstring)."""
-    from .syntax.yaml_decl import check_schema, read_yaml   # here: reading TTGIR alone never loads PyYAML
+    from .syntax.yaml_decl import check_schema, read_yaml  # lazy: here, so reading TTGIR alone never loads PyYAML
     doc = read_yaml(file)
     if not isinstance(doc.data, Mapping):
         raise CheckerError("a spec is a mapping with version, hardware, encodings and checks", file=file, line=1)
@@ -238,7 +234,7 @@ def _hardware(w: _Where, value: Any, path: tuple) -> Hardware | None:
 
 def _encodings(w: _Where, data: Mapping) -> dict[str, Encoding]:
     """Included encodings, then the spec's own, each of which may name any encoding above it; no name twice."""
-    from .syntax.yaml_decl import load_declarations
+    from .syntax.yaml_decl import load_declarations  # lazy: YAML specs only (reading TTGIR never loads PyYAML)
     table: dict[str, Encoding] = {}
     origin: dict[str, str] = {}
     for i, inc in enumerate(data.get("include") or ()):
@@ -261,8 +257,8 @@ def _encodings(w: _Where, data: Mapping) -> dict[str, Encoding]:
     return table
 
 
-def _from_mapping(decl: Mapping, table: Mapping[str, Encoding], w: "_Where") -> Encoding:
-    from .syntax.yaml_decl import encoding_from_mapping
+def _from_mapping(decl: Mapping, table: Mapping[str, Encoding], w: _Where) -> Encoding:
+    from .syntax.yaml_decl import encoding_from_mapping  # lazy: YAML specs only (TTGIR never loads PyYAML)
     return encoding_from_mapping(decl, names=table, source=w.doc)
 
 
@@ -279,12 +275,11 @@ def _operand(w: _Where, path: tuple, value: Any, table: Mapping[str, Encoding]) 
 
 
 def _attribute(w: _Where, path: tuple, text: str, table: Mapping[str, Encoding]) -> Encoding:
-    from .syntax.mlir_attr import parse_attribute
     try:
         enc = parse_attribute(text, table)
         enc.validate()
     except CheckerError as e:
-        raise w.locate(e, path)
+        raise w.locate(e, path) from None
     return enc
 
 
@@ -299,12 +294,12 @@ def _shape(w: _Where, path: tuple, value: Any) -> tuple[int, ...]:
 
 
 def _dtype(w: _Where, path: tuple, value: Any) -> tuple[str, int]:
-    from .limits import MAX_DTYPE_BITS
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_DTYPE_BITS:
         return f"b{value}", value
     if isinstance(value, str) and value.lower() in DTYPES:
         return value.lower(), DTYPES[value.lower()]
-    raise w.error(path, f"unknown dtype {clip(repr(value), 40)} (known: {', '.join(DTYPES)}, or a number of bits up to {MAX_DTYPE_BITS})")
+    raise w.error(path, f"unknown dtype {clip(repr(value), 40)} (known: {', '.join(DTYPES)}, "
+                        f"or a number of bits up to {MAX_DTYPE_BITS})")
 
 
 # ---------------------------------------------------------------- sweeps
@@ -343,8 +338,6 @@ def _override(enc: Encoding, name: str, value: Any) -> Encoding | None:
 def _conforms(old: Any, new: Any, name: str) -> None:
     """A swept value has the type of the field it replaces: an integer for an integer (not a boolean), a
     boolean for a boolean, a list (of lists) of integers for a list; encodings and text are not swept."""
-    from .limits import INT_MAX, INT_MIN
-
     def ints(v, depth=0):
         if isinstance(v, tuple):
             return depth < 3 and all(ints(x, depth + 1) for x in v)

@@ -16,7 +16,7 @@ bank_bytes). U = span(t_0..t_{down-1}), G = span(t_c..t_{n-1}) (the segment
 bits: which bank row).
 
 The lower bound (per side, then joint). Every S gives each side one plan
-(`bank_conflicts.plan`): an ``st/ld.shared`` of v = 2^j elements (Triton's
+(`smem.plan.plan`): an ``st/ld.shared`` of v = 2^j elements (Triton's
 largestVectorisation: j register bases of R are t_0..t_{j-1}), an
 ``stmatrix/ldmatrix`` (its per-tile registers and lanes 0, 1 are the first
 offsets; transposed: lanes 2, 3, 4 first), or an AMD transposed read (its
@@ -76,18 +76,28 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from . import f2
-from .errors import CheckerError
-from .hardware import Hardware, coset_basis, resolve
+from .encodings import lower
+from .encodings.nvmma_shared import NvmmaSharedEncoding
+from .encodings.padded_shared import PaddedSharedEncoding
+from .encodings.shared_linear import SharedLinearEncoding
+from .encodings.swizzled_shared import SwizzledSharedEncoding
+from .errors import CheckerError, InternalError
+from .hardware import PRESETS, Hardware, coset_basis, resolve
 from .layout import LinearLayout, log2, standard_out_dims
+from .padded import PaddedLayout
 from .properties import bank_conflicts as bc
-from .properties.bank_conflicts import BLOCK, LANE, OFFSET, REG, WARP
-from .syntax.ttgir import layout_tensors
+from .properties.smem import plan as sp
+from .properties.smem.plan import BLOCK, LANE, OFFSET, REG, WARP
+from .syntax.mlir_attr import print_attribute
+from .verdict import DEFAULT_ENGINES, Engines
 
 FAMILIES = ("any", "nvmma", "padded")
+F2_ONLY = Engines("f2")               # the search scores candidates by F2 ranks alone
 
 
 # ------------------------------------------------------------------ scoring
@@ -125,16 +135,15 @@ class SideFigures:
 
 def side_figures(R: LinearLayout, S, bits: int, direction: str, access: str, hw: Hardware) -> SideFigures:
     """The wavefronts of one side (F2 ranks only: the search's scoring; `verify` runs both engines)."""
-    from .padded import PaddedLayout
     if isinstance(S, PaddedLayout):
-        res = bc.bank_conflict_free(R, S, bits, direction=direction, access=access, hardware=hw, engine="f2")
+        res = bc.bank_conflict_free(R, S, bits, direction=direction, access=access, hardware=hw, engines=F2_ONLY)
         d = res.details
         return SideFigures(direction, d["instruction"], d.get("mnemonic", d["instruction"]), d["vector_bytes"],
                            d["wavefronts"], d["min_wavefronts"])
-    Rn, Sn = bc.normalize(R, S)
-    p = bc.plan(Rn, Sn, bits, direction, access, hw)
-    wm = bc.word_map(p, hw)
-    words = [c for _, _, c in bc._free_bits(p, wm)]
+    Rn, Sn = sp.normalize(R, S)
+    p = sp.plan(Rn, Sn, bits, direction, access, hw)
+    wm = sp.word_map(p, hw)
+    words = [c for _, _, c in sp.free_bits(p, wm)]
     mask = hw.banks - 1
     cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
     phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
@@ -164,12 +173,12 @@ class Option:
 
 
 def _cols(L: LinearLayout, d: str) -> list[int]:
-    return bc._dim_columns(L, d)
+    return sp.dim_columns(L, d)
 
 
 def side_options(R: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> list[Option]:
     """The options of one side (module docstring), each with phases(o) and bound(o)."""
-    Rn, _ = bc.drop_broadcast_registers(R)
+    Rn, _ = sp.drop_broadcast_registers(R)
     regs, lanes = _cols(Rn, REG), _cols(Rn, LANE)
     n_regs, warps = len(regs), 1 << Rn.in_dim_size_log2(WARP)
     vreg = frozenset(regs)
@@ -230,7 +239,7 @@ def side_options(R: LinearLayout, bits: int, direction: str, access: str, hw: Ha
                               tuple(frozenset([x]) for x in lanes[2:5]) + (vreg,) * o, phases, phases,
                               tuple(1 << i for i in range(5)), tuple(range(3, 3 + o))))
     if direction == "load" and access in ("auto", "ds_read_tr"):
-        params = bc.trans_load_params(bits, hw)
+        params = sp.trans_load_params(bits, hw)
         if params is not None:
             T = params[0] // bits
             if (1 << n_regs) >= T and log2(T) <= len(lanes) and all(lanes[:log2(T)]):
@@ -287,18 +296,16 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
     k = len(prefix)
     others = []
     for R in (Rs, Rl):
-        Rn, _ = bc.drop_broadcast_registers(R)
+        Rn, _ = sp.drop_broadcast_registers(R)
         for d in (REG, LANE, WARP):
             others += [v for v in _cols(Rn, d) if v and v not in prefix]
-    tprime: list[int] = []
-    for v in others:
-        if not f2.in_span(v, list(prefix) + tprime):
-            tprime.append(v)
+    spanned = f2.Span(prefix)                   # prefix + tprime, then prefix + cbasis
+    tprime = [v for v in others if spanned.add(v)]
     cbasis = list(tprime)
     for i in range(n):
         if len(prefix) + len(cbasis) == n:
             break
-        if not f2.in_span(1 << i, list(prefix) + cbasis):
+        if spanned.add(1 << i):
             cbasis.append(1 << i)
     if len(prefix) + len(cbasis) != n:
         return None
@@ -306,7 +313,7 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
     u = list(prefix[:down]) + uext
     areas = []
     for R, o, weight in ((Rs, os_, os_.phases), (Rl, ol, ol.phases)):
-        lanes = _cols(bc.drop_broadcast_registers(R)[0], LANE)
+        lanes = _cols(sp.drop_broadcast_registers(R)[0], LANE)
         q = [prefix[i] for i in o.reg_positions if i < k] + [f2.combine(lanes, v) for v in o.phase_lanes]
         areas.append((q + u, weight))
     g: list[int] = []
@@ -314,10 +321,12 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
         best, best_inc = None, None
         pairs_ = [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
         cands = list(cbasis) + pairs_ + [f2.combine(cbasis, rng.getrandbits(len(cbasis))) for _ in range(48)]
+        taken = f2.Span(uext + g)
+        area_spans = [(f2.Span(a + g), wt) for a, wt in areas]
         for w in cands:
-            if not w or f2.in_span(w, uext + g):
+            if not w or w in taken:
                 continue
-            inc = sum(wt for a, wt in areas if f2.in_span(w, a + g))
+            inc = sum(wt for area, wt in area_spans if w in area)
             if best_inc is None or inc < best_inc:
                 best, best_inc = w, inc
                 if inc == 0:
@@ -326,10 +335,11 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
             return None
         g.append(best)
     bank: list[int] = []
+    banked = f2.Span(uext + g)                  # uext + g + bank
     for w in cbasis:
         if len(uext) + len(bank) + len(g) == len(cbasis):
             break
-        if not f2.in_span(w, uext + bank + g):
+        if banked.add(w):
             bank.append(w)
     order = list(prefix) + uext + bank + g
     return order if len(order) == n and f2.rank(order) == n else None
@@ -376,7 +386,6 @@ class Synthesis:
         return self.current is not None and self.best.total < self.current.total
 
     def attribute(self) -> str:
-        from .syntax.mlir_attr import print_attribute
         return print_attribute(self.best.encoding)
 
     def gluon(self) -> str:
@@ -397,15 +406,14 @@ class Synthesis:
                                              "lower_bound": self.at_current_bound}
         return d
 
-    def verify(self, engine: str = "both", store_access: str = "auto", load_access: str = "auto",
+    def verify(self, engines: Engines = DEFAULT_ENGINES, store_access: str = "auto", load_access: str = "auto",
                R_store: LinearLayout | None = None, R_load: LinearLayout | None = None) -> None:
         """Re-decide both sides with `bank_conflict_free` (both engines must agree) and check the figures."""
-        from .errors import InternalError
         for R, fig, access in ((R_store, self.best.store, store_access), (R_load, self.best.load, load_access)):
             if R is None:
                 continue
             res = bc.bank_conflict_free(R, self.best.layout, self.bits, direction=fig.direction, access=access,
-                                        hardware=self.hardware, engine=engine)
+                                        hardware=self.hardware, engines=engines)
             if res.details["wavefronts"] != fig.wavefronts:
                 raise InternalError(f"synthesis: the {fig.direction} side scores {res.details['wavefronts']} "
                                     f"wavefronts when verified, {fig.wavefronts} in the search")
@@ -457,8 +465,6 @@ def sizes_unpack(sizes, v: int) -> tuple[int, ...]:
 def swizzled_candidates(shape: Sequence[int]):
     """Every distinct #ttg.swizzled_shared layout of the shape (vec, perPhase, maxPhase powers of two, every
     order), with its layout."""
-    from .encodings import lower
-    from .encodings.swizzled_shared import SwizzledSharedEncoding
     rank = len(shape)
     seen = set()
     orders = list(itertools.permutations(range(rank))) if rank > 1 else [(0,)]
@@ -483,8 +489,6 @@ def swizzled_candidates(shape: Sequence[int]):
 
 
 def nvmma_candidates(shape: Sequence[int], bits: int):
-    from .encodings import lower
-    from .encodings.nvmma_shared import NvmmaSharedEncoding
     for sw in (0, 32, 64, 128):
         for tr in (False, True):
             enc = NvmmaSharedEncoding(sw, tr, bits, rank=len(shape))
@@ -500,8 +504,6 @@ PADDINGS = (1, 2, 4, 8, 16)
 def padded_candidates(shape: Sequence[int], bits: int):
     """Identity offsets in every order, one (interval, padding) pair: intervals 2^i from 1 to the elements
     (in elements, Triton's unit), paddings 1..16 elements whose bytes stay <= 64."""
-    from .encodings import lower
-    from .encodings.padded_shared import PaddedSharedEncoding
     rank = len(shape)
     total = 1
     for s in shape:
@@ -522,16 +524,17 @@ def padded_candidates(shape: Sequence[int], bits: int):
 
 def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware: Any = "sm90", *,
                store_access: str = "auto", load_access: str = "auto", family: str = "any",
-               current: Any = None, seed: int = 0, budget: int = 400) -> Synthesis:
+               current: Any = None, seed: int = 0, budget: int = 400, at_current: bool = True) -> Synthesis:
     """The shared layout with the fewest store + load wavefronts (module docstring); `current` is the
     IR's shared encoding (scored and kept as a candidate). R_store, R_load: lowered register layouts of
-    one shape. budget: how many constructed candidates to score at most."""
-    from .encodings import lower
-    from .encodings.shared_linear import SharedLinearEncoding
+    one shape. budget: how many constructed candidates to score at most. at_current=False: the figures at the
+    IR layout's instructions (`Synthesis.at_current`) are not wanted, so a candidate whose store side alone,
+    plus the load side's bound, already costs more than the best found so far is dropped before its load side is
+    scored (it can neither win nor tie, and the search goes on exactly as it would have)."""
     if family not in FAMILIES:
         raise CheckerError(f"must be one of {list(FAMILIES)}, got {family!r}", field="family")
     hw = resolve(hardware)
-    bits = bc._dtype_bits(bits)
+    bits = sp.element_bits(bits)
     if bits < 8:
         raise CheckerError(f"a shared layout is synthesized for elements of 8 bits or more (Triton packs {bits}-bit "
                            "elements into bytes before they reach shared memory: give the packed type's bits)",
@@ -555,23 +558,31 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     down = log2(hw.bank_bytes // e) if e < hw.bank_bytes else 0
     rng = random.Random(seed)
 
-    def score(enc, L, source) -> Candidate | None:
+    opts_s = side_options(Rs, bits, "store", store_access, hw)
+    opts_l = side_options(Rl, bits, "load", load_access, hw)
+    side_bounds = (min(o.bound for o in opts_s), min(o.bound for o in opts_l))
+    cands: list[Candidate] = []
+    # the fewest wavefronts among `cands` so far (the IR's layout, scored apart, not counted): a candidate whose
+    # store side plus the load side's bound exceeds it is dropped unscored when at_current is off (docstring)
+    found: list[int] = []
+
+    def score(enc, L, source, prune: bool = not at_current) -> Candidate | None:
         try:
-            return Candidate(enc, L, side_figures(Rs, L, bits, "store", store_access, hw),
-                             side_figures(Rl, L, bits, "load", load_access, hw), source)
+            store = side_figures(Rs, L, bits, "store", store_access, hw)
+            if prune and found and store.wavefronts + side_bounds[1] > found[0]:
+                return None
+            got = Candidate(enc, L, store, side_figures(Rl, L, bits, "load", load_access, hw), source)
         except CheckerError:
             return None
+        if source != "ir" and (not found or got.total < found[0]):
+            found[:] = [got.total]
+        return got
 
-    cands: list[Candidate] = []
     cur = None
     if current is not None:
         cur = score(current, lower(current, list(shape)), "ir")
         if cur is None:
             raise CheckerError("the IR's shared layout cannot be scored for this pair", field="shared")
-
-    opts_s = side_options(Rs, bits, "store", store_access, hw)
-    opts_l = side_options(Rl, bits, "load", load_access, hw)
-    side_bounds = (min(o.bound for o in opts_s), min(o.bound for o in opts_l))
     pairs = sorted(((a.bound + b.bound, i, j, a, b) for i, a in enumerate(opts_s) for j, b in enumerate(opts_l)
                     if compatible(a, b)),
                    key=lambda t: (t[0], -t[3].vector_elems - t[4].vector_elems, t[1], t[2]))
@@ -591,7 +602,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
             if tried >= budget:
                 break
             for prefix in _fill(a.prefix, b.prefix, limit=16):
-                for attempt in range(2):
+                for _attempt in range(2):
                     order = _construct(Rs, Rl, a, b, prefix, n, c, down, rng)
                     tried += 1
                     if order is None:
@@ -632,7 +643,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
         gen = _all_bases(n) if exhaustive else (_random_basis(n, rng) for _ in range(RANDOM_TRIES))
         for order in gen:
             enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
-            got = score(enc, lower(enc, list(shape)), "constructed")
+            got = score(enc, lower(enc, list(shape)), "constructed", prune=not exhaustive and not at_current)
             if got is not None:
                 cands.append(got)
         if exhaustive and cands:
@@ -653,7 +664,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     proven = best.total <= fam_lb
     syn = Synthesis(best, cur, fam_lb, side_bounds, bound_pair, proven, family, argument, bits=bits,
                     rank_bound=lb, shape=shape, hardware=hw.name if hw.name in _presets() else hw)
-    if cur is not None:
+    if cur is not None and at_current:
         same = [x for x in cands if x.store.key == cur.store.key and x.load.key == cur.load.key]
         syn.at_current = min(same, key=lambda x: x.total) if same else cur
         syn.at_current_bound = min((a.bound + b.bound for _, _, _, a, b in pairs
@@ -694,7 +705,6 @@ def _family_kind(family: str) -> str:
 
 
 def _presets():
-    from .hardware import PRESETS
     return PRESETS
 
 
@@ -708,231 +718,13 @@ def _matches(o: Option, fig: SideFigures, e: int) -> bool:
     return o.kind == "vector" and o.vector_elems * e == fig.vector_bytes
 
 
-def synthesize_encodings(store_enc, load_enc, shape: Sequence[int], bits: int, hardware: Any = "sm90", *,
-                         current=None, **kw) -> Synthesis:
-    """`synthesize` on encodings lowered at `shape`."""
-    from .encodings import lower
-    return synthesize(lower(store_enc, list(shape)), lower(load_enc, list(shape)), bits, hardware,
-                      current=current, **kw)
-
-
-# ------------------------------------------------------------- TTGIR pairs
-
-STORE_OPS = {"ttg.local_alloc": "auto", "ttg.local_store": "auto", "ttg.async_copy_global_to_local": "cp.async",
-             "amdg.buffer_load_to_local": "direct_to_lds"}
-LOAD_OPS = {"ttg.local_load": "auto"}
-VIEW_OPS = ("ttg.memdesc_index",)           # a buffer of a multi-buffered allocation: the same layout
-
-
-@dataclass(frozen=True)
-class Access:
-    """One side of a pair in a TTGIR module: the op, its register type, its access."""
-
-    op: Any
-    reg: Any                                    # TypeRef of the register tensor
-    mem: Any                                    # TypeRef of the memdesc
-    direction: str
-    access: str
-
-
-def _memdesc_value(op) -> str | None:
-    if op.name == "ttg.local_alloc":
-        return op.results[0] if op.results else None
-    if op.name in ("ttg.async_copy_global_to_local", "amdg.buffer_load_to_local", "ttg.local_store"):
-        return op.operands[1] if len(op.operands) > 1 else None
-    if op.name == "ttg.local_load":
-        return op.operands[0] if op.operands else None
-    return None
-
-
-def access_of(op) -> Access | None:
-    """The access an op makes (None when it is not a register <-> shared access with one of each type)."""
-    table = STORE_OPS if op.name in STORE_OPS else LOAD_OPS if op.name in LOAD_OPS else None
-    if table is None:
-        return None
-    mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
-    regs = layout_tensors(op.types)
-    if len(mems) != 1 or not regs:
-        return None
-    return Access(op, regs[0], mems[0], "load" if op.name in LOAD_OPS else "store", table[op.name])
-
-
-def _root(value: str | None, defs: dict) -> str | None:
-    seen = 0
-    while value is not None and seen < 64:
-        op = defs.get(value)
-        if op is None or op.name not in VIEW_OPS or not op.operands:
-            return value
-        value, seen = op.operands[0], seen + 1
-    return value
-
-
-def allocation_sets(operations: Sequence[Any]):
-    """op -> the allocations (local_alloc indices) its memdesc may point into, by the allocation analysis'
-    aliases (`checker.ttgir.allocation.aliases`: views, loop-carried values, branches, selects); op -> None
-    outside every function."""
-    from .ttgir.allocation import Function, _members, aliases
-    found: dict[int, frozenset] = {}
-    for root, f in enumerate(operations):
-        if f.name != "tt.func" or f.parent is not None:
-            continue
-        fn = Function(operations, _members(operations, root))
-        alias = aliases(fn)
-        for i in fn.members:
-            op = operations[i]
-            if op.name == "ttg.local_alloc":
-                v = fn.values(i)[0] if op.results else None
-            else:
-                k = {"ttg.local_load": 0}.get(op.name, 1)
-                v = fn.operand_values[i][k] if len(fn.operand_values[i]) > k else None
-            found[id(op)] = frozenset(alias.get(v, ())) if v is not None else frozenset()
-    return lambda op: found.get(id(op))
-
-
-class BufferPairs:
-    """The shared accesses of a module (`access_of`) and who pairs with whom, made once per module: `partners`
-    of every access of a module costs one pass over its accesses each, not over its operations."""
-
-    def __init__(self, operations: Sequence[Any]):
-        self.defs = {r: o for o in operations for r in o.results}
-        self.allocations = allocation_sets(operations)
-        self.accesses = [acc for acc in map(access_of, operations) if acc is not None]
-
-    def partners(self, op) -> list[Access]:
-        """The accesses of the other direction to the same buffer (one the allocation analysis says both
-        memdescs may point into: through views, loop-carried values, branches) with the same memdesc type:
-        the local_store (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading
-        what a store wrote. Outside a function, the memdesc traced back through views."""
-        me = access_of(op)
-        if me is None:
-            return []
-        root = _root(_memdesc_value(op), self.defs)
-        mine = self.allocations(op)
-        if root is None and not mine:
-            return []
-        out = []
-        for acc in self.accesses:
-            if acc.direction == me.direction or acc.op is op:
-                continue
-            theirs = self.allocations(acc.op)
-            if not ((mine and theirs and mine & theirs) or _root(_memdesc_value(acc.op), self.defs) == root):
-                continue
-            if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
-                continue
-            out.append(acc)
-        return out
-
-
-def pair_at(operations: Sequence[Any], line: int) -> tuple[Access, Access]:
-    """(store, load) of the access on `line` and its partner (the first one in the module)."""
-    ops = [o for o in operations if o.line == line and access_of(o) is not None]
-    if not ops:
-        found = [o.name for o in operations if o.line == line]
-        if any(name in STORE_OPS or name in LOAD_OPS for name in found):
-            raise CheckerError(f"the {found[0]} on line {line} has no register tensor and shared buffer whose "
-                               f"layouts are known (an encoding alias it names is not defined?)", field="--line")
-        raise CheckerError(f"line {line} has no local_store / local_load / local_alloc with a value / async copy"
-                           + (f" (it has {', '.join(found)})" if found else ""), field="--line")
-    me = access_of(ops[0])
-    others = BufferPairs(operations).partners(ops[0])
-    if not others:
-        raise CheckerError(f"the {ops[0].name} on line {line} has no {'store' if me.direction == 'load' else 'load'}"
-                           f" of the same buffer in this module", field="--line")
-    other = others[0]
-    return (me, other) if me.direction == "store" else (other, me)
-
-
-@dataclass(frozen=True)
-class Pair:
-    """A store/load pair to synthesize for: the register encodings of both sides, the tensor shape, the
-    element width, the instructions, the shared encoding in use (or None), the hardware preset's name
-    (None: the caller's choice) and a line of text naming each side."""
-    store: Any
-    load: Any
-    shape: list[int]
-    bits: int
-    store_access: str
-    load_access: str
-    current: Any
-    hardware: str | None
-    store_text: str
-    load_text: str
-
-
-def pair_in_ttgir(path: str, line: int) -> Pair:
-    """The pair of the access on `line` of the TTGIR file at `path` (`pair_at`): the buffer's whole tensor,
-    its encoding as the layout in use, the module's target as the hardware."""
-    from .syntax.ttgir import read_ttgir
-    from .ttgir.builder import hardware_for_target, layout_shape
-    try:
-        with open(path, encoding="utf-8") as f:
-            modules = read_ttgir(f.read(), path)
-    except (OSError, UnicodeDecodeError) as e:
-        raise CheckerError(f"cannot read: {e}", file=path) from None
-    module = next((m for m in modules if any(o.line == line for o in m.operations)), None)
-    if module is None:
-        raise CheckerError(f"no operation on line {line} of {path}", field="--line")
-    try:
-        store, load = pair_at(module.operations, line)
-    except CheckerError as e:
-        raise e.located(file=path, line=line) from None
-    shape = list(store.reg.shape)
-    if layout_shape(store.mem) != shape:
-        dims = "x".join(map(str, layout_shape(store.mem))), "x".join(map(str, shape))
-        raise CheckerError(f"the buffer ({dims[0]}) is not the tensor ({dims[1]}): a view of a larger allocation",
-                           field="--line")
-    target = hardware_for_target(module.target)
-    return Pair(store.reg.encoding, load.reg.encoding, shape, store.mem.element_bits, store.access, load.access,
-                store.mem.encoding, target.name if target else None,
-                f"line {store.op.line} {store.op.name}: {store.reg.encoding_text}",
-                f"line {load.op.line} {load.op.name}: {load.reg.encoding_text}")
-
-
-def render(syn: Synthesis, store_text: str = "", load_text: str = "") -> str:
-    """The `layoutcheck swizzle` text: the pair, the figures before and after, the bound, the layout."""
-    lines = []
-    if store_text:
-        lines.append(f"store: {store_text}")
-    if load_text:
-        lines.append(f"load:  {load_text}")
-    lines.append(f"{syn.bits}-bit elements, shape {'x'.join(map(str, syn.shape))}, "
-                 f"{getattr(syn.hardware, 'name', syn.hardware)}"
-                 + (f", {syn.family} layouts only" if syn.family != "any" else ""))
-    if syn.current is not None:
-        from .syntax.mlir_attr import print_attribute
-        cur = syn.current
-        lines.append(f"before: {print_attribute(cur.encoding)}")
-        lines.append(f"  store {cur.store.describe()}")
-        lines.append(f"  load  {cur.load.describe()}")
-        lines.append(f"  total {cur.total} wavefronts")
-    b = syn.best
-    lines.append(f"after: {syn.attribute()}")
-    lines.append(f"  store {b.store.describe()}")
-    lines.append(f"  load  {b.load.describe()}")
-    lines.append(f"  total {b.total} wavefronts")
-    verdict = "proven minimal" if syn.proven else "not proven minimal"
-    lines.append(f"minimum: {syn.lower_bound} wavefronts ({verdict}; {syn.argument}); each side alone: store "
-                 f">= {syn.side_bounds[0]}, load >= {syn.side_bounds[1]}")
-    if syn.current is not None:
-        if syn.improves:
-            lines.append(f"the IR's layout is not optimal: {syn.current.total} -> {b.total} wavefronts")
-        else:
-            lines.append("the IR's layout is optimal" if syn.current.total <= syn.lower_bound else
-                         "no better layout found than the IR's")
-        if syn.at_current is not None and syn.at_current_bound is not None:
-            lines.append(f"at the IR layout's instructions: best {syn.at_current.total} wavefronts, "
-                         f"bound {syn.at_current_bound}")
-    lines.append(f"gluon: {syn.gluon()}")
-    return "\n".join(lines)
-
-
 def suggestion(R: LinearLayout, partner: LinearLayout, S, bits: int, hw: Any, direction: str,
                access: str = "auto", partner_access: str = "auto", current: Any = None) -> dict | None:
     """The synthesized layout for a TTGIR access and its partner (a local_store / local_load pair), as the
     ``suggestion`` detail of the bank_conflict_free record; None when nothing beats the IR's layout."""
     Rs, Rl = (R, partner) if direction == "store" else (partner, R)
     sa, la = (access, partner_access) if direction == "store" else (partner_access, access)
-    syn = synthesize(Rs, Rl, bits, hw, store_access=sa, load_access=la, current=current)
+    syn = synthesize(Rs, Rl, bits, hw, store_access=sa, load_access=la, current=current, at_current=False)
     if not syn.improves:
         return None
     syn.verify(store_access=sa, load_access=la, R_store=Rs, R_load=Rl)

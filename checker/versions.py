@@ -30,10 +30,11 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-from .errors import CheckerError
+from .errors import CheckerError, NotModelled
 
 
 class TritonVersion(NamedTuple):
@@ -55,7 +56,7 @@ OLDEST, NEWEST = SUPPORTED[0], SUPPORTED[-1]
 _VERSION = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.\d+)?(?:[.+-][\w.+-]*)?\s*")
 
 
-def parse(text: "str | TritonVersion", field: str = "triton_version") -> TritonVersion:
+def parse(text: str | TritonVersion, field: str = "triton_version") -> TritonVersion:
     """A supported version from ``"3.6"``, ``"3.6.0"``, ``"3.6.0+git1a2b"`` or a `TritonVersion`; anything
     else, or a release layoutcheck does not model, is a `CheckerError` naming `field` (exit 2)."""
     if isinstance(text, TritonVersion):
@@ -84,7 +85,7 @@ def active() -> TritonVersion:
 
 
 @contextlib.contextmanager
-def using(version: "str | TritonVersion | None") -> Iterator[TritonVersion]:
+def using(version: str | TritonVersion | None) -> Iterator[TritonVersion]:
     """Follow `version`'s semantics inside the block (None: keep the one in force)."""
     if version is None:
         yield _ACTIVE.get()
@@ -97,14 +98,17 @@ def using(version: "str | TritonVersion | None") -> Iterator[TritonVersion]:
         _ACTIVE.reset(token)
 
 
-def keyword(fn: Callable) -> Callable:
+_R = TypeVar("_R")
+
+
+def keyword(fn: Callable[..., _R]) -> Callable[..., _R]:
     """Give a public function the keyword ``triton_version=None``: the call runs `using` that version (None:
     the one in force). The keyword is part of the function's signature (`inspect.signature`)."""
     import functools
     import inspect
 
     @functools.wraps(fn)
-    def with_version(*args, triton_version: "str | TritonVersion | None" = None, **kwargs):
+    def with_version(*args: Any, triton_version: str | TritonVersion | None = None, **kwargs: Any) -> _R:
         if triton_version is None:
             return fn(*args, **kwargs)
         with using(parse(triton_version)):
@@ -115,7 +119,7 @@ def keyword(fn: Callable) -> Callable:
     extra = inspect.Parameter("triton_version", inspect.Parameter.KEYWORD_ONLY, default=None,
                               annotation="str | None")
     at = next((i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_KEYWORD), len(params))
-    with_version.__signature__ = sig.replace(parameters=params[:at] + [extra] + params[at:])  # type: ignore
+    with_version.__signature__ = sig.replace(parameters=params[:at] + [extra] + params[at:])  # type: ignore[attr-defined]
     with_version.__annotations__ = {**fn.__annotations__, "triton_version": "str | None"}
     return with_version
 
@@ -168,7 +172,7 @@ _change("matrix_trans_rows_scored", "3.9", None,
         "model (getLdStMatrixRowPermutation)",
         "the quotient's first register(s) pick the rows (PR #7542's order); e.g. an fp16 64x64 dot operand 1 "
         "from an unswizzled tile loads in 2,048 wavefronts instead of 1,024",
-        "checker/properties/bank_conflicts.py (_row_registers, _first_row_registers)")
+        "checker/properties/smem/plan.py (_row_registers, _first_row_registers)")
 
 _change("stores_skip_repeated_registers", "3.9", None,
         "a global store is issued once per distinct vector: registers that repeat another are skipped",
@@ -213,7 +217,6 @@ def require_modelled(name: str) -> None:
     gap = GAPS[name]
     v = _ACTIVE.get()
     if v < gap.since:
-        from .errors import NotModelled
         raise NotModelled(f"Triton {v}: {gap.what} is modelled from Triton {gap.since} on ({gap.evidence})")
 
 
@@ -233,7 +236,7 @@ class Selection:
         """``3.6 (detected: tensor_memory_encoding 'unpacked')``."""
         return f"{self.version} ({self.reason}{': ' + self.detail if self.detail else ''})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str]:
         return {"version": str(self.version), "reason": self.reason, "detail": self.detail}
 
 

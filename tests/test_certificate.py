@@ -20,6 +20,7 @@ from checker.properties.injective import injective, injective_up_to_broadcast
 from checker.properties.invertible import invertible
 from checker.properties.result import EngineVerdict, decide
 from checker.properties.surjective import surjective
+from checker.verdict import Engines
 
 from .properties import brute
 from .properties.strategies import basis, layouts, pairs
@@ -45,7 +46,7 @@ def _f2_cert(r):
 def test_single_layout_certificates(L):
     for prop, ref in ((injective, brute.injective), (injective_up_to_broadcast, brute.injective_up_to_broadcast),
                       (surjective, brute.surjective)):
-        r = prop(L, engine="f2")
+        r = prop(L, engines=Engines("f2"))
         c = _f2_cert(r)
         assert r.holds == ref(L)
         if c is not None:
@@ -57,12 +58,12 @@ def test_single_layout_certificates(L):
 @given(pairs(same_sizes=True))
 def test_equivalence_and_conversion_certificates(pair):
     A, B = pair
-    r = equivalent(A, B, engine="f2")
+    r = equivalent(A, B, engines=Engines("f2"))
     if _f2_cert(r) is not None:
         assert brute.equivalent(A, B) and _checks(r.verdicts["f2"].certificate)
-    r = equivalent(A, A, engine="f2")
+    r = equivalent(A, A, engines=Engines("f2"))
     assert r.holds and _checks(_f2_cert(r))
-    r = conversion(A, B, engine="f2")
+    r = conversion(A, B, engines=Engines("f2"))
     if r.holds:
         c = r.verdicts["f2"].certificate
         assert c is not None and c.kind == "all_of" and _checks(c)
@@ -72,7 +73,7 @@ def test_equivalence_and_conversion_certificates(pair):
 @SETTINGS
 @given(layouts(in_dims=("offset", "block"), bits={"offset": 4, "block": 1}))
 def test_invertible_certificates(S):
-    r = invertible(S, engine="f2")
+    r = invertible(S, engines=Engines("f2"))
     if r.holds:
         c = r.verdicts["f2"].certificate
         assert c.kind == "all_of" and [p.kind for p in c.proof["parts"]] == ["left_inverse", "spanning"]
@@ -97,7 +98,7 @@ def _square(n: int, data) -> LinearLayout:
 @given(st.integers(2, 7), st.data())
 def test_tampered_left_inverse_rejected(n, data):
     L = _square(n, data)
-    c = _f2_cert(injective(L, engine="f2"))
+    c = _f2_cert(injective(L, engines=Engines("f2")))
     assert _checks(c)
     rows = c.proof["inverse"]
     i, k = data.draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
@@ -119,7 +120,7 @@ def test_tampered_left_inverse_rejected(n, data):
 @given(st.integers(2, 7), st.data())
 def test_tampered_spanning_rejected(n, data):
     L = _square(n, data)
-    c = _f2_cert(surjective(L, engine="f2"))
+    c = _f2_cert(surjective(L, engines=Engines("f2")))
     combos = list(c.proof["combinations"])
     i, k = data.draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
     combos[i] ^= combos[k]                   # now gives e_i + e_k
@@ -142,7 +143,7 @@ def test_changed_claim_checks_only_when_true(L, data):
     for prop, ref, kind in ((injective, brute.injective, "left_inverse"),
                             (injective_up_to_broadcast, brute.injective_up_to_broadcast, "left_inverse"),
                             (surjective, brute.surjective, "spanning")):
-        c = _f2_cert(prop(L, engine="f2"))
+        c = _f2_cert(prop(L, engines=Engines("f2")))
         if c is None:
             continue
         claim = copy.deepcopy(c.claim)
@@ -237,10 +238,10 @@ def test_decide_rejects_a_bad_or_missing_certificate():
     bad = Certificate(good.kind, good.claim, {"inverse": [good.proof["inverse"][1], good.proof["inverse"][0]]})
     run = {"f2": lambda: EngineVerdict("f2", "holds", certificate=bad)}
     with pytest.raises(InternalError, match="certificate does not check"):
-        decide("injective", "f2", run)
+        decide("injective", Engines("f2"), run)
     with pytest.raises(InternalError, match="carries no certificate"):
-        decide("injective", "f2", {"f2": lambda: EngineVerdict("f2", "holds")}, certified=True)
-    assert decide("injective", "f2", {"f2": lambda: EngineVerdict("f2", "holds", certificate=good)},
+        decide("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds")}, certified=True)
+    assert decide("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds", certificate=good)},
                   certified=True).holds
 
 
@@ -255,14 +256,14 @@ def test_a_tampered_engine_certificate_is_an_internal_error(monkeypatch):
     monkeypatch.setattr(certify, "injective", broken)
     L = LinearLayout([("register", [(1,), (2,)]), ("lane", [(4,)])], [("dim0", 8)])
     with pytest.raises(InternalError, match="certificate does not check"):
-        injective(L, engine="f2")
+        injective(L, engines=Engines("f2"))
 
 
 def test_result_to_dict_carries_the_certificate_compactly():
     L = LinearLayout([("register", [(2,), (1,)])], [("dim0", 4)])
-    d = injective(L, engine="f2").to_dict()
+    d = injective(L, engines=Engines("f2")).to_dict()
     assert d["verdicts"]["f2"]["certificate"] == {"kind": "left_inverse", "inverse": [2, 1]}
-    d = surjective(L, engine="f2").to_dict()
+    d = surjective(L, engines=Engines("f2")).to_dict()
     assert d["verdicts"]["f2"]["certificate"] == {"kind": "spanning", "combinations": [2, 1]}
 
 
@@ -273,4 +274,4 @@ def test_checker_imports_no_engine():
     tree = ast.parse(inspect.getsource(cert_mod))
     names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     names += [n.module or "." for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    assert all(n in ("__future__", "dataclasses", "typing") for n in names), names
+    assert all(n in ("__future__", "collections.abc", "dataclasses", "typing") for n in names), names

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 import z3
 
 from checker.cli import main

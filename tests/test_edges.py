@@ -7,6 +7,7 @@ from checker import prove
 from checker.cli import main
 from checker.errors import CheckerError
 from checker.layout import LinearLayout
+from checker.verdict import Engines
 
 BLOCKED = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>"
 # one lane basis short of 8x8: dim0 = 4 is never reached (the 4x8 half is covered)
@@ -68,11 +69,11 @@ def test_none_is_no_limit_and_one_is_a_limit():
 
 def test_engines_and_registry_refuse_it_too():
     from checker import smt
-    from checker.properties import PROPERTIES
     from checker.properties.surjective import surjective
+    from checker.registry import PROPERTIES
     L = LinearLayout({"register": [(1,)], "lane": [(2,)]}, [("dim0", 4)])
     with pytest.raises(CheckerError, match="field 'timeout_ms'"):
-        surjective(L, timeout_ms=0)                             # Z3 would read 0 as no limit
+        surjective(L, engines=Engines(timeout_ms=0))                             # Z3 would read 0 as no limit
     with pytest.raises(CheckerError, match="field 'timeout_ms'"):
         smt.check_smtlib("(check-sat)", timeout_ms=0)
     with pytest.raises(CheckerError, match="field 'timeout_ms'"):

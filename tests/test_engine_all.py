@@ -71,7 +71,7 @@ def test_bitwuzla_reads_what_layoutcheck_smt_writes(capsys):
 def _one_operand(text: str) -> str:
     """Lines with an `and`/`or` of one operand (SMT-LIB2 needs two), which Bitwuzla rejects."""
     import re
-    return "\n".join(l for l in text.splitlines() if re.search(r"\((and|or) [^ ()]+\)", l))
+    return "\n".join(line for line in text.splitlines() if re.search(r"\((and|or) [^ ()]+\)", line))
 
 
 def test_disagreement_is_an_internal_error(monkeypatch, capsys):

@@ -3,8 +3,17 @@ location details filled in from the inside out, and `names_argument` naming an A
 
 import pytest
 
-from checker.errors import (MAX_MESSAGE, CheckerError, EncodingError, InternalError, LayoutError, NotModelled,
-                            ParseError, names_argument, one_line)
+from checker.errors import (
+    MAX_MESSAGE,
+    CheckerError,
+    EncodingError,
+    InternalError,
+    LayoutError,
+    NotModelled,
+    ParseError,
+    names_argument,
+    one_line,
+)
 
 
 @pytest.mark.parametrize("where, text", [

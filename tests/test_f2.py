@@ -1,6 +1,7 @@
 """GF(2) algebra: ranks, solves, kernels and intersections, by value and by law."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checker import f2
 

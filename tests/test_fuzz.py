@@ -45,7 +45,8 @@ def test_run_programs_cover_listeners_signals_exits_and_nothing_compiled():
     assert any("signal.SIGKILL" in b and e["status"] == 137 for b, e in zip(bodies, expects))
     assert any("signal.SIGINT" in b and e["status"] == 130 for b, e in zip(bodies, expects))
     assert any("os._exit(0)" in b and e["kernels"] for b, e in zip(bodies, expects))
-    assert any("compile_one(" not in b and e == {"status": 1, "kernels": 0, "listener_calls": None, "says_nothing_verified": True}
+    assert any("compile_one(" not in b
+               and e == {"status": 1, "kernels": 0, "listener_calls": None, "says_nothing_verified": True}
                for b, e in zip(bodies, expects))
     assert all(inp["argv"][:2] == ["run", "--"] for inp in inputs)
 

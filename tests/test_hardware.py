@@ -83,7 +83,7 @@ def test_missing_field_and_unknown_preset():
 
 
 def test_gfx1250_preset_and_target():
-    from checker.ttgir.builder import hardware_for_target
+    from checker.hardware import hardware_for_target
     hw = PRESETS["gfx1250"]
     assert (hw.warp_size, hw.banks, hw.bank_bytes, hw.smem_bytes_per_block, hw.smem_partition_bytes) == \
         (32, 64, 4, 320 * 1024, 64 * 1024)
@@ -98,7 +98,7 @@ def test_gfx1250_preset_and_target():
 def test_consumer_blackwell_preset():
     """sm120 (RTX 50xx, RTX PRO): 99 KiB per block (CUDA programming guide, compute capability 12.0), and
     Triton's TargetFeatures give it ld/stmatrix with the 8-bit forms; every cuda:12x target takes it."""
-    from checker.ttgir.builder import hardware_for_target
+    from checker.hardware import hardware_for_target
     hw = PRESETS["sm120"]
     assert (hw.smem_bytes_per_block, hw.matrix, hw.triton_target) == (101376, ("ldmatrix", "stmatrix", "b8"),
                                                                       "cuda:120")

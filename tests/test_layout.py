@@ -3,11 +3,19 @@
 import itertools
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from checker.errors import LayoutError
-from checker.layout import (LinearLayout, divide_left, divide_right, ensure_layout_not_larger_than,
-                            ensure_layout_not_smaller_than, identity_standard_nd, supremum)
+from checker.layout import (
+    LinearLayout,
+    divide_left,
+    divide_right,
+    ensure_layout_not_larger_than,
+    ensure_layout_not_smaller_than,
+    identity_standard_nd,
+    supremum,
+)
 
 id1 = LinearLayout.identity_1d
 zeros1 = LinearLayout.zeros_1d

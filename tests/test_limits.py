@@ -5,9 +5,24 @@ import numpy as np
 import pytest
 
 from checker.errors import CheckerError, ParseError
-from checker.limits import (MAX_BYTES, MAX_ELEMENTS, MAX_NESTING, MAX_RANK, byte_count, check_characters,
-                            check_depth, clip, decode, depth, describe, integer, parse_shape_text, printable,
-                            read_text, shape)
+from checker.limits import (
+    MAX_BYTES,
+    MAX_ELEMENTS,
+    MAX_NESTING,
+    MAX_RANK,
+    byte_count,
+    check_characters,
+    check_depth,
+    clip,
+    decode,
+    depth,
+    describe,
+    integer,
+    parse_shape_text,
+    printable,
+    read_text,
+    shape,
+)
 
 NOT_A_SHAPE = "is not of the form 16x16 (ASCII digits 0-9 and 'x')"
 

@@ -421,7 +421,8 @@ def test_one_file_included_twice_is_one_declaration(capsys, tmp_path):
 
 
 EXPLAIN = f"""#blocked = {BLOCKED}
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32}} {{
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", \
+"ttg.threads-per-warp" = 32 : i32}} {{
   tt.func public @k() {{
     %0 = arith.constant dense<0.000000e+00> : tensor<128x1xf32, {BLOCKED[:-2]}, bogus = 1}}>>
     %1 = arith.constant dense<0.000000e+00> : tensor<128x1xf32, #blocked>

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from checker import prove, solvers
+from checker import prove, smt, solvers
 from checker.errors import CheckerError, InternalError
 from checker.layout import LinearLayout
 from checker.properties.result import EngineVerdict
@@ -53,11 +53,13 @@ def test_solve_decides_an_obligation_through_its_smtlib_text():
 
 
 @needs_bitwuzla
-def test_engine_renames_the_wrapped_z3_engine():
-    def z3_engine():
-        return EngineVerdict("z3", "holds", explanation="z3 found no model; z3x and az3 stay")
+def test_engine_names_the_second_solver():
+    def z3_engine():                    # an engine names the solver in force (smt.solver_name), as smt.verdict does
+        return EngineVerdict("z3", "holds", explanation=f"{smt.solver_name()} found no model; z3x and az3 stay")
+    assert z3_engine().explanation == "z3 found no model; z3x and az3 stay"
     v = solvers.engine(z3_engine)()
     assert (v.engine, v.status, v.explanation) == ("bitwuzla", "holds", "bitwuzla found no model; z3x and az3 stay")
+    assert smt.solver_name() == "z3"
     assert solvers.version().count(".") >= 1
     L = LinearLayout([("register", [(1,), (1,)])], [("dim0", 4)])
     r = prove.injective(L, engine="all")
@@ -71,7 +73,3 @@ def test_a_missing_second_solver_is_one_line(monkeypatch):
         solvers.require()
     assert str(e.value) == ("field 'engine': --engine all needs the second SMT solver (bitwuzla), which is not "
                             "installed: pip install bitwuzla")
-
-
-def test_unquote():
-    assert [solvers._unquote(s) for s in ("|a b|", "x", "|", "||", "|x")] == ["a b", "x", "|", "", "|x"]

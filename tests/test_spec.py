@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from checker.errors import CheckerError
 from checker.cli import main
+from checker.errors import CheckerError
 from checker.spec import find_inputs, is_ir, load_paths, load_spec, lower_operands, select
 
 HEAD = """\
@@ -98,7 +98,8 @@ def test_operands_as_attribute_text_alias_or_inline_declaration(spec):
     text, alias, inline = load_spec(spec("""\
         - id: text
           prove: injective
-          layout: "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+          layout: "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], \
+order = [1, 0]}>"
           shape: [64, 64]
         - id: alias
           prove: injective_up_to_broadcast
@@ -255,6 +256,7 @@ def test_bank_conflicts_need_a_hardware_target(spec):
 
 def test_inline_hardware_mapping(spec):
     import yaml
+
     from checker.hardware import resolve
     custom = {**resolve("sm80").to_dict(), "name": "my-gpu"}
     head = HEAD.replace("hardware: sm90\n", yaml.safe_dump({"hardware": custom}, sort_keys=False))

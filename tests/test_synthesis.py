@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 import checker
 from checker import synthesis as sy
 from checker.cli import main
+from checker.encodings import lower
 from checker.errors import CheckerError
 from checker.hardware import resolve
 from checker.layout import LinearLayout
 from checker.properties.bank_conflicts import bank_conflict_free
+from checker.verdict import Engines
 
 P = checker.parse_encoding
 STORE = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
@@ -54,14 +56,14 @@ def test_blocked_transpose_pair_proven_and_verified():
     assert syn.side_bounds == (64, 64)
     syn.verify(R_store=Rs, R_load=Rl)                       # both engines, both sides
     for R, d in ((Rs, "store"), (Rl, "load")):
-        res = bank_conflict_free(R, syn.best.layout, 16, direction=d, engine="both")
+        res = bank_conflict_free(R, syn.best.layout, 16, direction=d, engines=Engines("both"))
         assert res.holds and res.details["wavefronts"] == res.details["min_wavefronts"]
     assert syn.at_current_bound == 192 and syn.at_current.total == 192
 
 
 def test_printed_forms_parse_back():
     shape = [64, 64]
-    syn = sy.synthesize_encodings(P(STORE), P(LOAD), shape, 16, "sm90")
+    syn = synthesize_encodings(P(STORE), P(LOAD), shape, 16, "sm90")
     enc = P(syn.attribute())
     assert checker.lower(enc, shape) == syn.best.layout
     spec = syn.gluon()
@@ -70,7 +72,7 @@ def test_printed_forms_parse_back():
 
 def test_conflict_free_pair_gives_swizzled():
     """Same layout on both sides: a swizzled layout is optimal and is printed as one."""
-    syn = sy.synthesize_encodings(P(STORE), P(STORE), [64, 64], 16, "sm90")
+    syn = synthesize_encodings(P(STORE), P(STORE), [64, 64], 16, "sm90")
     assert syn.proven and syn.best.encoding.kind == "swizzled_shared"
     assert syn.gluon().startswith("gl.SwizzledSharedLayout(vec=")
 
@@ -174,13 +176,13 @@ def test_random_blocked_pairs_never_worse_than_triton(seed, bits, shape):
 
 def test_nvmma_and_padded_families():
     shape = [64, 64]
-    syn = sy.synthesize_encodings(P(STORE), P(LOAD), shape, 16, "sm90", family="nvmma")
+    syn = synthesize_encodings(P(STORE), P(LOAD), shape, 16, "sm90", family="nvmma")
     assert syn.best.encoding.kind == "nvmma_shared" and syn.proven
-    syn = sy.synthesize_encodings(P(STORE.replace("[4, 8]", "[8, 8]")), P(LOAD.replace("[8, 4]", "[8, 8]")), shape,
+    syn = synthesize_encodings(P(STORE.replace("[4, 8]", "[8, 8]")), P(LOAD.replace("[8, 4]", "[8, 8]")), shape,
                                   16, "gfx950", family="padded", current=P(FLAT))
     assert syn.best.encoding.kind == "padded_shared" and syn.proven and syn.improves
     R = checker.lower(P(LOAD.replace("[8, 4]", "[8, 8]")), shape)
-    res = bank_conflict_free(R, syn.best.layout, 16, direction="load", hardware="gfx950", engine="both")
+    res = bank_conflict_free(R, syn.best.layout, 16, direction="load", hardware="gfx950", engines=Engines("both"))
     assert res.details["wavefronts"] == syn.best.load.wavefronts
 
 
@@ -188,7 +190,8 @@ STAGED = f"""#blocked = {STORE}
 #blocked1 = {LOAD}
 #shared = {FLAT}
 #smem = #ttg.shared_memory
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}} {{
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", \
+"ttg.threads-per-warp" = 32 : i32}} {{
   tt.func public @k(%x: tensor<64x64xf16, #blocked>) {{
     %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     ttg.local_store %x, %a : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
@@ -235,7 +238,7 @@ def test_a_layout_for_another_targets_warps_is_one_line_naming_the_argument(caps
     assert capsys.readouterr().err == ("layoutcheck: error: field '--hardware': the store layout has 32 lanes per "
                                        "warp, but gfx950 has 64: a layout for another target's warps\n")
     with pytest.raises(CheckerError) as e:
-        sy.synthesize_encodings(P(STORE), P(LOAD), [64, 64], 16, "gfx942")
+        synthesize_encodings(P(STORE), P(LOAD), [64, 64], 16, "gfx942")
     assert e.value.field == "hardware" and "the store layout has 32 lanes per warp" in e.value.message
 
 
@@ -250,11 +253,12 @@ def test_cli_text(capsys):
 def test_triton_accepts_the_printed_layouts():
     """Triton's parser and Gluon's constructor take the printed forms and lower them to the same layout."""
     pytest.importorskip("triton")
-    from checker.properties.matches_triton import matches_triton
     from triton.experimental.gluon import language as gl
+
+    from checker.properties.matches_triton import matches_triton
     shape = [64, 64]
     for load in (LOAD, STORE):
-        syn = sy.synthesize_encodings(P(STORE), P(load), shape, 16, "sm90")
+        syn = synthesize_encodings(P(STORE), P(load), shape, 16, "sm90")
         assert matches_triton(syn.best.encoding, shape).holds
         obj = eval(syn.gluon(), {"gl": gl})
         assert checker.lower(P(obj), shape) == syn.best.layout
@@ -284,3 +288,8 @@ def test_swizzle_follows_the_buffer_through_memdesc_index_and_the_loop(capsys):
     assert out[:2] == ["store: line 84 ttg.local_store: #linear",
                        "load:  line 122 ttg.local_load: #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>"]
     assert "the IR's layout is not optimal: 256 -> 192 wavefronts" in out
+
+
+def synthesize_encodings(store_enc, load_enc, shape, bits, hardware="sm90", **kw):
+    """`synthesize` on the two encodings lowered at `shape`."""
+    return sy.synthesize(lower(store_enc, list(shape)), lower(load_enc, list(shape)), bits, hardware, **kw)

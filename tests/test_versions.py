@@ -93,8 +93,8 @@ def test_cli_lower_with_a_version_and_a_bad_one():
     done = _cli("lower", SMALL, "--shape", "64x1", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["bases"]["register"] == []
     done = _cli("lower", SMALL, "--shape", "64x1", "--triton-version", "3.10")
-    assert done.returncode == 2 and done.stderr == ("layoutcheck: error: argument --triton-version: Triton 3.10 is "
-                                                    "not modelled: layoutcheck follows Triton 3.5, 3.6, 3.7, 3.8, 3.9\n")
+    assert done.returncode == 2 and done.stderr == ("layoutcheck: error: argument --triton-version: Triton 3.10 is not "
+                                                    "modelled: layoutcheck follows Triton 3.5, 3.6, 3.7, 3.8, 3.9\n")
 
 
 def test_cli_pasted_text_of_an_older_triton_is_read_with_its_version():
@@ -110,9 +110,11 @@ def test_cli_pasted_text_of_an_older_triton_is_read_with_its_version():
     assert "warning: this text's syntax is from Triton <= 3.5" in done.stderr and "(given)" in done.stderr
 
 
-MODULE = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+MODULE = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], \
+order = [1, 0]}>
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, unpacked = true>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", \
+"ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%arg0: tensor<64x1xf32, #blocked>) {
     tt.return
   }

@@ -107,6 +107,7 @@ def canonicalize(text: str) -> str:
 def allocate(text: str, target: str) -> dict:
     """Triton's allocation of one module's text (module docstring)."""
     from triton._C.libtriton import amd, ir, nvidia, passes
+
     from checker.syntax.ttgir import read_ttgir
     ctx, mod = _parse(strip_allocation(strip_locations(text)))
     pm = ir.pass_manager(ctx)

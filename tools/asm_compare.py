@@ -17,7 +17,7 @@ local_load, async copy) the instruction layoutcheck scores (``details["asm"]``: 
 AMD) is compared with the assembly at that op's line, both normalized the same way (`normalize`):
 PTX vectors to total bits (``st.shared.v4.b16`` -> ``st.shared.b64``), sign/d16 variants of narrow
 reads to ``ds_read_u8/u16``. AMD's paired LDS accesses keep their exact names (``ds_read2st64_b64``,
-``ds_load_2addr_b64``, ...): layoutcheck scores the pair LLVM forms (checker/properties/lds_pairs.py);
+``ds_load_2addr_b64``, ...): layoutcheck scores the pair LLVM forms (checker/properties/smem/pairs.py);
 a plan whose pairs take both forms scores ``plain+stride64`` and wants both. An access is *compared* when its mapping
 is unambiguous: its line is not 0, no other shared access op sits on that line, and the line has
 shared-memory instructions of the access's kind (loads for a load, writes or async copies for a
@@ -155,8 +155,8 @@ def normalize(ins: str) -> str:
     m = re.fullmatch(r"(ld|st)\.shared(?:::cta)?(?:\.v(\d+))?\.[bsuf](\d+)", ins)
     if m:
         return f"{m.group(1)}.shared.b{int(m.group(2) or 1) * int(m.group(3))}"
-    m = re.fullmatch(r"(ldmatrix|stmatrix)\.sync\.aligned\.(m\d+n\d+)(?:\.\w+)?\.x(\d)(\.trans)?\.shared(?:::cta)?\.(b\d+)",
-                     ins)
+    m = re.fullmatch(r"(ldmatrix|stmatrix)\.sync\.aligned\.(m\d+n\d+)(?:\.\w+)?\.x(\d)(\.trans)?"
+                     r"\.shared(?:::cta)?\.(b\d+)", ins)
     if m:
         return f"{m.group(1)}.x{m.group(3)}{m.group(4) or ''}" + (".b8" if m.group(5) == "b8" else "")
     m = re.fullmatch(r"cp\.async\.c[ag]\.shared(?:::cta)?\.global(?:\.\w+)*(?::(\d+))?", ins)
@@ -166,7 +166,7 @@ def normalize(ins: str) -> str:
         return ins
     m = re.fullmatch(r"ds_(read|load|write|store)_([bui])(\d+)(?:_d16(?:_hi)?)?", ins)
     if m:
-        op, kind, bits = m.group(1), m.group(2), int(m.group(3))
+        op, bits = m.group(1), int(m.group(3))
         if op in ("read", "load"):
             return f"ds_{op}_{'u' if bits < 32 else 'b'}{bits}"
         return f"ds_{op}_b{bits}"
@@ -218,7 +218,7 @@ def _facts_for(asm_facts: dict, path: str) -> dict | None:
 def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]:
     """One row per bank_conflict_free check: file, line, op, target, scored, emitted, status."""
     from checker.run import runner
-    from checker.ttgir.builder import read_ir_file
+    from checker.ttgir.kernel import read_ir_file
     rows = []
     for path in paths:
         fx = _facts_for(asm_facts, path)
@@ -272,7 +272,7 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
                 # facts without cp.async's byte count (the corpus's asm.json) compare the family only
                 scored = "cp.async" if set(kind) == {"cp.async"} and row["scored"].startswith("cp.async") \
                     else row["scored"]
-                # a plan whose pairs take both forms scores "plain+stride64" (checker/properties/lds_pairs.py)
+                # a plan whose pairs take both forms scores "plain+stride64" (checker/properties/smem/pairs.py)
                 want = set(scored.split("+")) | ({row["fill"]} if row.get("fill") else set())
                 row["status"] = "agrees" if set(kind) == want else "MISMATCH"
                 if row["status"] == "MISMATCH" and _llvm_rewrote(row, kind, fx, ob.line):
@@ -300,7 +300,7 @@ def _llvm_unpaired(row: dict, kind: dict) -> bool:
     only the register without XOR part keeps two immediates) and the mxfp4 scales on gfx1250 (two
     ds_load_b32 on one address register, 256 bytes apart, with the other operand's ds_load_tr8_b64
     scheduled between them; the epilogue's copy without them is ds_load_2addr_stride64_b32). The
-    pairing rule is LLVM's (checker/properties/lds_pairs.py); where it applies depends on the order
+    pairing rule is LLVM's (checker/properties/smem/pairs.py); where it applies depends on the order
     LLVM gives the block, which the TTGIR does not fix."""
     scored = row.get("scored") or ""
     single = single_of(scored)
@@ -356,8 +356,8 @@ def _moved(rows: list[dict]) -> None:
         if r["status"] != "MISMATCH" or r["scored"] not in r["emitted"]:
             continue
         extra = set(r["emitted"]) - {r["scored"]}
-        donors = [o for o in rows if o is not r and o["status"].startswith("no asm at this line") and o["scored"] in extra
-                  and abs(o["line"] - r["line"]) <= 3]
+        donors = [o for o in rows if o is not r and o["status"].startswith("no asm at this line")
+                  and o["scored"] in extra and abs(o["line"] - r["line"]) <= 3]
         if {o["scored"] for o in donors} == extra:
             r["status"] = "ambiguous (a neighbouring access's instructions on this line)"
             for o in donors:

@@ -225,6 +225,7 @@ def launch(out_dir: Path) -> None:
 def _sass_global(cubin: bytes) -> list[str]:
     """The LDG / STG instructions of a cubin (with their predicates and EXITs), by the cuobjdump Triton ships."""
     import tempfile
+
     import triton
     tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:

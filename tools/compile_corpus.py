@@ -44,16 +44,15 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import io
 import fnmatch
 import importlib
+import io
 import json
 import os
 import re
 import sys
 import tempfile
 import time
-import traceback
 import warnings
 
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -244,8 +243,9 @@ def facts(fixture_text: str, case, target: GPUTarget, first, header_lines: int =
         finally:
             knobs.compilation.use_ir_loc = None
     snapshot = relativize(second.asm["ttgir"])
-    same_text = header_lines + len(snapshot.split("\n")) == len(fixture_text.split("\n")) + (
-        0 if snapshot.endswith("\n") else 1) and fixture_text.split("\n", header_lines)[header_lines].rstrip("\n") == snapshot.rstrip("\n")
+    same_text = (header_lines + len(snapshot.split("\n")) == len(fixture_text.split("\n")) + (
+        0 if snapshot.endswith("\n") else 1)
+        and fixture_text.split("\n", header_lines)[header_lines].rstrip("\n") == snapshot.rstrip("\n"))
     per_snap = shared_instructions(second.asm[asm_key], is_ptx, f"{case['fn'].__name__}.ttgir")
     per_line = {(k + header_lines if k else 0): v for k, v in per_snap.items()}
     orig = total(shared_instructions(first.asm[asm_key], is_ptx))
@@ -264,7 +264,8 @@ def facts(fixture_text: str, case, target: GPUTarget, first, header_lines: int =
         "triton_llvm": {str(k + header_lines): dict(sorted(v.items())) for k, v in
                         sorted(llvm_shared_accesses(unoptimized[-1]).items()) if k} if unoptimized else {},
         "ambiguous_lines": sorted(int(k) for k in lines if int(k) not in ops),
-        "foreign_lines": sorted(int(k) for k in lines if int(k) in ops and not _SMEM_OP.search(fixture_lines[int(k) - 1])),
+        "foreign_lines": sorted(int(k) for k in lines
+                                if int(k) in ops and not _SMEM_OP.search(fixture_lines[int(k) - 1])),
         "recompile_matches": same_text and orig == total(per_line) and md.shared == second.metadata.shared,
     }
     if not same_text:
@@ -360,7 +361,8 @@ def run_isolated(case, tag, out_hint):
     proc.join()
     err.seek(0)
     stderr = err.read().decode(errors="replace")
-    if reason and ("error encountered during parsing" in reason or "PassManager::run failed" in reason):  # MLIR printed why
+    if reason and ("error encountered during parsing" in reason
+                   or "PassManager::run failed" in reason):  # MLIR printed why
         diag = [ln.strip() for ln in stderr.splitlines() if "error:" in ln]
         reason += " :: " + " ".join(diag[:2])[:400]
     if proc.exitcode != 0 and "Traceback (most recent call last)" in stderr:
@@ -426,9 +428,10 @@ def main(argv=None) -> int:
             with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
                 f.write(fixture)
             written += 1
+            mismatch = ("" if fact.get("recompile_matches", False)
+                        else " (RECOMPILE MISMATCH: " + fact.get("error", "counts differ") + ")")
             print(f"{name}: {len(fixture.splitlines())} lines, shared={fact['shared']}, {len(fact['lines'])} smem lines"
-                  f"{'' if fact.get('recompile_matches', False) else ' (RECOMPILE MISMATCH: ' + fact.get('error', 'counts differ') + ')'}"
-                  f" [{time.time() - t0:.1f}s]", file=sys.stderr)
+                  f"{mismatch} [{time.time() - t0:.1f}s]", file=sys.stderr)
     with open(asm_path, "w", encoding="utf-8") as f:
         json.dump(dict(sorted(asm.items())), f, indent=1, sort_keys=False)
         f.write("\n")

@@ -157,7 +157,7 @@ def ttgir(fn, types, constexprs, options, target: GPUTarget) -> str:
                                     _divisibility(fn, types, constexprs))
     try:
         return triton.compile(src, target=target, options=options).asm["ttgir"]
-    except Exception:                          # a stage after TTGIR needs a toolchain: run up to ttgir only
+    except Exception as e:                     # a stage after TTGIR needs a toolchain: run up to ttgir only
         from triton.backends import backends
         backend = make_backend(target)
         opts = backend.parse_options(options)
@@ -174,7 +174,7 @@ def ttgir(fn, types, constexprs, options, target: GPUTarget) -> str:
             module = stage(module, metadata)
             if name == "ttgir":
                 return str(module)
-        raise RuntimeError(f"no ttgir stage in {list(stages)} ({list(backends)})")
+        raise RuntimeError(f"no ttgir stage in {list(stages)} ({list(backends)})") from e
 
 
 def main(argv=None) -> int:

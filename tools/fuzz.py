@@ -39,7 +39,6 @@ import argparse
 import contextlib
 import io
 import json
-import math
 import os
 import random
 import re
@@ -70,7 +69,8 @@ BAD_VALUES = [None, [], {}, "x", "", float("nan"), float("inf"), -float("inf"), 
 BAD_ELEMENTS = ["f16", "f17", "bf17", "f0", "i0", "i4294967297", "f16f16", "xf16", "ff16", "f8E4M3", "f8E9M9",
                 "i-1", "f", "i", "ui", "index", "tf33", "f16 ", "f１6"]
 ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u2028", "\x85", "\ufeff", "\ufffe", "²", "４", "\u00a0", "é", "\\",
-            "\n", "\r", "\t", "#", "<", ">", "{", "}", "[", "]", "=", ",", ":", "+", "-", "//", "\"", "'", "!", "&", "*"]
+            "\n", "\r", "\t", "#", "<", ">", "{", "}", "[", "]", "=", ",", ":", "+", "-", "//", "\"", "'", "!",
+            "&", "*"]
 
 
 # ---------------------------------------------------------------- seeds
@@ -409,8 +409,9 @@ def _special_spec(rng: random.Random) -> str:
     blocked = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>"
     head = f'version: 1\nhardware: sm90\nencodings:\n  b: {{attr: "{blocked}"}}\nchecks:\n'
     check = "  - id: c\n    prove: surjective\n    layout: b\n    shape: [128, 1]\n"
-    sweeps = [f"    sweep:\n      num_warps: [{', '.join(['4'] * 100)}]\n      shape: [{', '.join(['[128, 1]'] * 100)}]\n",
-              f"    sweep: {{1: [2]}}\n", "    sweep: {warps_per_cta: [true]}\n", "    sweep: {num_warps: [.inf]}\n",
+    sweeps = [f"    sweep:\n      num_warps: [{', '.join(['4'] * 100)}]\n"
+              f"      shape: [{', '.join(['[128, 1]'] * 100)}]\n",
+              "    sweep: {1: [2]}\n", "    sweep: {warps_per_cta: [true]}\n", "    sweep: {num_warps: [.inf]}\n",
               "    sweep: {num_warps: 4}\n", "    sweep: {num_warps: []}\n", "    sweep: {shape: [[1.5, 2]]}\n",
               "    sweep: {size_per_thread: [[1, 2147483648]]}\n", "    sweep: {order: ['x']}\n"]
     r = rng.random()

@@ -225,6 +225,7 @@ def main(argv=None) -> int:
     ap.add_argument("--write", help="folder for the fixtures (fuzz_<seed>.ttgir, expected.json)")
     args = ap.parse_args(argv)
     from allocation_oracle import allocate, canonicalize
+
     from checker.syntax.ttgir import read_ttgir
     from checker.ttgir.allocation import budget
     expected, agree, rejected = {}, 0, 0

@@ -15,7 +15,7 @@ accesses are recorded per warp and instruction, relative to the lowest address o
 The kernel's only shared-memory writes are the allocation's and its only reads the load's (LLVM
 may give them the debug line of a neighbouring op, so they are told apart by kind, not by
 ``.loc``). Each record also keeps Triton's LinearLayouts of R, S and R2
-(`triton_oracle.ll_json`). `tests/properties/test_bank_conflicts.py` replays them.
+(`triton_oracle.ll_json`). `tests/properties/smem/test_plan.py` replays them.
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def record(v, kernels, oracle_for):
     addrs = [x for a in accs for x in a["addresses"] if x is not None]
     base = min(addrs) if addrs else 0
     for side in ("store", "load"):
-        side_accs = [a for a in accs if a["instruction"].startswith(("st" if side == "store" else "ld"))]
+        side_accs = [a for a in accs if a["instruction"].startswith("st" if side == "store" else "ld")]
         per_warp = []
         for w in range(warps):
             per_warp.append([[None if x is None else x - base for x in a["addresses"][32 * w:32 * w + 32]]

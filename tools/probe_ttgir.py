@@ -53,6 +53,7 @@ def _spec(layout):
         p.setdefault("rank", 2)
     if kind == "padded_shared":         # Triton 3.6 calls the CTA part block_bases, 3.9 cga_layout
         import inspect
+
         from triton.experimental.gluon import language as gl
         cta = "cga_layout" if "cga_layout" in inspect.signature(gl.PaddedSharedLayout.__init__).parameters \
             else "block_bases"

@@ -60,7 +60,7 @@ def cga(rng, rank, p=0.15):
     if rng.random() > p:
         return []
     n = rng.randint(1, 2)
-    bases, used = [], set()
+    bases = []
     for _ in range(n):
         d = rng.randrange(rank)
         k = sum(1 for b in bases if b[d])
@@ -276,9 +276,9 @@ def _bases_shape(bases):
 
 class Oracle:
     def __init__(self, target="cuda:90"):
-        from triton._C.libtriton import gluon_ir, ir
         import triton.experimental.gluon.language as ttgl
         import triton.experimental.gluon.language.amd as amd
+        from triton._C.libtriton import gluon_ir, ir
         self.ttgl, self.amd = ttgl, amd
         self.ctx = ir.context()
         ir.load_dialects(self.ctx)

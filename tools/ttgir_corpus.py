@@ -5,7 +5,7 @@
 
 Every ``*.mlir`` file under the folder is read with `checker.syntax.ttgir.read_ttgir`;
 any exception other than a CheckerError is a crash (there must be none). The check
-derivation (`checker.ttgir.builder.kernel_checks`) is run too, and its crashes counted
+derivation (`checker.ttgir.kernel.kernel_checks`) is run too, and its crashes counted
 apart.
 
 Encodings are found in the text independently of the reader (comments excluded):
@@ -28,7 +28,7 @@ were found). The others are either *rejected as Triton rejects them* or *failed*
   without a problem is "not read").
 
 Lowering: every distinct (encoding, shape) of a file, at the shape layoutcheck checks it
-at (`checker.ttgir.builder.layout_shape`), is lowered with `checker.encodings.lower`. A
+at (`checker.syntax.ttgir.layout_shape`), is lowered with `checker.encodings.lower`. A
 failure is *rejected as Triton does* when an expected-error points at a line using the
 pair, *not lowered by Triton either* when the lowering rule it breaks is one Triton's
 own lowering aborts on (the message says so), and *failed* otherwise.
@@ -47,8 +47,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from checker.encodings import lower  # noqa: E402
 from checker.errors import CheckerError  # noqa: E402
-from checker.syntax.ttgir import LAYOUT_DIALECTS, NOT_LAYOUTS, read_ttgir  # noqa: E402
-from checker.ttgir.builder import kernel_checks, layout_shape  # noqa: E402
+from checker.syntax.ttgir import LAYOUT_DIALECTS, NOT_LAYOUTS, layout_shape, read_ttgir  # noqa: E402
+from checker.ttgir.kernel import kernel_checks  # noqa: E402
 
 _DIALECT = "(?:" + "|".join(LAYOUT_DIALECTS) + r")\."
 ALIAS = re.compile(r"(?:^|(?<=>))\s*#([\w$.-]+)\s*=\s*#" + _DIALECT + r"(\w+)")

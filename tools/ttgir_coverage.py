@@ -3,7 +3,7 @@
     python tools/ttgir_coverage.py tests/corpus specs/kernels [--markdown] [--json out.json]
 
 Every ``*.ttgir`` / ``*.mlir`` file under the given paths is read and its checks are derived
-(`checker.ttgir.builder.read_ir_file`) and proven with the F2 engine in this process
+(`checker.ttgir.kernel.read_ir_file`) and proven with the F2 engine in this process
 (`checker.run.runner.run`, one job), exactly as ``layoutcheck verify --engine f2`` does. For each
 target (the module's ``ttg.target``) and operation name:
 
@@ -32,7 +32,7 @@ from checker.errors import CheckerError  # noqa: E402
 from checker.run.runner import run  # noqa: E402
 from checker.spec import find_inputs, is_ir  # noqa: E402
 from checker.syntax.ttgir import read_ttgir  # noqa: E402
-from checker.ttgir.builder import checked_ops, kernel_checks  # noqa: E402
+from checker.ttgir.kernel import checked_ops, kernel_checks  # noqa: E402
 
 
 def coverage(paths: list[str]) -> dict:

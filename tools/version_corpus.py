@@ -165,7 +165,8 @@ def _shim_gluon() -> list[str]:
             def tmem_init(self, block, unpacked=None, cta_split_num=None, col_stride=None, **kw):
                 if col_stride is not None:
                     if unpacked is not None or col_stride != 1:
-                        raise NotImplementedError(f"TensorMemoryLayout(col_stride={col_stride}) has no form in Triton {VERSION}")
+                        raise NotImplementedError(f"TensorMemoryLayout(col_stride={col_stride}) has no form in "
+                                                  f"Triton {VERSION}")
                     unpacked = True
                 real_init(self, block, unpacked, cta_split_num, **kw)
             T.__init__ = tmem_init
@@ -241,7 +242,8 @@ def import_kernels(modname: str, stubs: list[str]):
             if not m:
                 raise
             name, where = m.group(1), m.group(2)
-            setattr(importlib.import_module(where), name, _missing(f"{where.replace('triton.experimental.', '')}.{name}"))
+            setattr(importlib.import_module(where), name,
+                    _missing(f"{where.replace('triton.experimental.', '')}.{name}"))
             stubs.append(f"{where}.{name}")
             sys.modules.pop(f"corpus_kernels.{modname}", None)
     raise RuntimeError(f"too many missing names importing {modname}")
@@ -283,7 +285,8 @@ def main(argv=None) -> int:
         print(f"Triton {VERSION}: shims {shims}; stubbed missing names {stubs}; cases not importable {unknown}",
               file=sys.stderr)
     pairs = [(n, t) for n, ts in SELECTION.items() for t in ts
-             if (not args.only or any(fnmatch.fnmatch(n, p) for p in args.only)) and (not args.targets or t in args.targets)]
+             if (not args.only or any(fnmatch.fnmatch(n, p) for p in args.only))
+             and (not args.targets or t in args.targets)]
     if args.list:
         for n, t in pairs:
             print(n, t)
@@ -316,9 +319,10 @@ def main(argv=None) -> int:
         with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
             f.write(fixture)
         written += 1
+        mismatch = ("" if fact.get("recompile_matches", False)
+                    else " (RECOMPILE MISMATCH: " + fact.get("error", "counts differ") + ")")
         print(f"{name}: {len(fixture.splitlines())} lines, shared={fact['shared']}, {len(fact['lines'])} smem lines"
-              f"{'' if fact.get('recompile_matches', False) else ' (RECOMPILE MISMATCH: ' + fact.get('error', 'counts differ') + ')'}"
-              f" [{time.time() - t0:.1f}s]", file=sys.stderr)
+              f"{mismatch} [{time.time() - t0:.1f}s]", file=sys.stderr)
     with open(asm_path, "w", encoding="utf-8") as f:
         json.dump(dict(sorted(asm.items())), f, indent=1)
         f.write("\n")

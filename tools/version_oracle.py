@@ -179,8 +179,8 @@ class _Child:
                 mod.load_dialects(self.ctx)
         self.builder = None
         try:
-            from triton._C.libtriton import gluon_ir
             import triton.experimental.gluon.language  # noqa: F401  (Gluon's layout classes)
+            from triton._C.libtriton import gluon_ir
             self.builder = gluon_ir.GluonOpBuilder(self.ctx)
         except Exception:
             pass

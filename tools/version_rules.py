@@ -19,9 +19,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import checker                                   # noqa: E402
-from checker.encodings import lower as _lower    # noqa: E402
-from checker.padded import linear_part           # noqa: E402
+import checker  # noqa: E402
+from checker.encodings import lower as _lower  # noqa: E402
+from checker.padded import linear_part  # noqa: E402
 
 _cache: dict = {}
 

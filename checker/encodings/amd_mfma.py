@@ -36,17 +36,29 @@ the NVIDIA operands.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..layout import LinearLayout, identity_standard_nd, standard_out_dims
 from ..versions import follows
-from .base import (BOOL, CGA, INT, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param,
-                   require_power_of_two_entries)
+from .base import (
+    BOOL,
+    CGA,
+    INT,
+    INTS,
+    LANE,
+    REGISTER,
+    WARP,
+    Bases,
+    DistributedEncoding,
+    param,
+    require_power_of_two_entries,
+)
 from .cga import combine_cta_cga_with_shape, validate_cga
-from .dot_operand import dot_operand_k_dim, require_k_width
 from .closed import Tile, tile_combine
+from .dot_operand import dot_operand_k_dim, require_k_width
 
 WAVE_SIZE = 64
 MFMA_TILES = ((32, 32), (16, 16), (64, 4), (4, 64))

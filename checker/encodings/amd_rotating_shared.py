@@ -21,8 +21,8 @@ maxPhase must be positive (Triton divides by them).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..layout import LinearLayout
 from .cga import combine_cta_cga_with_shape, shape_per_cta

@@ -52,15 +52,32 @@ kWidth 8 or 16 (v1), 4, 8 or 16 (v2), a power of two (v3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .. import f2
 from ..errors import EncodingError, LayoutError
 from ..layout import LinearLayout, standard_out_dims
 from ..versions import follows
-from .base import (BASES, BLOCK, BOOL, CGA, INT, INTS, LANE, RANK, REGISTER, WARP, Bases, DistributedEncoding,
-                   bases_extent, derived, matrix_order, packed_columns, param)
+from .base import (
+    BASES,
+    BLOCK,
+    BOOL,
+    CGA,
+    INT,
+    INTS,
+    LANE,
+    RANK,
+    REGISTER,
+    WARP,
+    Bases,
+    DistributedEncoding,
+    bases_extent,
+    derived,
+    matrix_order,
+    packed_columns,
+    param,
+)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .closed import cga_parts, combine, growth
 from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
@@ -108,7 +125,7 @@ class AmdWmmaEncoding(DistributedEncoding):
     warp_bases: Bases = param("warp", BASES, text_default=())
     instr_shape: tuple[int, ...] = param("instrShape", INTS, default=DEFAULT_INSTR_SHAPE, elided=True)
     cga_layout: Bases = param("CGALayout", CGA, default=())
-    rank: int = param("rank", RANK, default=2)  # type: ignore[assignment]  (a field here, a property elsewhere)
+    rank: int = param("rank", RANK, default=2)  # a field here, a property elsewhere
 
     def validate(self) -> None:
         if not 1 <= self.version <= 3:
@@ -189,7 +206,7 @@ class AmdWmmaEncoding(DistributedEncoding):
         t, block = cga_parts(tuple(self.cga_layout), shape) if self.cga_layout else (shape, ())
         t0, t1 = t
 
-        def clamped(bases: Bases, shift: int) -> tuple[tuple[int, int], ...]:
+        def clamped(bases: Bases, shift: int) -> Bases:
             return tuple([(x if x < t0 else 0, y if y < t1 else 0)
                           for x, y in ((x << shift, y << shift) for x, y in bases)])
         registers = clamped(regs, 0) + clamped(self.register_bases, TILE_SHIFT)

@@ -23,9 +23,11 @@ encoding's own (``__post_init__``), so every reader builds equal values.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field as dc_field, fields, replace
-from functools import lru_cache
-from typing import Any, ClassVar, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields, replace
+from dataclasses import field as dc_field
+from functools import cache
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
@@ -34,13 +36,16 @@ REGISTER, LANE, WARP, BLOCK, OFFSET = "register", "lane", "warp", "block", "offs
 
 Bases = tuple[tuple[int, ...], ...]
 
+_Owner = TypeVar("_Owner")
+_Value = TypeVar("_Value")
 
-def as_bases(value) -> Bases:
+
+def as_bases(value: object) -> Bases:
     """Normalize a list of lists of ints into a tuple of tuples (anything else: EncodingError)."""
     return tuple(as_ints(b) for b in _items(value, "a list of bases"))
 
 
-def as_ints(value) -> tuple[int, ...]:
+def as_ints(value: object) -> tuple[int, ...]:
     """Normalize a list of ints into a tuple; a bool, float, str or nested list is an EncodingError."""
     out = tuple(_items(value, "a list of integers"))
     for v in out:
@@ -49,7 +54,7 @@ def as_ints(value) -> tuple[int, ...]:
     return out
 
 
-def _items(value, what: str):
+def _items(value: object, what: str) -> Sequence[Any]:
     if value is None:
         return ()
     if not isinstance(value, (list, tuple)):
@@ -103,12 +108,12 @@ def param(triton: str, form: str, *, default: Any = MISSING, text_default: Any =
     return dc_field(default=default, metadata={"param": p})
 
 
-@lru_cache(maxsize=None)
+@cache
 def params_of(cls: type) -> tuple[tuple[str, Param], ...]:
     """(field name, Param) of every field of an encoding class, in field order (names filled in)."""
     out = []
     for f in fields(cls):
-        p = f.metadata["param"]
+        p: Param = f.metadata["param"]
         out.append((f.name, replace(p, yaml=p.yaml or f.name, gluon=f.name if p.gluon == "" else p.gluon)))
     return tuple(out)
 
@@ -118,7 +123,7 @@ def field_by_triton_name(cls: type, triton: str) -> str | None:
     return next((name for name, p in params_of(cls) if p.triton == triton), None)
 
 
-def implied_rank(cls: type, given: dict, legacy_order: Any = None) -> int:
+def implied_rank(cls: type, given: Mapping[str, object], legacy_order: object = None) -> int:
     """The rank of an encoding whose rank is a field (RANK): the `rank` given, else the length of the first
     basis of its bases fields (field order, the CGA included), else the length of the legacy CTAOrder, else
     the field's default. Every reader deduces it here; values that are not lists of lists, and bases of no
@@ -133,34 +138,40 @@ def implied_rank(cls: type, given: dict, legacy_order: Any = None) -> int:
             return len(value[0])
     if isinstance(legacy_order, (list, tuple)):
         return len(legacy_order)
-    return next(p.text_default for name, p in params_of(cls) if p.form == RANK)
+    default: int = next(p.text_default for name, p in params_of(cls) if p.form == RANK)
+    return default
 
 
-class derived:
+class derived(Generic[_Owner, _Value]):
     """A property of an encoding computed once per value (encodings are immutable): the first read stores
     the value in the instance's ``__dict__``, where later reads find it before this (non-data) descriptor.
     It is functools.cached_property without the lock Python 3.11 takes on every first read (1.4 µs; a cold
     lowering reads several such values once each, from validate, check_shape and to_linear_layout)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[[_Owner], _Value]) -> None:
         self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
 
-    def __set_name__(self, owner, name: str) -> None:
+    def __set_name__(self, owner: type[_Owner], name: str) -> None:
         self.name = name
 
-    def __get__(self, obj, owner=None):
+    @overload
+    def __get__(self, obj: None, owner: type[_Owner] | None = None) -> derived[_Owner, _Value]: ...
+    @overload
+    def __get__(self, obj: _Owner, owner: type[_Owner] | None = None) -> _Value: ...
+
+    def __get__(self, obj: _Owner | None, owner: type[_Owner] | None = None) -> derived[_Owner, _Value] | _Value:
         if obj is None:
             return self
         value = obj.__dict__[self.name] = self.fn(obj)
         return value
 
 
-def hash_once(field_hash):
+def hash_once(field_hash: Callable[[_Owner], int]) -> Callable[[_Owner], int]:
     """An encoding class's hash (the frozen dataclass's, over its fields) computed once per value and kept on
     it: a cold lowering hashes a value for the parse cache, the lowering cache and a per-encoding tile, a
     slice its parent again within its own. `encodings._register` puts it on every class."""
-    def __hash__(self) -> int:
-        h = self.__dict__.get("_field_hash")
+    def __hash__(self: _Owner) -> int:
+        h: int | None = self.__dict__.get("_field_hash")
         if h is None:
             h = self.__dict__["_field_hash"] = field_hash(self)
         return h
@@ -193,8 +204,8 @@ def bases_extent(bases: Bases, rank: int) -> list[int]:
     if bases and all(map(rank.__eq__, map(len, bases))):  # per dim, the bit length of its largest component
         return [1 << max(int(max(col)), 0).bit_length() for col in zip(*bases)]
     spans = [0] * rank                  # per dim, the OR of its positive components: its bit length is the max's
-    for b in bases:
-        for d, c in enumerate(b):
+    for basis in bases:
+        for d, c in enumerate(basis):
             if c > 0:
                 spans[d] |= int(c)
     return [1 << s.bit_length() for s in spans]
@@ -271,7 +282,7 @@ class Encoding:
     kind: ClassVar[str] = ""
     is_shared: ClassVar[bool] = False
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         """Only the fields travel (pickled to a worker process): what a value derives on itself (its hash,
         `derived` values) is computed again where it is used."""
         names = {f.name for f in fields(self)}
@@ -311,7 +322,7 @@ class Encoding:
                 raise EncodingError(f"{self.kind}: every shape dimension must be a power of two, "
                                     f"got {list(shape)}", field="shape")
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """The encoding's parameters as plain data (for JSON and YAML)."""
         out = {}
         for f in fields(self):
@@ -378,7 +389,7 @@ def require_permutation(enc: Encoding, field: str, order: Sequence[int], rank: i
         raise enc.fail(field, f"must be a permutation of 0..{rank - 1}, got {list(order)}")
 
 
-def require_rank(enc: Encoding, field: str, values: Sequence, rank: int) -> None:
+def require_rank(enc: Encoding, field: str, values: Sequence[object], rank: int) -> None:
     if len(values) != rank:
         raise enc.fail(field, f"has {len(values)} entries but the encoding has rank {rank}")
 

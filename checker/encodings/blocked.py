@@ -16,15 +16,26 @@ copy of another (`checker.versions`, change ``blocked_drops_cut_registers``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd
 from ..versions import follows
-from .base import (CGA, INTS, LANE, REGISTER, WARP, Bases, DistributedEncoding, param, require_permutation,
-                   require_power_of_two_entries, require_rank)
+from .base import (
+    CGA,
+    INTS,
+    LANE,
+    REGISTER,
+    WARP,
+    Bases,
+    DistributedEncoding,
+    param,
+    require_permutation,
+    require_power_of_two_entries,
+    require_rank,
+)
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .closed import FrozenTile, Tile, tile_combine
 from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim

@@ -18,11 +18,17 @@ and the product puts block bits above everything else.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import EncodingError
-from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
-                      is_power_of_two, standard_out_dims, log2)
+from ..layout import (
+    LinearLayout,
+    ensure_layout_not_larger_than,
+    ensure_layout_not_smaller_than,
+    is_power_of_two,
+    log2,
+    standard_out_dims,
+)
 from .base import BLOCK, Bases, as_bases, bases_extent, is_permutation_matrix
 
 

@@ -24,12 +24,12 @@ checks every closed form against the generic composition (hypothesis, random par
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import le, lt
-from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases
-from .base import BLOCK, REGISTER
+from .base import BLOCK, REGISTER, Bases
 
 _NAMES = tuple(f"dim{i}" for i in range(16))
 
@@ -49,7 +49,7 @@ class Tile:
         self.sizes = [1] * rank
         self.outs: list[int] = []
 
-    def copy(self) -> "Tile":
+    def copy(self) -> Tile:
         t = Tile.__new__(Tile)
         t.rank, t.sizes, t.outs = self.rank, list(self.sizes), list(self.outs)
         t.ins = {n: list(bs) for n, bs in self.ins.items()}
@@ -64,7 +64,7 @@ class Tile:
             self.outs.append(d)
         return bs
 
-    def id(self, size: int, in_dim: str, d: int) -> "Tile":
+    def id(self, size: int, in_dim: str, d: int) -> Tile:
         """* identity_1d(size, in_dim, dim d) (size 0: the empty layout, nothing)."""
         if size == 0:
             return self
@@ -73,7 +73,7 @@ class Tile:
         self.sizes[d] = s * size
         return self
 
-    def zeros(self, size: int, in_dim: str, d: int) -> "Tile":
+    def zeros(self, size: int, in_dim: str, d: int) -> Tile:
         """* zeros_1d(size, in_dim, dim d): log2(size) zero bases, dim d keeps its size."""
         if size == 0:
             return self
@@ -102,7 +102,7 @@ def growth(sizes: Sequence[int], targets: Sequence[int], order: Sequence[int]) -
 
 
 @lru_cache(maxsize=1024)
-def cga_parts(cga_bases: tuple, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+def cga_parts(cga_bases: Bases, shape: tuple[int, ...]) -> tuple[tuple[int, ...], Bases]:
     """(per-CTA shape t, block bases) of a CGA at a shape (see the module docstring)."""
     rank = len(shape)
     csize = [1] * rank
@@ -118,7 +118,8 @@ def cga_parts(cga_bases: tuple, shape: tuple[int, ...]) -> tuple[tuple[int, ...]
     return t, block
 
 
-def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Sequence[int], *,
+def combine(ins: Iterable[tuple[str, Iterable[tuple[int, ...]]]], sizes: Sequence[int], outs: Sequence[int],
+            cga_bases: Sequence[tuple[int, ...]], shape: Sequence[int], *,
             broadcast_registers: bool = True) -> LinearLayout:
     """combine_cta_cga_with_shape in closed form; ins: (in-dim, bases) pairs of the tile in standard
     component order, sizes its out sizes, outs its out order (dim indices)."""
@@ -165,7 +166,8 @@ def combine(ins, sizes: Sequence[int], outs: Sequence[int], cga_bases, shape: Se
     return LinearLayout._of(out, tuple(zip(nm, shape)))      # t[d] * c[d] = shape[d]
 
 
-def tile_combine(tile: Tile, cga_bases, shape: Sequence[int], *, broadcast_registers: bool = True) -> LinearLayout:
+def tile_combine(tile: Tile, cga_bases: Sequence[tuple[int, ...]], shape: Sequence[int], *,
+                 broadcast_registers: bool = True) -> LinearLayout:
     return combine(tile.ins.items(), tile.sizes, tile.outs, cga_bases, shape, broadcast_registers=broadcast_registers)
 
 
@@ -174,13 +176,13 @@ class FrozenTile:
 
     __slots__ = ("ins", "sizes", "outs")
 
-    def __init__(self, tile: Tile):
+    def __init__(self, tile: Tile) -> None:
         self.ins = tuple((n, tuple(bs)) for n, bs in tile.ins.items())
         self.sizes = tuple(tile.sizes)
         self.outs = tuple(tile.outs)
 
     @classmethod
-    def of_identities(cls, rank: int, pieces, order: Sequence[int]) -> "FrozenTile":
+    def of_identities(cls, rank: int, pieces: Iterable[tuple[str, Sequence[int]]], order: Sequence[int]) -> FrozenTile:
         """The product over (in_dim, per-dim sizes) of `pieces` of ``identity_1d(sizes[d], in_dim, d)`` for d in
         `order` (each size a power of two >= 1), written directly: in-dim i gets the bases size[d]·2^j (j <
         log2 sizes[d]) along each d in order, size[d] accumulating; the out order is `order`."""
@@ -196,5 +198,6 @@ class FrozenTile:
         tile.ins, tile.sizes, tile.outs = tuple(ins), tuple(grown), tuple(order)
         return tile
 
-    def combine(self, cga_bases, shape: Sequence[int], *, broadcast_registers: bool = True) -> LinearLayout:
+    def combine(self, cga_bases: Sequence[tuple[int, ...]], shape: Sequence[int], *,
+                broadcast_registers: bool = True) -> LinearLayout:
         return combine(self.ins, self.sizes, self.outs, cga_bases, shape, broadcast_registers=broadcast_registers)

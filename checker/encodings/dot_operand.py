@@ -21,8 +21,8 @@ Verifier: opIdx in {0, 1}; the parent is a distributed encoding with a K dim
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
@@ -82,7 +82,7 @@ class DotOperandEncoding(DistributedEncoding):
         if not isinstance(self.parent, DistributedEncoding):
             kind = getattr(self.parent, "kind", type(self.parent).__name__)
             raise self.fail("parent", f"the parent must be a distributed encoding, got {kind}")
-        self.parent.validated                   # (once per parent value)
+        self.parent.validated  # noqa: B018  (validated once per parent value: the property runs validate())
         if self.op_idx not in (0, 1):
             raise self.fail("opIdx", f"opIdx can be 0 or 1, got {self.op_idx}")
         if self.k_width < 0:

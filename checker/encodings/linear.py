@@ -24,15 +24,30 @@ stored layout only to word the error as Triton does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import le, lt
-from typing import Sequence
 
-from ..layout import (LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than,
-                      standard_out_dims)
-from .base import (BASES, BLOCK, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, Encoding, bases_extent,
-                   bases_rank, derived, is_permutation_columns, order_by_first_appearance, param, stored_layout)
+from ..layout import LinearLayout, ensure_layout_not_larger_than, ensure_layout_not_smaller_than, standard_out_dims
+from .base import (
+    BASES,
+    BLOCK,
+    LANE,
+    REGISTER,
+    REQUIRED,
+    WARP,
+    Bases,
+    DistributedEncoding,
+    Encoding,
+    bases_extent,
+    bases_rank,
+    derived,
+    is_permutation_columns,
+    order_by_first_appearance,
+    param,
+    stored_layout,
+)
 from .closed import growth, names
 
 

@@ -24,17 +24,30 @@ operand), and the CGA is the parent's with its K components zeroed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..errors import EncodingError
 from ..layout import LinearLayout, identity_standard_nd, is_power_of_two, standard_out_dims
-from .base import (CGA, INT, INTS, LANE, REGISTER, REQUIRED, WARP, Bases, DistributedEncoding, matrix_order, param,
-                   require_power_of_two_entries)
+from .base import (
+    CGA,
+    INT,
+    INTS,
+    LANE,
+    REGISTER,
+    REQUIRED,
+    WARP,
+    Bases,
+    DistributedEncoding,
+    matrix_order,
+    param,
+    require_power_of_two_entries,
+)
 from .cga import combine_cta_cga_with_shape, validate_cga
-from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
 from .closed import FrozenTile, Tile
+from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim
 
 ACCUMULATOR_K_WIDTH = 2
 

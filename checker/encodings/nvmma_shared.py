@@ -40,13 +40,19 @@ The buffer alignment is 128 * maxPhase bytes (128, 256, 512, 1024).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from ..errors import EncodingError, LayoutError, NotModelled
-from ..layout import (LinearLayout, ensure_layout_not_smaller_than, is_power_of_two, powers_below,
-                      standard_out_dims, transpose_components)
+from ..layout import (
+    LinearLayout,
+    ensure_layout_not_smaller_than,
+    is_power_of_two,
+    powers_below,
+    standard_out_dims,
+    transpose_components,
+)
 from ..versions import follows
 from .base import BOOL, CGA, INT, OFFSET, RANK, Bases, SharedEncoding, param
 from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
@@ -65,7 +71,7 @@ class NvmmaSharedEncoding(SharedEncoding):
     transposed: bool = param("transposed", BOOL, text_default=False, gluon_default=False)
     element_bit_width: int = param("elementBitWidth", INT, gluon="element_bitwidth")
     fp4_padded: bool = param("fp4Padded", BOOL, default=False, elided=True)
-    rank: int = param("rank", RANK, default=2)  # type: ignore[assignment]  (a field here, a property elsewhere)
+    rank: int = param("rank", RANK, default=2)  # a field here, a property elsewhere
     cga_layout: Bases = param("CGALayout", CGA, default=())
 
     # ---------------------------------------------------------------- params

@@ -34,13 +34,26 @@ not supported" from Triton 3.9's parser). Its rank is kept by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..layout import LinearLayout, axis_bases, is_power_of_two, log2
 from ..padded import PaddedLayout
-from .base import (BASES, BLOCK, INT, INTS, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank,
-                   order_by_first_appearance, param, require_stored_shape, stored_layout)
+from .base import (
+    BASES,
+    BLOCK,
+    INT,
+    INTS,
+    OFFSET,
+    Bases,
+    SharedEncoding,
+    bases_extent,
+    bases_rank,
+    order_by_first_appearance,
+    param,
+    require_stored_shape,
+    stored_layout,
+)
 
 
 def identity_offsets(shape: Sequence[int], order: Sequence[int]) -> Bases:
@@ -64,7 +77,7 @@ class PaddedSharedEncoding(SharedEncoding):
 
     @classmethod
     def with_cga(cls, intervals: Sequence[int], paddings: Sequence[int], offset_bases: Bases,
-                 cga_layout: Bases, rank: int = 0) -> "PaddedSharedEncoding":
+                 cga_layout: Bases, rank: int = 0) -> PaddedSharedEncoding:
         """The encoding of a CGA layout given relative to one CTA's offsets (Gluon's form): the block bases
         are its bases scaled by the offsets' extent, as the product LL(offset) * LL(block) does. `rank`
         (Gluon's ``len(shape)``) serves when there are no bases at all."""

@@ -25,12 +25,14 @@ with that reason. The alignment is the inner layout's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import cast
 
 from ..errors import EncodingError, NotModelled
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import BLOCK, ENCODING, INT, OFFSET, SharedEncoding, param
+from .base import BLOCK, ENCODING, INT, OFFSET, Bases, SharedEncoding, param
+from .lowering import lower
 
 PARTITION = "partition"
 
@@ -49,8 +51,9 @@ class PartitionedSharedEncoding(SharedEncoding):
         return self.partition_layout.rank
 
     @property
-    def cga_layout(self):
-        return getattr(self.partition_layout, "cga_layout", ())
+    def cga_layout(self) -> Bases:
+        cga: Bases = getattr(self.partition_layout, "cga_layout", ())
+        return cga
 
     def alignment(self) -> int:
         return self.partition_layout.alignment()
@@ -80,11 +83,11 @@ class PartitionedSharedEncoding(SharedEncoding):
 
     def full_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """(offset, block, partition) -> dims; see the module docstring."""
-        from . import lower
         if self.partition_layout.kind == "padded_shared":
             raise NotModelled("partitioned_shared: Triton has no LinearLayout for a partitioned layout wrapping "
                               "a padded layout (toLinearLayout aborts); not modelled", field="partitionLayout")
-        piece = lower(self.partition_layout, self.piece_shape(shape))
+        # a padded_shared partition is refused above: the piece is a LinearLayout
+        piece = cast(LinearLayout, lower(self.partition_layout, self.piece_shape(shape)))
         d = standard_out_dims(self.rank)[self.partition_dim]
         return (piece * LinearLayout.identity_1d(self.num_partitions, PARTITION, d)
                 * LinearLayout.identity_1d(self.num_groups, OFFSET, d))

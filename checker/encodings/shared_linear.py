@@ -8,13 +8,26 @@ must be a positive power of two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .. import f2
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
-from .base import (BASES, BLOCK, INT, OFFSET, Bases, SharedEncoding, bases_extent, bases_rank, derived, packed_columns,
-                   param, require_stored_shape, stored_layout)
+from .base import (
+    BASES,
+    BLOCK,
+    INT,
+    OFFSET,
+    Bases,
+    SharedEncoding,
+    bases_extent,
+    bases_rank,
+    derived,
+    packed_columns,
+    param,
+    require_stored_shape,
+    stored_layout,
+)
 
 
 @dataclass(frozen=True)

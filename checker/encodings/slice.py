@@ -10,11 +10,11 @@ Out sizes are re-inferred from the bases. Slices nest (a slice of a slice).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..layout import LinearLayout, standard_out_dims
-from .base import ENCODING, INT, REGISTER, DistributedEncoding, param
+from .base import ENCODING, INT, REGISTER, Bases, DistributedEncoding, param
 
 
 @dataclass(frozen=True)
@@ -31,14 +31,14 @@ class SliceEncoding(DistributedEncoding):
     def validate(self) -> None:
         if not isinstance(self.parent, DistributedEncoding):
             raise self.fail("parent", f"the parent must be a distributed encoding, got {self.parent.kind}")
-        self.parent.validated                   # (once per parent value)
+        self.parent.validated  # noqa: B018  (validated once per parent value: the property runs validate())
         if self.parent.rank < 2:
             raise self.fail("parent", f"the parent layout must have rank >= 2, got {self.parent.rank}")
         if not 0 <= self.dim < self.parent.rank:
             raise self.fail("dim", f"slice dim={self.dim} must be less than the parent rank={self.parent.rank}")
 
     @property
-    def cga_layout(self):
+    def cga_layout(self) -> Bases:
         """The parent's CGA bases without component `dim`."""
         return tuple(b[:self.dim] + b[self.dim + 1:] for b in getattr(self.parent, "cga_layout", ()))
 

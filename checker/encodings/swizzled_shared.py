@@ -12,8 +12,9 @@ identity.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import cast
 
 from ..layout import LinearLayout, axis_bases, powers_below, standard_out_dims
 from .base import BLOCK, CGA, INT, INTS, OFFSET, Bases, SharedEncoding, param, require_permutation
@@ -21,7 +22,7 @@ from .cga import combine_cta_cga_with_shape, shape_per_cta, validate_cga
 from .closed import combine, names
 
 
-def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[int, int]]:
+def swizzled_row_bases(num_rows: int, num_cols: int, row_basis: Callable[[int], int]) -> list[tuple[int, int]]:
     """(row, col) bases: columns first, then one per row bit with row_basis(r) as its column."""
     bases = []
     c = 1
@@ -35,14 +36,15 @@ def swizzled_row_bases(num_rows: int, num_cols: int, row_basis) -> list[tuple[in
     return bases
 
 
-def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int], row_basis) -> LinearLayout:
-    """The per-CTA offset layout shared by swizzled and AMD rotating encodings."""
+def swizzled_cta_layout(shape: Sequence[int], order: Sequence[int],
+                        row_basis: Callable[[int], int] | None) -> LinearLayout:
+    """The per-CTA offset layout shared by swizzled and AMD rotating encodings (`row_basis` None: rank 1 only)."""
     rank = len(shape)
     names = standard_out_dims(rank)
     if rank == 1:
         return LinearLayout.identity_1d(shape[0], OFFSET, names[0])
     col, row = order[0], order[1]
-    bases = swizzled_row_bases(shape[row], shape[col], row_basis)
+    bases = swizzled_row_bases(shape[row], shape[col], cast("Callable[[int], int]", row_basis))  # None: rank 1
     cta = LinearLayout.from_bases([(OFFSET, bases)], [names[row], names[col]])
     for d in order[2:]:
         cta = cta * LinearLayout.identity_1d(shape[d], OFFSET, names[d])
@@ -110,7 +112,7 @@ class SwizzledSharedEncoding(PhasedSharedEncoding):
         order = self.order
         rank = len(order)
         if rank == 1:
-            bases = [(v,) for v in powers_below(per_cta[0])]
+            bases: list[tuple[int, ...]] = [(v,) for v in powers_below(per_cta[0])]
             outs: tuple[int, ...] = (0,)
         else:
             col, row = order[0], order[1]

@@ -27,8 +27,9 @@ tensor_memory_scales_encoding (tcgen05 scale factors), on (M, N) per CTA:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..layout import LinearLayout, ensure_layout_not_larger_than, is_power_of_two, standard_out_dims
 from ..versions import follows
@@ -60,7 +61,7 @@ class TensorMemoryEncoding(Encoding):
     # Triton <= 3.5's spelling (colStride from 3.6, PR #8136): None when colStride is written
     unpacked: bool | None = param("unpacked", BOOL, default=None, elided=True, gluon=None)
 
-    rank: ClassVar[int] = 2                                 # type: ignore[misc]
+    rank: ClassVar[int] = 2
     attribute_dialect: ClassVar[str] = "ttng"
     attribute_braces: ClassVar[bool] = False                # Triton writes its entries without {}
 
@@ -113,7 +114,7 @@ class TensorMemoryScalesEncoding(Encoding):
 
     cga_layout: Bases = param("CGALayout", CGA, default=())
 
-    rank: ClassVar[int] = 2                                 # type: ignore[misc]
+    rank: ClassVar[int] = 2
     attribute_dialect: ClassVar[str] = "ttng"
     attribute_braces: ClassVar[bool] = False
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from checker.errors import CheckerError
+
 KEY = "_layoutcheck_session"
 
 
@@ -34,8 +36,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if not config.getoption("layoutcheck"):
         return
-    from checker.errors import CheckerError
-    from .triton import install
+    from .triton import install  # lazy: a pytest run without --layoutcheck loads none of the checking
     try:
         session = install(werror=config.getoption("layoutcheck_werror"),
                           report_dir=config.getoption("layoutcheck_report_dir"),
@@ -83,7 +84,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     session = getattr(config, KEY, None)
     if session is None:
         return
+    # lazy: a pytest run without --layoutcheck loads none of the checking
     from checker.reports.run import summary_lines
+
     from .triton import merged_report
     terminalreporter.section("layoutcheck")
     for line in summary_lines(session.kernels, merged_report(session.kernels)):
@@ -94,5 +97,5 @@ def pytest_unconfigure(config):
     session = getattr(config, KEY, None)
     if session is None:
         return
-    from .triton import uninstall
+    from .triton import uninstall  # lazy: a pytest run without --layoutcheck loads none of the checking
     uninstall()

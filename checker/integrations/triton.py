@@ -30,8 +30,9 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TextIO
+from typing import Any, TextIO
 
 from ..errors import CheckerError
 from ..versions import VersionRequest, supported_text
@@ -79,7 +80,7 @@ class Kernel:
                 "warnings": self.warnings, "diagnostics": self.diagnostics, "problem": self.problem}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Kernel":
+    def from_dict(cls, d: dict[str, Any]) -> Kernel:
         return cls(**d)
 
 
@@ -172,6 +173,7 @@ class Session:
         """Verify one kernel's TTGIR as ``layoutcheck verify`` does; print its findings. python_file: where
         the kernel's function is defined now (a cached TTGIR keeps the path it was first compiled from:
         `relocate_python`)."""
+        # lazy: this module loads at the start of every `layoutcheck run` child; the checking, with the first kernel
         from ..reports.run import diagnostics
         from ..run.verification import check, load_inputs
         name = str(metadata.get("name") or os.path.basename(ttgir).rsplit(".", 1)[0])
@@ -276,7 +278,8 @@ def renamed(report: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
             if c["id"].startswith(old + ":"):
                 c["id"] = names[old] + c["id"][len(old):]
         checks.append(c)
-    summary = dict(report["summary"], ttgir=[dict(t, file=move(t.get("file"))) for t in report["summary"].get("ttgir", ())])
+    summary = dict(report["summary"],
+                   ttgir=[dict(t, file=move(t.get("file"))) for t in report["summary"].get("ttgir", ())])
     return dict(report, checks=checks, summary=summary)
 
 
@@ -286,7 +289,8 @@ def merged_report(kernels: Sequence[Kernel], engine: str = "both", timeout_ms: i
     (so that the reports of an earlier run are never left in place). names: {TTGIR path: the name the report
     gives it} (`kernel_files`)."""
     from types import SimpleNamespace
-    from ..reports.json_report import build_report
+
+    from ..run.record import build_report  # lazy: loads at a `run` child's start; reports only at the end
     reports = [renamed(k.report, names) if names else k.report for k in kernels if k.report]
     if not reports:
         return build_report([], engine=engine, timeout_ms=timeout_ms, ttgir=[])
@@ -306,6 +310,7 @@ def finish(kernels: Sequence[Kernel], *, report_dir: str | None, formats: str = 
     """Print the summary of `kernels` and write their merged reports to report_dir; the paths written."""
     if not summary and report_dir is None:
         return []       # a `run` child at exit: nothing to do, nothing imported (the program may be dying of a signal)
+    # lazy: loads at a `run` child's start; reports only at the end (and not when the child is dying: above)
     from ..reports.run import summary_lines
     from ..reports.writer import parse_formats, write_reports, written_line
     out = stream or sys.stderr
@@ -344,7 +349,7 @@ _SESSION: list[Session] = []
 def require() -> Any:
     """Triton's knobs module, or a `CheckerError` (one line, exit 2) saying Triton is not installed."""
     try:
-        from triton import knobs
+        from triton import knobs  # lazy: Triton is optional (this raises the one-line error without it)
     except ImportError:
         raise CheckerError("checker.triton needs Triton, which is not installed "
                            "(pip install triton==3.9.0)") from None
@@ -376,7 +381,7 @@ def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
     if triton_version is None:
         require_modelled()
     if differential:
-        from ..properties.matches_triton import require_lowering_triton
+        from ..properties.matches_triton import require_lowering_triton  # lazy: only with --differential
         require_lowering_triton("--differential")
     if _SESSION:
         uninstall()
@@ -421,7 +426,7 @@ def uninstall() -> Session | None:
         return None
     session = _SESSION.pop()
     try:
-        from triton import knobs
+        from triton import knobs  # lazy: Triton is optional
         if knobs.compilation.listener == session.listener:
             knobs.compilation.listener = session.previous
     except ImportError:

@@ -3,7 +3,7 @@
 Setting. R is a register layout, S a shared layout (a LinearLayout, or a
 `checker.padded.PaddedLayout`), elements of e = bits / 8 bytes. Storing R
 into S (``direction="store"``) or loading S into R (``"load"``) is issued as
-the instruction Triton 3.9 emits (`bank_conflicts.plan` for linear layouts,
+the instruction Triton 3.9 emits (`smem.plan.plan` for linear layouts,
 `padded_access.padded_plan` for padded ones). Each lane's access covers a
 *unit* of u elements = U bytes: the vector of an ``ld/st.shared`` (U = its
 width, at most 16 bytes: wider vectors are split into 16-byte accesses) or
@@ -81,9 +81,10 @@ from ..errors import CheckerError
 from ..hardware import resolve
 from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout
-from .bank_conflicts import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, _dtype_bits, normalize, plan
-from .padded_access import ORIGIN, Placement, _replay_placement, normalize_padded, padded_plan, slot_expr
+from ..verdict import DEFAULT_ENGINES, Engines
+from .padded_access import ORIGIN, Placement, normalize_padded, padded_plan, replay_placement, slot_expr
 from .result import Counterexample, EngineVerdict, Result, decide
+from .smem.plan import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, element_bits, normalize, plan
 
 NAME = "aligned_access"
 DIMS = (REG, LANE, WARP)
@@ -93,8 +94,7 @@ ASYNC = ("cp.async", "direct_to_lds")
 
 
 def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str = "store", access: str = "auto",
-                   places: Any = None, hardware: Any = "sm90", engine: str = "both",
-                   timeout_ms: int | None = None) -> Result:
+                   places: Any = None, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES) -> Result:
     """Is every access of the instruction Triton emits for R <-> S aligned to its width (and, in direct-to-LDS
     mode without LDS scattering, where the hardware writes it)? (module docstring) `places`: the view's
     `padded_access.Placement`s (padded layouts)."""
@@ -106,7 +106,7 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
         raise CheckerError(f"{access} stores into shared memory", field="direction")
     hw = resolve(hardware)
     mem = PaddedLayout.of(S)
-    bits = _dtype_bits(dtype_bits)
+    bits = element_bits(dtype_bits)
     places = tuple(places or ORIGIN)
     if access in ASYNC and not mem.padded:
         raise CheckerError("the direct-to-LDS mode is modelled for padded layouts (Triton swizzles the global "
@@ -177,14 +177,14 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
     def z3_engine() -> EngineVerdict:
         def on_sat(values):
             cx = unit({d: values.get(f"x.{d}", 0) for d in DIMS}, places[values.get("place", 0)])
-            return cx, f"z3 model: {_describe(cx)}"
+            return cx, f"{smt.solver_name()} model: {_describe(cx)}"
 
         holds = (f"no access starts off a {unit_bytes}-byte boundary"
                  + (" or off its lane's place in the wave's row" if lane_rows else "") + " (unsat)")
-        return smt.verdict(obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(timeout_ms),
+        return smt.verdict(obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(),
                            holds=holds, on_sat=on_sat)
 
-    return decide(NAME, engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
+    return decide(NAME, engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
 
 
 def _misaligned(p: Plan, mem: PaddedLayout, x: dict, pl: Placement, eb: int, unit_bytes: int) -> bool:
@@ -266,7 +266,7 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
     S = mem.linear
 
     def check(d) -> bool:
-        place = _replay_placement(mem, d)
+        place = replay_placement(mem, d)
         if place is None or not 0 <= d["offset"] < mem.offsets:
             return False
         slot = place.base + mem.phys(d["offset"])
@@ -308,7 +308,7 @@ def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: 
     S = mem.linear
 
     def check(d) -> bool:
-        place = _replay_placement(mem, d)
+        place = replay_placement(mem, d)
         if place is None:
             return False
         for acc, ln in ((d, d["lane"]), (d["lane0"], 0)):

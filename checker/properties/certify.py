@@ -7,7 +7,7 @@ ints) and whose proof is what `checker.certificate` documents per kind.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .. import f2
 from ..certificate import Certificate

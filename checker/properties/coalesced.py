@@ -21,14 +21,28 @@ is one instruction per thread: NVIDIA ``ld.global[.vN].bW`` with W = min(vec x b
 N = vec x bits / W; AMD ``global_load_dword[xN]`` / ``buffer_load_*`` of vec x bits / 8 bytes.
 The layout *allows* ``layout_vec = min(128 / bits, cpt)``.
 
+Other global accesses (``kind``; `_vec_from` gives each lowering's order of steps):
+
+- ``copy``, the global side of a global-to-shared copy (``ttg.async_copy_global_to_local``: NVIDIA's
+  ``AsyncCopyGlobalToLocalOpConversion`` in LoadStoreOpToLLVM.cpp, ``cp.async.{ca,cg}.shared.global`` of 4, 8
+  or 16 bytes; AMD's in third_party/amd/.../LoadStoreOpToLLVM.cpp, ``global_load_lds_dword[xN]`` /
+  ``global_load_async_to_lds_bN``; ``amdg.buffer_load_to_local``: ``BufferLoadToLocalOpConversion``,
+  ``buffer_load_dword ... lds``): the pointer's vector and the mask, raised to the op's ``contiguity``, capped
+  at 128 bits and at the run of a thread's registers the shared layout stores at consecutive offsets
+  (``shared``, from the bank check's plan of the same copy: ``lowerLdSt``'s largest vectorisation);
+- ``atomic`` (``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``amdg.buffer_atomic_rmw``): the load's vector capped by
+  the atomic's own width (``atomic``: 1 for scalar atomics, 2 for packed f16 pairs; none for NVIDIA's vectorized
+  fadd of f16 / bf16 / f32 on compute capability 90+, ``atom.global.v4.f32``); the layout allows that cap
+  at most, so a scalar atomic is never a narrow vector, only its sectors are judged.
+
 **Requests and sectors** (NVIDIA L1TEX: one warp instruction is one request; a request is served in 32-byte
 sectors). Each warp issues one request per vector of its threads: the register index runs over the vector
 starts 0, vec, 2 vec, ... skipping the starts Triton skips (``getCanonicalIndex`` with the register free
 variables: repeated registers are not loaded twice; before Triton 3.9 a store issues the repeats too, and
-ptxas merges only the repeated loads: `stores_skip_repeated_registers`); for a store, a warp whose every
-lane is a repeat of another warp's (free warp bits) writes nothing and issues no request. The sectors of a
-request are the distinct addr // 32 over its lanes' bytes; its minimum is ceil(distinct lane addresses x
-vector bytes / 32).
+ptxas merges only the repeated loads: `stores_skip_repeated_registers`); for a store, a copy or an atomic, a
+warp whose every lane is a repeat of another warp's (free warp bits) is predicated off and issues no request.
+The sectors of a request are the distinct addr // 32 over its lanes' bytes; its minimum is ceil(distinct lane
+addresses x vector bytes / 32).
 
 **The property** holds iff vec = layout_vec and every request touches its minimum number of sectors. It
 fails with a witness: ``narrow_vector`` (vec, layout_vec and the figure that limits it: the pointer's
@@ -51,14 +65,16 @@ every lane is active (no mask); one CTA (block 0). AMD waves are counted in the 
 
 from __future__ import annotations
 
-import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from .. import smt
 from ..errors import CheckerError
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, log2
+from ..verdict import DEFAULT_ENGINES, Engines
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "coalesced"
@@ -107,17 +123,52 @@ class Vector:
     cpt: int
     limits: dict                 # figure -> its value (elements): layout, contiguity, alignment, mask, ...
     limited_by: list             # the figures below layout_vec
+    rule: str = "load"           # how the lowering combines them (`_vec_from`)
+
+
+# the figures of `Vector.limits` applied after the minimum of the others, each at its step of the lowering
+_STEPS = ("mask", "contiguity_hint", "shared", "atomic")
+KINDS = ("load", "store", "copy", "atomic")
+
+
+def _vec_from(limits: dict, rule: str) -> int:
+    """The vector the lowering of `rule` builds from `limits` (elements): the minimum of the pointer's figures
+    (contiguity, alignment, base alignment, layout, 128 bits), then
+
+    - ``load`` (tt.load / tt.store / tt.atomic_*): the mask's constancy, then the atomic's own cap;
+    - ``buffer`` (amdg.buffer_load / buffer_store, LoadStoreOpToLLVM.cpp ``BufferLoadOpConversion``): raised to
+      the op's ``contiguity`` attribute, then the mask;
+    - ``copy`` (ttg.async_copy_global_to_local, amdg.buffer_load_to_local: NVIDIA's
+      ``AsyncCopyGlobalToLocalOpConversion``, AMD's and ``BufferLoadToLocalOpConversion``): the mask, raised to
+      the ``contiguity`` attribute, 128 bits, then the run the shared layout takes (``lowerLdSt``'s
+      largest vectorisation of registers onto consecutive shared offsets)."""
+    vec = min(v for k, v in limits.items() if k not in _STEPS)
+    if rule == "buffer" and limits.get("contiguity_hint"):
+        vec = max(vec, limits["contiguity_hint"])
+    if "mask" in limits:
+        vec = min(vec, limits["mask"])
+    if rule == "copy":
+        if limits.get("contiguity_hint"):
+            vec = max(vec, limits["contiguity_hint"])
+        vec = min(vec, limits["bits"], limits.get("shared", vec))
+    if "atomic" in limits:
+        vec = min(vec, limits["atomic"])
+    return max(1, vec)
 
 
 def vector_width(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibility: Sequence[int],
                  mask_alignment: int | None = None, buffer: bool = False,
-                 base_divisibility_bytes: int | None = None, contiguity_hint: int = 0) -> Vector:
+                 base_divisibility_bytes: int | None = None, contiguity_hint: int = 0,
+                 rule: str | None = None, shared_vec: int | None = None, atomic_vec: int | None = None) -> Vector:
     """The vector width of a global access (module docstring). `divisibility` is in bytes for a pointer
-    tensor, in elements for a buffer op's offsets (`buffer`)."""
+    tensor, in elements for a buffer op's offsets (`buffer`). `rule` (`_vec_from`): ``load`` (default),
+    ``buffer`` (default when `buffer`), ``copy``; `shared_vec`: the elements the shared layout of a copy takes
+    in one vector; `atomic_vec`: an atomic's cap (1: scalar atomics, 2: a packed f16x2 pair, None: none)."""
     order0 = layout_order(L)[0]
     cpt = contig_per_thread(L)[order0]
     eb = max(1, bits // 8)
     cap = max(1, MAX_VECTOR_BITS // bits)
+    rule = rule or ("buffer" if buffer else "load")
     limits: dict[str, int] = {"bits": cap, "layout": cpt}
     if buffer:
         limits["contiguity"] = contiguity[order0]
@@ -126,29 +177,59 @@ def vector_width(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divis
     else:
         limits["contiguity"] = contiguity[order0]
         limits["alignment"] = max(1, divisibility[order0] // eb)
-    vec = min(limits.values())
-    if buffer and contiguity_hint:
-        vec = max(vec, contiguity_hint)
+    if contiguity_hint and rule in ("buffer", "copy"):
         limits["contiguity_hint"] = contiguity_hint
     if mask_alignment is not None:
         limits["mask"] = max(1, mask_alignment)
-        vec = min(vec, limits["mask"])
-    layout_vec = min(cap, cpt)
-    limited = [k for k, v in limits.items() if k not in ("bits", "layout", "contiguity_hint") and v < layout_vec]
-    return Vector(vec, layout_vec, order0, cpt, limits, limited)
+    if shared_vec is not None and rule == "copy":
+        limits["shared"] = max(1, shared_vec)
+    if atomic_vec is not None:
+        limits["atomic"] = max(1, atomic_vec)
+    vec = _vec_from(limits, rule)
+    layout_vec = min(cap, cpt, limits.get("atomic", cap))
+    limited = [k for k, v in limits.items() if k not in ("bits", "layout", "contiguity_hint", "atomic")
+               and v < layout_vec]
+    return Vector(vec, layout_vec, order0, cpt, limits, limited, rule)
 
 
-def instruction(vendor: str, kind: str, bits: int, vec: int, buffer: bool = False) -> str:
-    """The instruction one vector is issued as: NVIDIA's PTX (``ld.global.v4.b32``), AMD's GCN
-    (``global_load_dwordx4``, ``buffer_store_short``)."""
+def amd_generation(target: str | None) -> int:
+    """The gfx major version of an AMD target name (gfx942 -> 9, gfx1250 -> 12; 9 when unknown)."""
+    m = re.search(r"gfx(\d+?)(\d\w)$", target or "")
+    return int(m.group(1)) if m else 9
+
+
+def instruction(vendor: str, kind: str, bits: int, vec: int, buffer: bool = False, target: str | None = None,
+                packed: bool = False) -> str:
+    """The instruction one vector is issued as: NVIDIA's PTX (``ld.global.v4.b32``, ``cp.async.cg.shared.global
+    16`` with its cp-size, ``atom.global.v4.b32`` / ``atom.global.f16x2``), AMD's GCN (``global_load_dwordx4``,
+    ``buffer_store_short``; gfx11 and later ``global_load_b128``, ``buffer_load_u16``; copies
+    ``global_load_lds_dwordx4`` / ``global_load_async_to_lds_b128``; atomics ``global_atomic_b32``,
+    ``global_atomic_pk_b16x2``). `target`: the hardware's name (AMD generation)."""
     nbits = max(8, bits)
     total = nbits * vec
+    nbytes = total // 8
     if vendor == "nvidia":
+        if kind == "copy":
+            return f"cp.async.{'cg' if nbytes == 16 else 'ca'}.shared.global {nbytes}"
+        if kind == "atomic":
+            if packed:
+                return "atom.global.f16x2"
+            return "atom.global" + (f".v{vec}" if vec > 1 else "") + f".b{nbits}"
         width = min(total, max(32, nbits))
         words = max(1, total // width)
         return f"{'ld' if kind == 'load' else 'st'}.global" + (f".v{words}" if words > 1 else "") + f".b{width}"
-    nbytes = total // 8
-    prefix = ("buffer_" if buffer else "global_") + kind + "_"
+    new = amd_generation(target) >= 11
+    base = "buffer_" if buffer else "global_"
+    if kind == "atomic":
+        return base + ("atomic_pk_b16x2" if packed else f"atomic_b{total}")
+    if kind == "copy":
+        if new:
+            return f"{base}load_async_to_lds_b{total}"
+        dw = {1: "ubyte", 2: "ushort", 4: "dword", 8: "dwordx2", 12: "dwordx3", 16: "dwordx4"}.get(nbytes, f"b{total}")
+        return f"global_load_lds_{dw}" if not buffer else f"buffer_load_{dw} lds"
+    prefix = base + kind + "_"
+    if new:
+        return prefix + (f"u{total}" if kind == "load" and nbytes < 4 else f"b{total}")
     name = {1: "byte", 2: "short", 4: "dword", 8: "dwordx2", 12: "dwordx3", 16: "dwordx4"}.get(nbytes, f"b{total}")
     if kind == "load" and nbytes in (1, 2):
         name = "u" + name
@@ -184,8 +265,11 @@ class Plan:
         self.vector_bytes = max(8, bits) * vec // 8
         self.element_bytes = max(1, bits // 8)
         free = L.get_free_variable_masks()
-        self.reg_free = free.get(REG, 0) if kind == "load" or stores_skip_repeated_registers() else 0
-        self.warp_free = free.get(WARP, 0) if kind == "store" else 0
+        # repeated registers: loads, copies (removeBroadcastedRegs) and atomics (getCanonicalIndex) skip them
+        self.reg_free = free.get(REG, 0) if kind != "store" or stores_skip_repeated_registers() else 0
+        # a warp repeating another's data: stores, copies and atomics predicate it off (the redundant-thread
+        # predicate); a load's data is still needed there
+        self.warp_free = free.get(WARP, 0) if kind != "load" else 0
         self.regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
         self.lanes = L.in_dim_size(LANE) if L.has_in_dim(LANE) else 1
         self.warps = L.in_dim_size(WARP) if L.has_in_dim(WARP) else 1
@@ -281,7 +365,7 @@ def _f2(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) 
     return EngineVerdict("f2", "holds", explanation="full vectors; every request touches its minimum sectors")
 
 
-def _z3_layout_vec(L: LinearLayout, order0: int, cap: int, timeout_ms) -> tuple[int, str | None]:
+def _z3_layout_vec(L: LinearLayout, order0: int, cap: int) -> tuple[int, str | None]:
     """The largest W (a power of two, at most cap and the registers) such that every register r < W holds
     r along order0 alone: proved by Z3 (unsat for W, sat for 2W)."""
     regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
@@ -302,34 +386,35 @@ def _z3_layout_vec(L: LinearLayout, order0: int, cap: int, timeout_ms) -> tuple[
         width = max(1, L.total_out_size_log2)
         want = smt.widen(r, width) << shifts[order0] if width > log2(w) else r << shifts[order0]
         ob.require(image != want)
-        return ob.solve(timeout_ms).status
+        return ob.solve().status
 
     w = 1
     while w < cap:
         s = holds(w * 2)
         if s == "unknown":
-            return w, "z3 gave up on the layout's contiguous registers"
+            return w, f"{smt.solver_name()} gave up on the layout's contiguous registers"
         if s != "unsat":
             break
         w *= 2
     return w, None
 
 
-def _z3(L: LinearLayout, v: Vector, plan: Plan | None, timeout_ms, broadcast: bool = False) -> EngineVerdict:
-    cap = v.limits["bits"]
-    w, gave_up = _z3_layout_vec(L, v.order0, cap, timeout_ms)
+def _z3(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) -> EngineVerdict:
+    cap = min(v.limits["bits"], v.limits.get("atomic", v.limits["bits"]))      # an atomic's own cap too
+    w, gave_up = _z3_layout_vec(L, v.order0, cap)
     if gave_up:
         return EngineVerdict("z3", "unknown", explanation=gave_up)
     layout_vec = min(cap, w)
     if min(v.vec, layout_vec) < layout_vec and not broadcast:
         return EngineVerdict("z3", "fails", counterexample=_narrow_witness(L, v),
-                             explanation=f"z3: registers 0..{w - 1} run along dim{v.order0}, the access uses {v.vec}")
+                             explanation=f"{smt.solver_name()}: registers 0..{w - 1} run along dim{v.order0}, "
+                                         f"the access uses {v.vec}")
     if plan is None:
         return EngineVerdict("z3", "holds", explanation=f"registers 0..{w - 1} run along dim{v.order0} (unsat)")
-    return _z3_sectors(plan, timeout_ms)
+    return _z3_sectors(plan)
 
 
-def _z3_sectors(p: Plan, timeout_ms) -> EngineVerdict:
+def _z3_sectors(p: Plan) -> EngineVerdict:
     L = p.L
     ob = smt.Obligation(NAME)
     reg_bits, vec_bits = log2(p.regs), log2(p.vec)
@@ -393,9 +478,9 @@ def _z3_sectors(p: Plan, timeout_ms) -> EngineVerdict:
         warp = values.get("w", 0)
         reg = values.get("g", 0) << vec_bits
         req = p.request(warp, reg)
-        return _split_witness(p, req), "z3 model: " + _split_text(p, req)
+        return _split_witness(p, req), smt.solver_name() + " model: " + _split_text(p, req)
 
-    return smt.verdict(ob.solve(timeout_ms), holds="no request touches more than its minimum sectors (unsat)",
+    return smt.verdict(ob.solve(), holds="no request touches more than its minimum sectors (unsat)",
                        on_sat=on_sat)
 
 
@@ -423,15 +508,14 @@ def _narrow_witness(L: LinearLayout, v: Vector) -> Counterexample:
     data = {"vec": v.vec, "layout_vec": v.layout_vec, "order0": v.order0, "contig_per_thread": v.cpt,
             "limits": dict(v.limits), "limited_by": list(v.limited_by)}
 
+    data["rule"] = v.rule
+
     def replay(d) -> bool:
         cpt = contig_per_thread(L)[layout_order(L)[0]]
         lim = dict(d["limits"])
-        vec = min(x for k, x in lim.items() if k not in ("mask", "contiguity_hint"))
-        if "contiguity_hint" in lim:
-            vec = max(vec, lim["contiguity_hint"])
-        if "mask" in lim:
-            vec = min(vec, lim["mask"])
-        return cpt == d["contig_per_thread"] and vec == d["vec"] < min(lim["bits"], cpt) == d["layout_vec"]
+        vec = _vec_from(lim, d["rule"])
+        return cpt == d["contig_per_thread"] and vec == d["vec"] < \
+            min(lim["bits"], cpt, lim.get("atomic", lim["bits"])) == d["layout_vec"]
     return Counterexample("narrow_vector", data, replay)
 
 
@@ -454,7 +538,9 @@ def _narrow_text(v: Vector) -> str:
            "alignment": f"the pointer is provably aligned to only {v.limits.get('alignment')} element(s) along "
                         f"dim{v.order0} (its divisibility)",
            "base_alignment": f"the buffer base is aligned to only {v.limits.get('base_alignment')} element(s)",
-           "mask": f"the mask is constant over only {v.limits.get('mask')} element(s) along dim{v.order0}"}
+           "mask": f"the mask is constant over only {v.limits.get('mask')} element(s) along dim{v.order0}",
+           "shared": f"the shared layout takes only {v.limits.get('shared')} consecutive element(s) of a thread "
+                     f"(its contiguous run)"}
     reasons = "; ".join(why[k] for k in v.limited_by if k in why) or "the hint"
     return f"{v.vec}-element vectors where the layout allows {v.layout_vec} along dim{v.order0}: {reasons}"
 
@@ -492,6 +578,9 @@ def suggestion(v: Vector, contiguity: Sequence[int], bits: int, shape: Sequence[
     if "contiguity" in v.limited_by:
         return (f"if the offsets are contiguous in runs of {v.layout_vec} along dim{v.order0}, say so with "
                 f"`tl.max_contiguous(offs, {v.layout_vec})` (and `tl.multiple_of`)")
+    if "shared" in v.limited_by:
+        return (f"a shared layout whose contiguous run (vec, order[0] = {v.order0}) takes {v.layout_vec} elements "
+                f"of a thread")
     if "mask" in v.limited_by:
         return (f"mask whole vectors: a bound that is a multiple of {v.layout_vec} along dim{v.order0} "
                 f"(`tl.multiple_of` on it), or no mask on full tiles")
@@ -506,14 +595,21 @@ def suggestion(v: Vector, contiguity: Sequence[int], bits: int, shape: Sequence[
 def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibility: Sequence[int],
               strides_bytes: Sequence[Any] | None, hardware: Hardware | str = "sm90", kind: str = "load",
               mask_alignment: int | None = None, buffer: bool = False, base_divisibility_bytes: int | None = None,
-              contiguity_hint: int = 0, base_offset_bytes: int = 0, engine: str = "both",
-              timeout_ms: int | None = None) -> Result:
+              contiguity_hint: int = 0, base_offset_bytes: int = 0, engines: Engines = DEFAULT_ENGINES,
+              rule: str | None = None, shared_vec: int | None = None, atomic_vec: int | None = None,
+              atomic_word: str | None = None) -> Result:
     """Is the access as wide as the layout allows, and does every warp request touch its minimum sectors
     (module docstring)? `strides_bytes`: bytes per coordinate step per dim (an int, or None / `Unknown`:
-    a runtime stride), None when the address is not affine (then only the vector is judged)."""
+    a runtime stride), None when the address is not affine (then only the vector is judged). `kind`: ``load``,
+    ``store``, ``copy`` (a global-to-shared copy: cp.async, direct-to-LDS) or ``atomic``; `rule`,
+    `shared_vec`, `atomic_vec`: `vector_width`; `atomic_word`: the instruction a one-element 16-bit atomic is
+    done with on the 32-bit word that holds it (a packed add of lane pairs, a compare-and-swap loop), where the
+    target has no 16-bit atomic: the instruction then moves 4 bytes a lane (``details.atomic_word``)."""
     hw = resolve(hardware)
-    if kind not in ("load", "store"):
-        raise CheckerError(f"must be 'load' or 'store', got {kind!r}", field="kind")
+    if kind not in KINDS:
+        raise CheckerError(f"must be one of {', '.join(KINDS)}, got {kind!r}", field="kind")
+    if rule not in (None, "load", "buffer", "copy"):
+        raise CheckerError(f"must be 'load', 'buffer' or 'copy', got {rule!r}", field="rule")
     rank = len(L.out_dims)
     for name, vals in (("contiguity", contiguity), ("divisibility", divisibility)):
         if len(vals) != rank or any(not isinstance(x, int) or x < 1 for x in vals):
@@ -523,14 +619,19 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     if not L.has_in_dim(REG) or not L.has_in_dim(LANE):
         raise CheckerError("a distributed layout (register and lane in-dims) is needed", field="layout")
     v = vector_width(L, bits, contiguity=contiguity, divisibility=divisibility, mask_alignment=mask_alignment,
-                     buffer=buffer, base_divisibility_bytes=base_divisibility_bytes, contiguity_hint=contiguity_hint)
+                     buffer=buffer, base_divisibility_bytes=base_divisibility_bytes, contiguity_hint=contiguity_hint,
+                     rule=rule or ("copy" if kind == "copy" else None), shared_vec=shared_vec, atomic_vec=atomic_vec)
     plan = None
     if strides_bytes is not None:
         plan = Plan(L, bits, v.vec, [_stride_bytes(s) for s in strides_bytes], kind, base_offset_bytes)
     details: dict[str, Any] = {
-        "instruction": instruction(hw.vendor, kind, bits, v.vec, buffer), "vector_bytes": max(8, bits) * v.vec // 8,
+        "instruction": instruction(hw.vendor, kind, bits, v.vec, buffer, hw.name,
+                                   packed=kind == "atomic" and atomic_vec == 2 and v.vec == 2),
+        "vector_bytes": max(8, bits) * v.vec // 8,
         "vec": v.vec, "layout_vec": v.layout_vec, "order0": v.order0, "contig_per_thread": v.cpt,
         "limits": dict(v.limits), "access": kind}
+    if kind == "atomic" and atomic_word and v.vec == 1 and bits == 16:
+        details.update({"instruction": atomic_word, "vector_bytes": 4, "atomic_word": True})
     if plan is not None:
         reqs = list(plan.requests())
         details.update({"requests": len(reqs), "sectors": sum(r.sectors for r in reqs),
@@ -543,8 +644,8 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     broadcast = strides_bytes is not None and strides_bytes[v.order0] == 0
     if broadcast:
         details["broadcast"] = True
-    r = decide(NAME, engine, {"f2": lambda: _f2(L, v, plan, broadcast),
-                              "z3": lambda: _z3(L, v, plan, timeout_ms, broadcast)}, details=details)
+    r = decide(NAME, engines, {"f2": lambda: _f2(L, v, plan, broadcast),
+                              "z3": lambda: _z3(L, v, plan, broadcast)}, details=details)
     if r.fails:
         split = r.counterexample is not None and r.counterexample.kind == "split_sectors"
         shape = [s for _, s in L.out_dim_sizes]
@@ -560,20 +661,44 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     return r
 
 
-def check(check, engine, timeout_ms) -> Result:
+def check(check, engines: Engines) -> Result:
     """A TTGIR check: the pointer's (or offsets') encoding at the check's shape; params ``kind``,
     ``contiguity``, ``divisibility``, ``mask_constancy`` (the mask's AxisInfo constancy: its entry at the
     layout's order[0] is Triton's getMaskAlignment), ``strides_bytes``, ``buffer``,
-    ``base_divisibility_bytes``, ``contiguity_hint``."""
+    ``base_divisibility_bytes``, ``contiguity_hint``; a copy's ``shared`` operand with ``shared_shape`` and
+    ``access`` (cp.async / direct_to_lds: `copy_shared_vec`); an atomic's ``atomic_vec`` and ``atomic_word``."""
     from ..encodings import lower
     p = check.param
     strides = p("strides_bytes")
     L = lower(check.operand("layout"), check.shape)
     mask = p("mask_constancy")
     mask_alignment = p("mask_alignment") if mask is None else max(1, mask[layout_order(L)[0]])
+    shared_vec = p("shared_vec")
+    if shared_vec is None and p("kind") == "copy" and check.operand("shared") is not None:
+        shared_vec = copy_shared_vec(L, check.operand("shared"), p("shared_shape") or check.shape,
+                                     check.dtype_bits or 32, check.hardware, p("access") or "cp.async")
     return coalesced(L, check.dtype_bits or 32,
                      contiguity=list(p("contiguity")), divisibility=list(p("divisibility")),
                      strides_bytes=list(strides) if strides is not None else None, hardware=check.hardware,
                      kind=p("kind"), mask_alignment=mask_alignment, buffer=bool(p("buffer")),
                      base_divisibility_bytes=p("base_divisibility_bytes"), contiguity_hint=p("contiguity_hint") or 0,
-                     engine=engine, timeout_ms=timeout_ms)
+                     engines=engines, shared_vec=shared_vec, atomic_vec=p("atomic_vec"),
+                     atomic_word=p("atomic_word"))
+
+
+def copy_shared_vec(L: LinearLayout, shared, shape, bits: int, hardware, access: str) -> int | None:
+    """The elements one vector of a global-to-shared copy writes to consecutive shared offsets, as the layouts
+    allow (the shared-memory plan of the bank check: ``lowerLdSt``'s largest vectorisation, at most 16 bytes on
+    NVIDIA's cp.async, the widths the target's direct-to-LDS loads take on AMD); None where the shared layout
+    does not lower as a linear layout (a padded one: not capped here)."""
+    from ..encodings import lower
+    from .smem.plan import async_plan, local_conversion
+    hw = resolve(hardware)
+    S = lower(shared, list(shape))
+    if not isinstance(S, LinearLayout):
+        return None
+    try:
+        cvt, origin = local_conversion(L, S, bits, hw)
+        return max(1, async_plan(cvt, origin, bits, access, hw).vector_bytes * 8 // max(8, bits))
+    except CheckerError:
+        return None

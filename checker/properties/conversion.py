@@ -71,8 +71,9 @@ from __future__ import annotations
 from .. import f2, smt
 from ..errors import LayoutError
 from ..layout import LinearLayout
-from . import certify, frame, triton_conversion
 from ..padded import OFFSET, PaddedLayout
+from ..verdict import DEFAULT_ENGINES, Engines
+from . import certify, frame, triton_conversion
 from .result import Counterexample, EngineVerdict, Result, decide, engines_for
 from .surjective import certifies_outside, separating_functional
 
@@ -83,7 +84,7 @@ FIXED = {"register": ("lane", "warp", "block"), "warp": ("warp", "block"), "cta"
 
 
 def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding: bool = False,
-               engine: str = "both", timeout_ms: int | None = None, triton: bool = False) -> Result:
+               engines: Engines = DEFAULT_ENGINES, triton: bool = False) -> Result:
     for L, what in ((src, "src"), (dst, "dst")):
         extra = [d for d in L.in_dims if d not in HW]
         if extra:
@@ -96,22 +97,22 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
         src, dst, S = frame.align([src, dst, mem.linear])
         mem = PaddedLayout(S, mem.intervals, mem.paddings)
     subs: dict[str, Result] = {}
-    subs["contains"] = _claim("contains", src, dst, (), engine, timeout_ms, holder_dims=None)
+    subs["contains"] = _claim("contains", src, dst, (), engines, holder_dims=None)
     levels: dict[str, Result] = {}
     if subs["contains"].holds:
         for level in LEVELS[:-1]:
-            levels[level] = _claim(f"local_{level}", src, dst, FIXED[level], engine, timeout_ms, holder_dims=HW)
+            levels[level] = _claim(f"local_{level}", src, dst, FIXED[level], engines, holder_dims=HW)
         levels["cross_cta"] = subs["contains"]
     trip: dict[str, Result] = {}
     if mem is not None:
-        subs["writes"] = _claim("writes", mem.linear, src, (), engine, timeout_ms, holder_dims=None,
+        subs["writes"] = _claim("writes", mem.linear, src, (), engines, holder_dims=None,
                                 roles=("shared", "src"))
-        subs["reads"] = _claim("reads", mem.linear, dst, (), engine, timeout_ms, holder_dims=None,
+        subs["reads"] = _claim("reads", mem.linear, dst, (), engines, holder_dims=None,
                                roles=("shared", "dst"))
-        subs["slots"] = _slots(mem, engine, timeout_ms)
-        trip["store_cta"] = _claim("store_cta", src, mem.linear, ("block",), engine, timeout_ms, holder_dims=HW,
+        subs["slots"] = _slots(mem, engines)
+        trip["store_cta"] = _claim("store_cta", src, mem.linear, ("block",), engines, holder_dims=HW,
                                    roles=("src", "shared"), held=False)
-        trip["load_cta"] = _claim("load_cta", mem.linear, dst, ("block",), engine, timeout_ms,
+        trip["load_cta"] = _claim("load_cta", mem.linear, dst, ("block",), engines,
                                   holder_dims=(OFFSET, "block"), roles=("shared", "dst"), held=False)
         levels = {lv: (_through(r, trip) if lv != "cross_cta" else r) for lv, r in levels.items()}
     level = None  # the first level that holds, unless one before it is undecided
@@ -131,19 +132,19 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
                                      None if "unknown" in statuses else "cta")}
     if triton:                  # Triton's own classification (triton_view), only on request
         details.update(triton_view(src, dst, same_encoding))
-    return _fold(subs, levels, engine, details, trip)
+    return _fold(subs, levels, engines, details, trip)
 
 
-def register_local(src: LinearLayout, dst: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None,
+def register_local(src: LinearLayout, dst: LinearLayout, *, engines: Engines = DEFAULT_ENGINES,
                    roles=("src", "dst")) -> Result:
     """(a) and (b) at the register level alone: every dst element is held by src in the same thread (lane, warp
     and block kept). Failing (a) answers first: dst needs an element src does not hold at all. `roles` names
     the two sides in witnesses and explanations."""
     src, dst = frame.align([src, dst])
-    contains = _claim("contains", src, dst, (), engine, timeout_ms, holder_dims=None, roles=roles)
+    contains = _claim("contains", src, dst, (), engines, holder_dims=None, roles=roles)
     if not contains.holds:
         return contains
-    return _claim("local_register", src, dst, FIXED["register"], engine, timeout_ms, holder_dims=HW, roles=roles)
+    return _claim("local_register", src, dst, FIXED["register"], engines, holder_dims=HW, roles=roles)
 
 
 def _through(direct: Result, trip: dict[str, Result]) -> Result:
@@ -178,16 +179,16 @@ def triton_view(src: LinearLayout, dst: LinearLayout, same_encoding: bool) -> di
 # ------------------------------------------------------------ one sub-claim
 
 
-def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engine, timeout_ms, holder_dims,
+def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engines, holder_dims,
            roles=("src", "dst"), held: bool = True) -> Result:
     """For every dst index x: dst(x) = src(y) for some src index y agreeing with x on `fixed`.
     `roles` names the holder and the needer in witnesses ("src"/"dst", or "shared" for via). With
     `holder_dims`, a witness names a src index holding the element elsewhere; `held` says every element is
     held somewhere (Z3 then searches for that index too; otherwise it is found by algebra when one exists)."""
     fixed = tuple(d for d in fixed if d in dst.in_dims or d in src.in_dims)
-    return decide(f"{NAME}.{name}", engine,
+    return decide(f"{NAME}.{name}", engines,
                   {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
-                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, timeout_ms, roles, held)}, certified=True)
+                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, roles, held)}, certified=True)
 
 
 def _bits(L: LinearLayout, d: str) -> int:
@@ -283,7 +284,7 @@ def obligation(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder: b
     return ob
 
 
-def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, timeout_ms, roles,
+def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles,
         held: bool = True) -> EngineVerdict:
     search = holder_dims is not None and held
 
@@ -294,9 +295,9 @@ def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, tim
         else:
             y = _holder(src, frame.packed_image(dst, x), holder_dims)
         cx = not_held(src, dst, fixed, x, y, values["certificate"], roles)
-        return cx, "z3 model: " + _why(cx, fixed, roles)
+        return cx, smt.solver_name() + " model: " + _why(cx, fixed, roles)
 
-    return smt.verdict(obligation(name, src, dst, fixed, search).solve(timeout_ms),
+    return smt.verdict(obligation(name, src, dst, fixed, search).solve(),
                        holds="no dst index lacks its element there (unsat)", on_sat=on_sat)
 
 
@@ -317,7 +318,7 @@ def slot_share(mem: PaddedLayout, a: dict, b: dict) -> Counterexample:
     return Counterexample("shared_slot", data, check)
 
 
-def _slots(mem: PaddedLayout, engine, timeout_ms) -> Result:
+def _slots(mem: PaddedLayout, engines) -> Result:
     def f2_run() -> EngineVerdict:
         return EngineVerdict("f2", "holds", explanation="phys is strictly increasing: one slot per offset")
 
@@ -336,22 +337,22 @@ def _slots(mem: PaddedLayout, engine, timeout_ms) -> Result:
                             {d: values.get(f"q.{d}", 0) for d in S.in_dims})
             return cx, f"elements share slot {cx.data['slot']}"
 
-        return smt.verdict(ob.solve(timeout_ms), holds="no two elements share a slot (unsat)", on_sat=on_sat)
+        return smt.verdict(ob.solve(), holds="no two elements share a slot (unsat)", on_sat=on_sat)
 
-    return decide(f"{NAME}.slots", engine, {"f2": f2_run, "z3": z3_run})
+    return decide(f"{NAME}.slots", engines, {"f2": f2_run, "z3": z3_run})
 
 
 # ------------------------------------------------------------------ folding
 
 
-def _fold(subs: dict[str, Result], levels: dict[str, Result], engine: str, details: dict,
+def _fold(subs: dict[str, Result], levels: dict[str, Result], engines: Engines, details: dict,
           trip: dict[str, Result] | None = None) -> Result:
     """One Result: status from the sub-claims, per-engine verdicts summed over every check."""
     trip = trip or {}
     every = [*subs.values(), *trip.values(), *(r for lv, r in levels.items() if lv != "cross_cta")]
     order = list({id(r): r for r in every}.values())     # each sub-claim's time once
     verdicts = {}
-    for name in engines_for(engine):
+    for name in engines_for(engines.choice):
         vs = [r.verdicts[name] for r in subs.values()]
         status = "fails" if any(v.status == "fails" for v in vs) else (
             "unknown" if any(v.status == "unknown" for v in vs) else "holds")

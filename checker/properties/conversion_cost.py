@@ -45,7 +45,7 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    broadcasts over warps (Triton's isCvtDimSync), else ``bar.sync`` for the CTA.
 4. Each side moves one slice per rep: st/ld.shared with the widest vector the
    slice allows (Triton's largestVectorisation), or the matrix instruction
-   chosen in 2 (`bank_conflicts._matrix_plan`, Triton's lowerLdStMatrix).
+   chosen in 2 (`smem.plan.matrix_plan`, Triton's lowerLdStMatrix).
 
 Cost. Each side is scored by the hardware model of `bank_conflicts` (phases,
 4-byte words per bank, calibrated on an H100): ``wavefronts`` and
@@ -58,7 +58,7 @@ The property holds when both sides cost their minimum (``register`` and
 word map of each side's phase (cost = 2^(rank W - rank b∘W)); Z3 searches two
 accesses of one phase (same warp, instruction and rep, lanes in one group) at
 different words of one bank. A witness is replayed on the tile's layouts
-(`bank_conflicts._hw_witness`: src or dst slice against the scratch slice).
+(`smem.witness.hardware_witness`: src or dst slice against the scratch slice).
 """
 
 from __future__ import annotations
@@ -66,14 +66,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import f2
+from .. import f2, smt
 from ..errors import CheckerError, InternalError, LayoutError, NotModelled
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, divide_right, log2
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import triton_conversion
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _describe, _free_bits, _hw_witness,
-                             _matrix_plan, _vector_plan, drop_broadcast_registers, same_phase_bank_pair, word_map)
 from .result import EngineVerdict, Result, decide
+from .smem.plan import (
+    BLOCK,
+    LANE,
+    OFFSET,
+    REG,
+    WARP,
+    Plan,
+    drop_broadcast_registers,
+    free_bits,
+    matrix_plan,
+    vector_plan,
+    word_map,
+)
+from .smem.witness import describe, hardware_witness, same_phase_bank_pair
 
 VEC, BANK, SEGMENT, REPS = "vector", "bank", "segment", "reps"
 LOWERINGS = ("register", "shuffle", "shared")
@@ -418,14 +431,14 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     local = local.sublayout([REG, LANE, WARP], [OFFSET])
     origin = tuple(range(local.in_dim_size_log2(REG)))
     if instruction == "shared":
-        p = _vector_plan(local, origin, bits, direction, hw)
+        p = vector_plan(local, origin, bits, direction, hw)
     else:
-        p = _matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
+        p = matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
         if isinstance(p, str):
             raise InternalError(f"conversion_cost: Triton picked {instruction} for the {direction} but its "
                                 f"lowering declines: {p}")
     wm = word_map(p, hw)
-    words = [c for _, _, c in _free_bits(p, wm)]
+    words = [c for _, _, c in free_bits(p, wm)]
     mask = hw.banks - 1
     cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
     # the slices one rep moves, in tensor coordinates (the witness replays on them)
@@ -441,7 +454,7 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
 
 
 def _witness(side: Side, hw: Hardware, x: dict, y: dict):
-    return _hw_witness(side.tile, side.scratch, side.plan, hw, word_map(side.plan, hw), x, y)
+    return hardware_witness(side.tile, side.scratch, side.plan, hw, word_map(side.plan, hw), x, y)
 
 
 def _f2_side(side: Side, hw: Hardware):
@@ -449,7 +462,7 @@ def _f2_side(side: Side, hw: Hardware):
     if side.cost == 1:
         return None
     wm = word_map(side.plan, hw)
-    free = _free_bits(side.plan, wm)
+    free = free_bits(side.plan, wm)
     kernel = f2.nullspace([w & side.mask for w in side.words])
     k = next(v for v in kernel if f2.combine(side.words, v))
     y: dict[str, int] = {}
@@ -459,14 +472,13 @@ def _f2_side(side: Side, hw: Hardware):
     return _witness(side, hw, {}, y)
 
 
-def _z3_side(side: Side, hw: Hardware, timeout_ms):
+def _z3_side(side: Side, hw: Hardware):
     """The Z3 query of `bank_conflicts`' hardware model on this side's plan: (answer, witness or None)."""
-    from .. import smt
     p = side.plan
     L = word_map(p, hw).layout
     ob = smt.Obligation(f"conversion_cost.{side.direction}")
     same_phase_bank_pair(ob, L, p, side.mask)
-    return ob.solve(timeout_ms), L
+    return ob.solve(), L
 
 
 # ----------------------------------------------------------------- the whole conversion
@@ -587,7 +599,7 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
 
 
 def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, hardware: Any = "sm90",
-                    engine: str = "both", timeout_ms: int | None = None) -> Result:
+                    engines: Engines = DEFAULT_ENGINES) -> Result:
     """How Triton lowers convert_layout src -> dst and what it costs; holds when every shared-memory side
     costs its conflict-free wavefronts (module docstring)."""
     lw = lower_conversion(src, dst, dtype_bits, hardware)
@@ -602,30 +614,22 @@ def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, ha
             if cx is not None:
                 return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
                     f"{summary}; the {s.direction} costs {s.wavefronts} wavefronts where {s.min_wavefronts} "
-                    f"would do ({s.cost}-way conflict); e.g. {_describe(cx)}"))
+                    f"would do ({s.cost}-way conflict); e.g. {describe(cx)}"))
         return EngineVerdict("f2", "holds", explanation=summary + (
             "; both sides cost their minimum" if sides else ""))
 
     def z3_engine() -> EngineVerdict:
-        from .. import smt
         for s in sides:
-            answer, L = _z3_side(s, hw, timeout_ms)
+            answer, L = _z3_side(s, hw)
             if answer.status == "unknown":
                 return EngineVerdict("z3", "unknown", explanation=f"z3 gave up on the {s.direction}")
             if answer.status == "sat":
                 def on_sat(values, s=s, L=L):
                     cx = _witness(s, hw, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
                                   {d: values.get(f"b.{d}", 0) for d in L.in_dims})
-                    return cx, f"z3 model ({s.direction}): {_describe(cx)}"
+                    return cx, f"{smt.solver_name()} model ({s.direction}): {describe(cx)}"
                 return smt.verdict(answer, holds="", on_sat=on_sat)
         return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank on either "
                              "side (unsat)" if sides else "no shared memory")
 
-    return decide("conversion_cost", engine, {"f2": f2_engine, "z3": z3_engine}, details=details)
-
-
-def check(check, engine, timeout_ms) -> Result:
-    """The registry's decide: a spec's or a TTGIR op's check (operands src, dst; dtype; hardware)."""
-    from .. import prove
-    return prove.conversion_cost(check.operand("src"), check.operand("dst"), check.shape, check.dtype_bits,
-                                 hardware=check.hardware, engine=engine, timeout_ms=timeout_ms)
+    return decide("conversion_cost", engines, {"f2": f2_engine, "z3": z3_engine}, details=details)

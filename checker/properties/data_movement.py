@@ -28,10 +28,12 @@ a failure is IR that pairs an op with a layout Triton would not give it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
+from ..encodings import lower
 from ..errors import CheckerError
 from ..layout import LinearLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from .conversion import conversion, register_local
 from .result import Result
 from .views import reshaped, transposed
@@ -73,7 +75,7 @@ def _split_across_threads(S: LinearLayout) -> list[str]:
 
 
 def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
-                  engine: str = "both", timeout_ms: int | None = None) -> Result:
+                  engines: Engines = DEFAULT_ENGINES) -> Result:
     """Does the shape op keep every element in its thread (module docstring)?"""
     shape = [s for _, s in result.out_dim_sizes]
     details: dict = {"kind": kind, **({"order": list(order)} if kind == "trans" else {}),
@@ -86,7 +88,7 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
                           f"the split dim (the operand's minor dim of 2) moves with {', '.join(spread)}: the two "
                           f"halves sit in different threads, which a split never moves between", details)
     E = expected_layout(operand, kind, order=order, shape=shape)
-    claim = register_local(E, result, engine=engine, timeout_ms=timeout_ms, roles=("operand", "result"))
+    claim = register_local(E, result, engines=engines, roles=("operand", "result"))
     if claim.holds:
         details["level"] = "register"
         return Result(NAME, "holds", claim.verdicts, None,
@@ -95,7 +97,7 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
     if claim.status == "unknown":
         details["level"] = None
         return Result(NAME, "unknown", claim.verdicts, None, claim.explanation, details)
-    full = conversion(E, result, engine=engine, timeout_ms=timeout_ms)
+    full = conversion(E, result, engines=engines)
     level = full.details.get("level")
     details["level"] = level
     where = {"warp": "between the lanes of a warp (shuffles)", "cta": "between warps (through shared memory)",
@@ -112,10 +114,9 @@ def _what(kind: str, order) -> str:
             "in_thread_transpose": "with its registers reordered"}[kind]
 
 
-def check(check, engine, timeout_ms) -> Result:
+def check(check, engines) -> Result:
     """A TTGIR check: operand and result encodings lowered at their own shapes (params ``operand_shape``)."""
-    from ..encodings import lower
     p = check.param
     operand = lower(check.operand("operand"), p("operand_shape"))
     result = lower(check.operand("result"), check.shape)
-    return data_movement(operand, result, p("kind"), order=p("order"), engine=engine, timeout_ms=timeout_ms)
+    return data_movement(operand, result, p("kind"), order=p("order"), engines=engines)

@@ -42,18 +42,19 @@ from __future__ import annotations
 
 from .. import smt
 from ..layout import LinearLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "equivalent"
 
 
-def equivalent(A: LinearLayout, B: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
+def equivalent(A: LinearLayout, B: LinearLayout, *, engines: Engines = DEFAULT_ENGINES) -> Result:
     A, B = common_dims(A, B)
     ranges = (dict(A.out_dim_sizes), dict(B.out_dim_sizes))
     A, B = frame.align([A, B])
-    return decide(NAME, engine, {"f2": lambda: f2_verdict(A, B, ranges),
-                                 "z3": lambda: z3_verdict(A, B, timeout_ms, ranges)},
+    return decide(NAME, engines, {"f2": lambda: f2_verdict(A, B, ranges),
+                                 "z3": lambda: z3_verdict(A, B, ranges)},
                   certified=True)
 
 
@@ -144,15 +145,16 @@ def obligation(A: LinearLayout, B: LinearLayout, ranges=None) -> smt.Obligation:
     return ob
 
 
-def z3_verdict(A: LinearLayout, B: LinearLayout, timeout_ms, ranges=None) -> EngineVerdict:
+def z3_verdict(A: LinearLayout, B: LinearLayout, ranges=None) -> EngineVerdict:
     def on_sat(values):
         x = {d: values.get(f"x.{d}", 0) for d in A.in_dims}
         cx = mismatch(A, B, x)
         if cx.replay() or ranges is None:
-            return cx, f"z3 model: index {frame.show(x)} maps to {cx.data['images'][0]} and {cx.data['images'][1]}"
+            images = cx.data["images"]
+            return cx, f"{smt.solver_name()} model: index {frame.show(x)} maps to {images[0]} and {images[1]}"
         c = frame.coordinate(A, values.get("coordinate", 0))
         cx = out_of_range(ranges, c)
-        return cx, f"z3 model: coordinate {frame.show(c)} is in one out range only"
+        return cx, f"{smt.solver_name()} model: coordinate {frame.show(c)} is in one out range only"
 
-    return smt.verdict(obligation(A, B, ranges).solve(timeout_ms),
+    return smt.verdict(obligation(A, B, ranges).solve(),
                        holds="no index or coordinate tells them apart (unsat)", on_sat=on_sat)

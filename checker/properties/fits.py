@@ -27,15 +27,17 @@ from __future__ import annotations
 from .. import smt
 from ..errors import CheckerError
 from ..layout import is_power_of_two
-from . import frame
+from ..limits import MAX_BYTES, MAX_DTYPE_BITS, clip
 from ..padded import OFFSET, PaddedLayout
+from ..verdict import DEFAULT_ENGINES, Engines
+from . import frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "fits"
 
 
 def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
-         base_bytes: int = 0, engine: str = "both", timeout_ms: int | None = None) -> Result:
+         base_bytes: int = 0, engines: Engines = DEFAULT_ENGINES) -> Result:
     mem = PaddedLayout.of(S)
     _check_int("dtype_bits", dtype_bits, 1)
     _check_int("capacity_bytes", capacity_bytes, 0)
@@ -50,14 +52,13 @@ def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = 
                "size_bytes": -(-mem.footprint() * dtype_bits // 8), "start_bytes": start,
                "end_bytes": -(-end_bits // 8), "alignment_bytes": align, "capacity_bytes": capacity_bytes}
     geometry = (start, dtype_bits, capacity_bytes)
-    return decide(NAME, engine, {"f2": lambda: _f2(mem, *geometry), "z3": lambda: _z3(mem, *geometry, timeout_ms)},
+    return decide(NAME, engines, {"f2": lambda: _f2(mem, *geometry), "z3": lambda: _z3(mem, *geometry)},
                   details=details)
 
 
 def _check_int(field: str, value, minimum: int) -> None:
     """An integer >= minimum and at most its limit (`checker.limits`: 2^32 bytes, MAX_DTYPE_BITS bits), so
     that both engines' 64-bit arithmetic is exact."""
-    from ..limits import MAX_BYTES, MAX_DTYPE_BITS, clip
     maximum = MAX_DTYPE_BITS if field == "dtype_bits" else MAX_BYTES
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= maximum:
         raise CheckerError(f"must be an integer from {minimum} to {maximum} (the limit), got {clip(value)}",
@@ -110,8 +111,8 @@ def obligation(mem: PaddedLayout, start: int, bits: int, capacity: int) -> smt.O
     return ob
 
 
-def _z3(mem: PaddedLayout, start: int, bits: int, capacity: int, timeout_ms) -> EngineVerdict:
-    return smt.verdict(obligation(mem, start, bits, capacity).solve(timeout_ms),
+def _z3(mem: PaddedLayout, start: int, bits: int, capacity: int) -> EngineVerdict:
+    return smt.verdict(obligation(mem, start, bits, capacity).solve(),
                        holds="no offset ends past the capacity (unsat)",
                        on_sat=lambda v: (overflow(mem, v["offset"], start, bits, capacity),
-                                         f"z3 model: offset {v['offset']} ends past the capacity"))
+                                         f"{smt.solver_name()} model: offset {v['offset']} ends past the capacity"))

@@ -14,7 +14,7 @@ plain integers (`image`), never through the column matrix.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..errors import LayoutError
 from ..layout import LinearLayout, is_power_of_two, log2

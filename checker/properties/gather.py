@@ -21,7 +21,7 @@ be invertible, which the memdesc's own ``invertible`` check proves).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..encodings.base import Encoding
 from .result import Result

@@ -26,23 +26,24 @@ from __future__ import annotations
 
 from .. import f2, smt
 from ..layout import LinearLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
 
-def injective(L: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    return _decide("injective", L, False, engine, timeout_ms)
+def injective(L: LinearLayout, *, engines: Engines = DEFAULT_ENGINES) -> Result:
+    return _decide("injective", L, False, engines)
 
 
-def injective_up_to_broadcast(L: LinearLayout, *, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    return _decide("injective_up_to_broadcast", L, True, engine, timeout_ms)
+def injective_up_to_broadcast(L: LinearLayout, *, engines: Engines = DEFAULT_ENGINES) -> Result:
+    return _decide("injective_up_to_broadcast", L, True, engines)
 
 
-def _decide(name: str, L: LinearLayout, modulo_broadcast: bool, engine: str, timeout_ms) -> Result:
+def _decide(name: str, L: LinearLayout, modulo_broadcast: bool, engines: Engines) -> Result:
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2,
                "broadcast_bits": [n for n, c in zip(frame.bit_names(L), L.columns) if c == 0]}
-    return decide(name, engine, {"f2": lambda: f2_verdict(L, modulo_broadcast),
-                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast, timeout_ms)}, details=details,
+    return decide(name, engines, {"f2": lambda: f2_verdict(L, modulo_broadcast),
+                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast)}, details=details,
                   certified=True)
 
 
@@ -109,12 +110,13 @@ def obligation(name: str, L: LinearLayout, modulo_broadcast: bool) -> smt.Obliga
     return ob
 
 
-def z3_verdict(name: str, L: LinearLayout, modulo_broadcast: bool, timeout_ms) -> EngineVerdict:
+def z3_verdict(name: str, L: LinearLayout, modulo_broadcast: bool) -> EngineVerdict:
     def on_sat(values):
         a = {d: 0 for d in L.in_dims}                     # the collision (0, k)
         b = {d: values.get(f"k.{d}", 0) for d in L.in_dims}
         cx = collision(L, a, b, modulo_broadcast)
-        return cx, f"z3 model: {frame.show(a)} and {frame.show(b)} both hold {frame.show(cx.data['coordinate'])}"
+        held = frame.show(cx.data["coordinate"])
+        return cx, f"{smt.solver_name()} model: {frame.show(a)} and {frame.show(b)} both hold {held}"
 
-    return smt.verdict(obligation(name, L, modulo_broadcast).solve(timeout_ms),
+    return smt.verdict(obligation(name, L, modulo_broadcast).solve(),
                        holds="no two indices collide (unsat)", on_sat=on_sat)

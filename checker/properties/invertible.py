@@ -44,15 +44,19 @@ its formula, nothing is computed that a certificate could record.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import smt
 from ..layout import LinearLayout
 from ..padded import OFFSET, PaddedLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .injective import collision, f2_verdict as injective_f2, z3_verdict as injective_z3
-from .surjective import f2_verdict as surjective_f2, z3_verdict as surjective_z3
+from .injective import collision
+from .injective import f2_verdict as injective_f2
+from .injective import z3_verdict as injective_z3
 from .result import Counterexample, EngineVerdict, Result, decide
+from .surjective import f2_verdict as surjective_f2
+from .surjective import z3_verdict as surjective_z3
 
 NAME = "invertible"
 BLOCK = "block"
@@ -61,8 +65,7 @@ BLOCK = "block"
 HOLE_RANGES = 8  # slot ranges listed in details["holes"]["ranges"]
 
 
-def invertible(S, *, padding_offset_bits: Sequence[int] = (), engine: str = "both",
-               timeout_ms: int | None = None) -> Result:
+def invertible(S, *, padding_offset_bits: Sequence[int] = (), engines: Engines = DEFAULT_ENGINES) -> Result:
     """See the module docstring; `padding_offset_bits` are the offset bits the encoding declares padding."""
     mem = PaddedLayout.of(S)
     L = mem.linear
@@ -86,7 +89,7 @@ def invertible(S, *, padding_offset_bits: Sequence[int] = (), engine: str = "bot
     if drop.get(BLOCK):
         details["broadcast_ctas"] = {"block_bits": drop[BLOCK], "copies": 1 << len(drop[BLOCK])}
     local = _without(L, drop)
-    return decide(NAME, engine, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box, timeout_ms)},
+    return decide(NAME, engines, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box)},
                   details=details, certified=True)
 
 
@@ -148,13 +151,13 @@ def slots_obligation(mem: PaddedLayout) -> smt.Obligation:
     return ob
 
 
-def _z3(mem: PaddedLayout, local, box, timeout_ms) -> EngineVerdict:
-    for v in (_in_original(local, injective_z3(NAME, local[0], False, timeout_ms), mem.linear),
-              surjective_z3(mem.linear, box, timeout_ms)):
+def _z3(mem: PaddedLayout, local, box) -> EngineVerdict:
+    for v in (_in_original(local, injective_z3(NAME, local[0], False), mem.linear),
+              surjective_z3(mem.linear, box)):
         if v.status != "holds":
             return v
     if mem.padded and mem.linear.in_dim_size_log2(OFFSET):
-        ans = slots_obligation(mem).solve(timeout_ms)
+        ans = slots_obligation(mem).solve()
         if ans.status == "unknown":
             return EngineVerdict("z3", "unknown", explanation=f"z3 gave up on the slots: {ans.reason}")
         if ans.status == "sat":

@@ -27,7 +27,13 @@ import tempfile
 from functools import lru_cache
 from typing import Any
 
+from .. import about
+from ..encodings import lower
 from ..errors import CheckerError, NotModelled
+from ..padded import linear_part
+from ..syntax.mlir_attr import print_attribute
+from ..versions import TritonVersion, supported_text
+from ..versions import parse as parse_version
 from .result import Result
 
 NAME = "matches_triton"
@@ -37,7 +43,7 @@ INSTALL = "pip install triton==3.9.0"
 def require_triton(what: str) -> str:
     """The installed Triton's version, or a `CheckerError` (exit 2) saying that `what` needs it."""
     try:
-        import triton
+        import triton  # lazy: Triton is optional, needed only to compare with it
     except ImportError:
         raise CheckerError(f"{what} needs Triton, which is not installed ({INSTALL})") from None
     return triton.__version__
@@ -47,9 +53,8 @@ def require_lowering_triton(what: str) -> str:
     """The installed Triton's version when it can lower layouts from Python (`GluonOpBuilder.to_linear_layout`,
     Triton 3.6 and later), else a `CheckerError` (exit 2) saying that `what` cannot use it."""
     version = require_triton(what)
-    from ..versions import TritonVersion, parse, supported_text
     try:
-        modelled = parse(version)
+        modelled = parse_version(version)
     except CheckerError:
         raise CheckerError(f"{what} needs a Triton layoutcheck models ({supported_text()}); the installed one is "
                            f"{version}") from None
@@ -74,9 +79,10 @@ class _Bridge:
     """One MLIR context with Triton's dialects and a Gluon builder, per process."""
 
     def __init__(self) -> None:
+        # lazy: Triton is optional, imported only to compare with it (once per process)
         import triton._C.libtriton as lt
-        from triton._C.libtriton import gluon_ir, ir
         import triton.experimental.gluon.language  # noqa: F401  (the layout classes Triton returns)
+        from triton._C.libtriton import gluon_ir, ir
         self.ir = ir
         self.ctx = ir.context()
         ir.load_dialects(self.ctx)
@@ -96,7 +102,7 @@ class _Bridge:
                 f.write(text)
             module = self.ir.parse_mlir_module(path, self.ctx)
         except Exception as e:      # Triton's parser rejects the text: say why
-            raise NotModelled(f"Triton does not parse {type_text}: {str(e).splitlines()[0] if str(e) else e}")
+            raise NotModelled(f"Triton does not parse {type_text}: {str(e).splitlines()[0] if str(e) else e}") from None
         finally:
             os.unlink(path)
         self.keep.append(module)
@@ -205,8 +211,6 @@ def triton_lowering(attr_text: str, shared: bool, shape: tuple[int, ...], elemen
 
 def layoutcheck_lowering(enc, shape) -> dict:
     """layoutcheck's lowering in the same form (a padded layout's linear component)."""
-    from ..encodings import lower
-    from ..padded import linear_part
     L = linear_part(lower(enc, list(shape)))
     out = {d: [list(b) for b in L.in_bases(d)] for d in L.in_dims}
     out["shape"] = [s for _, s in L.out_dim_sizes]
@@ -228,9 +232,8 @@ def module_attributes(target: str | None, warps: int | None, lanes: int | None, 
 
 def _release(version: str) -> tuple[int, int] | None:
     """(major, minor) of an installed Triton's version text, None when it is none layoutcheck models."""
-    from ..versions import parse
     try:
-        return tuple(parse(version))                # type: ignore[return-value]
+        return tuple(parse_version(version))                # type: ignore[return-value]
     except CheckerError:
         return None
 
@@ -248,8 +251,6 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
                    lanes: int | None = None, ctas: int | None = None, lowering=None) -> Result:
     """Compare layoutcheck's lowering (`lowering`: the function to use, layoutcheck's by default) with
     Triton's; the details carry both, the explanation both when they differ."""
-    from ..syntax.mlir_attr import print_attribute
-    from .. import cli
     shape = tuple(shape)
     ours = (lowering or layoutcheck_lowering)(enc, shape)
     text = print_attribute(enc)
@@ -259,7 +260,7 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
                           "distributed LinearEncodingAttr; fixed in 3.7)")
     theirs = triton_lowering(text, bool(enc.is_shared), shape, element_type,
                              module_attributes(target, warps, lanes, ctas))
-    details: dict[str, Any] = {"triton_version": version, "layoutcheck_version": cli.version(),
+    details: dict[str, Any] = {"triton_version": version, "layoutcheck_version": about.version(),
                                "layoutcheck": ours, "triton": theirs}
     if _sized(ours) == _sized(theirs):     # an in-dim of size 1 is no index (Triton <= 3.7's TMEM has no block)
         return Result(NAME, "holds", {}, None, f"the bases are Triton {version}'s, bit for bit", details)
@@ -269,7 +270,7 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
     return Result(NAME, "fails", {}, None, explanation, details)
 
 
-def check(check, engine, timeout_ms) -> Result:
+def check(check) -> Result:
     """The registry's decide: one `Check` of matches_triton."""
     p = check.param
     return matches_triton(check.operand("layout"), check.shape, element_type=p("element_type") or "f16",

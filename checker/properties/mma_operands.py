@@ -30,10 +30,11 @@ descriptor for the instruction shape, DotOpMmaSmemLoader) is not modelled here.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..encodings import lower
 from ..encodings.base import Encoding
+from ..encodings.cga import shape_per_cta
 from ..errors import CheckerError
 from .result import Result
 
@@ -122,7 +123,6 @@ def mma_operands(a: Encoding, b: Encoding, d: Encoding, a_shape: Sequence[int], 
     d_bits = _bits(d_type) or 32
     if d.col_stride_for(d_bits) != 32 // d_bits:
         problems.append(f"D's colStride must be 32 / {d_bits} = {32 // d_bits}, got {d.col_stride_for(d_bits)}")
-    from ..encodings.cga import shape_per_cta
     n_cta = shape_per_cta(d.cga_layout, d_shape)[1]
     if min(d.block_n, n_cta) > 256:
         problems.append(f"the instruction's N = min(blockN {d.block_n}, N per CTA {n_cta}) exceeds 256")

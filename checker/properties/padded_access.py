@@ -10,7 +10,7 @@ dropped first: they only repeat data), and at byte address
 
 (`checker.padded.phys`; Triton applies the padding to byte offsets with
 scaled pairs, which gives the same value). addr is integer addition, not
-F2-linear, so the rank formula of `bank_conflicts` does not apply.
+F2-linear, so the rank formula of `bank_conflicts` (`smem.plan.free_bits`) does not apply.
 
 Instruction (Triton 3.9, `lowerLocalLdSt` -> `lowerLdSt`, NVIDIA and the
 generic path on AMD). A padded layout never takes ldmatrix/stmatrix (the
@@ -30,8 +30,8 @@ so its bytes are consecutive: e * phys(o) .. e * phys(o) + v e - 1. The
 padding is ignored in this choice: a vector wider than the padding's
 alignment is emitted misaligned (see `aligned`). On AMD, LLVM may fuse two
 4- or 8-byte accesses of a lane into ds_read2* / ds_write2* / ds_*_2addr*:
-the plan goes through `bank_conflicts._paired` with the padded immediates
-(`lds_pairs`, module docstring: Triton pads each additive constant apart,
+the plan goes through `smem.plan.paired_plan` with the padded immediates
+(`smem.pairs`, module docstring: Triton pads each additive constant apart,
 so the immediate of register offset c is phys(c)); the pair's second
 address either joins the phase (gfx1250) or is its own pass inside the
 instruction (gfx942 / gfx950: a select register that `phases` walks).
@@ -51,7 +51,7 @@ Transposed reads (AMD gfx950 / gfx1250 loads of 8/16-bit elements). Triton's
 TransLocalLoadOpConversion takes padded layouts too: when the smallest
 interval holds at least one instruction tile (T = inst_bits / bits
 elements) and the linear component passes the tile test of
-`bank_conflicts._trans_load_plan`, the load is ds_read_b64_tr_b16/_b8
+`smem.plan.trans_load_plan`, the load is ds_read_b64_tr_b16/_b8
 (gfx950) or ds_load_tr16_b128/tr8_b64 (gfx1250) with the lane addresses of
 that plan, padded. Otherwise ds_read/ds_write as above.
 
@@ -67,7 +67,7 @@ caps it by the global pointers' contiguity, which the IR does not carry).
 The phases are scored on the layout's own addresses; that the hardware's
 lane-contiguous write puts every lane's vector there is `aligned_access`'s
 direct-to-LDS mode. ``access="fill_store"``: AMD's store of an async copy's
-``other`` values (`bank_conflicts._fill_plan`): the copy's vector, at the
+``other`` values (`smem.plan`'s fill store): the copy's vector, at the
 same addresses, as ds_write.
 
 Views (`Placement`). An access through a view of a padded allocation
@@ -97,19 +97,36 @@ every phase walked, which a certificate could only record by listing it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Any
 
 from .. import smt
-from ..errors import CheckerError, LayoutError
+from ..errors import CheckerError, InternalError, LayoutError
 from ..hardware import Hardware
 from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
+from ..verdict import Engines
 from ..versions import require_modelled
-from .bank_conflicts import (BLOCK, LANE, OFFSET, REG, WARP, Plan, _paired, _trans_load_plan, access_index,
-                             largest_vectorisation, local_conversion, normalize, pair_details,
-                             permute_registers, trans_load_params)
 from .result import Counterexample, EngineVerdict, Result, decide
+from .smem.plan import (
+    DIRECTIONS,
+    LANE,
+    OFFSET,
+    REG,
+    WARP,
+    Plan,
+    element_bits,
+    largest_vectorisation,
+    local_conversion,
+    normalize,
+    pair_details,
+    paired_plan,
+    permute_registers,
+    trans_load_params,
+    trans_load_plan,
+)
+from .smem.witness import access_index
 
 SUB = "sub"
 
@@ -166,7 +183,7 @@ def placements(mem: PaddedLayout, buffers: int = 1, starts: Sequence[dict] | Non
 
 
 def normalize_padded(R: LinearLayout, mem: PaddedLayout) -> tuple[LinearLayout, PaddedLayout]:
-    """R and M's linear component brought to one frame (`bank_conflicts.normalize`)."""
+    """R and M's linear component brought to one frame (`smem.plan.normalize`)."""
     R, S = normalize(R, mem.linear)
     return R, PaddedLayout(S, mem.intervals, mem.paddings)
 
@@ -202,7 +219,7 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
             T = params[0] // bits
             why = f"the smallest interval {mem.min_interval} is below the instruction's {T} elements"
             if mem.min_interval >= T:
-                p = _trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
+                p = trans_load_plan(local, origin, bits, R.in_dim_size(REG), hw)
                 if not isinstance(p, str):
                     return p
                 why = p
@@ -212,11 +229,11 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
     name = "st.shared" if direction == "store" else "ld.shared"
     p = Plan(name, direction, bits, v * eb, 0, local, tuple(origin), tuple(range(log2(v))), (),
              hw.groups(direction, v * eb))
-    return _paired(p, hw, mem.phys) if hw.vendor == "amd" else p
+    return paired_plan(p, hw, mem.phys) if hw.vendor == "amd" else p
 
 
 def padded_pair_details(p: Plan) -> dict[str, Any]:
-    """`bank_conflicts.pair_details` of a paired padded plan, the two addresses' byte distance taken from
+    """`smem.plan.pair_details` of a paired padded plan, the two addresses' byte distance taken from
     the instructions' offset fields (the slots apart, padding included: the immediates are padded offsets);
     a list where the pairs of the plan lie at different distances."""
     d = pair_details(p)
@@ -297,7 +314,7 @@ def _mask_values(bits: tuple[int, ...]) -> list[int]:
 def phases(p: Plan):
     """Every phase of the access: (warp, register base, group, [(cvt register, lane, offset), ...]); the
     register base runs over the instruction bits and the bits that select a pass inside one instruction
-    (a paired access's second address where both are not served together: `bank_conflicts._paired`)."""
+    (a paired access's second address where both are not served together: `smem.plan.paired_plan`)."""
     regs = _xor_table(_columns(p, REG))
     lanes = _xor_table(_columns(p, LANE))
     warps = _xor_table(_columns(p, WARP))
@@ -371,7 +388,7 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
     S = mem.linear
 
     def check(d) -> bool:
-        place = _replay_placement(mem, d)
+        place = replay_placement(mem, d)
         if place is None:
             return False
         for acc in d["accesses"]:
@@ -399,7 +416,7 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
     return Counterexample("bank_conflict", data, check)
 
 
-def _replay_placement(mem: PaddedLayout, d: dict) -> Placement | None:
+def replay_placement(mem: PaddedLayout, d: dict) -> Placement | None:
     """The witness's placement, its base recomputed (None: it does not replay)."""
     q = d.get("placement")
     if q is None:
@@ -427,13 +444,14 @@ PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "
 
 
 def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: int, direction: str, access: str,
-                              model: str, hw: Hardware, engine: str, timeout_ms: int | None,
+                              model: str, hw: Hardware, engines: Engines,
                               places: Sequence[Placement] = ORIGIN) -> Result:
-    """bank_conflict_free's entry for a `PaddedLayout` (module docstring); `places`: the view's placements."""
-    from .bank_conflicts import DIRECTIONS, _dtype_bits, bank_conflict_free
+    """bank_conflict_free's entry for a padded `PaddedLayout` (module docstring); `places`: the view's
+    placements. An unpadded one is `bank_conflict_free`'s (`checker.properties.bank_conflicts`,
+    `checker.properties.padded_views` dispatch it there)."""
     if not mem.padded:
-        return bank_conflict_free(R, mem.linear, dtype_bits, direction=direction, access=access, model=model,
-                                  hardware=hw, engine=engine, timeout_ms=timeout_ms)
+        raise InternalError("bank_conflict_free_padded takes a padded layout; bank_conflict_free scores the "
+                            "linear ones")
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
     if model != "hardware":
@@ -447,7 +465,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
                            field="access")
     places = tuple(places) or ORIGIN
     R, mem = normalize_padded(R, mem)
-    bits = _dtype_bits(dtype_bits)
+    bits = element_bits(dtype_bits)
     p = padded_plan(R, mem, bits, direction, hw, access)
     total, hist, worst, pair, pl = enumerate_costs(p, mem, hw, places)
     n = sum(hist.values())
@@ -491,12 +509,12 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
             y = {d: values.get(f"b.{d}", 0) for d in (REG, LANE, WARP, SUB)}
             y[WARP] = x[WARP]
             cx = witness(R, mem, p, hw, x, y, pl=places[values.get("place", 0)])
-            return cx, f"z3 model: {describe(cx)}"
+            return cx, f"{smt.solver_name()} model: {describe(cx)}"
 
-        return smt.verdict(obligation(p, mem, hw, places).solve(timeout_ms),
+        return smt.verdict(obligation(p, mem, hw, places).solve(),
                            holds="no two accesses of one phase share a bank (unsat)", on_sat=on_sat)
 
-    return decide("bank_conflict_free", engine, {"f2": enum_engine, "z3": z3_engine}, details=details)
+    return decide("bank_conflict_free", engines, {"f2": enum_engine, "z3": z3_engine}, details=details)
 
 
 def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):
@@ -541,30 +559,3 @@ def obligation(p: Plan, mem: PaddedLayout, hw: Hardware, places: Sequence[Placem
     wa, wb = word_expr(p, hw, ob, x, slot), word_expr(p, hw, ob, y, slot)
     ob.require(wa != wb, (wa ^ wb) & smt.wide(hw.banks - 1) == 0)
     return ob
-
-
-# ------------------------------------------------------------------ TTGIR views
-
-
-def evaluate_view(ob, engine: str = "both", timeout_ms: int | None = None) -> Result:
-    """A TTGIR access of a padded layout (`checker.ttgir.builder.padded_view`): R lowered at the access's
-    shape in the allocation's frame, M at the allocation shape, every placement of the view (params
-    ``buffers``, ``slice_starts``); bank_conflict_free or aligned_access on those addresses."""
-    from ..encodings import lower
-    from ..hardware import resolve
-    from .aligned import aligned_access
-    p = ob.param
-    alloc = list(p("view_of") or ob.shape)
-    R = lower(ob.operand("reg"), list(ob.shape))
-    mem = PaddedLayout.of(lower(ob.operand("shared"), alloc))
-    R = LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(mem.linear.out_dims, alloc)))
-    starts = p("slice_starts")
-    dims = list(mem.linear.out_dims)
-    places = placements(mem, int(p("buffers") or 1),
-                        [dict(zip(dims, s)) for s in starts] if starts else None)
-    hw = resolve(ob.hardware)
-    if ob.property == "aligned_access":
-        return aligned_access(R, mem, ob.dtype_bits, direction=p("direction"), access=p("access") or "auto",
-                              places=places, hardware=hw, engine=engine, timeout_ms=timeout_ms)
-    return bank_conflict_free_padded(R, mem, ob.dtype_bits, p("direction"), p("access") or "auto",
-                                     p("model") or "hardware", hw, engine, timeout_ms, places)

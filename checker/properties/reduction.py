@@ -35,9 +35,12 @@ Triton's lowering (`gather_warp_local`: warp shuffles, else the whole source thr
 from __future__ import annotations
 
 from .. import smt
+from ..encodings import lower
 from ..errors import CheckerError
 from ..layout import LinearLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import frame
+from .conversion_cost import scratch_elements
 from .result import Counterexample, EngineVerdict, Result, decide
 
 NAME = "reduction"
@@ -158,7 +161,6 @@ def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L: its largest round, every input's tile side by side
     (ReduceOpHelper::getScratchSizeInBytes)."""
-    from .conversion_cost import scratch_elements
     largest = 0
     for src, dst in cross_warp_rounds(L, axis):
         largest = max(largest, sum(scratch_elements(src, dst, b) * (b // 8) for b in bits))
@@ -197,7 +199,7 @@ def _f2(L: LinearLayout, axis: int, levels: list[str]) -> EngineVerdict:
     return EngineVerdict("f2", "holds", explanation=f"only {', '.join(levels) or 'no in-dim'} move along dim{axis}")
 
 
-def _z3(L: LinearLayout, axis: int, levels: list[str], timeout_ms) -> EngineVerdict:
+def _z3(L: LinearLayout, axis: int, levels: list[str]) -> EngineVerdict:
     ob = smt.Obligation(NAME)
     k = ob.index(L, "k")
     ob.require(*(k[d] == 0 for d in levels if d in k), (ob.image(L, k) & _axis_mask(L, axis)) != 0)
@@ -210,14 +212,14 @@ def _z3(L: LinearLayout, axis: int, levels: list[str], timeout_ms) -> EngineVerd
             return image is not None and all(data["index"].get(d, 0) == 0 for d in levels) and \
                 image[L.out_dims[axis]] != 0
         cx = Counterexample("moves_along_axis", {"index": index, "element": frame.image(L, index)}, replay)
-        return cx, f"z3 model: {frame.show(index)} moves along dim{axis} outside {levels}"
+        return cx, f"{smt.solver_name()} model: {frame.show(index)} moves along dim{axis} outside {levels}"
 
-    return smt.verdict(ob.solve(timeout_ms), holds=f"no other index moves along dim{axis} (unsat)", on_sat=on_sat)
+    return smt.verdict(ob.solve(), holds=f"no other index moves along dim{axis} (unsat)", on_sat=on_sat)
 
 
-def _all_z3(layouts: list[LinearLayout], axis: int, levels: list[str], timeout_ms) -> EngineVerdict:
+def _all_z3(layouts: list[LinearLayout], axis: int, levels: list[str]) -> EngineVerdict:
     """The Z3 verdict over each layout; the first that is not ``holds`` answers."""
-    verdicts = [_z3(L, axis, levels, timeout_ms) for L in layouts]
+    verdicts = [_z3(L, axis, levels) for L in layouts]
     return next((v for v in verdicts if v.status != "holds"), verdicts[0])
 
 
@@ -227,8 +229,8 @@ def accumulators(L: LinearLayout) -> int:
 
 
 def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduce", layout_kind: str | None = None,
-              instructions: str | None = None, index_layout: LinearLayout | None = None, engine: str = "both",
-              timeout_ms: int | None = None) -> Result:
+              instructions: str | None = None, index_layout: LinearLayout | None = None,
+              engines: Engines = DEFAULT_ENGINES) -> Result:
     """The levels a reduction or scan of inputs of `bits` along `axis` crosses, and its cost (module docstring).
     `layout_kind`: the encoding's family (a scan needs ``blocked``); `instructions`: ``shfl`` or ``redux``
     (NVIDIA: the warp step's instructions are counted, redux.sync where the target and combiner allow it)
@@ -263,8 +265,8 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
     else:
         details["cross_warp_rounds"] = 1 if any(d in levels for d in (WARP, BLOCK)) else 0
     layouts = [L] + ([index_layout] if kind == "gather" and index_layout is not None else [])
-    r = decide(NAME, engine, {"f2": lambda: _f2(L, axis, levels),
-                              "z3": lambda: _all_z3(layouts, axis, levels, timeout_ms)}, details=details)
+    r = decide(NAME, engines, {"f2": lambda: _f2(L, axis, levels),
+                              "z3": lambda: _all_z3(layouts, axis, levels)}, details=details)
     if r.holds:
         r.explanation = _summary(details)
     return r
@@ -288,14 +290,12 @@ def _summary(d: dict) -> str:
     return f"{what} dim{d['axis']}: " + ("; ".join(parts) if parts else "nothing to combine (one element per row)")
 
 
-def check(check, engine, timeout_ms) -> Result:
+def check(check, engines: Engines) -> Result:
     """A TTGIR check: the operand's encoding at the check's shape, params ``axis``, ``bits``, ``kind``,
     ``instructions``; a gather's indices as operand ``index`` at ``index_shape``."""
-    from ..encodings import lower
     p = check.param
     enc = check.operand("layout")
     index = check.operand("index") if p("kind") == "gather" else None
     return reduction(lower(enc, check.shape), p("axis"), list(p("bits")), kind=p("kind"),
                      index_layout=lower(index, p("index_shape")) if index is not None else None,
-                     layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engine=engine,
-                     timeout_ms=timeout_ms)
+                     layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engines=engines)

@@ -30,64 +30,19 @@ Everything in a `Result` is JSON-serializable through ``to_dict()``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
+from .. import smt
 from ..certificate import CertificateError
 from ..errors import CheckerError, InternalError
+from ..solvers import engine as second_engine
+from ..solvers import require as require_second_solver
+from ..verdict import CHOICES, STATUSES, Counterexample, Engines, EngineVerdict, check_timeout  # noqa: F401  (here too)
 
-STATUSES = ("holds", "fails", "unknown")
-ENGINES = ("f2", "z3", "both", "all")
+ENGINES = CHOICES
 SECOND_SOLVER = "bitwuzla"  # checker.solvers.SOLVER (not imported here: the extra is optional)
-
-
-@dataclass
-class Counterexample:
-    """A concrete witness that a property fails.
-
-    ``kind`` names the shape of the witness (``missing_coordinate``,
-    ``collision``, ``mismatch``, ``not_local``, ``out_of_bounds``, ...);
-    ``data`` holds its values, JSON-ready: hardware indices as dicts named by
-    component (``{"register": 3, "lane": 5, "warp": 0, "block": 0}``),
-    coordinates as ``{"dim0": 4, "dim1": 2}``, certificates as ints.
-    ``check`` recomputes the claim from ``data`` on the concrete layout and
-    returns True when the witness is genuine; ``replay()`` calls it.
-    """
-
-    kind: str
-    data: dict[str, Any]
-    check: Callable[[dict[str, Any]], bool] = field(repr=False, compare=False)
-
-    def replay(self) -> bool:
-        return bool(self.check(self.data))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
-
-
-@dataclass
-class EngineVerdict:
-    """One engine's answer: status, seconds spent, witness, and why."""
-
-    engine: str
-    status: str
-    seconds: float = 0.0
-    counterexample: Counterexample | None = None
-    explanation: str = ""
-    certificate: Any = None   # a checker.certificate.Certificate for an F2 "holds", where there is one
-
-    def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise InternalError(f"engine {self.engine} answered unknown status {self.status!r}")
-        if (self.status == "fails") != (self.counterexample is not None):
-            raise InternalError(f"engine {self.engine}: a 'fails' verdict needs exactly one counterexample "
-                                f"(status {self.status!r})")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"engine": self.engine, "status": self.status, "seconds": self.seconds,
-                "counterexample": self.counterexample.to_dict() if self.counterexample else None,
-                "explanation": self.explanation,
-                **({"certificate": self.certificate.to_dict()} if self.certificate is not None else {})}
 
 
 @dataclass
@@ -140,26 +95,31 @@ class Result:
 Engine = Callable[[], EngineVerdict]
 
 
+@dataclass(frozen=True)
+class Solver:
+    """An engine by name. A property gives its own runner for "f2" and "z3"; a solver that decides the SMT-LIB2
+    obligations another engine builds (``borrows``) runs that engine's runner with its obligations routed to it
+    (`checker.solvers.engine`), and needs its optional package (`checker.solvers.require`)."""
+
+    name: str
+    borrows: str | None = None
+
+
+SOLVERS: dict[str, Solver] = {"f2": Solver("f2"), "z3": Solver("z3"), SECOND_SOLVER: Solver(SECOND_SOLVER, "z3")}
+# each engine choice -> the solvers it runs, in this order (f2 first: its explanation says why)
+CHOSEN: dict[str, tuple[str, ...]] = {"f2": ("f2",), "z3": ("z3",), "both": ("f2", "z3"),
+                                      "all": ("f2", "z3", SECOND_SOLVER)}
+
+
 def engines_for(engine: str) -> tuple[str, ...]:
-    """The engine names a request runs: "both" -> ("f2", "z3"), "all" -> ("f2", "z3", "bitwuzla")
+    """The solver names a choice runs: "both" -> ("f2", "z3"), "all" -> ("f2", "z3", "bitwuzla")
     (a `CheckerError` saying how to install it when the second solver is missing)."""
-    if engine not in ENGINES:
+    if engine not in CHOSEN:
         raise CheckerError(f"engine must be one of {list(ENGINES)}, got {engine!r}", field="engine")
-    if engine == "all":
-        from ..solvers import require
-        require()
-        return ("f2", "z3", SECOND_SOLVER)
-    return ("f2", "z3") if engine == "both" else (engine,)
-
-
-def check_timeout(timeout_ms: Any, field: str = "timeout_ms") -> int | None:
-    """A solver limit in milliseconds: a positive integer, or None (no limit). 0 and negative values are
-    refused (`CheckerError` naming `field`): Z3 would read 0 as "no limit"."""
-    if timeout_ms is None:
-        return None
-    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
-        raise CheckerError(f"must be a positive number of milliseconds, got {timeout_ms!r}", field=field)
-    return timeout_ms
+    names = CHOSEN[engine]
+    if any(SOLVERS[n].borrows for n in names):
+        require_second_solver()
+    return names
 
 
 def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
@@ -171,22 +131,22 @@ def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
     return verdict
 
 
-def decide(prop: str, engine: str, runners: Mapping[str, Engine], *,
+def decide(prop: str, engines: Engines, runners: Mapping[str, Engine], *,
            details: dict[str, Any] | None = None, certified: bool = False) -> Result:
-    """Run the engines `engine` asks for (from `runners`), replay every
-    witness, check every certificate, require agreement, and build the Result
-    (module docstring). The second solver runs the "z3" runner with its
-    obligations routed to it (`checker.solvers.engine`). ``certified``: the
-    F2 engine's ``holds`` must carry a certificate."""
+    """Run the solvers `engines` chooses (from `runners`, under its time limit: `smt.time_limit`), replay every
+    witness, check every certificate, require agreement, and build the Result (module docstring). A solver that
+    borrows another's runner (`SOLVERS`) runs it with its obligations routed to it. ``certified``: the F2
+    engine's ``holds`` must carry a certificate."""
     verdicts: dict[str, EngineVerdict] = {}
-    for name in engines_for(engine):
-        run = runners.get(name)
-        if run is None and name == SECOND_SOLVER and "z3" in runners:
-            from ..solvers import engine as second_engine
-            run = second_engine(runners["z3"])
-        if run is None:
-            raise CheckerError(f"property {prop!r} has no {name} engine", field="engine")
-        verdicts[name] = timed(name, run)
+    with smt.time_limit(engines.timeout_ms):
+        for name in engines_for(engines.choice):
+            run = runners.get(name)
+            borrows = SOLVERS[name].borrows
+            if run is None and borrows in runners:
+                run = second_engine(runners[borrows])
+            if run is None:
+                raise CheckerError(f"property {prop!r} has no {name} engine", field="engine")
+            verdicts[name] = timed(name, run)
     for v in verdicts.values():
         if v.counterexample is not None and not v.counterexample.replay():
             raise InternalError(f"{prop}: the {v.engine} counterexample {v.counterexample.to_dict()} "

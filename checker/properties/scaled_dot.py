@@ -38,7 +38,8 @@ lowerings read positionally; the matrix-core instruction search
 
 from __future__ import annotations
 
-from typing import Sequence
+import math
+from collections.abc import Sequence
 
 from ..encodings.base import Encoding
 from .result import Result
@@ -47,18 +48,14 @@ FP6 = ("e2m3", "e3m2")
 MFMA_FORMATS = ("e2m1", "e4m3", "e5m2")
 
 
-def _numel(shape: Sequence[int]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+
 
 
 def scale_factor(a_shape, b_shape, a_scale_shape, b_scale_shape, lhs: str, rhs: str, lhs_k_pack: bool,
                  rhs_k_pack: bool) -> tuple[int | None, str | None]:
     """Triton's deduceScaleFactor: (factor, None) or (None, the error)."""
     def by_shape(shape, scale, op_idx, fmt, k_pack):
-        if scale is None or _numel(scale) == 1:
+        if scale is None or math.prod(scale) == 1:
             return 0, None
         unpack = 2 if fmt == "e2m1" and k_pack else 1
         kdim = shape[-1 if op_idx == 0 else -2] * unpack

@@ -28,11 +28,12 @@ w·L(x) = 0 ≠ w·c for every x: nobody holds c.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .. import f2, smt
 from ..errors import InternalError
 from ..layout import LinearLayout, log2
+from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
 from .result import Counterexample, EngineVerdict, Result, decide
 
@@ -40,14 +41,14 @@ NAME = "surjective"
 
 
 def surjective(L: LinearLayout, shape: Sequence[int] | Mapping[str, int] | None = None, *,
-               engine: str = "both", timeout_ms: int | None = None) -> Result:
+               engines: Engines = DEFAULT_ENGINES) -> Result:
     box = frame.shape_map(L, shape)
     (A,) = frame.align([L], box)
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2, "out_bits": L.total_out_size_log2,
                "shape": box}
     if box != dict(L.out_dim_sizes):
         details["layout_shape"] = dict(L.out_dim_sizes)
-    return decide(NAME, engine, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box, timeout_ms)},
+    return decide(NAME, engines, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box)},
                   details=details, certified=True)
 
 
@@ -112,11 +113,11 @@ def obligation(L: LinearLayout, box: Mapping[str, int]) -> smt.Obligation:
     return ob
 
 
-def z3_verdict(L: LinearLayout, box: Mapping[str, int], timeout_ms: int | None) -> EngineVerdict:
+def z3_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
     def on_sat(values):
         c = values["coordinate"]
         return (missing_coordinate(L, c, values["certificate"], box),
-                f"z3 model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")
+                f"{smt.solver_name()} model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")
 
-    return smt.verdict(obligation(L, box).solve(timeout_ms),
+    return smt.verdict(obligation(L, box).solve(),
                        holds="no coordinate of the shape is outside the image (unsat)", on_sat=on_sat)

@@ -32,7 +32,7 @@ The padding (interval and amount in dwords) is reported.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..encodings.base import Encoding
 from .result import Result

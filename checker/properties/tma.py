@@ -31,7 +31,8 @@ The box (elements, innermost last) and its inner bytes are reported.
 
 from __future__ import annotations
 
-from typing import Sequence
+import math
+from collections.abc import Sequence
 
 from ..encodings.base import Encoding
 from ..encodings.cga import shape_per_cta
@@ -72,7 +73,7 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
     if op in COUNTED:
         if mem_type != block_type:
             problems.append(f"element types differ: descriptor block {block_type}, buffer {mem_type}")
-        n_block, n_mem = _product(block), _product(shape)
+        n_block, n_mem = math.prod(block), math.prod(shape)
         if n_block != n_mem:
             problems.append(f"the descriptor block has {n_block} elements, the buffer {n_mem}")
     if desc is not None and desc.kind == "nvmma_shared" and not problems:
@@ -93,11 +94,7 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
                   details)
 
 
-def _product(xs: Sequence[int]) -> int:
-    n = 1
-    for x in xs:
-        n *= x
-    return n
+
 
 
 def check(ob) -> Result:

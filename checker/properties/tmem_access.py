@@ -31,12 +31,12 @@ moves is what Triton's verifier rejects (``failed to lower TMEM load/store``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..encodings import lower
 from ..encodings.base import Encoding
 from ..errors import CheckerError
-from ..layout import LinearLayout, LayoutError, divide_left
+from ..layout import LayoutError, LinearLayout, divide_left
 from ..versions import require_modelled
 from .result import Result
 
@@ -262,3 +262,10 @@ def tmem_access(reg: Encoding, mem: Encoding, shape: Sequence[int], mem_shape: S
     details.update(info)
     how = f"tcgen05 message {info['message']}, {info['registers_per_message']} registers per message"
     return _static([], how, details)
+
+
+def check(ob) -> Result:
+    """The registry's decide: one TTGIR check of a tcgen05.ld/st (its register and tensor-memory operands)."""
+    p = ob.param
+    return tmem_access(ob.operand("reg"), ob.operand("tmem"), ob.shape, p("mem_shape"), ob.dtype_bits,
+                       scales=bool(p("scales")), maxnreg=p("maxnreg") or 256)

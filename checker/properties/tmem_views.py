@@ -36,7 +36,7 @@ modelled here.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..encodings import lower
 from ..encodings.base import Encoding

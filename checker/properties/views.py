@@ -33,11 +33,12 @@ the two differently from Triton (a bug either way, with the witness).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import CheckerError
 from ..layout import LinearLayout
 from ..padded import PaddedLayout
+from ..verdict import DEFAULT_ENGINES, Engines
 from .equivalence import equivalent
 from .result import Result
 
@@ -45,8 +46,8 @@ KINDS = ("trans", "reshape", "index", "subslice")
 NAME = "view_consistent"
 
 
-def view_consistent(source, view, kind: str, *, order: Sequence[int] | None = None, engine: str = "both",
-                    timeout_ms: int | None = None) -> Result:
+def view_consistent(source, view, kind: str, *, order: Sequence[int] | None = None,
+                    engines: Engines = DEFAULT_ENGINES) -> Result:
     """Is the view's layout the source's layout moved by the view's coordinate map (module docstring)?"""
     if kind not in KINDS:
         raise CheckerError(f"must be one of {list(KINDS)}, got {kind!r}", field="kind")
@@ -58,7 +59,7 @@ def view_consistent(source, view, kind: str, *, order: Sequence[int] | None = No
     sizes = [s for _, s in dst.linear.out_dim_sizes]
     moved = (transposed(src.linear, order) if kind == "trans" else reshaped(src.linear, sizes)
              if kind == "reshape" else src.linear)
-    r = equivalent(dst.linear, moved, engine=engine, timeout_ms=timeout_ms)
+    r = equivalent(dst.linear, moved, engines=engines)
     details = {"kind": kind, **({"order": list(order)} if kind == "trans" else {}),
                "source_shape": [s for _, s in src.linear.out_dim_sizes], "view_shape": sizes}
     explanation = (f"every offset of the {kind} view addresses the element the buffer's layout puts there"

@@ -32,19 +32,17 @@ partitioned layout over a padded one) raises `NotModelled`: no verdict.
 from __future__ import annotations
 
 import dataclasses
-
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import f2
 from ..encodings import lower
-from ..encodings.base import Encoding
 from ..encodings.amd_wmma import AmdWmmaEncoding
+from ..encodings.base import Encoding
 from ..encodings.dot_operand import DotOperandEncoding
 from ..encodings.nvidia_mma import NvidiaMmaEncoding
 from ..errors import CheckerError, NotModelled
 from ..padded import linear_part
 from .result import Result
-
 
 WGMMA_SHARED = ("nvmma_shared", "shared_linear")
 
@@ -166,3 +164,17 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
     details = {"a_shape": list(a_shape), "b_shape": list(b_shape), "acc_shape": list(acc_shape)}
     return _static("dot_operands", problems, "A, B and the accumulator agree (opIdx, parent, kWidth, shapes)",
                    details)
+
+
+def check_well_formed(check) -> Result:
+    """The registry's decide of ``well_formed``: one TTGIR check (lanes, warps and CTAs from the module)."""
+    p = check.param
+    return well_formed(check.operand("layout"), check.shape, lanes=p("threads_per_warp"), warps=p("warps") or (),
+                       ctas=p("num_ctas"))
+
+
+def check_dot_operands(check) -> Result:
+    """The registry's decide of ``dot_operands``: one TTGIR dot's A, B and accumulator."""
+    p = check.param
+    return dot_operands(check.operand("a"), check.operand("b"), check.operand("acc"), p("a_shape"), p("b_shape"),
+                        check.shape)

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from html import escape
-from typing import Any, Mapping
+from typing import Any
 
 FILES = {"text": "diff.txt", "json": "diff.json", "md": "diff.md", "html": "diff.html"}
 FORMATS = tuple(FILES)
@@ -96,7 +97,7 @@ RENDER = {"text": render_text, "json": render_json, "md": render_markdown, "html
 
 def write(result: Mapping[str, Any], formats: list[str], folder: str) -> list[str]:
     """Render every format first, then write each atomically into `folder`; the paths written."""
-    from .writer import write_files
+    from .writer import write_files  # lazy: the writer and its renderers load only when a report folder is given
     return write_files({FILES[f]: RENDER[f](result) for f in formats}, folder)
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..padded import linear_part
 from ..syntax.mlir_attr import print_attribute
-from .views import layout_view
 from .text import show
+from .views import layout_view
 
 
 def render_explain(explained, *, grids: bool = False) -> str:

@@ -67,8 +67,9 @@ The same report gives the same bytes.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from html import escape
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import CheckerError
 from ..layout import LinearLayout
@@ -134,7 +135,8 @@ details.check.st-warn > summary { background: var(--warn-bg); }
 .body { padding: .4em 1em .8em 7em; }
 dl.kv { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .15em 1em; margin: .3em 0; }
 dl.kv dt { font-weight: 600; } dl.kv dd { margin: 0; overflow-wrap: anywhere; }
-.failure.fail, .failure.error { color: var(--fail); font-weight: 600; } .failure.warn { color: var(--warn); font-weight: 600; }
+.failure.fail, .failure.error { color: var(--fail); font-weight: 600; } \
+.failure.warn { color: var(--warn); font-weight: 600; }
 figure { margin: .8em 0; overflow-x: auto; } .figures { display: flex; flex-wrap: wrap; gap: 1em; }
 .missing { color: #a05a00; }
 details.source { margin: .4em .8em .8em; } details.source > summary { cursor: pointer; color: #0645ad; }
@@ -354,12 +356,6 @@ SCRIPT = """
 """
 
 
-def write_html(report: Mapping[str, Any], path: str, figures: str = "failed") -> None:
-    """Write the page for `report` to `path` atomically (temporary file, then os.replace)."""
-    from .writer import write_atomic
-    write_atomic(path, render_html(report, figures=figures))
-
-
 def render_html(report: Mapping[str, Any], figures: str = "failed") -> str:
     if figures not in FIGURES:
         raise CheckerError(f"unknown figures choice {figures!r} (choices: {', '.join(FIGURES)})", field="--figures")
@@ -444,7 +440,8 @@ class _Page:
     def counts(self, s: Mapping[str, Any]) -> str:
         skipped = sum(n for k in s.get("ttgir", ()) for n in (k.get("skipped_checks") or {}).values())
         verdicts = s.get("verdicts") or {}
-        items = [("checks", s.get("checks", len(self.checks)), ""), ("passed", s.get("passed", self.status.count("pass")), "pass"),
+        items = [("checks", s.get("checks", len(self.checks)), ""),
+                 ("passed", s.get("passed", self.status.count("pass")), "pass"),
                  ("failed", s.get("failed", self.status.count("fail")), "fail" if s.get("failed") else ""),
                  ("warnings", s.get("warnings", self.status.count("warn")), "warn" if s.get("warnings") else "")]
         if verdicts.get("error"):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .text import failure_sentence, input_problems
 

@@ -5,7 +5,8 @@ at most `MAX_ROWS` rows per table (report.json has the rest)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .text import SEVERITIES, input_problems, ir_findings, skipped_summary, source_text, witness_line
 

@@ -1,7 +1,7 @@
 """What `layoutcheck run` and `checker.triton` print: findings at the Python line, and the summary.
 
-    matmul.py:42:5: warning: 8-way bank conflict (STS.128): lanes 0 and 4 hit bank 0 ... [matmul.ttgir:61: ttg.local_store]
-    matmul.py:57:13: note: cta-level conversion #mma -> #blocked: data moves between warps ... [matmul.ttgir:88: ttg.convert_layout]
+    matmul.py:42:5: warning: 8-way bank conflict (STS.128): lanes 0 and 4 ... [matmul.ttgir:61: ttg.local_store]
+    matmul.py:57:13: note: cta-level conversion #mma -> #blocked: data moves ... [matmul.ttgir:88: ttg.convert_layout]
 
 A finding whose operation has no Python location is written from its TTGIR line, as `verify` writes it.
 Errors and warnings are failed checks (`checker.reports.text.finding`); notes are the conversions that
@@ -11,7 +11,8 @@ go through shared memory (cta or cross_cta level). Rendered from the report data
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .text import conversion_note, finding, version_text
 

@@ -61,9 +61,10 @@ Nested dicts and lists are searched; the path of keys names each mark.
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
-from typing import Any, Mapping
+from typing import Any
 
 from .. import f2
 from ..layout import LinearLayout, log2
@@ -90,7 +91,7 @@ _HW_DIMS = ("register", "lane", "warp", "block", "offset")
 def bank_colour(bank: int, banks: int) -> str:
     """Bank k of n: hue k/n of a light colour wheel."""
     r, g, b = colorsys.hls_to_rgb(bank / banks, 0.82, 0.65)
-    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 # ------------------------------------------------------------------ owners

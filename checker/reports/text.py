@@ -28,9 +28,10 @@ with the Markdown and JUnit reports.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
-from ..properties import STATIC_PROPERTIES
+from ..registry import STATIC_PROPERTIES
 
 WITNESS_CHARS = 320
 TABLE_ROWS = 200            # a longer table by file and property is printed by property alone (verify --table: whole)
@@ -388,7 +389,7 @@ MISALIGNED_EFFECT = {"nvidia": "it faults: cudaErrorMisalignedAddress",
 def aligned_message(cx: Mapping[str, Any], hardware: str | None = None) -> str:
     """'misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132 ...',
     with what the target does with it (NVIDIA faults; AMD's LDS splits it)."""
-    from ..hardware import PRESETS
+    from ..hardware import PRESETS  # lazy: `layoutcheck --version` loads this module; presets only for this message
     vb, byte = cx.get("vector_bytes"), cx.get("byte_address", 0)
     vendor = PRESETS[hardware].vendor if hardware in PRESETS else "nvidia"
     return (f"misaligned {vb}-byte access ({cx.get('mnemonic')}): lane {cx.get('lane')} register "

@@ -23,7 +23,9 @@ Any other LinearLayout: one line per hardware index, ``in=v, ... -> (c0,c1,...)`
 
 from __future__ import annotations
 
+from ..errors import CheckerError
 from ..layout import LinearLayout
+from ..limits import MAX_SHOW_ELEMENTS
 
 
 def _pad(value: int, limit: int) -> str:
@@ -148,7 +150,8 @@ def tmem_view(L: LinearLayout, hardware: bool = False) -> str:
                     point["block"] = b
                 coord = tuple(L.apply(point).values())
                 held.append("(" + ",".join(_pad(x, s) for x, s in zip(coord, shape)) + ")")
-                owner = (f"B{_pad(b, blocks - 1)}:" if blocks > 1 else "") + f"R{_pad(r, rows - 1)}:C{_pad(c, cols - 1)}"
+                owner = ((f"B{_pad(b, blocks - 1)}:" if blocks > 1 else "")
+                         + f"R{_pad(r, rows - 1)}:C{_pad(c, cols - 1)}")
                 k = _linearize(coord, shape)
                 cells[k] = owner if not cells[k] else cells[k] + "|" + owner
             if hardware:
@@ -176,8 +179,6 @@ def generic_view(L: LinearLayout, hardware: bool = False) -> str:
 def check_size(L: LinearLayout, field: str = "shape") -> None:
     """Refuse (`CheckerError` naming `field`) a layout with more than `checker.limits.MAX_SHOW_ELEMENTS`
     elements or hardware indices: the views (and figures) print one cell for each."""
-    from ..errors import CheckerError
-    from ..limits import MAX_SHOW_ELEMENTS
     for what, size in (("elements", L.total_out_size), ("hardware indices (registers x lanes x warps x ...)",
                                                           L.total_in_size)):
         if size > MAX_SHOW_ELEMENTS:

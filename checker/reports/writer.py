@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..errors import CheckerError
 from .json_report import render_json
@@ -70,7 +71,7 @@ def write_reports(report: Mapping[str, Any], timings: Mapping[str, Any] | None, 
         elif f in RENDER:
             texts[FILES[f]] = RENDER[f](report)
         elif f == "html":
-            from .html import render_html
+            from .html import render_html  # lazy: the HTML renderer (figures) only for --format html
             texts[FILES[f]] = render_html(report, figures=figures)
     if timings is not None:
         texts["timings.json"] = render_json(dict(timings), pretty)

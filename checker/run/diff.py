@@ -38,12 +38,20 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
+from ..encodings import lower
 from ..errors import CheckerError
-from ..versions import VersionRequest
+from ..hardware import resolve
+from ..limits import read_text
+from ..padded import linear_part
+from ..spec import IR_SUFFIXES, find_inputs
+from ..syntax.mlir_attr import parse_attribute
+from ..versions import VersionRequest, using
 from ..versions import parse as parse_version
+from .verification import check, load_inputs
 
 REGRESSION, IMPROVEMENT, NEUTRAL = "regression", "improvement", "neutral"
 CLASSES = (REGRESSION, IMPROVEMENT, NEUTRAL)
@@ -59,9 +67,9 @@ class Side:
     """One side's modules: (kernel, target) -> its module, with the records of its checks."""
 
     label: str
-    modules: dict[tuple, "Module"] = field(default_factory=dict)
+    modules: dict[tuple, Module] = field(default_factory=dict)
     versions: set[str] = field(default_factory=set)
-    found: list["Module"] = field(default_factory=list)
+    found: list[Module] = field(default_factory=list)
 
     def key(self, twice: set, thrice: set) -> None:
         """Key each module by (kernel, target); where a kernel has several modules for one target on either side
@@ -127,16 +135,12 @@ def _modules_of(report: dict[str, Any], label: str) -> Side:
 
 
 def _read(path: str) -> str:
-    from ..limits import read_text
     return read_text(path)
 
 
 def verify_side(paths: Sequence[str], label: str, *, triton_version: str | None, hardware: str | None,
                 engine: str, jobs: int | None, timeout_ms: int) -> Side:
     """Verify every TTGIR module under `paths` (one side), as `layoutcheck verify` does."""
-    from ..hardware import resolve
-    from ..spec import IR_SUFFIXES, find_inputs
-    from .verification import check, load_inputs
     files = find_inputs(paths, IR_SUFFIXES)
     if any(f == "-" for f in files):
         raise CheckerError("diff reads files and folders, not stdin", field=label)
@@ -369,10 +373,6 @@ def _access(d: dict) -> str:
 def _moved_bits(a: str, b: str, shape_a, shape_b, layout_shape, version_a: str, version_b: str) -> list[str]:
     """The in-dim bits whose image differs between layout text `a` (lowered with version_a) and `b` (with
     version_b), as ``register=2: (0, 0) -> (0, 4)``; [] when the LinearLayouts are the same."""
-    from ..encodings import lower
-    from ..padded import linear_part
-    from ..syntax.mlir_attr import parse_attribute
-    from ..versions import using
     try:
         with using(version_a or None):
             la = linear_part(lower(parse_attribute(a), list(layout_shape or shape_a)))

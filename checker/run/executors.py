@@ -7,7 +7,8 @@
 The parent loads the specs and TTGIR as always, then sends the checks to Ray in batches (`batches`: about
 four per CPU of the cluster, at most `MAX_BATCH` checks each), one task per batch running
 `checker.run.runner._work` on each check, and reads the answers back in submission order: the records, and
-report.json, are byte-identical to ``--jobs 1`` (docs/scale-out.md: running a sweep on a Ray cluster). Every node needs layoutcheck importable in the Python its Ray workers run (the same
+report.json, are byte-identical to ``--jobs 1`` (docs/scale-out.md: running a sweep on a Ray cluster).
+Every node needs layoutcheck importable in the Python its Ray workers run (the same
 version as the parent's); each worker process lowers the encodings it meets once (its own lowering cache).
 
 When Ray is already initialized in this process (a notebook, a test: ``ray.init(...)``), that session is
@@ -17,7 +18,7 @@ cluster, else it starts one) and the session is shut down when the run ends.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import CheckerError
 
@@ -37,7 +38,7 @@ def parse(executor: str) -> str | None:
 
 def require_ray():
     try:
-        import ray
+        import ray  # lazy: Ray is an optional extra, only for --executor ray
     except ImportError:
         raise CheckerError("--executor ray needs Ray, which is not installed (pip install ray)",
                            field="--executor") from None
@@ -50,8 +51,9 @@ def batches(n: int, cpus: int) -> list[tuple[int, int]]:
     return [(i, min(n, i + size)) for i in range(0, n, size)]
 
 
-def ray_answers(tasks: list, executor: str) -> Iterator[tuple]:
-    """Each task's answer (`checker.run.runner._work`), in task order, computed by Ray tasks in batches."""
+def ray_answers(tasks: list, executor: str, work_batch: Callable[[Sequence[tuple]], list[tuple]]) -> Iterator[tuple]:
+    """Each task's answer, in task order, computed by Ray tasks in batches: `work_batch` (the runner's
+    `checker.run.runner.work_batch`, which spawned workers share) on each batch."""
     address = parse(executor)
     ray = require_ray()
     started = not ray.is_initialized()
@@ -64,7 +66,6 @@ def ray_answers(tasks: list, executor: str) -> Iterator[tuple]:
                                field="--executor") from None
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        from .runner import work_batch      # the runner's own batch of _work, shared with spawned workers
         work = ray.remote(num_cpus=1)(work_batch)
         refs = [work.remote(tasks[a:b]) for a, b in batches(len(tasks), cpus)]
         for ref in refs:

@@ -32,7 +32,7 @@ import os
 import pickle
 import selectors
 import signal
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import CheckerError, InternalError
 

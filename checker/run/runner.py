@@ -54,16 +54,22 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, NamedTuple, Sequence, TextIO
+from typing import Any, NamedTuple, TextIO
 
+from .. import smt
+from ..encodings import lower
 from ..errors import CheckerError, InternalError
-from ..properties import PROPERTIES
+from ..padded import linear_part
 from ..properties.result import Result
 from ..prove import TIMEOUT_MS
-from ..reports.json_report import encode_compact
+from ..registry import PROPERTIES
 from ..spec import Check, lower_operands
+from ..syntax.mlir_attr import print_attribute
 from ..versions import using
+from .forked import forked_answers
+from .record import encode_compact
 
 
 @dataclass
@@ -82,7 +88,7 @@ class Outcome:
 
 
 def evaluate(ob: Check, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    """Decide the check's property under the check's Triton version: its `checker.properties.PROPERTIES`
+    """Decide the check's property under the check's Triton version: its `checker.registry.PROPERTIES`
     entry's ``decide``."""
     prop = PROPERTIES.get(ob.property)
     if prop is None:
@@ -121,7 +127,6 @@ def record(ob: Check, r: Result, layouts: str = "failed") -> dict[str, Any]:
 def record_of_proof(ob: Check, proof: dict[str, Any], layouts: str = "failed") -> dict[str, Any]:
     """`record` from the proof's part of a record (`PROOF_FIELDS`: what the proof alone determines), so
     that an identical check reuses another's proof in a record of its own."""
-    from ..syntax.mlir_attr import print_attribute
     failure = _judged(ob, proof["verdict"], proof["details"])
     rec = {"id": ob.id, "property": ob.property,
            "operands": {role: print_attribute(enc) for role, enc in ob.operands},
@@ -171,8 +176,6 @@ def shown_layouts(ob: Check) -> dict[str, Any]:
     """The lowered layouts a failed check's figures show ({role: LinearLayout.to_dict()}, a padded layout's
     linear component), each at the shape the check reads it at; operands that do not lower are left out.
     Report renderers draw from these and never parse or lower."""
-    from ..encodings import lower
-    from ..padded import linear_part
     out = {}
     for role, enc in ob.operands:
         shape = (ob.param("view_of") if role == "shared" and ob.param("view_of") else
@@ -206,7 +209,6 @@ def _work(task: Task) -> tuple:
 def _work_in_version(task: Task) -> tuple:
     ob, engine, timeout_ms, layouts, json_row = task
     if engine == "z3":
-        from .. import smt
         smt.fresh_context()        # a Z3 model depends on the terms its context saw: one per check
     start = time.perf_counter()
     try:
@@ -320,15 +322,14 @@ def proof_sharing(engine: str):
     check's witnesses are Z3's models, each check in a fresh context (`_work`), and an obligation answered
     from the shared proofs would change what that context has seen before the check's later ones, so a
     witness would depend on which checks ran first in the process (on --jobs)."""
-    from ..smt import proofs_shared
-    return proofs_shared() if engine != "z3" else contextlib.nullcontext()
+    return smt.proofs_shared() if engine != "z3" else contextlib.nullcontext()
 
 
 def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tuple]:
     """Each task's answer (`_work`), in task order: in this process, in worker processes, or on Ray."""
     if executor not in (None, "", "local", "processes"):
-        from .executors import ray_answers
-        yield from ray_answers(tasks, executor)
+        from .executors import ray_answers  # lazy: only the optional Ray executor needs it (Ray is an extra)
+        yield from ray_answers(tasks, executor, work_batch)
         return
     jobs = max(1, min(jobs or default_jobs(), len(tasks)))
     if jobs == 1:
@@ -340,11 +341,10 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
     gc.freeze()         # a forked worker's collector leaves the parent's objects alone: their pages stay shared
     try:
         if sys.platform.startswith("linux"):          # a chunk is sent as its number: the tasks are forked along
-            from .forked import forked_answers
             for answers in forked_answers(lambda k: [_work(tasks[i]) for i in chunks[k]], len(chunks), jobs):
                 yield from answers
             return
-        import multiprocessing      # elsewhere (macOS, Windows) fork is unsafe: spawned workers get their tasks
+        import multiprocessing  # elsewhere (macOS, Windows) fork is unsafe: spawned workers get their tasks
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             for answers in pool.imap(work_batch, [tasks[r.start:r.stop] for r in chunks]):
                 yield from answers
@@ -401,7 +401,7 @@ class Progress:
         self._decile = 0
         self.bar = None
         if self.tty:
-            from tqdm import tqdm
+            from tqdm import tqdm  # lazy: the progress bar only on a terminal
             try:                    # a terminal that reports no size (a bare pty) gets 100 columns and 20 lines
                 size = os.get_terminal_size(stream.fileno())     # (tqdm hides every bar below a height of 0)
                 sized = size.columns > 0 and size.lines > 0

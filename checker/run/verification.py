@@ -13,13 +13,21 @@ import dataclasses
 import functools
 import os
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
+from ..encodings import lower
 from ..errors import CheckerError
 from ..prove import TIMEOUT_MS
+from ..registry import PROPERTIES
+from ..spec import find_inputs, is_ir, load_paths, lower_operands, select
+from ..syntax.ttgir import read_ttgir
+from ..ttgir.kernel import kernel_checks, read_ir_file
 from ..versions import NEWEST, VersionRequest, using
 from ..versions import parse as parse_version
+from .record import build_report, build_timings, indents
+from .runner import default_jobs, evaluate, run
 
 TEXT_NAME = "<text>"
 DEFAULT_REASON = "default"
@@ -58,13 +66,12 @@ class Checked:
 
     @functools.cached_property
     def timings(self) -> dict[str, Any]:
-        from ..reports.json_report import build_timings
         return build_timings(self.outcomes, jobs=self.jobs, wall_seconds=self.wall_seconds)
 
 
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
                 texts: Sequence[tuple[str, str]] = (), differential: bool = False,
-                version: VersionRequest = VersionRequest()) -> Inputs:
+                version: VersionRequest = VersionRequest()) -> Inputs:  # noqa: B008  immutable (frozen)
     """Load every spec (all or nothing) and every TTGIR file (problems collected, the rest checked)
     under paths, then every (name, TTGIR text) of `texts`; hardware: a `Hardware` overriding the
     modules' ttg.target. werror: every check's severity becomes error. differential: every distinct
@@ -74,13 +81,10 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     module's syntax (which then only warns); without one, a spec's key, else each module's syntax
     (`checker.syntax.version_marks`), decides."""
     if differential:
-        from ..properties.matches_triton import require_lowering_triton
+        from ..properties.matches_triton import require_lowering_triton  # lazy: only with --differential (Triton)
         require_lowering_triton("--differential")
         if version.given is None:
             version = dataclasses.replace(version, installed=differential_version())
-    from ..spec import find_inputs, is_ir, load_paths
-    from ..ttgir.builder import kernel_checks, read_ir_file
-    from ..syntax.ttgir import read_ttgir
     files = find_inputs(paths) if paths else []
     specs = [f for f in files if not is_ir(f)]
     by_spec: dict[str, list] = {}
@@ -120,9 +124,6 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     proves it (`Checked.rows`).
     A selection that leaves nothing to check is bad input, unless the input is TTGIR only and nothing
     was selected away (`Checked.nothing`)."""
-    from ..reports.json_report import build_report, indents
-    from .runner import default_jobs, run
-    from ..spec import lower_operands, select
     obligations = select(inputs.obligations, only, skip)
     if len(obligations) < len(inputs.obligations):
         chosen = set(map(id, obligations))          # the run lowers the chosen ones: here, the others
@@ -157,13 +158,13 @@ def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (),
     report = build_report(outcomes, engine=engine, timeout_ms=timeout_ms, ttgir=[k.summary() for k in kernels])
     record_version(report, obligations, kernels, inputs.version)
     if any(ob.property == "matches_triton" for ob in obligations):
-        from ..properties.matches_triton import triton_version
+        from ..properties.matches_triton import triton_version  # lazy: only when a check compares with Triton
         report["summary"]["triton_installed"] = triton_version() or "unknown"
     return Checked(report, outcomes, problems, jobs, wall_seconds=time.perf_counter() - start)
 
 
 def record_version(report: dict[str, Any], obligations: Sequence[Any], kernels: Sequence[Any],
-                   request: VersionRequest = VersionRequest()) -> None:
+                   request: VersionRequest = VersionRequest()) -> None:  # noqa: B008  immutable (frozen)
     """``summary.triton_version`` (the version every check followed; several, comma-separated, when the
     inputs asked for different ones) and ``summary.triton_version_reason`` (why: given, installed,
     detected from a module's syntax, a spec's key, or the newest supported by default)."""
@@ -198,14 +199,12 @@ def _reasons_text(reasons: list[str]) -> str:
 def differential_version():
     """The installed Triton's version for --differential (`require_triton` has checked it is there); one
     layoutcheck does not model is refused in one line (exit 2)."""
-    from ..properties.matches_triton import triton_version
-    from ..versions import parse
-    return parse(triton_version() or "", field="--differential")
+    from ..properties.matches_triton import triton_version  # lazy: only with --differential (Triton)
+    return parse_version(triton_version() or "", field="--differential")
 
 
 def with_triton_figures(obligations: Sequence[Any]) -> list:
     """The checks with ``triton`` set wherever their property can report Triton's own figures."""
-    from ..properties import PROPERTIES
     out = []
     for ob in obligations:
         prop = PROPERTIES.get(ob.property)
@@ -246,46 +245,6 @@ def split_inputs(paths_or_text: Any) -> tuple[list[str], list[tuple[str, str]]]:
     return paths, named
 
 
-def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "both", jobs: int | None = 1,
-           timeout_ms: int = TIMEOUT_MS, only: Sequence[str] = (), skip: Sequence[str] = (),
-           werror: bool = False, report_dir: str | os.PathLike | None = None,
-           formats: Sequence[str] | str = ("text", "json"), timings: bool = False,
-           figures: str = "failed", differential: bool = False, triton_figures: bool = False,
-           executor: str | None = None, pretty: bool | None = None,
-           triton_version: str | None = None) -> dict[str, Any]:
-    """`checker.verify` (its docstring is in `checker/__init__.py`)."""
-    from ..hardware import resolve
-    from ..reports.writer import parse_formats, write_reports
-    if engine not in ("f2", "z3", "both", "all"):
-        raise CheckerError(f"engine must be 'f2', 'z3', 'both' or 'all', got {engine!r}", field="engine")
-    if engine == "all":
-        from ..solvers import require
-        require()
-    if jobs is not None and jobs < 1:
-        raise CheckerError(f"must be at least 1, got {jobs}", field="jobs")
-    if timeout_ms < 1:
-        raise CheckerError(f"must be a positive number of milliseconds, got {timeout_ms}", field="timeout_ms")
-    if figures not in ("failed", "all", "none"):
-        raise CheckerError(f"must be 'failed', 'all' or 'none', got {figures!r}", field="figures")
-    kinds = parse_formats(formats if isinstance(formats, str) else ",".join(formats)) if report_dir else []
-    only = [only] if isinstance(only, str) else list(only)
-    skip = [skip] if isinstance(skip, str) else list(skip)
-    paths, texts = split_inputs(paths_or_text)
-    request = VersionRequest(parse_version(triton_version)) if triton_version is not None else VersionRequest()
-    inputs = load_inputs(paths, resolve(hardware) if hardware else None, werror=werror, texts=texts,
-                         differential=differential, version=request)
-    if executor not in (None, "processes"):
-        from .executors import parse, require_ray
-        parse(executor)
-        require_ray()
-    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
-                 triton_figures=triton_figures, executor=executor, json_report="json" in kinds, pretty=pretty)
-    if report_dir is not None:
-        write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
-                      figures=figures, pretty=pretty, rows=done.rows)
-    return done.report
-
-
 def names_file(path: str, given: str) -> bool:
     """Whether --explain's FILE names the input `path`: the same file, or a suffix of its path made of
     whole components ('matmul.ttgir', 'kernels/matmul.ttgir' name 'specs/kernels/matmul.ttgir')."""
@@ -318,8 +277,6 @@ class Explained:
 def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Explained:
     """--explain [FILE:]LINE over the TTGIR inputs read (`KernelChecks`): FILE names an input by its path or
     a suffix of it (`names_file`)."""
-    from ..encodings import lower
-    from .runner import evaluate
     file, _, line_text = where.rpartition(":")
     if not (line_text.isascii() and line_text.isdigit()):         # ASCII digits only ('４' is no line)
         raise CheckerError(f"give a line number, or FILE:LINE, got {where!r}", field="--explain")
@@ -354,5 +311,5 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
     return Explained(k.file, line, problems, checks, layouts)
 
 
-__all__ = ["Inputs", "Checked", "Explained", "load_inputs", "check", "explain", "verify", "split_inputs",
+__all__ = ["Inputs", "Checked", "Explained", "load_inputs", "check", "explain", "split_inputs",
            "is_ttgir_text", "names_file", "with_triton_figures"]

@@ -16,12 +16,37 @@ helper constructors) or assert in Python before building.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUIRED, Encoding, as_bases, as_ints,
-                              params_of)
-from ..errors import EncodingError
+from ..encodings import ENCODING_CLASSES, lower
+from ..encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
+from ..encodings.amd_wmma import DEFAULT_INSTR_SHAPE, AmdWmmaEncoding
+from ..encodings.base import (
+    BASES,
+    BOOL,
+    CGA,
+    ENCODING,
+    INT,
+    INTS,
+    RANK,
+    REQUIRED,
+    Encoding,
+    SharedEncoding,
+    as_bases,
+    as_ints,
+    params_of,
+)
+from ..encodings.linear import LinearEncoding
+from ..encodings.nvidia_mma import NvidiaMmaEncoding
+from ..encodings.nvmma_shared import NvmmaSharedEncoding
+from ..encodings.padded_shared import PaddedSharedEncoding, identity_offsets
+from ..encodings.partitioned_shared import PartitionedSharedEncoding
+from ..encodings.tensor_memory import TensorMemoryEncoding
+from ..errors import EncodingError, NotModelled
+from ..layout import is_power_of_two
 from ..limits import INT_MAX, INT_MIN, check_depth, clip, describe
+from ..padded import linear_part
 
 GluonConverter = Callable[[Mapping[str, Any]], Encoding]
 GLUON_CLASSES: dict[str, GluonConverter] = {}
@@ -38,8 +63,6 @@ def lower_gluon(encoding: Encoding, shape):
     """`lower` plus Gluon's Python-side rule: a shared buffer of one element per CTA (no offset
     bits) is rejected. Triton's C++ lowering accepts it (TTGIR allocates mbarriers as
     ``!ttg.memdesc<1xi64, #shared>``), so this rule belongs to Gluon input only."""
-    from ..encodings import lower
-    from ..padded import linear_part
     result = lower(encoding, shape)
     if encoding.is_shared and linear_part(result).in_dim_size_log2("offset") == 0:
         raise EncodingError(f"{encoding.kind}: the shape gives one element per CTA; Gluon requires a shared "
@@ -112,7 +135,6 @@ def from_gluon(spec: Mapping[str, Any]) -> Encoding:
 # The types of Gluon parameters that are not integers (or lists of them): flags, names, nested layouts.
 # The fields' Gluon parameters by form (every class), and the parameters that are no field.
 def _gluon_params(*forms: str) -> frozenset[str]:
-    from ..encodings import ENCODING_CLASSES
     return frozenset(p.gluon for cls in ENCODING_CLASSES.values() for _, p in params_of(cls)
                      if p.form in forms and p.gluon)
 
@@ -189,7 +211,6 @@ def _from_fields(cls: type, p: Mapping[str, Any]) -> Encoding:
 def _field_class(name: str, kind: str) -> None:
     """Register Gluon class `name` as read field by field into the encoding `kind`."""
     def convert(p: Mapping[str, Any]) -> Encoding:
-        from ..encodings import ENCODING_CLASSES
         return _from_fields(ENCODING_CLASSES[kind], p)
     GLUON_CLASSES[name] = convert
 
@@ -204,7 +225,6 @@ for _name, _kind in (("BlockedLayout", "blocked"), ("SliceLayout", "slice"), ("D
 @gluon_class("DistributedLinearLayout")
 def _distributed_linear(p: Mapping[str, Any]) -> Encoding:
     """Gluon also states the layout's shape; it must be what the bases span."""
-    from ..encodings.linear import LinearEncoding
     enc = _from_fields(LinearEncoding, p)
     _check_declared_shape(enc, p.get("shape"))
     return enc
@@ -224,7 +244,6 @@ def _check_declared_shape(enc, shape) -> None:
 
 @gluon_class("NVMMADistributedLayout")
 def _nvmma_distributed(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.nvidia_mma import NvidiaMmaEncoding
     version = as_ints(p["version"])
     if len(version) != 2:
         raise EncodingError(f"NVMMADistributedLayout: version is [major, minor], got {list(version)}",
@@ -247,7 +266,6 @@ def _nvmma_shared(p: Mapping[str, Any]) -> Encoding:
     """The constructor's asserts, or ``get_default_for(block_shape, dtype, transposed, fp4_padded,
     cga_layout)``: the widest swizzle (128, 64, 32 bytes) dividing the contiguous row of a CTA's
     tile, in bytes; none when that row is under 32 bytes, the rank is 1 or fewer than 8 rows remain."""
-    from ..encodings.nvmma_shared import NvmmaSharedEncoding
     if p.get("__ctor__") == "get_default_for":
         p = _nvmma_default_params(p)
     elif p.get("__ctor__"):
@@ -322,7 +340,6 @@ def _gluon_assert(cond: bool, cls: str, field: str, message: str) -> None:
 @gluon_class("AMDMFMALayout")
 def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
     """Defaults: element_bitwidth 32, tiles_per_warp all ones."""
-    from ..encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
     cls = "AMDMFMALayout"
     version, instr, warps = int(p["version"]), as_ints(p["instr_shape"]), as_ints(p["warps_per_cta"])
     bits = 32 if p.get("element_bitwidth") is None else int(p["element_bitwidth"])
@@ -341,7 +358,6 @@ def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
 @gluon_class("AMDWMMALayout")
 def _amd_wmma(p: Mapping[str, Any]) -> Encoding:
     """Defaults: reg_bases [], instr_shape [16, 16, 16], rank 2."""
-    from ..encodings.amd_wmma import DEFAULT_INSTR_SHAPE, AmdWmmaEncoding
     cls = "AMDWMMALayout"
     version = int(p["version"])
     warps, regs = as_bases(p["warp_bases"]), as_bases(p.get("reg_bases"))
@@ -361,8 +377,6 @@ def _padded_shared(p: Mapping[str, Any]) -> Encoding:
     over the per-CTA shape, in `order`. Gluon's cga_layout is relative to one CTA's offsets; Triton's
     linear component (what the encoding stores) has it scaled by their extent, as the product
     LL(offset) * LL(block) does."""
-    from ..encodings.padded_shared import PaddedSharedEncoding
-    from ..layout import is_power_of_two
     cls = "PaddedSharedLayout"
     shape, cga = as_ints(p["shape"]), as_bases(p.get("cga_layout"))
     if p.get("__ctor__") == "with_identity_for":
@@ -392,8 +406,6 @@ def _padded_shared(p: Mapping[str, Any]) -> Encoding:
 
 def _identity_offsets_for(shape, order, cga) -> tuple:
     """Identity offset bases over shape / the CGA split (Gluon: 2 * the largest basis component per dim)."""
-    from ..encodings.padded_shared import identity_offsets
-    from ..layout import is_power_of_two
     cls = "PaddedSharedLayout.with_identity_for"
     _gluon_assert(len(shape) == len(order), cls, "order", f"shape {list(shape)} and order {list(order)} differ in rank")
     _gluon_assert(all(is_power_of_two(s) for s in shape), cls, "shape",
@@ -413,9 +425,6 @@ def _identity_offsets_for(shape, order, cga) -> tuple:
 
 @gluon_class("PartitionedSharedLayout")
 def _partitioned_shared(p: Mapping[str, Any]) -> Encoding:
-    from ..encodings.base import SharedEncoding
-    from ..encodings.partitioned_shared import PartitionedSharedEncoding
-    from ..layout import is_power_of_two
     cls = "PartitionedSharedLayout"
     parts, groups, dim = int(p["num_partitions"]), int(p["num_groups"]), int(p["partition_dim"])
     _gluon_assert(is_power_of_two(parts), cls, "num_partitions",
@@ -433,11 +442,9 @@ def _partitioned_shared(p: Mapping[str, Any]) -> Encoding:
 @gluon_class("TensorMemoryLayout")
 def _tensor_memory(p: Mapping[str, Any]) -> Encoding:
     """Blackwell's ``TensorMemoryLayout(block, col_stride, cga_layout, two_ctas, fp4_padded)``."""
-    from ..encodings.tensor_memory import TensorMemoryEncoding
     block = as_ints(p["block"])
     _gluon_assert(len(block) == 2, "TensorMemoryLayout", "block", f"block is [M, N], got {list(block)}")
     if p.get("fp4_padded"):
-        from ..errors import NotModelled
         raise NotModelled("TensorMemoryLayout: fp4_padded tensor memory is not modelled", field="fp4_padded")
     return TensorMemoryEncoding(block[0], block[1], int(p.get("col_stride", 1)), as_bases(p.get("cga_layout")),
                                 bool(p.get("two_ctas", False)))

@@ -47,13 +47,28 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
 
 from ..encodings import ENCODING_CLASSES
-from ..encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUIRED, Bases, Encoding, bases_rank,
-                              implied_rank, is_permutation_matrix, params_of)
 from ..encodings.amd_wmma import AmdWmmaEncoding
+from ..encodings.base import (
+    BASES,
+    BOOL,
+    CGA,
+    ENCODING,
+    INT,
+    INTS,
+    RANK,
+    REQUIRED,
+    Bases,
+    Encoding,
+    bases_rank,
+    implied_rank,
+    is_permutation_matrix,
+    params_of,
+)
 from ..encodings.cga import cga_bases_from_split_params
 from ..encodings.padded_shared import PaddedSharedOrderEncoding, identity_offsets, padded_shared
 from ..encodings.shared_linear import SharedLinearEncoding
@@ -296,11 +311,11 @@ class _Parser:
             raise self.unexpected(f"expected ',' or ']' to close '[' opened at {self.where(self.pos(opener))}, "
                                   f"got {self.describe(self.i)}", self.i)
 
-    def dictionary(self) -> "_Fields":
+    def dictionary(self) -> _Fields:
         """``{entries}``."""
         return self.entries(self.expect("{"), "}")
 
-    def entries(self, opener: int, close: str) -> "_Fields":
+    def entries(self, opener: int, close: str) -> _Fields:
         """``key = value`` pairs separated by commas, then `close` (which closes the token at `opener`)."""
         toks = self.toks
         i = first = self.i
@@ -484,7 +499,7 @@ def _body(p: _Parser, kind: str, braces: bool = True) -> _Fields:
     return fields
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reading_order(cls: type) -> tuple:
     """The fields as the reader takes them: the one the rank comes from first, then in field order."""
     return tuple(sorted(params_of(cls), key=lambda np: not (np[1].gives_rank or np[1].form == RANK)))
@@ -818,7 +833,7 @@ _PRINTED_VALUE = {INT: r"-?[0-9]{1,10}", RANK: r"[0-9]{1,10}", BOOL: r"true|fals
 _PRINTED_DEPTH = 8                  # nested attributes read this way (far below MAX_NESTING)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _printed_form(cls: type) -> tuple:
     """(the body's regular expression, with ", " before each key: the caller puts one before the body; the
     (field name, Param) pairs its groups capture, in print order; whether the body is in braces; the rank

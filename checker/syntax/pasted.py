@@ -28,14 +28,13 @@ Attribute text is read strictly (`parse_attribute`); validation is the caller's 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from ..encodings.base import Encoding
 from ..errors import CheckerError, ParseError
 from .mlir_attr import parse_attribute
-from .ttgir import (LAYOUT_DIALECTS, MEMORY_SPACES, NOT_LAYOUTS, layout_attribute, parse_type,
-                    unsupported_encoding)
+from .ttgir import LAYOUT_DIALECTS, MEMORY_SPACES, NOT_LAYOUTS, layout_attribute, parse_type, unsupported_encoding
 
 _TYPE_HEAD = re.compile(r"(tensor|!ttg\.memdesc|!triton_gpu\.memdesc|!tt\.tensordesc)<")
 _ALIAS_HEAD = re.compile(r"([#!])([\w$.-]+)\s*=(?!=)\s*")

@@ -64,11 +64,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..encodings.base import Encoding
 from ..errors import CheckerError
+from ..limits import check_characters
+from .mlir_attr import parse_attribute
 
 LAYOUT_DIALECTS = ("ttg", "triton_gpu", "ttng", "triton_nvidia_gpu")
 NOT_LAYOUTS = frozenset({"shared_memory", "tensor_memory", "redOp"})   # ttg/ttng attributes that are no encoding
@@ -192,8 +195,6 @@ AttributeParser = Callable[[str, dict], Encoding]
 
 def _default_parser() -> AttributeParser:
     """Parse as Triton's parsers do, and verify (Triton verifies every attribute as it parses it)."""
-    from .mlir_attr import parse_attribute
-
     def parse(text: str, aliases: dict) -> Encoding:
         enc = parse_attribute(text, aliases, lenient=True)
         enc.validate()
@@ -1281,7 +1282,7 @@ def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
     """The problem of a statement whose brackets are still open: the outermost unclosed type if there
     is one, else the innermost open bracket."""
     text = stmt.text()
-    for ch, line, col, offset in stmt.stack:
+    for ch, _line, _col, offset in stmt.stack:
         start = _type_before(text, offset) if ch == "<" else None
         if start is not None:
             shown = re.sub(r"\s*\n\s*", " ", text[start:])[:40].rstrip()
@@ -1293,7 +1294,6 @@ def _unclosed(stmt: _Stmt, why: str) -> tuple[int, str]:
 def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | None = None) -> list[Module]:
     """Read every module of a TTGIR text; problems are collected, never raised (but text that is no text,
     with NUL or other control characters, is a ParseError naming the file and line)."""
-    from ..limits import check_characters
     check_characters(text, file)
     reader = _Reader(file, parse_attr or _default_parser())
     lines = text.splitlines()
@@ -1310,3 +1310,11 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
             m.operations, m.op_counts, m.aliases, m.alias_lines, m.type_aliases = [], Counter(), {}, {}, {}
         m.problems.sort(key=lambda p: p.line)
     return reader.modules
+
+
+def layout_shape(ref: TypeRef) -> list[int]:
+    """The shape an encoding is lowered at: a tensor's shape; a memdesc's allocation shape
+    (its own shape when it has none), trailing dims when the encoding has fewer."""
+    shape = list(ref.alloc_shape or ref.shape) if ref.kind == "memdesc" else list(ref.shape)
+    rank = ref.encoding.rank if ref.encoding is not None else len(shape)
+    return shape[len(shape) - rank:] if rank < len(shape) else shape

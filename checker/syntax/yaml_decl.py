@@ -39,8 +39,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from dataclasses import dataclass, field as dc_field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any
 
 import yaml
 
@@ -52,6 +54,7 @@ from ..errors import CheckerError, EncodingError, InternalError, ParseError
 from ..layout import is_power_of_two
 from ..limits import MAX_INCLUDE_DEPTH, MAX_NESTING, MAX_YAML_NODES, check_characters, check_depth, clip, read_text
 from ..schema import Schema, path_field, show
+from .mlir_attr import parse_attribute
 
 SCHEMA = "encoding.schema.json"
 LEGACY_CGA = ("ctas_per_cga", "cta_split_num", "cta_order")
@@ -300,7 +303,7 @@ class _Names:
     def defines(self, name: str) -> bool:
         return name in self.known or name in self.declarations
 
-    def get(self, name: str, where: "_Builder", path: tuple) -> Encoding:
+    def get(self, name: str, where: _Builder, path: tuple) -> Encoding:
         if name in self.known:
             return self.known[name]
         if name not in self.declarations:
@@ -390,7 +393,6 @@ class _Builder:
 
     def _attribute(self, text: str, path: tuple) -> Encoding:
         """Triton attribute text; ``#name`` refers to a declared or included encoding."""
-        from .mlir_attr import parse_attribute
         aliases = {n: self.names.get(n, self, path) for n in _ALIAS_REF.findall(text) if self.names.defines(n)}
         try:
             enc = parse_attribute(text, aliases)
@@ -515,4 +517,5 @@ def _load(file: str, chain: tuple[tuple[str, str], ...], done: dict) -> dict[str
     return result
 
 
-__all__ = ["load_encodings", "load_declarations", "encoding_from_mapping", "parse_yaml", "read_yaml", "check_schema", "YamlDocument"]
+__all__ = ["load_encodings", "load_declarations", "encoding_from_mapping", "parse_yaml", "read_yaml", "check_schema",
+           "YamlDocument"]

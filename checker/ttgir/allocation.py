@@ -30,7 +30,8 @@ One function:
   the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks``;
   ``tt.histogram``: ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source;
   ``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``ttg.local_atomic_scatter_rmw`` (and AMD's buffer atomics)
-  whose result is used: one element of the pointee's bits (a tensor result that broadcasts: all of them); ``ttng.tensormap_create``: 128;
+  whose result is used: one element of the pointee's bits (a tensor result that broadcasts: all of them);
+  ``ttng.tensormap_create``: 128;
   ``ttg.warp_specialize``: its captures packed (scalars their bytes, pointers and descriptors 8, a shared
   memdesc ``8 + 4 x rank``, another memdesc 8), 8-byte aligned; ``tt.call``: the callee's total (a
   *virtual* buffer). The function itself, when it holds warp-specialized code: one byte per partition
@@ -53,11 +54,24 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
+from ..encodings import lower
+from ..errors import CheckerError
 from ..hardware import Hardware, hardware_for_target
-from ..syntax.ttgir import Module, Operation, TypeRef, layout_tensors, partition_warps
+from ..padded import linear_part
+from ..properties.conversion import triton_view
+from ..syntax.ttgir import (
+    Module,
+    Operation,
+    TypeRef,
+    _group_end,
+    element_bits,
+    layout_tensors,
+    partition_warps,
+    split_top,
+)
 from .liveness import ControlFlow
 
 SCRATCH_ALIGN = 128
@@ -82,7 +96,7 @@ class Buffer:
     offset: int = 0
     what: str = ""
     owner: int = -1           # index in Module.operations of the operation that owns it
-    neighbours: list["Buffer"] = field(default_factory=list, repr=False)    # other partitions of one allocation
+    neighbours: list[Buffer] = field(default_factory=list, repr=False)    # other partitions of one allocation
 
     def to_tuple(self) -> tuple:
         return (self.line, self.op, self.kind, self.size, self.alignment, self.offset, self.what)
@@ -298,7 +312,7 @@ def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[s
     return _budgets(inline_calls(module), hardware or hardware_for_target(module.target))
 
 
-def _budgets(inlined: "Inlined", hw: Hardware | None) -> dict[str, Budget]:
+def _budgets(inlined: Inlined, hw: Hardware | None) -> dict[str, Budget]:
     module = inlined.module
     ops = module.operations
     funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
@@ -430,10 +444,8 @@ def inline_calls(module: Module) -> Inlined:
                 for k, (o, origin) in enumerate(body):
                     if k == 0 or k in returns:
                         continue
-                    def fresh(v: str) -> str:
-                        return renamed.get(v) or _tagged(v, tag)
-                    copy = replace(o, operands=[fresh(v) for v in o.operands], results=[_tagged(v, tag) for v in
-                                                                                         o.results],
+                    copy = replace(o, operands=[renamed.get(v) or _tagged(v, tag) for v in o.operands],
+                                   results=[_tagged(v, tag) for v in o.results],
                                    arguments=[_tagged(v, tag) for v in o.arguments],
                                    parent=placed.get(o.parent) if o.parent != 0 else parent,
                                    region=o.region if o.parent != 0 else op.region)
@@ -474,7 +486,6 @@ def _inlinable(ops: Sequence[Operation], funcs: dict[str, int], name: str) -> bo
 
 def _signature_count(func: Operation) -> int:
     """How many of a tt.func's arguments its signature declares (the rest are its blocks' arguments)."""
-    from ..syntax.ttgir import _group_end
     m = re.search(r"@[\w$.]+\s*\(", func.text)
     if m is None:
         return len(func.arguments)
@@ -767,8 +778,6 @@ def _per_cta(enc, shape: list[int]) -> list[int]:
     if enc is None:
         return shape
     try:
-        from ..encodings import lower
-        from ..padded import linear_part
         rank = enc.rank
         L = linear_part(lower(enc, shape[len(shape) - rank:]))
         split = [1] * rank
@@ -789,7 +798,6 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
             uncertain: list[str] | None = None) -> tuple[int, str, int]:
     """(bytes, why, alignment) of an operation's scratch buffer; 0 when it needs none. A size that cannot be
     computed is 0 with its reason added to `uncertain`."""
-    from ..errors import CheckerError
     try:
         if op.name == "ttg.convert_layout":
             size, why = _convert(op, hw)
@@ -821,7 +829,6 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
 
 
 def _layout(t: TypeRef):
-    from ..encodings import lower
     return lower(t.encoding, list(t.shape))
 
 
@@ -835,8 +842,7 @@ def _nonzero(bases) -> list:
 
 
 def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
-    from ..properties.conversion import triton_view
-    from ..properties.conversion_cost import scratch_elements
+    from ..properties.conversion_cost import scratch_elements  # lazy: only kernels converting through shared memory
     ts = layout_tensors(op.types)
     if len(ts) != 2:
         return 0, ""
@@ -855,7 +861,7 @@ def _axis(op: Operation) -> int:
 
 def _reduce(op: Operation) -> tuple[int, str]:
     """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
-    from ..properties.reduction import cross_warp_rounds, scratch_bytes
+    from ..properties.reduction import cross_warp_rounds, scratch_bytes  # lazy: only kernels with reductions
     ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
@@ -905,7 +911,7 @@ def _scan(op: Operation) -> tuple[int, str]:
 
 
 def _gather(op: Operation) -> tuple[int, str]:
-    from ..properties.reduction import gather_warp_local
+    from ..properties.reduction import gather_warp_local  # lazy: only kernels with gathers
     ts = layout_tensors(op.types)
     if len(ts) < 2:
         return 0, ""
@@ -923,7 +929,6 @@ def _atomic_bits(op: Operation) -> int:
     """The bits of the element an atomic updates (Triton: the pointee of its first operand, a shared memdesc's
     element for local_atomic_scatter_rmw); a scalar atomic's ``(!tt.ptr<bf16>, bf16, i1) -> bf16`` signature
     gives no type reference, so its text is read."""
-    from ..syntax.ttgir import element_bits
     first = op.operand_types[0] if op.operand_types else None
     if first is not None and first.kind == "memdesc":
         return first.element_bits or 32
@@ -954,7 +959,6 @@ def _atomic(op: Operation, used: bool) -> tuple[int, str]:
 def capture_bytes(t: str, hw: Hardware | None) -> int | None:
     """The bytes a warp_specialize capture of type `t` takes (Triton's getSharedMemorySize of the type);
     None when not known."""
-    from ..syntax.ttgir import element_bits
     t = t.strip()
     if t.startswith("!tt.tensordesc"):
         return None if hw is not None and hw.vendor == "amd" else 8
@@ -984,12 +988,10 @@ def _captures(op: Operation, hw: Hardware | None, uncertain: list[str] | None) -
 
 def _signature_inputs(text: str) -> list[str]:
     """The input types of an operation's trailing ``: (T, ...) -> R`` signature."""
-    from ..syntax.ttgir import _group_end, split_top
-    m = None
-    for m in re.finditer(r":\s*\(", text):
-        pass
-    if m is None:
+    matches = list(re.finditer(r":\s*\(", text))
+    if not matches:
         return []
+    m = matches[-1]
     return split_top(text[m.end():_group_end(text, m.end() - 1) - 1])
 
 

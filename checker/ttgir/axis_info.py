@@ -27,16 +27,17 @@ not to wrap inside the tile); every other operation outside the rules (a load, a
 gives no form. The coalescing property counts 32-byte sectors on that form (`checker.properties.coalesced`).
 
 `access_of(module, op, info)` reads one global access (``tt.load``, ``tt.store``, ``amdg.buffer_load`` /
-``amdg.buffer_store``): its pointer (or base and offsets), mask, element type and the figures Triton's
-lowering reads (`GlobalAccess`).
+``amdg.buffer_store``, the global side of ``ttg.async_copy_global_to_local`` / ``amdg.buffer_load_to_local``,
+``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``amdg.buffer_atomic_rmw``): its pointer (or base and offsets), mask,
+element type and the figures Triton's lowering reads (`GlobalAccess`).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from ..syntax.ttgir import Module, Operation, TypeRef, split_top
 
@@ -94,10 +95,10 @@ class AxisInfo:
         return len(self.divisibility) == len(self.constancy) == len(self.contiguity)
 
     @staticmethod
-    def pessimistic(rank: int) -> "AxisInfo":
+    def pessimistic(rank: int) -> AxisInfo:
         return AxisInfo((1,) * rank, (1,) * rank, (1,) * rank)
 
-    def with_hints(self, hints: dict[str, list[int]]) -> "AxisInfo":
+    def with_hints(self, hints: dict[str, list[int]]) -> AxisInfo:
         """The hint attributes of an operation replace what its rule gave (visitOperation)."""
         def pick(key, own):
             h = hints.get(key)
@@ -623,7 +624,7 @@ def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
     for i, op in enumerate(ops):
         enclosing = set(scope_of[i]) | {(p, None) for p, _ in scope_of[i]}
 
-        def resolve(name: str) -> str:
+        def resolve(name: str, enclosing: set = enclosing) -> str:
             for k, scope in reversed(defs.get(name, [])):
                 if scope in enclosing:
                     return f"{name}@{k}"
@@ -902,10 +903,18 @@ class GlobalAccess:
     strides: tuple | None
     base_divisibility_bytes: int | None = None
     contiguity_hint: int = 0
+    shared: TypeRef | None = None          # a copy's destination memdesc
+    atomic: str | None = None              # an atomic's operation: add, fadd, max, ..., cas
+    element: str | None = None             # the element type (f16, bf16, f32, i32, ...)
 
 
 ACCESSES = {"tt.load": ("load", False), "tt.store": ("store", False),
-            "amdg.buffer_load": ("load", True), "amdg.buffer_store": ("store", True)}
+            "amdg.buffer_load": ("load", True), "amdg.buffer_store": ("store", True),
+            "ttg.async_copy_global_to_local": ("copy", False), "amdg.buffer_load_to_local": ("copy", True),
+            "tt.atomic_rmw": ("atomic", False), "tt.atomic_cas": ("atomic", False),
+            "amdg.buffer_atomic_rmw": ("atomic", True)}
+_KEYWORD_VALUE = r"\b{}\s*=?\s*(%[\w.#-]+)"
+_RMW = re.compile(r"\b(?:tt\.atomic_rmw|amdg\.buffer_atomic_rmw)\s+(\w+)")
 
 
 def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
@@ -927,18 +936,33 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
             return f"{op.name} without a typed value tensor"
         ptr_type = typed[0]
         bits = pointee_bits(op.text)
+        if bits is None and kind == "copy":      # no `!tt.ptr<T>` in the text: the destination's element
+            bits = next((t.element_bits for t in op.types if t.kind == "memdesc" and t.element_bits), None)
         if bits is None:
             return f"{op.name} whose element type is not read"
         rest = op.operands[op.operands.index(offs) + 1:] if offs in op.operands else []
         mask = next((a.info.get(v) for v in rest if a.shapes.get(v) == list(ptr_type.shape) and
                      _is_i1(a, v)), None)
+        shared = None
+        if kind == "copy":      # buffer_load_to_local %base[%offsets] mask = %m other = %o ... into %dst : ...
+            m_mask = re.search(_KEYWORD_VALUE.format("mask"), op.text)
+            mask = a.info.get(names.get(m_mask.group(1), m_mask.group(1))) if m_mask else None
+            mems = [t for t in op.types if t.kind == "memdesc"]
+            offs_types = [t for t in op.operand_types if t.kind == "tensor" and t.element_type.startswith("i")]
+            if not mems or not offs_types:
+                return f"{op.name} without typed offsets and destination"
+            ptr_type, shared = offs_types[0], mems[0]
         hint = op.attributes.get("contiguity")
         form = a.forms.get(offs)
         eb = max(1, bits // 8)
         strides = tuple(_scale(s, eb) for s in form) if form is not None else None
+        m_el = _POINTEE.search(op.text)
+        m_rmw = _RMW.search(op.text)
         return GlobalAccess(op, kind, True, a.of(offs, len(ptr_type.shape)), mask, ptr_type, bits, strides,
                             base_divisibility_bytes=a.of(base).divisibility[0],
-                            contiguity_hint=hint if isinstance(hint, int) else 0)
+                            contiguity_hint=hint if isinstance(hint, int) else 0, shared=shared,
+                            atomic=m_rmw.group(1) if kind == "atomic" and m_rmw else None,
+                            element=m_el.group(1) if m_el else None)
     ptrs = [t for t in tensors if t.element_type.startswith("!tt.ptr")]
     if not ptrs:
         return f"{op.name} of a scalar pointer or a tensor descriptor (not a tensor of pointers)"
@@ -947,11 +971,33 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
     bits = pointee_bits(ptr_type.element_type)
     if bits is None:
         return f"{op.name} whose element type is not read"
-    mask_value = op.operands[1] if kind == "load" and len(op.operands) > 1 else \
-        (op.operands[2] if kind == "store" and len(op.operands) > 2 else None)
+    names = dict(zip([v.split("@")[0] for v in op.operands], op.operands))
+    shared = atomic = None
+    hint = 0
+    if kind == "copy":
+        # ttg.async_copy_global_to_local %src, %dst mask %m other %o {contiguity = 8 : i32} : tensor -> memdesc
+        m_mask = re.search(_KEYWORD_VALUE.format("mask"), op.text)
+        mask_value = names.get(m_mask.group(1), m_mask.group(1)) if m_mask else None
+        mems = [t for t in op.types if t.kind == "memdesc"]
+        if not mems:
+            return f"{op.name} without a typed destination"
+        shared = mems[0]
+        h = op.attributes.get("contiguity")
+        hint = h if isinstance(h, int) else 0
+    elif kind == "atomic":
+        # tt.atomic_rmw fadd, acq_rel, gpu, %ptr, %val[, %mask] : (...) -> ...; tt.atomic_cas sem, scope, %ptr,
+        # %cmp, %val
+        m_rmw = _RMW.search(op.text)
+        atomic = m_rmw.group(1) if m_rmw else "cas"
+        mask_value = op.operands[2] if atomic != "cas" and len(op.operands) > 2 else None
+    else:
+        mask_value = op.operands[1] if kind == "load" and len(op.operands) > 1 else \
+            (op.operands[2] if kind == "store" and len(op.operands) > 2 else None)
     mask = a.info.get(mask_value) if mask_value is not None else None
     rank = len(ptr_type.shape)
-    return GlobalAccess(op, kind, False, a.of(ptr, rank), mask, ptr_type, bits, a.forms.get(ptr))
+    element = ptr_type.element_type[len("!tt.ptr<"):].split(">")[0].split(",")[0].strip()
+    return GlobalAccess(op, kind, False, a.of(ptr, rank), mask, ptr_type, bits, a.forms.get(ptr),
+                        contiguity_hint=hint, shared=shared, atomic=atomic, element=element)
 
 
 def _is_i1(a: Analysis, v: str) -> bool:

@@ -38,10 +38,10 @@ range is ``[smallest id, largest id + 1)`` over the operations ``resolve`` gives
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
-from ..syntax.ttgir import Operation
+from ..syntax.ttgir import Operation, _group_end
 
 STRUCTURED = ("scf.for", "scf.if", "scf.while")
 BRANCHES = ("cf.br", "cf.cond_br")
@@ -137,7 +137,6 @@ class ControlFlow:
         each branch's [(successor, operands passed)] in `branches`; None for a region of one block."""
         if not any(self.ops[i].name in BRANCHES for i in items):
             return None
-        from ..syntax.ttgir import _group_end
         bodies: list[list[int]] = [[]]
         for i in items:
             bodies[-1].append(i)

@@ -9,10 +9,11 @@
   (properties/data_movement.py: no element leaves its thread);
 - ``tt.reduce``, ``tt.scan``, ``tt.gather``: ``reduction`` (properties/reduction.py: the levels crossed
   along the axis, shuffles, redux, cross-warp rounds and scratch);
-- ``tt.load``, ``tt.store``: ``coalesced`` (properties/coalesced.py, a warning: the vector width Triton emits
-  from the pointer's AxisInfo, checker/ttgir/axis_info.py, against the layout's, and the 32-byte sectors per warp
-  request);
-(``amdg.buffer_load`` / ``amdg.buffer_store`` are listed as skipped: `checker.ttgir.builder.NOT_MODELLED`.)
+- ``tt.load``, ``tt.store``, ``tt.atomic_rmw``, ``tt.atomic_cas``: ``coalesced`` (properties/coalesced.py, a
+  warning: the vector width Triton emits from the pointer's AxisInfo, checker/ttgir/axis_info.py, against the
+  layout's, and the 32-byte sectors per warp request); the global side of ``ttg.async_copy_global_to_local`` and
+  ``amdg.buffer_load_to_local`` too, after their shared-memory checks (checker/ttgir/ops_memory.py);
+(``amdg.buffer_load`` / ``amdg.buffer_store`` get the same check from checker/ttgir/ops_amd.py.)
 
 Registered when checker/ttgir/ops_nvidia.py is imported. A case the models do
 not cover is skipped with its reason (`Builder.skip`).
@@ -21,9 +22,15 @@ not cover is skipped with its reason (`Builder.skip`).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..syntax.ttgir import Operation, layout_tensors, split_top
+from . import ops_memory  # noqa: F401  (registered first: a copy's shared-memory rule runs before copy_access)
 from .builder import Builder, _compact, op_check
+
+if TYPE_CHECKING:
+    from ..hardware import Hardware
+    from .axis_info import GlobalAccess
 
 _SCALED = re.compile(r"\btt\.dot_scaled\s+(.*?)\s+lhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
 
@@ -219,11 +226,71 @@ def global_access(b: Builder, op: Operation) -> None:
               ("mask_constancy", list(acc.mask.constancy) if acc.mask is not None else None),
               ("strides_bytes", strides), ("buffer", acc.buffer),
               ("base_divisibility_bytes", acc.base_divisibility_bytes), ("contiguity_hint", acc.contiguity_hint))
-    b.add(op, "coalesced", f"{_compact(t.encoding_text)} {'x'.join(map(str, t.shape))}", [("layout", t.encoding)],
+    operands = [("layout", t.encoding)]
+    if acc.kind == "copy":
+        mem = acc.shared
+        if mem is None or mem.encoding is None or not mem.encoding.is_shared:
+            b.skip(op, f"{op.name} without a typed shared destination", "coalesced")
+            return
+        from ..syntax.ttgir import layout_shape
+        operands.append(("shared", mem.encoding))
+        params += (("shared_shape", list(layout_shape(mem))),
+                   ("access", "cp.async" if op.name == "ttg.async_copy_global_to_local" else "direct_to_lds"))
+    if acc.kind == "atomic":
+        params += (("atomic_vec", atomic_vector_cap(b.hw, acc)), ("atomic", acc.atomic),
+                   ("atomic_word", atomic_word_instruction(b.hw, acc)))
+    b.add(op, "coalesced", f"{_compact(t.encoding_text)} {'x'.join(map(str, t.shape))}", operands,
           t.shape, severity="warning", bits=acc.bits, params=params)
 
 
-@op_check("tt.load", "tt.store")
+def atomic_vector_cap(hw: Hardware, acc: GlobalAccess) -> int | None:
+    """The elements one atomic instruction of a lane covers at most (None: no cap of its own, the vector of a
+    load). NVIDIA (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/LoadStoreOpToLLVM.cpp,
+    ``AtomicRMWOpConversion``: ``supportsVectorized`` with ``TargetInfo::supportVectorizedAtomics``): an fadd of
+    f16 / bf16 / f32 on compute capability 90 and later is vectorized (``atom.global.v4.f32``); any other
+    rmw packs f16 pairs (``f16x2``) and is scalar otherwise; ``AtomicCASOpConversion`` is scalar. AMD
+    (third_party/amd/lib/TritonAMDGPUToLLVM/LoadStoreOpToLLVM.cpp, ``AtomicRMWOpConversion``): f16 / bf16 in
+    pairs, others scalar; CAS scalar."""
+    if acc.atomic == "cas":
+        return 1
+    half = acc.element in ("f16", "bf16")
+    if hw.vendor == "nvidia":
+        m = re.search(r"(\d+)", hw.name or "")
+        if acc.atomic == "fadd" and acc.element in ("f16", "bf16", "f32") and m and int(m.group(1)) >= 90:
+            return None
+        return 2 if acc.element == "f16" else 1
+    return 2 if half else 1
+
+
+def atomic_word_instruction(hw: Hardware, acc: GlobalAccess) -> str | None:
+    """The instruction a 16-bit atomic of one element is done with when the target has none of its own: it
+    works on the 32-bit word holding the element (4 bytes a lane). AMD (``AtomicRMWOpConversion``): an fadd of
+    f16 / bf16 on CDNA3 / CDNA4 (gfx942, gfx950: ``supportsGlobalAtomicF16PackedAndDpp``) pairs neighbouring
+    lanes' elements (DPP) into ``global_atomic_pk_add_f16``; elsewhere LLVM expands it into a compare-and-swap
+    loop on the word (``global_atomic_cmpswap``); NVIDIA: a bf16 atomic below compute capability 90 (LLVM's
+    ``atomicrmw``, no ``atom...bf16`` there) becomes ``atom.global.cas.b32`` in a loop (both seen in Triton 3.9's
+    assembly). None where the element is not 16-bit or the target has the 16-bit atomic (a buffer atomic
+    always pairs)."""
+    if acc.element not in ("f16", "bf16") or acc.atomic == "cas" or acc.buffer:
+        return None
+    if hw.vendor == "nvidia":
+        m = re.search(r"(\d+)", hw.name or "")
+        return "atom.global.cas.b32 (loop)" if acc.element == "bf16" and m and int(m.group(1)) < 90 else None
+    gen = re.search(r"gfx(\d+?)(\d\w)$", hw.name or "")
+    if acc.atomic == "fadd" and hw.name in ("gfx942", "gfx950"):
+        return f"global_atomic_pk_add_{acc.element} (lane pairs)"
+    return "global_atomic_cmpswap" + ("_b32" if gen and int(gen.group(1)) >= 11 else "") + " (loop)"
+
+
+@op_check("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
 def load_store(b: Builder, op: Operation) -> None:
-    """`coalesced` of a global load or store (`global_access`)."""
+    """`coalesced` of a global load, store or atomic (`global_access`)."""
+    global_access(b, op)
+
+
+@op_check("ttg.async_copy_global_to_local", "amdg.buffer_load_to_local")
+def copy_access(b: Builder, op: Operation) -> None:
+    """`coalesced` of the global side of a global-to-shared copy (``ttg.async_copy_global_to_local``:
+    cp.async / AMD's global_load_lds; ``amdg.buffer_load_to_local``): `global_access`. It runs after the copy's
+    shared-memory rule (`ops_memory`, imported above so that it is registered first)."""
     global_access(b, op)

@@ -7,9 +7,9 @@ apply (Triton's bases exactly, or a clean rejection where Triton raised or abort
 
 import pytest
 
-from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import from_gluon
+from checker.syntax.gluon import lower_gluon as lower
 
 from ..conftest import load_jsonl
 from .test_lowering import _supported, as_triton_json

@@ -7,9 +7,9 @@ with an EncodingError / CheckerError, never a crash.
 
 import pytest
 
-from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
+from checker.syntax.gluon import lower_gluon as lower
 
 from ..conftest import load_jsonl
 

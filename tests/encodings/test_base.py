@@ -11,8 +11,21 @@ from hypothesis import strategies as st
 from checker.encodings import ENCODING_CLASSES
 from checker.encodings.amd_mfma import AmdMfmaEncoding
 from checker.encodings.amd_wmma import AmdWmmaEncoding
-from checker.encodings.base import (BASES, BOOL, CGA, ENCODING, INT, INTS, RANK, REQUIRED, bases_rank, implied_rank,
-                                    is_permutation_matrix, order_by_first_appearance, params_of)
+from checker.encodings.base import (
+    BASES,
+    BOOL,
+    CGA,
+    ENCODING,
+    INT,
+    INTS,
+    RANK,
+    REQUIRED,
+    bases_rank,
+    implied_rank,
+    is_permutation_matrix,
+    order_by_first_appearance,
+    params_of,
+)
 from checker.encodings.nvmma_shared import NvmmaSharedEncoding
 from checker.encodings.padded_shared import PaddedSharedEncoding, identity_offsets
 from checker.layout import LinearLayout, identity_standard_nd, standard_out_dims
@@ -194,6 +207,7 @@ def test_lower_validates_an_encoding_value_once_and_a_bad_one_every_time(monkeyp
 
 def test_an_encoding_hashes_its_fields_once_and_pickles_its_fields_only():
     import pickle
+
     from checker.encodings import clear_caches, lower
     from checker.encodings.blocked import BlockedEncoding
     from checker.encodings.slice import SliceEncoding

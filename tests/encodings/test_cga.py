@@ -2,8 +2,14 @@
 
 import pytest
 
-from checker.encodings.cga import (cga_bases_from_split_params, cga_linear_layout, cta_split_num, ctas_per_cga,
-                                   shape_per_cta, validate_cga)
+from checker.encodings.cga import (
+    cga_bases_from_split_params,
+    cga_linear_layout,
+    cta_split_num,
+    ctas_per_cga,
+    shape_per_cta,
+    validate_cga,
+)
 from checker.errors import EncodingError
 
 

@@ -14,9 +14,9 @@ import pathlib
 
 import pytest
 
-from checker.syntax.gluon import lower_gluon as lower
 from checker.errors import CheckerError
 from checker.syntax.gluon import from_gluon
+from checker.syntax.gluon import lower_gluon as lower
 
 CASES = [json.loads(line) for line in (pathlib.Path(__file__).parent / "nvidia_oracle.jsonl").open()]
 ACCEPTED = [c for c in CASES if c["error"] is None]

@@ -9,9 +9,8 @@ from checker.encodings.nvmma_shared import NvmmaSharedEncoding
 from checker.errors import EncodingError
 from checker.syntax.gluon import from_gluon
 
-from .test_closed import cga
-
 from ..tables import stored_elements
+from .test_closed import cga
 
 
 def offsets(enc, shape):

@@ -156,9 +156,9 @@ def test_a_short_form_of_ones_is_one_element_of_its_rank():
     linear component of no bases over three dims of size 1), prints it with order [2, 1, 0], allocates 2 bytes
     for a 1x1x1 f16 buffer, and takes it for a 1x1x1 memdesc or one with a leading buffer dim, not a 1x1 one
     ("rank must be equal to or one less than the shape size")."""
-    from checker.syntax.mlir_attr import parse_attribute, print_attribute
     from checker.encodings.padded_shared import PaddedSharedPointEncoding
     from checker.errors import CheckerError
+    from checker.syntax.mlir_attr import parse_attribute, print_attribute
     enc = parse_attribute("#ttg.padded_shared<[32:+4] {order = [0, 1, 2], shape = [1, 1, 1]}>", {})
     enc.validate()
     assert isinstance(enc, PaddedSharedPointEncoding) and enc.rank == 3
@@ -181,7 +181,7 @@ def test_a_short_form_of_ones_is_one_element_of_its_rank():
 def test_a_layout_of_no_dims_is_refused(text):
     """Triton 3.9: "Empty Layout not supported" (the long form), "linearComponent must have [offset, block]
     as input dims" (the short form of rank 0)."""
-    from checker.syntax.mlir_attr import parse_attribute
     from checker.errors import CheckerError
+    from checker.syntax.mlir_attr import parse_attribute
     with pytest.raises(CheckerError):
         parse_attribute(text, {}).validate()

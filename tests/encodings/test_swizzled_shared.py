@@ -8,9 +8,8 @@ from checker.encodings import lower
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.errors import CheckerError, EncodingError
 
-from .test_closed import cga
-
 from ..tables import stored_elements
+from .test_closed import cga
 
 
 @pytest.mark.parametrize("vec, per_phase, max_phase, shape, table", [
@@ -43,8 +42,10 @@ def test_rank3_and_column_major():
 
 
 @pytest.mark.parametrize("enc, field, message", [
-    (SwizzledSharedEncoding(1, 0, 4, (1, 0)), "perPhase", "must be a positive integer (Triton's lowering divides by it), got 0"),
-    (SwizzledSharedEncoding(1, 1, 0, (1, 0)), "maxPhase", "must be a positive integer (Triton's lowering divides by it), got 0"),
+    (SwizzledSharedEncoding(1, 0, 4, (1, 0)), "perPhase",
+     "must be a positive integer (Triton's lowering divides by it), got 0"),
+    (SwizzledSharedEncoding(1, 1, 0, (1, 0)), "maxPhase",
+     "must be a positive integer (Triton's lowering divides by it), got 0"),
     (SwizzledSharedEncoding(-1, 1, 1, (1, 0)), "vec", "expected an unsigned integer value in vec, got -1"),
     (SwizzledSharedEncoding(1, -2, 1, (1, 0)), "perPhase", "expected an unsigned integer value in perPhase, got -2"),
     (SwizzledSharedEncoding(1, 1, -1, (1, 0)), "maxPhase", "expected an unsigned integer value in maxPhase, got -1"),

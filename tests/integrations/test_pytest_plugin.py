@@ -1,5 +1,5 @@
-"""checker/integrations/pytest_plugin.py in a pytest of its own: without --layoutcheck it does nothing; with it, each test
-during which a kernel with errors was compiled fails with the kernel's findings (warnings too under
+"""checker/integrations/pytest_plugin.py in a pytest of its own: without --layoutcheck it does nothing; with it, each
+test during which a kernel with errors was compiled fails with the kernel's findings (warnings too under
 --layoutcheck-werror), the summary closes the session and the reports go to --layoutcheck-report-dir. The
 kernels are "compiled" by calling the installed session's Triton listener with a TTGIR file, as
 ``triton.compile`` does (the real compiler: tests/test_triton.py)."""

@@ -6,8 +6,17 @@ from hypothesis import strategies as st
 
 from checker import parse_encoding, prove
 from checker.encodings import lower
-from checker.properties.coalesced import (coalesced, contig_per_thread, instruction, layout_order, min_sectors_of, probe,
-                                          sectors_of, vector_width)
+from checker.properties.coalesced import (
+    coalesced,
+    contig_per_thread,
+    instruction,
+    layout_order,
+    min_sectors_of,
+    probe,
+    sectors_of,
+    vector_width,
+)
+from checker.verdict import Engines
 
 ROWS = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>"
 COLS = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>"
@@ -123,9 +132,96 @@ def test_a_broadcast_pointer_is_not_a_narrow_vector():
                       "order = [1, 0]}>", [64, 64])
     for engine in ("f2", "z3"):
         r = coalesced(L, 16, contiguity=[1, 1], divisibility=[2, 2], strides_bytes=[0, 0], hardware="sm80",
-                      engine=engine)
+                      engines=Engines(engine))
         assert r.holds and r.details["broadcast"] and r.details["vec"] == 1 and r.details["layout_vec"] == 8
         assert "does not move along dim1 (a broadcast)" in r.explanation
         assert (r.details["sectors"], r.details["min_sectors"]) == (r.details["requests"], r.details["requests"])
     r = coalesced(L, 16, contiguity=[1, 1], divisibility=[2, 2], strides_bytes=[128, None], hardware="sm80")
     assert r.fails and r.counterexample.kind == "narrow_vector"          # a runtime stride may move: narrow
+
+
+def test_buffer_rule_raises_to_the_contiguity_attribute_before_the_mask():
+    """BufferLoadOpConversion: getVectorSize(ptr, offset), then max with the op's contiguity, then the mask."""
+    L = lower(blocked(ROWS), [16, 512])
+    v = vector_width(L, 16, contiguity=[1, 1], divisibility=[1, 1], buffer=True, base_divisibility_bytes=16,
+                     contiguity_hint=8)
+    assert (v.vec, v.rule) == (8, "buffer")
+    v = vector_width(L, 16, contiguity=[1, 1], divisibility=[1, 1], buffer=True, base_divisibility_bytes=16,
+                     contiguity_hint=8, mask_alignment=2)
+    assert v.vec == 2
+    v = vector_width(L, 16, contiguity=[1, 512], divisibility=[1, 8], buffer=True, base_divisibility_bytes=4)
+    assert (v.vec, v.limited_by) == (2, ["base_alignment"])     # a 4-byte base: 2 fp16 per vector
+
+
+def test_copy_rule_takes_the_mask_first_then_the_hint_then_the_shared_run():
+    """Async copies (cp.async / direct-to-LDS): mask, then the contiguity attribute, then 128 bits and the
+    shared layout's run; a shared run below the layout's vector is a narrow vector of its own."""
+    L = lower(blocked(ROWS), [16, 512])
+    v = vector_width(L, 16, contiguity=[1, 512], divisibility=[2, 16], mask_alignment=1, contiguity_hint=4,
+                     rule="copy", shared_vec=8)
+    assert v.vec == 4
+    r = coalesced(L, 16, contiguity=[1, 512], divisibility=[2, 16], strides_bytes=[1024, 2], hardware="sm80",
+                  kind="copy", shared_vec=4)
+    assert r.fails and r.details["instruction"] == "cp.async.ca.shared.global 8"
+    assert r.counterexample.data["limited_by"] == ["shared"] and r.counterexample.replay()
+    assert "shared layout" in r.details["suggestion"]
+    r = coalesced(L, 16, contiguity=[1, 512], divisibility=[2, 16], strides_bytes=[1024, 2], hardware="sm80",
+                  kind="copy", shared_vec=8)
+    assert r.holds and r.details["instruction"] == "cp.async.cg.shared.global 16"
+    assert (r.details["requests"], r.details["sectors"]) == (32, 512)
+
+
+def test_atomics_are_judged_against_their_own_cap():
+    """Scalar atomics (cap 1) are as wide as they can be; their sectors are still counted; a packed f16 pair
+    (cap 2) is atom.global.f16x2; repeated warps issue nothing (the redundant-thread predicate)."""
+    L = lower(blocked(ROWS), [16, 512])
+    r = coalesced(L, 32, contiguity=[1, 512], divisibility=[4, 16], strides_bytes=[2048, 4], hardware="sm80",
+                  kind="atomic", atomic_vec=1)       # 8 scalars per thread: lanes 32 bytes apart
+    assert r.fails and r.counterexample.kind == "split_sectors" and r.details["layout_vec"] == 1
+    assert r.details["instruction"] == "atom.global.b32" and (r.details["sectors"], r.details["min_sectors"]) == \
+        (8192, 1024)
+    one = lower(blocked("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], "
+                        "order = [1, 0]}>"), [16, 512])
+    r = coalesced(one, 32, contiguity=[1, 512], divisibility=[4, 16], strides_bytes=[2048, 4], hardware="sm80",
+                  kind="atomic", atomic_vec=1)
+    assert r.holds and r.details["sectors"] == r.details["min_sectors"]
+    two = lower(blocked("#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], "
+                        "order = [1, 0]}>"), [16, 512])
+    r = coalesced(two, 16, contiguity=[1, 512], divisibility=[2, 16], strides_bytes=[1024, 2], hardware="sm80",
+                  kind="atomic", atomic_vec=2)
+    assert r.holds and r.details["instruction"] == "atom.global.f16x2" and r.details["vector_bytes"] == 4
+    r = coalesced(L, 32, contiguity=[1, 512], divisibility=[4, 16], strides_bytes=[2048, 4], hardware="sm90",
+                  kind="atomic")           # sm90's vectorized fadd: 16 of each thread's 32 bytes per request
+    assert r.fails and r.details["instruction"] == "atom.global.v4.b32" and r.details["vec"] == 4
+    lay = blocked("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>")
+    assert probe(lower(lay, [128]), 32, [1], kind="atomic")["requests"] == 1
+    assert probe(lower(lay, [128]), 32, [1], kind="copy")["requests"] == 1
+
+
+def test_instruction_names_of_copies_atomics_and_gfx12():
+    assert instruction("nvidia", "copy", 16, 8) == "cp.async.cg.shared.global 16"
+    assert instruction("nvidia", "copy", 32, 1) == "cp.async.ca.shared.global 4"
+    assert instruction("amd", "copy", 16, 8, target="gfx950") == "global_load_lds_dwordx4"
+    assert instruction("amd", "copy", 32, 1, buffer=True, target="gfx942") == "buffer_load_dword lds"
+    assert instruction("amd", "copy", 16, 4, target="gfx1250") == "global_load_async_to_lds_b64"
+    assert instruction("amd", "load", 16, 8, buffer=True, target="gfx1250") == "buffer_load_b128"
+    assert instruction("amd", "load", 16, 1, target="gfx1250") == "global_load_u16"
+    assert instruction("amd", "store", 8, 1, buffer=True, target="gfx1250") == "buffer_store_b8"
+    assert instruction("amd", "atomic", 32, 1) == "global_atomic_b32"
+    assert instruction("amd", "atomic", 16, 2, packed=True) == "global_atomic_pk_b16x2"
+    assert instruction("nvidia", "atomic", 32, 4) == "atom.global.v4.b32"
+
+
+def test_a_lone_16_bit_atomic_without_its_own_instruction_works_on_the_word():
+    """AMD gfx942 / gfx950 pair lanes into global_atomic_pk_add_f16, other targets loop on a 32-bit CAS (Triton 3.9's
+    assembly): the instruction moves 4 bytes a lane."""
+    two = lower(blocked("#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 64], warpsPerCTA = [2, 2], "
+                        "order = [1, 0]}>"), [16, 512])
+    kw = dict(contiguity=[1, 512], divisibility=[2, 16], strides_bytes=[1024, 2], hardware="gfx942", kind="atomic",
+              atomic_vec=2, atomic_word="global_atomic_pk_add_f16 (lane pairs)")
+    r = coalesced(two, 16, mask_alignment=1, **kw)
+    assert (r.details["instruction"], r.details["vector_bytes"], r.details["atomic_word"]) == \
+        ("global_atomic_pk_add_f16 (lane pairs)", 4, True)
+    r = coalesced(two, 16, **kw)                 # whole pairs: the packed instruction of the pair itself
+    assert (r.details["instruction"], r.details["vector_bytes"]) == ("global_atomic_pk_b16x2", 4)
+    assert "atomic_word" not in r.details

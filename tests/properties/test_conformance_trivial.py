@@ -4,6 +4,7 @@ import pytest
 
 from checker.layout import LinearLayout
 from checker.properties.conversion import conversion
+from checker.verdict import Engines
 
 from ..conftest import load_jsonl
 
@@ -14,7 +15,7 @@ DIFFERENTIAL = [c for c in load_jsonl("differential_convert_trivial.jsonl") if c
 def _check(case, engine):
     src = LinearLayout.from_triton_json(case["src_linear_layout"])
     dst = LinearLayout.from_triton_json(case["dst_linear_layout"])
-    r = conversion(src, dst, same_encoding=case["same_encoding"], engine=engine, triton=True)
+    r = conversion(src, dst, same_encoding=case["same_encoding"], engines=Engines(engine), triton=True)
     assert r.details["triton_trivial"] is case["trivial"]
     # Every recorded conversion is between layouts of one tensor: nothing is missing.
     assert r.holds and r.details["level"] in ("register", "warp", "cta", "cross_cta")

@@ -1,6 +1,7 @@
 from checker.layout import LinearLayout
-from checker.properties.conversion import conversion
 from checker.padded import PaddedLayout
+from checker.properties.conversion import conversion
+from checker.verdict import Engines
 
 # src: register 1, lanes 2 and 4, warp 8; dst swaps the register and warp bits.
 SRC = LinearLayout({"register": [(1,)], "lane": [(2,), (4,)], "warp": [(8,)]}, [("dim0", 16)])
@@ -67,11 +68,11 @@ def test_round_trip_through_a_buffer_missing_an_element():
 
 def test_solver_giving_up_leaves_everything_undecided(monkeypatch):
     from checker import smt
-    monkeypatch.setattr(smt.Obligation, "solve", lambda self, timeout_ms: smt.Answer("unknown", reason="timeout"))
+    monkeypatch.setattr(smt.Obligation, "solve", lambda self, timeout_ms=None: smt.Answer("unknown", reason="timeout"))
     r = conversion(SRC, DST)
     assert r.status == "unknown" and r.details["level"] is None and r.counterexample is None
     assert r.verdicts["f2"].status == "holds" and r.verdicts["z3"].status == "unknown"
-    assert conversion(SRC, DST, engine="f2").details["level"] == "cta"
+    assert conversion(SRC, DST, engines=Engines("f2")).details["level"] == "cta"
 
 
 # Two CTAs: register 1, lane 2, block 4 over dim0 of 8 (CTA 1 holds elements 4..7).
@@ -100,7 +101,7 @@ def test_round_trip_through_another_ctas_buffer_is_cross_cta():
             "block=1), but at no src index with the same block)" in r.explanation)
     assert r.explanation.endswith("delivers every element through distributed shared memory (a CTA's buffer "
                                   "written or read by another CTA)")
-    z = conversion(CGA, CGA, via=swapped, engine="z3").details["witnesses"]["cta"]
+    z = conversion(CGA, CGA, via=swapped, engines=Engines("z3")).details["witnesses"]["cta"]
     assert z["kind"] == "not_local" and z["kept"] == ["block"]
 
 
@@ -112,7 +113,7 @@ def test_one_buffer_in_cta_0_for_two_ctas_is_cross_cta():
     assert r.details["round_trip"]["level"] == "cross_cta"
     # the load alone: dst's CTA 1 reads a buffer S does not have in CTA 1
     from checker.properties.conversion import _claim
-    load = _claim("load_cta", cta0, CGA, ("block",), "both", None, holder_dims=("offset", "block"),
+    load = _claim("load_cta", cta0, CGA, ("block",), Engines("both", None), holder_dims=("offset", "block"),
                   roles=("shared", "dst"), held=False)
     assert load.fails and load.counterexample.data["dst_index"]["block"] == 1
 

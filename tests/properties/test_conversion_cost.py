@@ -208,10 +208,12 @@ H100 = [
      '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>'),
     ('f16_64x64_row8_to_dot0v3k2', 'fp16', [64, 64], 'shared', 8192, 64, 64, (16, 16, 16, 16),
      '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>',
-     '#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>'),
+     '#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], '
+     'instrShape = [16, 64, 16]}>, kWidth = 2}>'),
     ('f16_64x64_mma3n64_to_dot0v3k2', 'fp16', [64, 64], 'register', 0, 0, 0, (0, 0, 0, 0),
      '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>',
-     '#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>'),
+     '#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], '
+     'instrShape = [16, 64, 16]}>, kWidth = 2}>'),
     ('f32_32x128_c_row1_to_c_row4', 'fp32', [32, 128], 'shared', 2048, 128, 128, (32, 32, 32, 32),
      '#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>',
      '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]}>'),
@@ -232,31 +234,42 @@ H100 = [
      '#ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>'),
     ('f16_32x32_row1_to_inwarp_t', 'fp16', [32, 32], 'shared', 2048, 16, 16, (4, 4, 4, 4),
      '#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>',
-     '#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [4, 0], [8, 0], [16, 0]], warp = [[1, 0], [2, 0]], block = []}>'),
+     '#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [4, 0], [8, 0], [16, 0]], '
+     'warp = [[1, 0], [2, 0]], block = []}>'),
     ('f32_32x32_row1_to_lanerot', 'fp32', [32, 32], 'shuffle', 0, 0, 0, (0, 0, 0, 0),
      '#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>',
-     '#ttg.linear<{register = [[4, 0], [8, 0], [16, 0]], lane = [[0, 16], [0, 1], [0, 2], [0, 4], [0, 8]], warp = [[1, 0], [2, 0]], block = []}>'),
+     '#ttg.linear<{register = [[4, 0], [8, 0], [16, 0]], lane = [[0, 16], [0, 1], [0, 2], [0, 4], [0, 8]], '
+     'warp = [[1, 0], [2, 0]], block = []}>'),
     ('f16_32x32_row4_to_row4regperm', 'fp16', [32, 32], 'register', 0, 0, 0, (0, 0, 0, 0),
      '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>',
-     '#ttg.linear<{register = [[16, 0], [0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>'),
+     '#ttg.linear<{register = [[16, 0], [0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], '
+     'warp = [[4, 0], [8, 0]], block = []}>'),
     ('f32_32x32_slice0dup_to_row4', 'fp32', [32, 32], 'shared', 2048, 128, 32, (32, 32, 8, 8),
-     '#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [2, 2, 8], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>}>',
+     '#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [2, 2, 8], '
+     'warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>}>',
      '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>'),
     ('f32_32x32_lanerev_to_row4', 'fp32', [32, 32], 'shuffle', 0, 0, 0, (0, 0, 0, 0),
-     '#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[2, 0], [1, 0], [0, 16], [0, 8], [0, 4]], warp = [[4, 0], [8, 0]], block = []}>',
+     '#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[2, 0], [1, 0], [0, 16], [0, 8], [0, 4]], '
+     'warp = [[4, 0], [8, 0]], block = []}>',
      '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>'),
     ('f16_32x32_lanerev_to_row4', 'fp16', [32, 32], 'shuffle', 0, 0, 0, (0, 0, 0, 0),
-     '#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[2, 0], [1, 0], [0, 16], [0, 8], [0, 4]], warp = [[4, 0], [8, 0]], block = []}>',
+     '#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[2, 0], [1, 0], [0, 16], [0, 8], [0, 4]], '
+     'warp = [[4, 0], [8, 0]], block = []}>',
      '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>'),
     ('f16_64x32_row1_to_colregs', 'fp16', [64, 32], 'shared', 4096, 32, 32, (8, 8, 8, 8),
      '#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>',
-     '#ttg.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[16, 0], [32, 0]], block = []}>'),
+     '#ttg.linear<{register = [[1, 0], [2, 0], [4, 0], [8, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], '
+     'warp = [[16, 0], [32, 0]], block = []}>'),
     ('f64_2x16x16_b3row_to_b3col', 'fp64', [2, 16, 16], 'shared', 4096, 32, 32, (16, 16, 16, 16),
-     '#ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>',
-     '#ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [1, 8, 4], warpsPerCTA = [2, 1, 2], order = [1, 2, 0]}>'),
+     '#ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 2, 1], order = [2, 1, '
+     '0]}>',
+     '#ttg.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [1, 8, 4], warpsPerCTA = [2, 1, 2], order = [1, 2, '
+     '0]}>'),
     ('f32_8x8x32_b3row_to_b3dim0', 'fp32', [8, 8, 32], 'shared', 2048, 64, 64, (16, 16, 16, 16),
-     '#ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>',
-     '#ttg.blocked<{sizePerThread = [8, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 4, 1], order = [0, 2, 1]}>'),
+     '#ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, '
+     '0]}>',
+     '#ttg.blocked<{sizePerThread = [8, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 4, 1], order = [0, 2, '
+     '1]}>'),
     ('i8_64x64_row16_to_mma2', 'int8', [64, 64], 'shared', 4096, 32, 32, (8, 8, 8, 8),
      '#ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>',
      '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>'),
@@ -292,10 +305,10 @@ def test_h100_measured(case):
 
 def test_h100_agreement_numbers():
     sides = exact = 0
-    for cid, dtype, shape, path, scratch, st_wf, ld_wf, instr, src, dst in H100:
+    for _cid, dtype, shape, path, _scratch, st_wf, ld_wf, instr, src, dst in H100:
         lw = _lw(src, dst, shape, dtype)
         if path == "shared":
-            for side, emitted, executed, measured in ((lw.store, instr[0], instr[1], st_wf),
+            for side, _emitted, _executed, measured in ((lw.store, instr[0], instr[1], st_wf),
                                                       (lw.load, instr[2], instr[3], ld_wf)):
                 sides += 1
                 exact += side.wavefronts == measured
@@ -383,8 +396,8 @@ def test_errors():
 
 
 def test_ttgir_convert_layout_gets_a_cost_check():
-    from checker.properties import PROPERTIES
-    from checker.ttgir.builder import read_ir_file
+    from checker.registry import PROPERTIES
+    from checker.ttgir.kernel import read_ir_file
     path = os.path.join(HERE, "..", "corpus", "gl_convert_f16_128x32.cuda90.ttgir")
     kc = read_ir_file(path)
     cost = [c for c in kc.obligations if c.property == "conversion_cost"]

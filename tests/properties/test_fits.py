@@ -17,7 +17,8 @@ def test_fits_exactly_and_one_byte_short():
     assert r.holds and r.details["size_bytes"] == 256 and r.details["end_bytes"] == 256
     r = fits(SWIZZLED, 16, 255)
     assert r.counterexample.to_dict() == {"kind": "out_of_bounds", "offset": 127, "slot": 127,
-                                          "element": {"dim0": 15, "dim1": 0}, "bit_range": [2032, 2048],  # col 7 XOR row 7
+                                          # col 7 XOR row 7
+                                          "element": {"dim0": 15, "dim1": 0}, "bit_range": [2032, 2048],
                                           "capacity_bits": 2040}
 
 

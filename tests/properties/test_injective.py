@@ -1,6 +1,5 @@
 from checker.layout import LinearLayout
-from checker.properties.injective import injective
-from checker.properties.injective import injective_up_to_broadcast
+from checker.properties.injective import injective, injective_up_to_broadcast
 
 from .test_surjective import BLOCKED_8x8
 
@@ -15,7 +14,8 @@ def test_broadcast_collision():
     assert r.fails
     assert r.counterexample.to_dict() == {
         "kind": "collision",
-        "indices": [{"register": 0, "lane": 16, "warp": 0, "block": 0}, {"register": 0, "lane": 0, "warp": 0, "block": 0}],
+        "indices": [{"register": 0, "lane": 16, "warp": 0, "block": 0},
+                    {"register": 0, "lane": 0, "warp": 0, "block": 0}],
         "coordinate": {"dim0": 0, "dim1": 0}}
     assert r.details["broadcast_bits"] == ["lane=16", "warp=1"]
     assert "zero basis" in r.explanation

@@ -1,9 +1,8 @@
-"""checker.properties.op_properties: the static properties of the TTGIR op rules, each deciding the checks of
-its op (operands and parameters) with no engine, on kernels Triton 3.9 compiled (tests/verify/ttgir) and on small
+"""The static properties of the TTGIR op rules, each deciding the checks of its op (its registry decide takes the
+check alone) (operands and parameters) with no engine, on kernels Triton 3.9 compiled (tests/verify/ttgir) and on small
 modules that break one rule each (tests/ttgir.ops_cases.py)."""
 
-from checker.properties import PROPERTIES, op_properties
-
+from checker.registry import PROPERTIES, _function
 from tests.ttgir.ops_cases import TDM, TMEM, run_file, run_text
 
 OP_PROPERTIES = ("tmem_access", "mma_operands", "tma_copy", "tmem_subslice", "tmem_copy", "local_gather",
@@ -11,14 +10,19 @@ OP_PROPERTIES = ("tmem_access", "mma_operands", "tma_copy", "tmem_subslice", "tm
 
 
 def decided(kc):
-    """(line, property, status) of each op check, decided by its op_properties function, and the results."""
-    out = [(ob, getattr(op_properties, ob.property)(ob)) for ob in kc.obligations if ob.property in OP_PROPERTIES]
+    """(line, property, status) of each op check, decided by its registry decide, and the results."""
+    out = [(ob, _function(PROPERTIES[ob.property].decide)(ob)) for ob in kc.obligations
+           if ob.property in OP_PROPERTIES]
     return [(ob.line, ob.property, r.status) for ob, r in out], [r for _, r in out]
 
 
 def test_the_registry_decides_the_op_checks_here():
-    assert [n for n, p in PROPERTIES.items() if p.decide.startswith("op_properties:")] == list(OP_PROPERTIES)
-    assert all(PROPERTIES[n].static and PROPERTIES[n].decide == f"op_properties:{n}" for n in OP_PROPERTIES)
+    assert [n for n in OP_PROPERTIES if PROPERTIES[n].static] == list(OP_PROPERTIES)
+    assert {n: PROPERTIES[n].decide for n in OP_PROPERTIES} == {
+        "tmem_access": "properties.tmem_access:check", "mma_operands": "properties.mma_operands:check",
+        "tma_copy": "properties.tma:check", "tmem_subslice": "properties.tmem_views:check_subslice",
+        "tmem_copy": "properties.tmem_views:check_copy", "local_gather": "properties.gather:check",
+        "scaled_dot": "properties.scaled_dot:check", "tdm_copy": "properties.tdm:check"}
 
 
 def test_a_blackwell_tma_matmul_holds_with_its_parameters():
@@ -61,5 +65,5 @@ def test_engine_and_timeout_are_not_used():
     kc = run_text(TDM)
     for ob in kc.obligations:
         if ob.property == "tdm_copy":
-            a, b = op_properties.tdm_copy(ob), op_properties.tdm_copy(ob, "z3", 1)
+            a, b = PROPERTIES["tdm_copy"].run(ob, "both", 10_000), PROPERTIES["tdm_copy"].run(ob, "z3", 1)
             assert (a.status, a.explanation, a.details) == (b.status, b.explanation, b.details)

@@ -12,6 +12,7 @@ from checker.layout import LinearLayout
 from checker.padded import PaddedLayout
 from checker.properties.aligned import aligned_access
 from checker.properties.bank_conflicts import bank_conflict_free
+from checker.verdict import Engines
 
 from ..conftest import load_jsonl
 
@@ -133,8 +134,8 @@ def padded_cases(draw):
 def test_random_padded_engines_agree(case):
     R, M, bits, direction = case
     for prop in (bank_conflict_free, aligned_access):
-        f2 = prop(R, M, bits, direction=direction, engine="f2")
-        z3 = prop(R, M, bits, direction=direction, engine="z3")
+        f2 = prop(R, M, bits, direction=direction, engines=Engines("f2"))
+        z3 = prop(R, M, bits, direction=direction, engines=Engines("z3"))
         assert f2.status == z3.status != "unknown"
         for r in (f2, z3):
             if r.fails:

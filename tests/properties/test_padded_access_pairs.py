@@ -1,5 +1,5 @@
 """AMD paired LDS accesses (ds_read2*, ds_write2*, ds_*_2addr*) of padded shared layouts: the padded plan goes
-through `lds_pairs` with padded immediates (Triton's lowerLdSt pads each additive constant apart:
+through `smem.pairs` with padded immediates (Triton's lowerLdSt pads each additive constant apart:
 phys(a | b) = phys(a) + phys(b) for disjoint a, b), so the padding decides the offset fields, the form and
 whether LLVM can pair at all; the pair's bank model is the target's (gfx1250 serves both addresses in one
 phase, gfx942 / gfx950 each in its own pass). Worked examples by value, both engines, witnesses replayed."""
@@ -12,9 +12,10 @@ import pytest
 from checker.hardware import PRESETS
 from checker.layout import LinearLayout
 from checker.padded import PaddedLayout
-from checker.properties import lds_pairs
 from checker.properties.bank_conflicts import bank_conflict_free
 from checker.properties.padded_access import enumerate_costs, normalize_padded, padded_plan
+from checker.properties.smem import pairs as lds_pairs
+from checker.verdict import Engines
 
 
 def one_d(lanes: int, registers: list[int], n: int, vector: tuple[int, ...] = ()):
@@ -42,7 +43,8 @@ def test_read2_b32_padded_offset_on_gfx942():
     slot 66 (264 bytes), so LLVM fuses ds_read2_b32 offset1:66 (unpadded it would be ds_read2st64_b32
     offset1:1). Each address its own pass: 4 wavefronts for 4 phases, as the two single reads."""
     R, S = one_d(6, [64], 7)
-    r = bank_conflict_free(R, PaddedLayout(S, (64,), (2,)), 32, direction="load", hardware="gfx942", engine="both")
+    r = bank_conflict_free(R, PaddedLayout(S, (64,), (2,)), 32, direction="load", hardware="gfx942",
+                           engines=Engines("both"))
     d = r.details
     assert r.holds and (d["mnemonic"], d["asm"], d["vector_bytes"]) == ("ds_read2_b32", "ds_read2_b32", 4)
     assert d["pair"] == {"register": 1, "address_bytes": 264, "stride64": False, "addresses_served": "apart",
@@ -61,7 +63,7 @@ def test_load_2addr_padding_makes_a_cross_address_conflict_on_gfx1250():
     R, S = one_d(5, [32], 6)
     M = PaddedLayout(S, (32,), (1,))
     for engine in ("f2", "z3", "both"):
-        r = bank_conflict_free(R, M, 32, direction="load", hardware="gfx1250", engine=engine)
+        r = bank_conflict_free(R, M, 32, direction="load", hardware="gfx1250", engines=Engines(engine))
         d = r.details
         assert not r.holds and (d["mnemonic"], d["conflicts"], d["wavefronts"], d["min_wavefronts"]) == \
             ("ds_load_2addr_b32", 1, 2, 1)
@@ -87,7 +89,7 @@ def test_padding_decides_the_form_or_no_pair():
     got = {}
     for pads in ((), (4,), (2,)):
         M = PaddedLayout(S, (256,) * len(pads), pads) if pads else S
-        r = bank_conflict_free(R, M, 16, direction="load", hardware="gfx942", engine="both")
+        r = bank_conflict_free(R, M, 16, direction="load", hardware="gfx942", engines=Engines("both"))
         pair = r.details.get("pair") or {}
         got[pads] = (r.status, r.details["mnemonic"], pair.get("offsets"), pair.get("address_bytes"),
                      r.details["wavefronts"])
@@ -121,8 +123,8 @@ def test_random_padded_pairs_engines_agree(preset):
         intervals = tuple(rng.sample([4, 8, 16, 32, 64, 128], k))
         M = PaddedLayout(S, intervals, tuple(rng.choice([1, 2, 4, 8]) for _ in range(k)))
         for direction in ("load", "store"):
-            f2 = bank_conflict_free(R, M, bits, direction=direction, hardware=hw, engine="f2")
-            z3 = bank_conflict_free(R, M, bits, direction=direction, hardware=hw, engine="z3")
+            f2 = bank_conflict_free(R, M, bits, direction=direction, hardware=hw, engines=Engines("f2"))
+            z3 = bank_conflict_free(R, M, bits, direction=direction, hardware=hw, engines=Engines("z3"))
             assert f2.status == z3.status != "unknown" and f2.details == z3.details
             for r in (f2, z3):
                 if r.fails:

@@ -8,17 +8,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checker import parse_encoding
-from checker.errors import CheckerError
 from checker.encodings import lower
+from checker.errors import CheckerError
+from checker.hardware import resolve
 from checker.layout import LinearLayout
 from checker.padded import PaddedLayout
 from checker.properties.aligned import aligned_access
 from checker.properties.bank_conflicts import bank_conflict_free
 from checker.properties.padded_access import Placement, bank_conflict_free_padded, placements
-from checker.hardware import resolve
 from checker.run.runner import run
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir.builder import kernel_checks
+from checker.ttgir.kernel import kernel_checks
+from checker.verdict import Engines
 
 A_REG = ("#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [64, 0]], lane = [[0, 8], [0, 16], [4, 0], [8, 0], "
          "[16, 0], [32, 0]], warp = [[1, 0], [2, 0]], block = []}>")
@@ -30,8 +31,8 @@ def a_shared(pad: str = "[512:+8]"):
 
 
 def both(prop, *args, **kw):
-    f2 = prop(*args, engine="f2", **kw)
-    z3 = prop(*args, engine="z3", **kw)
+    f2 = prop(*args, engines=Engines("f2"), **kw)
+    z3 = prop(*args, engines=Engines("z3"), **kw)
     assert f2.status == z3.status != "unknown"
     for r in (f2, z3):
         if r.fails:
@@ -88,9 +89,9 @@ def test_subslice_placement_changes_bank_conflicts():
     places = placements(M, 1, [{"dim0": 0, "dim1": 16}])
     assert places == (Placement(16, 0, 0),)
     hw = resolve("gfx950")
-    at0 = bank_conflict_free_padded(R, M, 8, "store", "auto", "hardware", hw, "both", None)
+    at0 = bank_conflict_free_padded(R, M, 8, "store", "auto", "hardware", hw, Engines("both", None))
     assert at0.holds and at0.details["wavefronts"] == 4
-    r = bank_conflict_free_padded(R, M, 8, "store", "auto", "hardware", hw, "both", None, places)
+    r = bank_conflict_free_padded(R, M, 8, "store", "auto", "hardware", hw, Engines("both", None), places)
     assert r.fails and (r.details["wavefronts"], r.details["min_wavefronts"]) == (8, 4)
     assert r.details["worst_placement"] == {"buffer": 0, "base_slot": 0, "offset_xor": 16}
     cx = r.counterexample.to_dict()
@@ -125,14 +126,14 @@ def placed_cases(draw):
 def test_random_placements_engines_agree(case):
     R, M, bits, direction, places = case
     hw = resolve("sm90")
-    f2 = bank_conflict_free_padded(R, M, bits, direction, "auto", "hardware", hw, "f2", None, places)
-    z3 = bank_conflict_free_padded(R, M, bits, direction, "auto", "hardware", hw, "z3", None, places)
+    f2 = bank_conflict_free_padded(R, M, bits, direction, "auto", "hardware", hw, Engines("f2", None), places)
+    z3 = bank_conflict_free_padded(R, M, bits, direction, "auto", "hardware", hw, Engines("z3", None), places)
     assert f2.status == z3.status
     for r in (f2, z3):
         if r.fails:
             assert r.counterexample.replay()
-    a = aligned_access(R, M, bits, direction=direction, places=places, engine="f2")
-    b = aligned_access(R, M, bits, direction=direction, places=places, engine="z3")
+    a = aligned_access(R, M, bits, direction=direction, places=places, engines=Engines("f2"))
+    b = aligned_access(R, M, bits, direction=direction, places=places, engines=Engines("z3"))
     assert a.status == b.status
     for r in (a, b):
         if r.fails:
@@ -192,17 +193,24 @@ MODULE = f"""
 #mma = #ttg.amd_mfma<{{version = 4, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], isTransposed = true}}>
 #shared = #ttg.padded_shared<[512:+8] {{offset = {A_OFFSETS}, block = []}}>
 #smem = #ttg.shared_memory
-module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx950", "ttg.threads-per-warp" = 64 : i32}} {{
+module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx950", \
+"ttg.threads-per-warp" = 64 : i32}} {{
   tt.func public @k(%p: tensor<128x32x!tt.ptr<f16>, #linear1>, %i: i32, %n: i32) {{
     %c0_i32 = arith.constant 0 : i32
     %c1_i32 = arith.constant 1 : i32
     %a = ttg.local_alloc : () -> !ttg.memdesc<3x128x32xf16, #shared, #smem, mutable>
-    %a0 = ttg.memdesc_index %a[%c0_i32] : !ttg.memdesc<3x128x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x32xf16, #shared, #smem, mutable>
-    %t = ttg.async_copy_global_to_local %p, %a0 {{contiguity = 8 : i32}} : tensor<128x32x!tt.ptr<f16>, #linear1> -> <128x32xf16, #shared, #smem, mutable>
-    %r = scf.for %iv = %c0_i32 to %n step %c1_i32 iter_args(%cur = %a0) -> (!ttg.memdesc<128x32xf16, #shared, #smem, mutable>) : i32 {{
-      %x = ttg.local_load %cur : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> tensor<128x32xf16, #ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 8}}>>
-      %s = ttg.memdesc_subslice %cur[0, 16] : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32>
-      %y = ttg.local_load %s : !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32> -> tensor<128x16xf16, #ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 8}}>>
+    %a0 = ttg.memdesc_index %a[%c0_i32] : !ttg.memdesc<3x128x32xf16, #shared, #smem, mutable> -> \
+!ttg.memdesc<128x32xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %a0 {{contiguity = 8 : i32}} : tensor<128x32x!tt.ptr<f16>, #linear1> -> \
+<128x32xf16, #shared, #smem, mutable>
+    %r = scf.for %iv = %c0_i32 to %n step %c1_i32 iter_args(%cur = %a0) -> (!ttg.memdesc<128x32xf16, #shared, #smem, \
+mutable>) : i32 {{
+      %x = ttg.local_load %cur : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> tensor<128x32xf16, \
+#ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 8}}>>
+      %s = ttg.memdesc_subslice %cur[0, 16] : !ttg.memdesc<128x32xf16, #shared, #smem, mutable> -> \
+!ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32>
+      %y = ttg.local_load %s : !ttg.memdesc<128x16xf16, #shared, #smem, mutable, 128x32> -> tensor<128x16xf16, \
+#ttg.dot_op<{{opIdx = 0, parent = #mma, kWidth = 8}}>>
       scf.yield %cur : !ttg.memdesc<128x32xf16, #shared, #smem, mutable>
     }}
     tt.return

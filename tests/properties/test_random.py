@@ -4,14 +4,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checker.layout import LinearLayout
+from checker.padded import PaddedLayout
 from checker.properties.conversion import conversion
 from checker.properties.equivalence import equivalent
 from checker.properties.fits import fits
-from checker.properties.injective import injective
-from checker.properties.injective import injective_up_to_broadcast
+from checker.properties.injective import injective, injective_up_to_broadcast
 from checker.properties.invertible import invertible
 from checker.properties.surjective import surjective
-from checker.padded import PaddedLayout
 
 from . import brute
 from .strategies import edge_pairs, layouts, pairs, round_trips
@@ -88,7 +87,7 @@ def test_conversion_levels(pair):
     _replays(r)
     assert r.holds == brute.contains(src, dst)
     assert r.details["level"] == brute.level(src, dst)
-    for lv, w in r.details["witnesses"].items():
+    for _lv, w in r.details["witnesses"].items():
         assert w["kind"] == "not_local"
 
 

@@ -4,8 +4,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
-from checker.properties.reduction import (cross_warp_rounds, inter_layout, reduced_reg_lane_layout, scratch_bytes,
-                                          zero_axis)
+from checker.properties.reduction import (
+    cross_warp_rounds,
+    inter_layout,
+    reduced_reg_lane_layout,
+    scratch_bytes,
+    zero_axis,
+)
 
 
 def _blocked(spt, tpw, wpc, order, shape):

@@ -5,12 +5,14 @@ from checker.syntax.ttgir import read_ttgir
 
 ALIASES = """
 #blocked = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-#linear = #ttg.linear<{register = [[0, 2], [64, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 1]], warp = [[0, 0], [32, 0]], block = []}>
+#linear = #ttg.linear<{register = [[0, 2], [64, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 1]], \
+warp = [[0, 0], [32, 0]], block = []}>
 #mma = #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, 32, 64], isTransposed = true}>
 #a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 16}>
 #b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 16}>
 """
-E = read_ttgir(ALIASES + 'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {}\n')[0].aliases
+E = read_ttgir(ALIASES + 'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32} {}\n'
+               )[0].aliases
 
 
 def mxfp4(a=E["a"], b=E["b"], acc=E["mma"], sa=E["linear"], sb=E["linear"], a_shape=(128, 64), b_shape=(64, 128),

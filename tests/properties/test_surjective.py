@@ -1,8 +1,9 @@
+import pytest
+
 from checker.errors import LayoutError
 from checker.layout import LinearLayout
 from checker.properties.surjective import surjective
-
-import pytest
+from checker.verdict import Engines
 
 # blocked [2,2]/[8,4]/[1,2] on 8x8 (README example): lane 16 and warp 1 broadcast.
 BLOCKED_8x8 = LinearLayout({"register": [(0, 1), (1, 0)], "lane": [(0, 2), (0, 4), (2, 0), (4, 0), (0, 0)],
@@ -54,5 +55,5 @@ def test_bad_shape():
 
 
 def test_single_engines():
-    assert surjective(SHORT, engine="f2").verdicts.keys() == {"f2"}
-    assert surjective(SHORT, engine="z3").fails
+    assert surjective(SHORT, engines=Engines("f2")).verdicts.keys() == {"f2"}
+    assert surjective(SHORT, engines=Engines("z3")).fails

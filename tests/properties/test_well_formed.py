@@ -50,7 +50,8 @@ def test_dot_operands_accept_ampere_and_hopper_forms():
 
 @pytest.mark.parametrize("a, b, acc, shapes, message", [
     (dot(1, MMA2), dot(1, MMA2), MMA2, ([64, 32], [32, 64], [64, 64]), "A has opIdx = 1, expected 0"),
-    (dot(0, MMA2), dot(1, MMA2_4X1), MMA2, ([64, 32], [32, 64], [64, 64]), "B's parent is not the accumulator's encoding"),
+    (dot(0, MMA2), dot(1, MMA2_4X1), MMA2, ([64, 32], [32, 64], [64, 64]),
+     "B's parent is not the accumulator's encoding"),
     (dot(0, MMA2), dot(1, MMA2, 4), MMA2, ([64, 32], [32, 64], [64, 64]), "kWidth differs between A (2) and B (4)"),
     (dot(0, MMA2), dot(1, MMA2), MMA2, ([64, 32], [16, 64], [64, 64]), "K differs: A is [64, 32], B is [16, 64]"),
     (dot(0, MMA2), dot(1, MMA2), MMA2, ([64, 32], [32, 64], [32, 64]),
@@ -75,7 +76,8 @@ def test_padded_shared_is_well_formed_through_its_linear_component():
     enc = parse_encoding("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 32]}>")
     r = well_formed(enc, [64, 32], ctas=1)
     assert r.status == "holds" and r.details == {"in_dims": {"offset": 2048, "block": 1}}
-    assert well_formed(enc, [64, 32], ctas=2).explanation == "the layout spans 1 CTAs but the module has ttg.num-ctas = 2"
+    assert (well_formed(enc, [64, 32], ctas=2).explanation
+            == "the layout spans 1 CTAs but the module has ttg.num-ctas = 2")
 
 
 def test_dot_operand_parents_follow_tritons_infer_dot_op_encoding():

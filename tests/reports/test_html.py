@@ -5,7 +5,6 @@ figures="all"), witnesses as tables, text escaped, each distinct text stored onc
 are built by the page's script from its data block: what the script builds, in Chromium:
 tests/reports/test_html_browser.py."""
 
-import json
 import os
 import re
 from html.parser import HTMLParser
@@ -31,7 +30,7 @@ class Tags(HTMLParser):
 
 def test_page_is_self_contained_and_draws_figures_only_for_failures(tmp_path):
     path = tmp_path / "report.html"
-    html.write_html(report(), str(path))
+    path.write_text(html.render_html(report()))
     page = path.read_text()
     assert os.listdir(tmp_path) == ["report.html"]
     # figures="failed" (the default): the one failed check's layout; "all": every layout of every check

@@ -28,7 +28,7 @@ from checker.layout import LinearLayout
 from checker.reports import html, svg
 
 from .conftest import CONVERTED, ROOT, WARNED
-from .html_cases import BLOCKED, COLLISION, data_of, page_of, report, ttgir_report
+from .html_cases import BLOCKED, COLLISION, page_of, report, ttgir_report
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -214,6 +214,7 @@ def many_checks(tmp_path, copies):
     each copy its own module file in tmp_path, as verify writes them."""
     from checker.reports.json_report import build_report
     from checker.run.runner import Outcome
+
     from .conftest import verified
     records, files = [], []
     originals = [(m, verified(m)["checks"]) for m in (WARNED, CONVERTED)]
@@ -268,11 +269,12 @@ def test_a_link_to_a_failed_check_leaves_it_visible_under_the_filter_bar(tmp_pat
     measure = ("function at(id) { var r = document.getElementById(id).getBoundingClientRect();"
                "return [r.top, r.bottom, document.getElementById('filters').getBoundingClientRect().bottom,"
                "window.scrollY]; }")
-    got = probed_dom(tmp_path, page, measure + "setTimeout(function () { var first = at('check-%d');"
+    got = probed_dom(tmp_path, page, measure + f"setTimeout(function () {{ var first = at('check-{last}');"
                      "document.querySelector('#warnings li:last-child a').click();"
-                     "setTimeout(function () { var clicked = at('check-%d');"
-                     "var line = document.querySelector('#check-%d').closest('section').querySelector('.op h4 a');"
-                     "location.hash = line.hash; setTimeout(function () {" % (last, last, last) +
+                     f"setTimeout(function () {{ var clicked = at('check-{last}');"
+                     f"var line = document.querySelector('#check-{last}').closest('section')"
+                     ".querySelector('.op h4 a');"
+                     "location.hash = line.hash; setTimeout(function () {" +
                      done("{first: first, clicked: clicked, line: at(line.hash.slice(1))}") +
                      "}, 100); }, 100); }, 100);", "--virtual-time-budget=5000", fragment=f"#check-{last}")
     assert page.count('<section class="file') == 16 and last > 1000

@@ -57,10 +57,10 @@ def test_real_ttgir_warnings_are_skipped_with_their_findings(warned_report):
     assert {c.get("classname") for c in skipped} == {"specs.kernels.matmul.gfx942"}
     note = skipped[0].find("skipped")
     assert note.get("message") == (                     # the words of the text report, not the witness's fields
-        "warning: 2-way bank conflict (ds_write2_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 wavefronts "
-        "where 64 would do; suggested shared layout #ttg.shared_linear<{offset = [[1, 0], [2, 0], [0, 64], [0, 1], "
-        "[0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], [0, 34]]}, alignment = 16> (store + load: 256 -> "
-        "192 wavefronts, proven minimal)")
+        "warning: 2-way bank conflict (ds_write2_b32): lanes 0 and 9 hit bank 0 (addresses 0x0, 0x1200); 128 "
+        "wavefronts where 64 would do; suggested shared layout #ttg.shared_linear<{offset = [[1, 0], [2, 0], [0, 64], "
+        "[0, 1], [0, 2], [0, 16], [0, 4], [4, 0], [8, 0], [16, 0], [0, 9], [0, 34]]}, alignment = 16> (store + load: "
+        "256 -> 192 wavefronts, proven minimal)")
     assert skipped[0].find("system-out").text == note.get("message")
     assert note.text.startswith("ds_write2_b32 (st.shared, 4 B per lane at each of two addresses)")
     assert not list(root.iter("failure"))

@@ -54,8 +54,9 @@ def test_ttgir_warnings_are_listed_in_the_text_reports_words(warned_report):
 
 def test_ttgir_errors_come_before_the_warnings_that_fill_the_table():
     warnings = [ir_record("a.ttgir", n, "warning") for n in range(1, markdown.MAX_ROWS + 6)]
-    rep = report(*warnings, dict(ir_record("z.ttgir", 2), source={"file": "z.ttgir", "line": 2, "op": "ttg.local_load",
-                                                                  "python": {"file": "/src/k.py", "line": 7, "col": 3}}))
+    rep = report(*warnings, dict(ir_record("z.ttgir", 2),
+                                 source={"file": "z.ttgir", "line": 2, "op": "ttg.local_load",
+                                         "python": {"file": "/src/k.py", "line": 7, "col": 3}}))
     rows = markdown.render_markdown(rep).splitlines()
     conflict = "`ttg.local_load` | 2-way bank conflict (LDS.32); 2 wavefronts where 1 would do |"
     assert rows[0] == f"### layoutcheck verify: 1 of {len(warnings) + 1} checks failed"

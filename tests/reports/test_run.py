@@ -69,7 +69,7 @@ def test_summary_one_headline_then_a_line_per_kernel(converted_report, warned_re
     assert summary_lines(kernels, merged) == [
         "layoutcheck run: 3 kernels verified (2 compiled, 1 from Triton's cache), 165 checks: 1 error, 3 warnings, "
         "Triton 3.9: installed",
-        "  matmul_kernel  cuda:80        78 checks  ok, shared memory 32768 B (Triton: 32768 B)",
+        "  matmul_kernel  cuda:80        84 checks  ok, shared memory 32768 B (Triton: 32768 B)",
         "  mm             hip:gfx942     98 checks  3 warning(s), shared memory 32768 B",
         "  broken         cuda:90         0 checks  not verified"]
     assert summary_lines([kernel("k", "cuda:80", {}, errors=1, warnings=1)], None) == [

@@ -11,13 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checker import f2
 from checker.encodings import lower
-from checker.padded import PaddedLayout
 from checker.encodings.blocked import BlockedEncoding
 from checker.encodings.slice import SliceEncoding
 from checker.encodings.swizzled_shared import SwizzledSharedEncoding
 from checker.layout import LinearLayout
+from checker.padded import PaddedLayout
 from checker.reports import svg
+from checker.verdict import Engines
 
 NS = "{http://www.w3.org/2000/svg}"
 # The td worked example: sizePerThread [2, 2], threadsPerWarp [8, 4], warpsPerCTA [1, 2], order [1, 0].
@@ -87,7 +89,7 @@ def test_witnesses_of_the_properties():
     surjective = pytest.importorskip("checker.properties.surjective")
     # 2 warps over a 4x8 tensor that 32 lanes already cover: warp 1 repeats warp 0
     L = lower(BlockedEncoding((1, 1), (4, 8), (2, 1), (1, 0)), [4, 8])
-    cx = injective.injective(L, engine="f2").counterexample.to_dict()
+    cx = injective.injective(L, engines=Engines("f2")).counterexample.to_dict()
     assert svg.witness_marks(L, cx) == [
         ((0, 0), "indices[0]: T32:0 (register=0, lane=0, warp=1, block=0)"),
         ((0, 0), "indices[1]: T0:0 (register=0, lane=0, warp=0, block=0)"),
@@ -95,7 +97,7 @@ def test_witnesses_of_the_properties():
     # lanes 0..15 only reach rows 0..1 of 4
     half = LinearLayout({"register": [], "lane": [[0, 1], [0, 2], [0, 4], [1, 0]], "warp": [], "block": []},
                         [("dim0", 4), ("dim1", 8)])
-    cx = surjective.surjective(half, engine="f2").counterexample.to_dict()
+    cx = surjective.surjective(half, engines=Engines("f2")).counterexample.to_dict()
     assert svg.witness_marks(half, cx) == [((2, 0), "coordinate")]
     _, _, _, outlines, _ = parse(svg.layout_figure(half, witness=cx))
     assert len(outlines) == 1
@@ -211,7 +213,7 @@ def test_owners_match_brute_force(data):
                      [("dim0", 1 << out_bits[0]), ("dim1", 1 << out_bits[1])])
     brute = {}
     for x in range(L.total_in_size):
-        brute.setdefault(L.unpack_out(L.apply_flat(x)), []).append(x)
+        brute.setdefault(L.unpack_out(f2.combine(L.columns, x)), []).append(x)
     coords = [(a, b) for a in range(1 << out_bits[0]) for b in range(1 << out_bits[1])]
     got, count = svg.owners(L, coords, 1 << n_in)
     for c, g in zip(coords, got):

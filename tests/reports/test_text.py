@@ -6,9 +6,22 @@ repeats the errors and ends on the headline."""
 import copy
 
 from checker.reports import text
-from checker.reports.text import (aligned_message, bank_conflict_message, conversion_note, failure_line,
-                                  failure_sentence, finding, headline, more_than_needed, python_where, render_complete,
-                                  render_text, show, skipped_lines, witness_line)
+from checker.reports.text import (
+    aligned_message,
+    bank_conflict_message,
+    conversion_note,
+    failure_line,
+    failure_sentence,
+    finding,
+    headline,
+    more_than_needed,
+    python_where,
+    render_complete,
+    render_text,
+    show,
+    skipped_lines,
+    witness_line,
+)
 
 from .conftest import BAD_ALIAS, CONVERTED, SKIPPED, WARNED, record, report, verified
 
@@ -234,8 +247,8 @@ def test_ttgir_warnings_are_diagnostics_before_the_table(warned_report):
 
 
 COALESCED_171 = ("uncoalesced store (global_store_dwordx2, 8 B per lane): 2048 sectors in 64 requests where 1024 would "
-                 "do; warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are a "
-                 "runtime stride apart; suggested: lanes of a warp should take consecutive vectors along the "
+                 "do; warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are "
+                 "a runtime stride apart; suggested: lanes of a warp should take consecutive vectors along the "
                  "contiguous dim (a coalesced layout)")
 
 
@@ -329,7 +342,8 @@ def test_conversion_note_compares_the_proof_with_triton():
 
 def test_failure_sentence_is_the_finding_of_a_ttgir_check():
     conflict = ir_record("k.ttgir", 3)
-    assert failure_sentence(conflict) == finding(conflict) == "2-way bank conflict (LDS.32); 2 wavefronts where 1 would do"
+    assert (failure_sentence(conflict) == finding(conflict)
+            == "2-way bank conflict (LDS.32); 2 wavefronts where 1 would do")
     spec = record("s", passed=False, witness={"kind": "collision", "lanes": [1, 2]})
     assert failure_sentence(spec) == failure_line(spec) == "expected holds, got fails; witness: collision: lanes=[1, 2]"
 

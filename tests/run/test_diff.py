@@ -14,10 +14,9 @@ import sys
 import pytest
 
 import checker
-from checker.run.diff import classify, exit_status
 from checker.errors import CheckerError
-
-from tests.properties.test_bank_conflicts import _ptx_wavefronts
+from checker.run.diff import classify, exit_status
+from tests.properties.smem.test_plan import _ptx_wavefronts
 from tests.verify.conftest import ROOT
 from tests.versions.conftest import load_version_jsonl
 
@@ -52,7 +51,8 @@ def test_probes_across_versions_report_exactly_the_accesses_whose_code_changed(p
                                                                      "improvement")
     assert (c["old"], c["new"]) == (_ptx("3.6", vid, "load"), _ptx("3.9", vid, "load"))
     assert c["python"] == {"file": "tools/ldmatrix_rows.py", "line": 178, "col": 18}
-    assert c["ttgir_old"].endswith(f"probes/3.6/{vid}.ttgir:25") and c["ttgir_new"].endswith(f"probes/3.9/{vid}.ttgir:25")
+    assert (c["ttgir_old"].endswith(f"probes/3.6/{vid}.ttgir:25")
+            and c["ttgir_new"].endswith(f"probes/3.9/{vid}.ttgir:25"))
     changed = set()
     for r in load_version_jsonl("ldst_matrix_rows", "3.9"):
         if r["id"].startswith("gpu_") and "S" in (r.get("triton_ll") or {}):
@@ -84,7 +84,8 @@ def test_classes():
     assert classify("wavefronts", 1024, 2048) == "regression" and classify("wavefronts", 2048, 1024) == "improvement"
     assert classify("level", "warp", "cta") == "regression" and classify("level", "cta", "register") == "improvement"
     assert classify("lowering", "shuffle", "shared") == "regression"
-    assert classify("warning", "holds", "fails") == "regression" and classify("error", "fails", "holds") == "improvement"
+    assert (classify("warning", "holds", "fails") == "regression"
+            and classify("error", "fails", "holds") == "improvement")
     assert classify("instruction", "ld.shared.b32", "ld.shared.b64") == "neutral"
 
 

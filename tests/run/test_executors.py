@@ -7,8 +7,8 @@ import types
 
 import pytest
 
-from checker.run import executors, runner
 from checker.errors import CheckerError
+from checker.run import runner
 from checker.run.executors import MAX_BATCH, batches, parse, ray_answers, require_ray
 from checker.spec import load_spec
 
@@ -83,7 +83,7 @@ def tasks(tmp_path):
 def test_ray_answers_in_submission_order(monkeypatch, tasks):
     fake = FakeRay(cpus=1)
     monkeypatch.setitem(sys.modules, "ray", fake)
-    answers = list(ray_answers(tasks, "ray"))
+    answers = list(ray_answers(tasks, "ray", runner.work_batch))
     assert [a[:2] for a in answers] == [runner._work(t)[:2] for t in tasks]     # (kind, record): seconds differ
     assert [(a[0], a[1]["id"], a[1]["verdict"]) for a in answers] == [
         ("ok", f"c{n}", "holds") for n in (16, 32, 64, 128, 256)]
@@ -96,14 +96,14 @@ def test_ray_answers_in_submission_order(monkeypatch, tasks):
 def test_ray_session_already_running_is_left_running(monkeypatch, tasks):
     fake = FakeRay(running=True, cpus=64)
     monkeypatch.setitem(sys.modules, "ray", fake)
-    assert len(list(ray_answers(tasks, "ray://head:10001"))) == 5
+    assert len(list(ray_answers(tasks, "ray://head:10001", runner.work_batch))) == 5
     assert fake.calls == [("submit", 1)] * 5 + [("get",)] * 5 and fake.running
 
 
 def test_ray_that_cannot_start_is_one_line(monkeypatch, tasks):
     monkeypatch.setitem(sys.modules, "ray", FakeRay(fail=ConnectionError("no cluster at head:10001")))
     with pytest.raises(CheckerError) as e:
-        list(ray_answers(tasks, "ray://head:10001"))
+        list(ray_answers(tasks, "ray://head:10001", runner.work_batch))
     assert str(e.value) == ("field '--executor': cannot start or reach Ray (ray://head:10001): ConnectionError: "
                             "no cluster at head:10001")
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from checker.run import forked
 from checker.errors import InternalError
+from checker.run import forked
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 
@@ -89,6 +89,7 @@ def test_a_run_stopped_early_kills_and_reaps_its_workers(monkeypatch):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
     import subprocess
+
     from bench.sections import sweep_spec
     spec, _ = sweep_spec(str(tmp_path), quick=False)            # 10,080 checks: seconds of work
     run = subprocess.Popen([sys.executable, "-m", "checker", "verify", spec, "--jobs", jobs, "--quiet",

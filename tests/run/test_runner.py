@@ -14,14 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import checker
-from checker.run import runner
 from checker.errors import CheckerError, InternalError, NotModelled
 from checker.properties.result import Result
 from checker.reports.json_report import render_json
+from checker.run import runner
 from checker.run.runner import Outcome, Progress, guided_chunks, judge, proof_key, run
-from checker.spec import load_spec
 from checker.run.verification import check, load_inputs
-
+from checker.spec import load_spec
 from tests.verify.conftest import SPECS, verify  # noqa: F401  (verify: the CLI fixture, for the sweep tests)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -8,8 +8,15 @@ import pytest
 
 import checker
 from checker.errors import CheckerError
-from checker.run.verification import (check, explain, is_ttgir_text, load_inputs, names_file, split_inputs,
-                                  with_triton_figures)
+from checker.run.verification import (
+    check,
+    explain,
+    is_ttgir_text,
+    load_inputs,
+    names_file,
+    split_inputs,
+    with_triton_figures,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KERNEL = str(ROOT / "specs" / "kernels" / "matmul.cuda80.ttgir")

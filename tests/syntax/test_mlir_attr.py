@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from checker.encodings import ENCODING_CLASSES
 from checker.encodings.base import BASES, BOOL, CGA, INT, INTS, RANK, Encoding, params_of
 from checker.errors import CheckerError, ParseError
-from checker.syntax.gluon import GLUON_CLASSES, from_gluon
 from checker.syntax import mlir_attr
+from checker.syntax.gluon import GLUON_CLASSES, from_gluon
 from checker.syntax.mlir_attr import parse_alias_definitions, parse_attribute, print_attribute
 
 from ..conftest import load_jsonl

@@ -12,7 +12,7 @@ from checker.encodings.base import Encoding
 from checker.errors import CheckerError
 from checker.limits import INT_MAX, INT_MIN, MAX_NESTING, clip, printable
 from checker.syntax import mlir_attr
-from checker.syntax.mlir_attr import _END, _Parser, _tokens, parse_attribute, print_attribute
+from checker.syntax.mlir_attr import _END, _Parser, parse_attribute, print_attribute
 
 TEXTS = [
     "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], "

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from checker.encodings import lower
-from checker.syntax.mlir_attr import parse_attribute
 from checker.errors import ParseError
+from checker.syntax.mlir_attr import parse_attribute
 from checker.syntax.ttgir import read_ttgir
 
 MODULES = """\
@@ -21,9 +21,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @f(%arg0: tensor<32x32xf16, #blocked> {tt.divisibility = 16 : i32}, %n: i32) {
     %0 = ttg.local_alloc %arg0 : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
     %1 = "ttg.convert_layout"(%arg0) : (tensor<32x32xf16, #blocked>) -> tensor<32x32xf16, #ttg.slice<{dim = 2,
-        parent = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>}>>
-    %2 = ttg.async_copy_global_to_local %p, %0 : tensor<32x32x!tt.ptr<f16>, #blocked> -> <32x32xf16, #shared, #smem, mutable>
-    %3 = ttg.memdesc_index %m[%c0] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable, 2x32x32>
+        parent = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], \
+order = [2, 1, 0]}>}>>
+    %2 = ttg.async_copy_global_to_local %p, %0 : tensor<32x32x!tt.ptr<f16>, #blocked> -> <32x32xf16, #shared, #smem, \
+mutable>
+    %3 = ttg.memdesc_index %m[%c0] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, \
+#shared, #smem, mutable, 2x32x32>
     tt.return
   }
 }
@@ -90,7 +93,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   tt.func public @loop(%x: tensor<64x64xf32, #blocked> loc("/src//kernel.py":8:0), %n: i32) -> tensor<64xf32, #row> {
     %c0 = arith.constant 0 : i32
     %zero = arith.constant dense<0.0> : tensor<64xf32, #row>
-    %r:2 = scf.for %i = %c0 to %n step %c0 iter_args(%acc = %zero, %t = %x) -> (tensor<64xf32, #row>, tensor<64x64xf32, #blocked>)  : i32 {
+    %r:2 = scf.for %i = %c0 to %n step %c0 iter_args(%acc = %zero, %t = %x) -> (tensor<64xf32, #row>, \
+tensor<64x64xf32, #blocked>)  : i32 {
       %s = "tt.reduce"(%t) <{axis = 1 : i32}> ({
       ^bb0(%a: f32, %b: f32):
         %m = arith.maxnumf %a, %b : f32
@@ -159,7 +163,8 @@ def test_generic_forms_type_aliases_descriptors_and_continued_lines():
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 !t = tensor<16x32xf32, #b1>
 module attributes {"ttg.num-warps" = 4 : i32} {
-  %0:2 = "tt.split"(%x) : (tensor<16x32x2xf32, #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>) -> (!t, !t)
+  %0:2 = "tt.split"(%x) : (tensor<16x32x2xf32, #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [4, 8, 1], \
+warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>) -> (!t, !t)
   "use"(%0#0, %0#1) : (!t, !t) -> ()
   %d = tt.make_tensor_descriptor %p, [%a, %b], [%c, %d1] : <f16>, <64x64xf16, #nvmma>
   %l = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<64x64xf16, #nvmma> -> tensor<64x64xf16, #b>
@@ -421,7 +426,8 @@ def test_modern_ir_is_not_refused():
     them, version 0."""
     text = """\
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-#mfma = #ttg.amd_mfma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [32, 32, 8], isTransposed = true}>
+#mfma = #ttg.amd_mfma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [32, 32, 8], \
+isTransposed = true}>
 #sl = #ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}, alignment = 16>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, ttg.note = "from triton_gpu.py"} {
@@ -550,7 +556,8 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     %0 = arith.addf %a,
         %a : tensor<32xf32, #b>
     %1 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b>
-    %2:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %0, %y = %0) -> (tensor<32xf32, #b>, tensor<32xf32, #b>) : i32 {
+    %2:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %0, %y = %0) -> (tensor<32xf32, #b>, tensor<32xf32, \
+#b>) : i32 {
       %3 = arith.mulf %x, %y : tensor<32xf32, #b>
       scf.yield %3, %3 : tensor<32xf32, #b>, tensor<32xf32, #b>
     }
@@ -649,7 +656,8 @@ def test_element_types_are_read_exactly():
         16, 16, 32, 64, 32, 1, 8, 32, 64, 8, 8, 8, 4, 6, 8, 64]
     assert [element_bits(t) for t in ("f17", "bf17", "-1xf16", "i128", "f16x", "")] == [None] * 6
     swz = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
-    for dims, message in (("64x-1xf16", "dimension '-1' is not a static size"), ("64x64xf17", "'f17' is no element type"),
+    for dims, message in (("64x-1xf16", "dimension '-1' is not a static size"),
+                          ("64x64xf17", "'f17' is no element type"),
                           ("64x64xbf17", "'bf17' is no element type")):
         done = subprocess.run([sys.executable, "-m", "checker", "prove", "fits",
                                f"!ttg.memdesc<{dims}, {swz}, #ttg.shared_memory>", "--hardware", "sm90"],

@@ -29,15 +29,18 @@ def test_marks_with_their_lines():
 
 def test_an_nvidia_module_without_two_ctas_is_at_most_38():
     locs = '#loc = loc("k.py":3:0)\n'          # Triton's compile output: its #loc aliases
-    compiled39 = locs + 'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttng.two-ctas" = false} {'
-    older = locs + 'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {'
+    compiled39 = locs + ('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+                         '"ttng.two-ctas" = false} {')
+    older = locs + ('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+                    '"ttg.threads-per-warp" = 32 : i32} {')
     amd = locs + 'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942"} {'
     assert _names(compiled39) == [] and _names(amd) == []
     assert _names(older[len(locs):]) == []        # hand-written (no #loc): nothing says which Triton
     selection, notes, warnings = choose(find_marks(older))
     assert (selection.version, selection.reason) == (V(3, 8), "detected") and warnings == []
     assert notes == ['this module\'s syntax is from Triton <= 3.8 (an NVIDIA module compiled by Triton without '
-                     '"ttng.two-ctas" (Triton 3.9 writes it on every NVIDIA module)); checking with Triton 3.8 semantics']
+                     '"ttng.two-ctas" (Triton 3.9 writes it on every NVIDIA module)); checking with Triton 3.8 '
+                     'semantics']
 
 
 def test_choose_given_installed_default_and_refusals():
@@ -73,7 +76,8 @@ def test_older_spellings_are_read():
         checker.parse_encoding("#ttng.tensor_memory_encoding<blockM = 64, blockN = 128, unpacked = true, "
                                "CTASplitM = 3>")
     p = checker.parse_encoding("#ttg.padded_shared<[64:+8] {order = [0, 1]}>")
-    assert isinstance(p, PaddedSharedOrderEncoding) and print_attribute(p) == "#ttg.padded_shared<[64:+8] {order = [0, 1]}>"
+    assert (isinstance(p, PaddedSharedOrderEncoding)
+            and print_attribute(p) == "#ttg.padded_shared<[64:+8] {order = [0, 1]}>")
     full = checker.parse_encoding("#ttg.padded_shared<[64:+8] {order = [0, 1], shape = [32, 64]}>")
     assert checker.lower(p, [32, 64]) == checker.lower(full, [32, 64])
     with pytest.raises(CheckerError, match="must be a permutation of 0..1, got \\[1, 1\\]"):

@@ -23,8 +23,15 @@ from checker.errors import CheckerError, EncodingError, ParseError, one_line
 from checker.padded import linear_part
 from checker.schema import Schema
 from checker.syntax.gluon import GLUON_CLASSES, from_gluon
-from checker.syntax.yaml_decl import (LEGACY_CGA, SCHEMA, check_schema, encoding_from_mapping, load_encodings,
-                                      parse_yaml, read_yaml)
+from checker.syntax.yaml_decl import (
+    LEGACY_CGA,
+    SCHEMA,
+    check_schema,
+    encoding_from_mapping,
+    load_encodings,
+    parse_yaml,
+    read_yaml,
+)
 
 from ..conftest import load_jsonl
 
@@ -83,8 +90,8 @@ ERROR_CASES = ["bad_yaml", "duplicate_key", "unknown_kind", "unknown_key", "wron
     ("version: 1\nencodings:\n  a: {attr: '#x'}\n  a: {attr: '#y'}\n",
      "encodings/ampere.yaml:4: invalid YAML: duplicate key 'a'"),
     ("version: 1\nencodings:\n  a:\n    kind: blockd\n",      # over 300 characters: cut in the middle (errors.one_line)
-     one_line("encodings/ampere.yaml:4: field 'kind': must be one of 'blocked', 'slice', 'linear', 'nvidia_mma', 'dot_op', "
-     "'amd_mfma', 'amd_wmma', 'swizzled_shared', 'nvmma_shared', 'amd_rotating_shared', 'padded_shared', "
+     one_line("encodings/ampere.yaml:4: field 'kind': must be one of 'blocked', 'slice', 'linear', 'nvidia_mma', "
+     "'dot_op', 'amd_mfma', 'amd_wmma', 'swizzled_shared', 'nvmma_shared', 'amd_rotating_shared', 'padded_shared', "
      "'shared_linear', 'partitioned_shared', 'tensor_memory_encoding', 'tensor_memory_scales_encoding', "
      "got 'blockd' (did you mean 'blocked'?)")),
     (AMPERE.format(tpw="[8, 4]") + "    warps: 4\n",
@@ -176,7 +183,8 @@ def test_includes_bring_names_and_diamonds_are_fine(tmp_path, monkeypatch):
         "sub/common.yaml": """
             version: 1
             encodings:
-              row: {kind: blocked, size_per_thread: [1, 4], threads_per_warp: [4, 8], warps_per_cta: [4, 1], order: [1, 0]}
+              row: {kind: blocked, size_per_thread: [1, 4], threads_per_warp: [4, 8], warps_per_cta: [4, 1], \
+order: [1, 0]}
         """,
         "sub/rows.yaml": """
             version: 1

@@ -19,20 +19,24 @@ def objects():
     blocked = gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0])
     mma = gl.NVMMADistributedLayout([2, 0], [2, 2], [16, 8])
     return [
-        (blocked, "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>"),
+        (blocked,
+         "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>"),
         (gl.SliceLayout(1, blocked), "#ttg.slice<{dim = 1, parent = #ttg.blocked<"),
         (gl.DistributedLinearLayout([[0, 1]], [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[0, 2], [0, 4]], [], [32, 8]),
          "#ttg.linear<{register = [[0, 1]]"),
         (mma, "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"),
         (gl.DotOperandLayout(0, mma, 2), "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<"),
-        (gl.NVMMASharedLayout(128, 16), "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"),
+        (gl.NVMMASharedLayout(128, 16),
+         "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"),
         (gl.NVMMASharedLayout.get_default_for([64, 64], gl.float16), "#ttg.nvmma_shared<{swizzlingByteWidth = 128"),
-        (gl.SwizzledSharedLayout(8, 1, 8, [1, 0]), "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"),
+        (gl.SwizzledSharedLayout(8, 1, 8, [1, 0]),
+         "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"),
         (gl.PaddedSharedLayout.with_identity_for([[32, 4]], [64, 64], [1, 0]), "#ttg.padded_shared<[32:+4]"),
         (gl.SharedLinearLayout([[0, 1], [0, 2], [1, 0]]), "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]]}"),
         (AMDMFMALayout(3, [32, 32, 8], True, [2, 2]), "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2]"),
         (AMDWMMALayout(2, True, [[1, 0], [2, 0]]), "#ttg.amd_wmma<{version = 2, isTranspose = true"),
-        (PartitionedSharedLayout(2, 2, 0, gl.SwizzledSharedLayout(8, 1, 8, [1, 0])), "#ttg.partitioned_shared<{numPartitions = 2"),
+        (PartitionedSharedLayout(2, 2, 0, gl.SwizzledSharedLayout(8, 1, 8, [1, 0])),
+         "#ttg.partitioned_shared<{numPartitions = 2"),
         (TensorMemoryLayout((128, 128), 1), "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"),
         (TensorMemoryScalesLayout(), "#ttng.tensor_memory_scales_encoding<>"),
     ]
@@ -45,8 +49,9 @@ def test_every_gluon_class():
 
 def test_same_as_triton_lowers_it():
     """The object's encoding lowers to the LinearLayout Triton's own C++ builds from that object."""
-    from checker.properties.matches_triton import matches_triton
     from triton.experimental.gluon import language as gl
+
+    from checker.properties.matches_triton import matches_triton
     for obj, shape in [(gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0]), [64, 64]),
                        (gl.SwizzledSharedLayout(8, 1, 8, [1, 0]), [64, 64]),
                        (gl.NVMMASharedLayout(128, 16), [64, 64])]:

@@ -5,8 +5,7 @@ tmem_copy on cuda:100, TDM: amdg.async_tdm_copy_global_to_local on gfx1250)."""
 
 from checker.run.runner import evaluate
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir.builder import kernel_checks
-
+from checker.ttgir.kernel import kernel_checks
 from tests.verify.conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "verify" / "ttgir"
@@ -35,13 +34,18 @@ TMEM = """
 #s0 = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 8}>
 #s128 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
 #smem = #ttg.shared_memory
-""" + HEAD % "cuda:100" + """  tt.func @k(%a: !ttg.memdesc<128x4xi8, #s0, #smem>, %b: !ttg.memdesc<128x4xi8, #s128, #smem>) {
+""" + HEAD % "cuda:100" + """  tt.func @k(%a: !ttg.memdesc<128x4xi8, #s0, #smem>, \
+%b: !ttg.memdesc<128x4xi8, #s128, #smem>) {
     %t = ttng.tmem_alloc : () -> !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory, mutable>
-    %ok = ttng.tmem_subslice %t {N = 128 : i32} : !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable, 128x256>
-    %bad = ttng.tmem_subslice %t {N = 96 : i32} : !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory, mutable> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable, 128x256>
+    %ok = ttng.tmem_subslice %t {N = 128 : i32} : !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory, \
+mutable> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable, 128x256>
+    %bad = ttng.tmem_subslice %t {N = 96 : i32} : !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory, \
+mutable> -> !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable, 128x256>
     %sc = ttng.tmem_alloc : () -> !ttg.memdesc<128x4xi8, #scales, #ttng.tensor_memory, mutable>
-    ttng.tmem_copy %a, %sc : !ttg.memdesc<128x4xi8, #s0, #smem>, !ttg.memdesc<128x4xi8, #scales, #ttng.tensor_memory, mutable>
-    ttng.tmem_copy %b, %sc : !ttg.memdesc<128x4xi8, #s128, #smem>, !ttg.memdesc<128x4xi8, #scales, #ttng.tensor_memory, mutable>
+    ttng.tmem_copy %a, %sc : !ttg.memdesc<128x4xi8, #s0, #smem>, !ttg.memdesc<128x4xi8, #scales, #ttng.tensor_memory, \
+mutable>
+    ttng.tmem_copy %b, %sc : !ttg.memdesc<128x4xi8, #s128, #smem>, !ttg.memdesc<128x4xi8, #scales, \
+#ttng.tensor_memory, mutable>
     tt.return
   }
 }
@@ -55,9 +59,11 @@ TDM = """
     %c0 = arith.constant 0 : i32
     %p = arith.constant 1 : i32
     %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #pad, #smem, mutable>
-    %1 = amdg.async_tdm_copy_global_to_local %d[%c0, %c0] into %a, pred = %p : !tt.tensordesc<64x64xf16, #pad> -> !ttg.memdesc<64x64xf16, #pad, #smem, mutable>
+    %1 = amdg.async_tdm_copy_global_to_local %d[%c0, %c0] into %a, pred = %p : !tt.tensordesc<64x64xf16, \
+#pad> -> !ttg.memdesc<64x64xf16, #pad, #smem, mutable>
     %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #sw, #smem, mutable>
-    %2 = amdg.async_tdm_copy_global_to_local %e[%c0, %c0] into %b, pred = %p : !tt.tensordesc<64x64xf16> -> !ttg.memdesc<64x64xf16, #sw, #smem, mutable>
+    %2 = amdg.async_tdm_copy_global_to_local %e[%c0, %c0] into %b, \
+pred = %p : !tt.tensordesc<64x64xf16> -> !ttg.memdesc<64x64xf16, #sw, #smem, mutable>
     tt.return
   }
 }

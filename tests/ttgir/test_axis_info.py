@@ -2,9 +2,23 @@
 
 from pathlib import Path
 
-from checker.ttgir.axis_info import (MAX_DIVISOR, AxisInfo, Unknown, access_of, add_sub, analyze, compare, expand_dims,
-                               join, make_range, mul, pow2_divisor, rem, splat)
 from checker.syntax.ttgir import read_ttgir
+from checker.ttgir.axis_info import (
+    MAX_DIVISOR,
+    AxisInfo,
+    Unknown,
+    access_of,
+    add_sub,
+    analyze,
+    compare,
+    expand_dims,
+    join,
+    make_range,
+    mul,
+    pow2_divisor,
+    rem,
+    splat,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,3 +117,49 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threa
     assert acc.ptr.divisibility == (1,)          # the base pointer has no tt.divisibility: 1 byte
     zero = next(op for op in m.operations if op.name == "arith.muli")
     assert a.of(a.renamed[id(zero)].results[0]).divisibility == (16,)
+
+
+COPIES = """
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx950", \
+"ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @k(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> \
+tensor<1x64xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %3 = tt.splat %n : i32 -> tensor<64x64xi32, #blocked>
+    %4 = arith.cmpi slt, %2, %3 : tensor<64x64xi32, #blocked>
+    %5 = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %6 = amdg.buffer_load_to_local %p[%2] mask = %4 into %5 : !tt.ptr<f16>[tensor<64x64xi32, #blocked>]  -> \
+<64x64xf16, #shared, #smem, mutable>
+    %7 = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %8 = tt.addptr %7, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %9 = ttg.async_copy_global_to_local %8, %5 mask %4 {contiguity = 2 : i32} : tensor<64x64x!tt.ptr<f16>, \
+#blocked> -> <64x64xf16, #shared, #smem, mutable>
+    %10 = arith.constant dense<1.0> : tensor<64x64xf16, #blocked>
+    %11 = tt.atomic_rmw fadd, acq_rel, gpu, %8, %10, %4 : (tensor<64x64x!tt.ptr<f16>, #blocked>, \
+tensor<64x64xf16, #blocked>, tensor<64x64xi1, #blocked>) -> tensor<64x64xf16, #blocked>
+    %12 = tt.atomic_cas acq_rel, gpu, %8, %10, %10 : (tensor<64x64x!tt.ptr<f16>, #blocked>, \
+tensor<64x64xf16, #blocked>, tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+""".replace("\\\n", "")
+
+
+def test_copies_and_atomics_read_their_pointer_mask_hint_and_destination():
+    m = read_ttgir(COPIES, "k.ttgir")[0]
+    a = analyze(m)
+    got = {op.name: access_of(op, a) for op in m.operations if op.name in (
+        "amdg.buffer_load_to_local", "ttg.async_copy_global_to_local", "tt.atomic_rmw", "tt.atomic_cas")}
+    buf, cp = got["amdg.buffer_load_to_local"], got["ttg.async_copy_global_to_local"]
+    assert (buf.kind, buf.buffer, buf.bits, buf.base_divisibility_bytes) == ("copy", True, 16, 16)
+    assert buf.ptr.contiguity == (1, 64) and buf.mask.constancy == (64, 16) and buf.shared.shape == [64, 64]
+    assert (cp.kind, cp.buffer, cp.contiguity_hint, cp.ptr.divisibility) == ("copy", False, 2, (2, 16))
+    assert cp.mask.constancy == (64, 16) and cp.strides == (0, 2)
+    rmw, cas = got["tt.atomic_rmw"], got["tt.atomic_cas"]
+    assert (rmw.kind, rmw.atomic, rmw.element, rmw.mask.constancy) == ("atomic", "fadd", "f16", (64, 16))
+    assert (cas.atomic, cas.mask) == ("cas", None)

@@ -6,11 +6,10 @@ import json
 import pytest
 
 from checker import cli
-from checker.hardware import PRESETS
+from checker.hardware import PRESETS, hardware_for_target
 from checker.schema import Schema
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir.builder import hardware_for_target, kernel_checks
-
+from checker.ttgir.kernel import kernel_checks
 from tests.verify.conftest import ROOT, verify  # noqa: F401  (verify: the CLI fixture)
 
 TILE = "tests/verify/ttgir/ampere_tile.ttgir"
@@ -50,7 +49,8 @@ def test_obligations_of_a_hand_written_ampere_tile():
         f"{TILE}:23:ttg.convert_layout:surjective[#blocked1 64x64]"]
     # shared memdescs: the multi-buffered allocation is checked on its trailing 64x64, the view at 64x64
     assert [i for i in ids if ":invertible[" in i] == [
-        f"{TILE}:14:ttg.local_alloc:invertible[#shared 64x64]", f"{TILE}:17:ttg.local_alloc:invertible[#swizzled 64x64]"]
+        f"{TILE}:14:ttg.local_alloc:invertible[#shared 64x64]",
+        f"{TILE}:17:ttg.local_alloc:invertible[#swizzled 64x64]"]
     fits = {ob.line: dict(ob.params) for ob in k.obligations if ob.property == "fits" and ob.operands}
     assert 14 not in fits     # only a dot nobody reads uses buffer 14: Triton erases it (skipped, its reason)
     assert [(x["line"], x["check"]) for x in k.skips] == [(14, "fits")]
@@ -79,7 +79,8 @@ def test_obligations_of_a_hand_written_ampere_tile():
 def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
     rc, out, err, reports = verify(TILE)
     assert rc == 0, out + err                       # bank conflicts are warnings
-    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings (engine both, Triton 3.9: default)"
+    assert out.splitlines()[0] == ("layoutcheck verify: 37 checks, 35 passed, 0 failed, 2 warnings "
+                                   "(engine both, Triton 3.9: default)")
     assert [line for line in out.splitlines() if ": warning: " in line or ": note: " in line] == [   # warnings, notes
         f"{TILE}:15: ttg.local_load: warning: 8-way bank conflict (LDSM.16.M88.4): lanes 0 and 4 hit bank 0 "
         f"(addresses 0x0, 0x80); 1024 wavefronts where 128 would do; suggested shared layout "
@@ -117,7 +118,8 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
 def test_werror_turns_bank_conflicts_into_failures(verify):
     rc, out, err, _ = verify(TILE, "--werror")
     assert rc == 1
-    assert out.splitlines()[0] == "layoutcheck verify: 37 checks, 35 passed, 2 failed (engine both, Triton 3.9: default)"
+    assert out.splitlines()[0] == ("layoutcheck verify: 37 checks, 35 passed, 2 failed "
+                                   "(engine both, Triton 3.9: default)")
     assert f"{TILE}:15: ttg.local_load: error: 8-way bank conflict" in out
 
 
@@ -233,7 +235,8 @@ def test_padded_shared_accesses_use_the_padded_addresses(verify, tmp_path):
         f"mode, split into smaller accesses)")
     nvidia = PADDED.replace("[64:+8]", "[64:+4]").replace('ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64',
                                                            'ttg.target = "cuda:90", "ttg.threads-per-warp" = 32')
-    (path := tmp_path / "p4_sm90.ttgir").write_text(nvidia.replace("threadsPerWarp = [8, 8]", "threadsPerWarp = [4, 8]"))
+    (path := tmp_path / "p4_sm90.ttgir").write_text(nvidia.replace("threadsPerWarp = [8, 8]",
+                                                                   "threadsPerWarp = [4, 8]"))
     rc, out, err, _ = verify(str(path))
     assert rc == 1                                        # sm90: the same access faults
     assert out.splitlines()[2] == out.splitlines()[-2] == (                  # an error: first, and in the recap

@@ -7,7 +7,6 @@ cuda:90)."""
 from collections import Counter
 
 from checker.run.runner import evaluate
-
 from tests.ttgir.ops_cases import results, run_file
 
 
@@ -34,7 +33,7 @@ def test_global_loads_and_stores_get_a_coalesced_warning_check():
     """tt.load / tt.store: `coalesced` (a warning) with Triton's instruction and the sector figures."""
     from pathlib import Path
 
-    from checker.ttgir.builder import read_ir_file
+    from checker.ttgir.kernel import read_ir_file
     path = Path(__file__).resolve().parents[1] / "corpus" / "tl_softmax_rows.cuda80.ttgir"
     kc = read_ir_file(str(path))
     obs = [ob for ob in kc.obligations if ob.property == "coalesced"]
@@ -62,7 +61,7 @@ def test_a_mask_of_another_rank_is_a_skip_not_an_internal_error():
     """Fuzz (ttgir #1845): a mutated module's load names a rank-1 mask for a rank-2 pointer; its coalesced check
     indexed the mask's constancy past its end (exit 3). Triton's verifier refuses such a load: skipped, why."""
     from checker.syntax.ttgir import read_ttgir
-    from checker.ttgir.builder import kernel_checks
+    from checker.ttgir.kernel import kernel_checks
     kc = kernel_checks(read_ttgir(MASK_OF_ANOTHER_RANK, "m.ttgir"), "m.ttgir")
     assert not [ob for ob in kc.obligations if ob.property == "coalesced"]
     assert kc.skips == [{"line": 5, "op": "tt.load", "check": "coalesced",

@@ -7,8 +7,7 @@ from collections import Counter
 
 from checker.run.runner import evaluate
 from checker.syntax.ttgir import read_ttgir
-from checker.ttgir.builder import kernel_checks
-
+from checker.ttgir.kernel import kernel_checks
 from tests.verify.conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "verify" / "ttgir"
@@ -52,15 +51,20 @@ BROKEN = """
 #bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func @k(%d: !tt.tensordesc<128x64xf16, #a>, %x: !ttg.memdesc<128x64xf16, #a, #smem>, %y: !ttg.memdesc<64x128xf16, #b, #smem>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", \
+"ttg.threads-per-warp" = 32 : i32} {
+  tt.func @k(%d: !tt.tensordesc<128x64xf16, #a>, %x: !ttg.memdesc<128x64xf16, #a, #smem>, %y: !ttg.memdesc<64x128xf16, \
+#b, #smem>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
     %true = arith.constant true
     %c0 = arith.constant 0 : i32
     %acc = ttng.tmem_alloc : () -> !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
-    %v = ttng.tmem_load %acc : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, #wcol>
-    ttng.tc_gen5_mma %x, %y, %acc, %true, %true : !ttg.memdesc<128x64xf16, #a, #smem>, !ttg.memdesc<64x128xf16, #b, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
+    %v = ttng.tmem_load %acc : !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable> -> tensor<128x128xf32, \
+#wcol>
+    ttng.tc_gen5_mma %x, %y, %acc, %true, %true : !ttg.memdesc<128x64xf16, #a, #smem>, !ttg.memdesc<64x128xf16, #b, \
+#smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>
     %s = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #sw, #smem, mutable>
-    ttng.async_tma_copy_global_to_local %d[%c0, %c0] %s, %bar, %true : !tt.tensordesc<128x64xf16, #a>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #sw, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %d[%c0, %c0] %s, %bar, %true : !tt.tensordesc<128x64xf16, #a>, \
+!ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<128x64xf16, #sw, #smem, mutable>
     tt.return
   }
 }

@@ -8,12 +8,12 @@ direct-to-LDS copies, a batched (3-D) dot and 8-bit operands on cuda:80 / cuda:9
 """
 
 import json
+import sys
 
 import pytest
 
 from .conftest import ROOT
 
-import sys
 sys.path.insert(0, str(ROOT / "tools"))
 import asm_compare  # noqa: E402
 
@@ -68,7 +68,7 @@ def test_normalization_of_emitted_instructions():
     assert n("st.shared.v4.b16") == "st.shared.b64" and n("ld.shared.v4.b32") == "ld.shared.b128"
     assert n("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") == "ldmatrix.x4.trans"
     assert n("cp.async.ca.shared.global:8") == "cp.async.b64"
-    # LLVM's paired LDS accesses keep their names: layoutcheck scores the pair (checker/properties/lds_pairs.py)
+    # LLVM's paired LDS accesses keep their names: layoutcheck scores the pair (checker/properties/smem/pairs.py)
     for paired in ("ds_read2st64_b64", "ds_write2_b32", "ds_load_2addr_b64", "ds_store_2addr_stride64_b32"):
         assert n(paired) == paired and asm_compare.is_access(paired)
     assert asm_compare.single_of("ds_read2st64_b64") == "ds_read_b64"
@@ -90,14 +90,14 @@ def test_asm_line_mapping():
 # lanes 0-7 of warp 0 (relative to the B buffer): 0, 32, 256, 288, 512, 544, 768, 800 bytes: Triton 3.9
 # takes as first row bit the register with the fewest conflicts in its 16-byte-row model (the one holding
 # N+16: 3 conflicts), not R's first (K+1, which then picks the matrix; rows 0, 128, ..., 896: 7 conflicts).
-# tests/properties/test_bank_conflicts.py::test_matrix_rows_are_the_emitted_ones checks the rule on PTX.
+# tests/properties/smem/test_plan.py::test_matrix_rows_are_the_emitted_ones checks the rule on PTX.
 TRITON_ROWS_3D = [0, 32, 256, 288, 512, 544, 768, 800]
 
 
 def test_3d_ldmatrix_trans_rows_are_the_emitted_ones():
     import checker
     from checker.hardware import PRESETS
-    from checker.properties.bank_conflicts import normalize, plan
+    from checker.properties.smem.plan import normalize, plan
     R = checker.lower(checker.parse_encoding(
         "#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
         "warpsPerCTA = [2, 1, 2], instrShape = [1, 16, 8]}>, kWidth = 2}>"), [2, 32, 32])
@@ -105,6 +105,6 @@ def test_3d_ldmatrix_trans_rows_are_the_emitted_ones():
         "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [2, 0, 1]}>"), [2, 32, 32])
     p = plan(*normalize(R, S), 16, "load", "auto", PRESETS["sm80"])
     assert p.asm(PRESETS["sm80"]) == "ldmatrix.x4.trans"
-    rows = sorted({p.cvt.apply({"register": r, "lane": l, "warp": 0})["offset"] * 2 // 16 * 16
-                   for r in (0, 1) for l in range(4)})
+    rows = sorted({p.cvt.apply({"register": r, "lane": lane, "warp": 0})["offset"] * 2 // 16 * 16
+                   for r in (0, 1) for lane in range(4)})
     assert rows == TRITON_ROWS_3D

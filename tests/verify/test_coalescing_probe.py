@@ -87,8 +87,8 @@ def test_store_repeats_before_triton_39(predicted):
     m = MEASURED["cases"]["f32_reg_broadcast"]
     assert sum("STG" in s for s in m["sass"]) == 8 and sum("LDG" in s for s in m["sass"]) == 4
     assert predicted["f32_reg_broadcast"]["st"]["requests"] == 8
-    from checker.versions import using
     from checker.properties.coalesced import stores_skip_repeated_registers
+    from checker.versions import using
     with using("3.6"):
         assert not stores_skip_repeated_registers()
     with using("3.9"):

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from checker import cli
-from checker.ttgir.builder import read_ir_file
+from checker.ttgir.kernel import read_ir_file
 
 from .conftest import ROOT
 

@@ -23,7 +23,7 @@ CORPUS = ROOT / "tests" / "corpus"
 
 # per target: accesses (bank_conflict_free checks, AMD fill stores folded into their copy), compared
 # (unambiguous), agreeing, of which agree only in Triton's LLVM IR (LLVM re-vectorized), of which are scored as
-# an AMD paired instruction (ds_read2*, ds_write2*, ds_*_2addr*: checker/properties/lds_pairs.py), of which LLVM
+# an AMD paired instruction (ds_read2*, ds_write2*, ds_*_2addr*: checker/properties/smem/pairs.py), of which LLVM
 # left some scored pairs single (asm_compare.LLVM_UNPAIRED). Before issue 26 the paired forms were folded into
 # single ones and every compared AMD access "agreed" (202, 211, 196) with no pair scored; with the pairs of linear
 # layouts only, 196, 205 and 186 agreed (the 22 padded accesses of PADDED_PAIRED scored single).
@@ -133,7 +133,7 @@ def test_padded_accesses_pair_as_emitted(rows):
     through lds_pairs with the padded immediates), and every padded access compared agrees: 218 over the six
     targets (196 agreed while padded plans were scored single)."""
     from checker.encodings.padded_shared import PaddedSharedEncoding
-    from checker.ttgir.builder import read_ir_file
+    from checker.ttgir.kernel import read_ir_file
     got = {f"{os.path.basename(r['file'])}:{r['line']}": r for r in rows}
     for name, ins in PADDED_PAIRED.items():
         r = got[name]
@@ -165,8 +165,9 @@ def test_paired_lds_accesses_score_the_exact_paired_instruction(rows):
         seen[r["scored"]] += 1
     assert set(seen) == {"ds_read2_b32", "ds_read2_b64", "ds_read2st64_b32", "ds_read2st64_b64", "ds_write2_b32",
                          "ds_write2_b64", "ds_write2st64_b32", "ds_write2st64_b64", "ds_load_2addr_b32",
-                         "ds_load_2addr_b64", "ds_load_2addr_stride64_b32", "ds_load_2addr_stride64_b64", "ds_store_2addr_b32",
-                         "ds_store_2addr_b64", "ds_store_2addr_stride64_b32", "ds_store_2addr_stride64_b64"}
+                         "ds_load_2addr_b64", "ds_load_2addr_stride64_b32", "ds_load_2addr_stride64_b64",
+                         "ds_store_2addr_b32", "ds_store_2addr_b64", "ds_store_2addr_stride64_b32",
+                         "ds_store_2addr_stride64_b64"}
 
 
 def test_llvm_left_pairs_single_inside_loops(rows):
@@ -249,7 +250,7 @@ def test_fill_store_plan():
     import checker
     from checker.errors import CheckerError
     from checker.hardware import PRESETS
-    from checker.properties.bank_conflicts import normalize, plan
+    from checker.properties.smem.plan import normalize, plan
     S = checker.lower(checker.parse_encoding(
         "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"), [64, 64])
 

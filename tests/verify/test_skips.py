@@ -5,10 +5,12 @@ import json
 
 PARTITIONED = """\
 #inner_padded = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [4, 16]}>
-#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = #inner_padded}>
+#partitioned = #ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, \
+partitionLayout = #inner_padded}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "hip:gfx1250"} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, \
+ttg.target = "hip:gfx1250"} {
   tt.func @f(%x: tensor<32x16xf16, #blocked>) {
     %0 = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #partitioned, #smem, mutable> loc(#loc1)
     tt.return
@@ -21,7 +23,8 @@ WRONG_LANES = """\
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "hip:gfx942"} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, \
+ttg.target = "hip:gfx942"} {
   tt.func @f(%x: tensor<32x16xf16, #blocked>) {
     %0 = ttg.local_alloc %x : (tensor<32x16xf16, #blocked>) -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
     tt.return
@@ -73,7 +76,8 @@ def test_an_nvmma_buffer_triton_builds_no_layout_for_is_skipped(verify, tmp_path
     path = tmp_path / "tma_row.ttgir"
     path.write_text("""\
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, \
+ttg.target = "cuda:90"} {
   tt.func @f() {
     %0 = ttg.local_alloc : () -> !ttg.memdesc<1x64xi8, #nvmma, #ttg.shared_memory, mutable>
     tt.return

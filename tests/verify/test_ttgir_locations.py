@@ -47,12 +47,16 @@ def test_diagnostic_lines_name_the_python_location_when_known():
 
 OLD = """\
 #blocked = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-#mma = #triton_gpu.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = true}>
+#mma = #triton_gpu.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [32, 32], \
+isTransposed = true}>
 #shared = #triton_gpu.shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0], hasLeadingOffset = false}>
-module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 4 : i32, "triton_gpu.threads-per-warp" = 64 : i32} {
+module attributes {"triton_gpu.num-ctas" = 1 : i32, "triton_gpu.num-warps" = 4 : i32, \
+"triton_gpu.threads-per-warp" = 64 : i32} {
   tt.func public @k(%x: tensor<64x64xf16, #blocked>) {
-    %0 = triton_gpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tt.memdesc<64x64xf16, #shared, #triton_gpu.shared_memory>
-    %1 = triton_gpu.local_load %0 : !tt.memdesc<64x64xf16, #shared, #triton_gpu.shared_memory> -> tensor<64x64xf16, #triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
+    %0 = triton_gpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tt.memdesc<64x64xf16, #shared, \
+#triton_gpu.shared_memory>
+    %1 = triton_gpu.local_load %0 : !tt.memdesc<64x64xf16, #shared, #triton_gpu.shared_memory> -> tensor<64x64xf16, \
+#triton_gpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>
     %2 = triton_gpu.convert_layout %x : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #mma>
     tt.return
   }
@@ -69,6 +73,6 @@ def test_a_triton_3_1_module_is_refused_with_exit_2(verify, tmp_path):
     assert rc == 2
     assert out.splitlines()[0] == "layoutcheck verify: 0 checks, 0 passed, 0 failed (engine both, Triton 3.9: default)"
     assert f"{path}:1: error: {message}" in out.splitlines()
-    from checker.errors import one_line            # the stderr line is at most 300 characters (issue 11)
+    from checker.errors import one_line  # the stderr line is at most 300 characters (issue 11)
     assert err.strip() == "layoutcheck: error: " + one_line(f"1 problem(s) in the TTGIR input; first: {path}:1: "
                                                             f"{message}")

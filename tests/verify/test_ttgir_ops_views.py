@@ -4,6 +4,7 @@ local_scatter, ttng.tmem_subslice / tmem_copy and amdg.async_tdm_copy_global_to_
 ttgir/ops_nvidia.py, ttgir/ops_amd.py; their own tests: tests/test_ttgir_ops_*.py)."""
 
 from tests.ttgir.ops_cases import FIXTURES, OPS, TDM, TMEM, results, run_text
+
 from .conftest import ROOT
 
 

@@ -52,8 +52,9 @@ def test_bundled_specs_pass_and_reports_validate(verify):
     assert (reports / "report.md").read_text().startswith(
         f"### layoutcheck verify: no check failed, {s['warnings']} of {s['checks']} warned")
     assert out == (reports / "report.txt").read_text()
+    # the 7 warnings: the gfx942 kernels' 2-way ds_write conflicts and MFMA stores' sectors (test_real_kernels)
     assert out.startswith(f"layoutcheck verify: {s['checks']} checks, {s['checks'] - 7} passed, 0 failed, 7 warnings "
-                          f"(engine both, Triton 3.9: default)")      # the gfx942 kernels' 2-way ds_write conflicts and MFMA stores' sectors (test_real_kernels)
+                          f"(engine both, Triton 3.9: default)")
 
 
 def test_failing_checks_exit_1_with_witnesses(verify):

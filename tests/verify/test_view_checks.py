@@ -1,4 +1,4 @@
-"""TTGIR memdesc views get a view_consistent check (checker.ttgir.builder.view)."""
+"""TTGIR memdesc views get a view_consistent check (checker.ttgir.ops_memory.view)."""
 
 
 def test_ttgir_memdesc_trans_gets_a_view_check(verify, tmp_path):
@@ -8,8 +8,10 @@ def test_ttgir_memdesc_trans_gets_a_view_check(verify, tmp_path):
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @f(%a: !ttg.memdesc<64x16xf16, #shared, #smem>) {
-    %0 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x16xf16, #shared, #smem> -> !ttg.memdesc<16x64xf16, #shared1, #smem>
-    %1 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x16xf16, #shared, #smem> -> !ttg.memdesc<16x64xf16, #shared, #smem>
+    %0 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x16xf16, #shared, \
+#smem> -> !ttg.memdesc<16x64xf16, #shared1, #smem>
+    %1 = ttg.memdesc_trans %a {order = array<i32: 1, 0>} : !ttg.memdesc<64x16xf16, #shared, \
+#smem> -> !ttg.memdesc<16x64xf16, #shared, #smem>
     tt.return
   }
 }

@@ -35,7 +35,7 @@ SHARED_ELSEWHERE = {"tl_dot_scaled_mxfp4.cuda100.ttgir", "tl_persistent_tma.cuda
 # same at line 165, filed there as ambiguous)
 MOVED = {("3.5", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159), ("3.6", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159)}
 # LDS pairs of Triton 3.5 / 3.6: their lowering builds these views' addresses otherwise than 3.7+ (whose lowerLdSt
-# the pairing follows, checker/properties/lds_pairs.py): LLVM fuses other registers (3.6 swz: six ds_read2_b64
+# the pairing follows, checker/properties/smem/pairs.py): LLVM fuses other registers (3.6 swz: six ds_read2_b64
 # where 3.7+ gives ds_read2st64_b64; 3.5: four pairs and two singles; 3.6 padded: three pairs, three singles).
 # Each side moves the same words per lane, so the bank figure on gfx942/950 (a pair costs its two accesses) is the
 # same; the mnemonic is not.

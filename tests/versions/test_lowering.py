@@ -22,8 +22,9 @@ RECORDS = {v: load_version_jsonl("lowering", v) for v in VERSIONS}
 # Triton 3.9 itself lowers these and layoutcheck does not (yet) the same way: the same in every version that
 # has them, so they are not a version difference (#ttg.generic_linear without a permutation matrix, an
 # amd_wmma v1 whose ctaLayout repeats a register tile, partitioned_shared's partition in-dim).
-NOT_VERSIONED = {"#ttg.generic_linear", "#ttg.partitioned_shared", "#ttg.amd_wmma<{version = 1, isTranspose = true, "
-                                                                   "ctaLayout = {register = [[1, 0]], warp = [[0, 1], [1, 0]]}}>"}
+NOT_VERSIONED = {"#ttg.generic_linear", "#ttg.partitioned_shared",
+                 "#ttg.amd_wmma<{version = 1, isTranspose = true, ctaLayout = {register = [[1, 0]], "
+                 "warp = [[0, 1], [1, 0]]}}>"}
 
 
 def _ours(attr, shape, version):

@@ -13,11 +13,13 @@ import pytest
 
 from checker.hardware import PRESETS
 from checker.layout import LinearLayout
-from checker.properties.bank_conflicts import bank_conflict_free, normalize, plan
+from checker.properties.bank_conflicts import bank_conflict_free
 from checker.properties.conversion_cost import lower_conversion
+from checker.properties.smem.plan import normalize, plan
+from checker.verdict import Engines
 from checker.versions import using
 
-from ..properties.test_bank_conflicts import _asm_module, _plan_lane_rows, _ptx_wavefronts
+from ..properties.smem.test_plan import _asm_module, _plan_lane_rows, _ptx_wavefronts
 from .conftest import VERSIONS, load_version_jsonl
 
 NV_TARGETS = {"cuda:80": "sm80", "cuda:90": "sm90", "cuda:100": "sm100"}
@@ -47,7 +49,7 @@ def _scored(case, side, version):
             p = s.plan
             return p.asm(hw), s.instructions_per_warp, p.matrices, p.vector_bytes, s.wavefronts, None
         S = LinearLayout.from_triton_json(ll["S"])
-        d = bank_conflict_free(R, S, case["bits"], direction=side, hardware=hw, engine="f2").details
+        d = bank_conflict_free(R, S, case["bits"], direction=side, hardware=hw, engines=Engines("f2")).details
         rows = None
         if d["matrices"]:
             rows = _plan_lane_rows(plan(*normalize(R, S), case["bits"], side, "auto", hw), case["num_warps"])

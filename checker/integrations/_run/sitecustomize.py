@@ -10,7 +10,7 @@ def _layoutcheck() -> None:
     if not os.environ.get("LAYOUTCHECK_RUN"):
         return
     try:
-        from checker.integrations.triton import install_from_environment
+        from checker.integrations.triton import install_from_environment  # lazy: only in a `layoutcheck run` child
         install_from_environment()
     except Exception as e:  # never stop the program: say why its kernels are not checked
         print(f"layoutcheck: the compilation listener could not be installed: {type(e).__name__}: {e}",

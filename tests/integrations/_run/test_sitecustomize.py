@@ -1,6 +1,6 @@
-"""checker/integrations/_run/sitecustomize.py, the start-up hook of a `layoutcheck run` child (on its PYTHONPATH): it runs
-the sitecustomize it shadows; without $LAYOUTCHECK_RUN it installs nothing; a Python without Triton runs the
-program silently; a listener that cannot be installed is one line on stderr, and the program still runs."""
+"""checker/integrations/_run/sitecustomize.py, the start-up hook of a `layoutcheck run` child (on its PYTHONPATH):
+it runs the sitecustomize it shadows; without $LAYOUTCHECK_RUN it installs nothing; a Python without Triton runs
+the program silently; a listener that cannot be installed is one line on stderr, and the program still runs."""
 
 import os
 import pathlib

@@ -5,10 +5,12 @@ import pytest
 
 from checker.hardware import PRESETS
 from checker.layout import LinearLayout
-from checker.properties import lds_pairs
-from checker.properties.bank_conflicts import bank_conflict_free, normalize, plan
+from checker.properties.bank_conflicts import bank_conflict_free
+from checker.properties.smem import pairs as lds_pairs
+from checker.properties.smem.plan import normalize, plan
+from checker.verdict import Engines
 
-from .test_bank_conflicts import brute_wavefronts
+from ..test_bank_conflicts import brute_wavefronts
 
 
 def lanes_then_register(n_lanes: int, register: int, size: int, lane_skip: int = 0):
@@ -78,7 +80,7 @@ def test_read2_b32_plain_offsets_conflict_free():
     R = LinearLayout({"register": [(32,)], "lane": [(1,), (2,), (4,), (8,), (16,), (64,)], "warp": []},
                      [("dim0", 128)])
     S = LinearLayout({"offset": [(1 << i,) for i in range(7)]}, [("dim0", 128)])
-    r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942", engine="both")
+    r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942", engines=Engines("both"))
     d = r.details
     assert r.holds and (d["mnemonic"], d["asm"], d["vector_bytes"]) == ("ds_read2_b32", "ds_read2_b32", 4)
     assert d["pair"] == {"register": 1, "address_bytes": 128, "stride64": False, "addresses_served": "apart",
@@ -97,7 +99,7 @@ def test_read2st64_b32_each_address_its_own_pass_on_gfx942():
     pass), so the 256-byte distance costs nothing: 4 wavefronts, as the two ds_read_b32 would."""
     R = LinearLayout({"register": [(64,)], "lane": [(1 << i,) for i in range(6)], "warp": []}, [("dim0", 128)])
     S = LinearLayout({"offset": [(1 << i,) for i in range(7)]}, [("dim0", 128)])
-    r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942", engine="both")
+    r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx942", engines=Engines("both"))
     d = r.details
     assert r.holds and d["mnemonic"] == "ds_read2st64_b32" and d["pair"]["offsets"] == [[0, 1]]
     assert d["pair"]["stride64"] and d["pair"]["addresses_served"] == "apart"
@@ -112,7 +114,7 @@ def test_load_2addr_stride64_two_words_of_one_bank_conflict_on_gfx1250():
     R = LinearLayout({"register": [(64,)], "lane": [(1 << i,) for i in range(5)], "warp": []}, [("dim0", 128)])
     S = LinearLayout({"offset": [(1 << i,) for i in range(7)]}, [("dim0", 128)])
     for engine in ("f2", "z3", "both"):
-        r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx1250", engine=engine)
+        r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx1250", engines=Engines(engine))
         assert not r.holds and r.details["mnemonic"] == "ds_load_2addr_stride64_b32"
         assert (r.details["conflicts"], r.details["wavefronts"], r.details["min_wavefronts"]) == (1, 2, 1)
         assert r.details["pair"]["addresses_served"] == "together"
@@ -120,7 +122,8 @@ def test_load_2addr_stride64_two_words_of_one_bank_conflict_on_gfx1250():
         assert cx["mnemonic"] == "ds_load_2addr_stride64_b32" and cx["instruction_registers"] == [0, 1]
         a, b = cx["accesses"]
         assert a["word"] % 64 == b["word"] % 64 == cx["bank"] and a["word"] != b["word"]
-    f2 = bank_conflict_free(R, S, 32, direction="load", hardware="gfx1250", engine="f2").counterexample.to_dict()
+    f2 = bank_conflict_free(R, S, 32, direction="load", hardware="gfx1250",
+                            engines=Engines("f2")).counterexample.to_dict()
     assert [(x["lane"], x["register"], x["byte_address"]) for x in f2["accesses"]] == [(0, 0, 0), (0, 1, 256)]
     assert brute_wavefronts(R, S, 32, "load", "auto", PRESETS["gfx1250"]) == 2
 
@@ -132,7 +135,8 @@ def test_gfx1250_load_2addr_in_one_wave32_phase():
     S = LinearLayout({"offset": [(1 << i,) for i in range(6)]}, [("dim0", 64)])
     r = bank_conflict_free(R, S, 32, direction="load", hardware="gfx1250")
     assert r.holds and r.details["mnemonic"] == "ds_load_2addr_b32"
-    assert r.details["pair"]["offsets"] == [[0, 32]] and (r.details["wavefronts"], r.details["min_wavefronts"]) == (1, 1)
+    assert r.details["pair"]["offsets"] == [[0, 32]]
+    assert (r.details["wavefronts"], r.details["min_wavefronts"]) == (1, 1)
     s = bank_conflict_free(R, S, 32, direction="store", hardware="gfx1250")
     assert s.details["mnemonic"] == "ds_store_2addr_b32"
 
@@ -162,7 +166,7 @@ def test_pair_of_two_registers_replays():
     p = plan(*normalize(R, S), 16, "load", "auto", hw)
     assert p.mnemonic(hw) == "ds_read2st64_b64" and p.source is not None
     assert p.thread(1 << 3, 0) == (0b11000, 0)          # the re-based register stands for R's registers 3 and 4
-    r = bank_conflict_free(R, S, 16, direction="load", hardware=hw, engine="both")
+    r = bank_conflict_free(R, S, 16, direction="load", hardware=hw, engines=Engines("both"))
     assert r.details["pair"]["register"] == 0b11000 and r.details["pair"]["address_bytes"] == 4096
     assert r.details["wavefronts"] == brute_wavefronts(R, S, 16, "load", "auto", hw)
 
@@ -186,7 +190,7 @@ def test_paired_model_matches_enumeration(preset):
                          [("dim0", 1 << n)])
         S = LinearLayout({"offset": [(1 << i,) for i in range(n)]}, [("dim0", 1 << n)])
         for direction in ("load", "store"):
-            r = bank_conflict_free(R, S, bits, direction=direction, hardware=hw, engine="both")
+            r = bank_conflict_free(R, S, bits, direction=direction, hardware=hw, engines=Engines("both"))
             seen += "pair" in r.details
             assert r.details["wavefronts"] == brute_wavefronts(R, S, bits, direction, "auto", hw)
     assert seen

@@ -4,8 +4,8 @@ import json
 from importlib.resources import files
 
 import checker
-from checker import cli
-from checker.properties import PROPERTIES, SPEC_PROPERTIES, STATIC_PROPERTIES
+from checker import cli, registry
+from checker.registry import PROPERTIES, SPEC_PROPERTIES, STATIC_PROPERTIES
 
 
 def _schema(name):
@@ -31,8 +31,7 @@ def test_cli_prove_and_the_api_offer_exactly_the_spec_properties():
 
 def test_every_entry_resolves_its_decide_function():
     for prop in PROPERTIES.values():
-        assert callable(prop.run.__func__) and callable(__import__("checker.properties", fromlist=["x"])
-                                                        ._function(prop.decide)), prop.name
+        assert callable(prop.run.__func__) and callable(registry._function(prop.decide)), prop.name
         if prop.smt:
             assert callable(prop.obligation())
     assert STATIC_PROPERTIES[:2] == ("well_formed", "dot_operands")

@@ -1,7 +1,7 @@
 """Deciding one check of a built-in property: a `checker.spec.Check` turned into a call of the proof API.
 
-Each function here is the ``decide`` of a `checker.properties.PROPERTIES`
-entry: ``function(check, engine, timeout_ms) -> Result``. A check carries
+Each function here is the ``decide`` of a `checker.registry.PROPERTIES`
+entry: ``function(check, engines) -> Result`` (`checker.verdict.Engines`). A check carries
 its operands as encodings, its shape (the shape it is judged over), an
 optional ``layout_shape`` (a spec's "lowered at one shape, judged over
 another"), its element width, hardware and parameters. Operands go to
@@ -11,17 +11,27 @@ to specs and TTGIR alike; with a ``layout_shape`` they are lowered there
 first. The ``*_obligation`` functions build the SMT obligation
 ``layoutcheck smt`` writes, from lowered layouts.
 
-A property added later may keep its ``decide`` in its own module instead.
+A property whose module decides a check itself (without the proof API) names that module in the registry instead.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from ..encodings import lower
-from ..layout import LinearLayout
-from ..padded import linear_part
-from .result import Result
+from . import prove
+from .encodings import lower
+from .errors import CheckerError
+from .layout import LinearLayout
+from .padded import linear_part
+from .properties import frame
+from .properties import injective as injective_property
+from .properties import surjective as surjective_property
+from .properties.equivalence import common_dims
+from .properties.equivalence import obligation as equivalence_obligation
+from .properties.result import Result
+from .syntax.mlir_attr import parse_attribute
+from .verdict import Engines
 
 
 def _operand(check: Any, role: str) -> Any:
@@ -32,50 +42,44 @@ def _operand(check: Any, role: str) -> Any:
     return enc
 
 
-def _kw(engine: str, timeout_ms: int | None) -> dict[str, Any]:
-    return {"engine": engine, "timeout_ms": timeout_ms}
+def _kw(engines: Engines) -> dict[str, Any]:
+    """The public API's keywords for `engines`."""
+    return {"engine": engines.choice, "timeout_ms": engines.timeout_ms}
 
 
-def surjective(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def surjective(check, engines: Engines) -> Result:
     return prove.surjective(check.operand("layout"), check.shape, layout_shape=check.layout_shape,
-                            **_kw(engine, timeout_ms))
+                            **_kw(engines))
 
 
-def injective(check, engine, timeout_ms) -> Result:
-    from .. import prove
-    return prove.injective(_operand(check, "layout"), check.shape, **_kw(engine, timeout_ms))
+def injective(check, engines: Engines) -> Result:
+    return prove.injective(_operand(check, "layout"), check.shape, **_kw(engines))
 
 
-def injective_up_to_broadcast(check, engine, timeout_ms) -> Result:
-    from .. import prove
-    return prove.injective_up_to_broadcast(_operand(check, "layout"), check.shape, **_kw(engine, timeout_ms))
+def injective_up_to_broadcast(check, engines: Engines) -> Result:
+    return prove.injective_up_to_broadcast(_operand(check, "layout"), check.shape, **_kw(engines))
 
 
-def invertible(check, engine, timeout_ms) -> Result:
-    from .. import prove
-    return prove.invertible(_operand(check, "layout"), check.shape, **_kw(engine, timeout_ms))
+def invertible(check, engines: Engines) -> Result:
+    return prove.invertible(_operand(check, "layout"), check.shape, **_kw(engines))
 
 
-def equivalent(check, engine, timeout_ms) -> Result:
-    from .. import prove
-    return prove.equivalent(_operand(check, "src"), _operand(check, "dst"), check.shape, **_kw(engine, timeout_ms))
+def equivalent(check, engines: Engines) -> Result:
+    return prove.equivalent(_operand(check, "src"), _operand(check, "dst"), check.shape, **_kw(engines))
 
 
-def conversion(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def conversion(check, engines: Engines) -> Result:
     return prove.conversion(_operand(check, "src"), _operand(check, "dst"), check.shape, via=_operand(check, "via"),
-                            triton=bool(check.param("triton")), **_kw(engine, timeout_ms))
+                            triton=bool(check.param("triton")), **_kw(engines))
 
 
-def fits(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def fits(check, engines: Engines) -> Result:
     p = check.param
     if p("kernel_bytes") is not None:       # the whole kernel's budget (checker.ttgir.allocation), a direct check
         return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware,
                            uncertain=p("uncertain") or ())
     return prove.fits(_operand(check, "layout"), check.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
-                      shape=check.shape, base_bytes=p("base_bytes"), **_kw(engine, timeout_ms))
+                      shape=check.shape, base_bytes=p("base_bytes"), **_kw(engines))
 
 
 def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=()) -> Result:
@@ -99,8 +103,8 @@ def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=(
         (f"; {len(uncertain) - 2} more" if len(uncertain) > 2 else "") + ")"
     if total <= capacity:
         return Result("fits", "holds", {}, None, f"the kernel {needs} {total} bytes of shared memory "
-                                                 f"({len(rows)} buffer{'' if len(rows) == 1 else 's'}), within the {capacity}-byte "
-                                                 f"capacity{where}"
+                                                 f"({len(rows)} buffer{'' if len(rows) == 1 else 's'}), "
+                                                 f"within the {capacity}-byte capacity{where}"
                                                  f"{caveat}", details)
     return Result("fits", "fails", {}, None, f"the kernel {needs} {total} bytes of shared memory, past the "
                                              f"{capacity}-byte capacity{where}; largest: {parts}{caveat}", details)
@@ -116,18 +120,17 @@ def _in_allocation(check) -> tuple[LinearLayout, Any]:
     return R, S
 
 
-def bank_conflict_free(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def bank_conflict_free(check, engines: Engines) -> Result:
     p = check.param
     if p("padded_view"):                     # a view of a padded allocation: its real addresses
-        from .padded_access import evaluate_view
-        return evaluate_view(check, **_kw(engine, timeout_ms))
+        from .properties.padded_views import evaluate_view  # lazy: only views of padded allocations need it
+        return evaluate_view(check, engines)
     R, S, shape = _operand(check, "reg"), _operand(check, "shared"), check.shape
     if p("view_of"):
         (R, S), shape = _in_allocation(check), None
     result = prove.bank_conflict_free(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"),
                                       model=p("model"), hardware=check.hardware, triton=bool(p("triton")),
-                                      **_kw(engine, timeout_ms))
+                                      **_kw(engines))
     if p("partner") and result.status == "fails" and p("model") in (None, "hardware"):
         _suggest(check, result)
     return result
@@ -136,9 +139,7 @@ def bank_conflict_free(check, engine, timeout_ms) -> Result:
 def _suggest(check, result: Result) -> None:
     """A conflicting access of a local_store / local_load pair: the synthesized shared layout
     (`checker.synthesis.suggestion`), verified on both sides, as ``details["suggestion"]``."""
-    from ..errors import CheckerError
-    from ..syntax.mlir_attr import parse_attribute
-    from ..synthesis import suggestion
+    from .synthesis import suggestion  # lazy: synthesis loads only when a store/load pair conflicts
     p = check.param
     try:
         R = lower(check.operand("reg"), check.shape)
@@ -152,64 +153,48 @@ def _suggest(check, result: Result) -> None:
         result.details["suggestion"] = got
 
 
-def aligned_access(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def aligned_access(check, engines: Engines) -> Result:
     p = check.param
     if p("padded_view"):
-        from .padded_access import evaluate_view
-        return evaluate_view(check, **_kw(engine, timeout_ms))
+        from .properties.padded_views import evaluate_view  # lazy: only views of padded allocations need it
+        return evaluate_view(check, engines)
     R, S, shape = _operand(check, "reg"), _operand(check, "shared"), check.shape
     if p("view_of"):
         (R, S), shape = _in_allocation(check), None
     return prove.aligned_access(R, S, shape, check.dtype_bits, direction=p("direction"), hardware=check.hardware,
-                                **_kw(engine, timeout_ms))
+                                **_kw(engines))
 
 
-def well_formed(check, engine, timeout_ms) -> Result:
-    from .well_formed import well_formed as decide
-    p = check.param
-    return decide(check.operand("layout"), check.shape, lanes=p("threads_per_warp"), warps=p("warps") or (),
-                  ctas=p("num_ctas"))
-
-
-def dot_operands(check, engine, timeout_ms) -> Result:
-    from .well_formed import dot_operands as decide
-    p = check.param
-    return decide(check.operand("a"), check.operand("b"), check.operand("acc"), p("a_shape"), p("b_shape"),
-                  check.shape)
-
-
-def view_consistent(check, engine, timeout_ms) -> Result:
-    from .. import prove
+def view_consistent(check, engines: Engines) -> Result:
     p = check.param
     return prove.view_consistent(check.operand("source"), check.operand("view"), p("source_shape"), check.shape,
-                                 kind=p("kind"), order=p("order"), **_kw(engine, timeout_ms))
+                                 kind=p("kind"), order=p("order"), **_kw(engines))
+
+
+def conversion_cost(check, engines: Engines) -> Result:
+    """The registry's decide: a spec's or a TTGIR op's check (operands src, dst; dtype; hardware)."""
+    return prove.conversion_cost(check.operand("src"), check.operand("dst"), check.shape, check.dtype_bits,
+                                 hardware=check.hardware, **_kw(engines))
 
 
 # ------------------------------------------------------------ SMT obligations (`layoutcheck smt`)
 
 
 def surjective_obligation(layouts: Sequence[LinearLayout], shape):
-    from . import frame
-    from .surjective import obligation
     box = frame.shape_map(layouts[0], shape)
     (L,) = frame.align(list(layouts[:1]), box)
-    return obligation(L, box)
+    return surjective_property.obligation(L, box)
 
 
 def injective_obligation(layouts: Sequence[LinearLayout], shape):
-    from .injective import obligation
-    return obligation("injective", layouts[0], False)
+    return injective_property.obligation("injective", layouts[0], False)
 
 
 def injective_up_to_broadcast_obligation(layouts: Sequence[LinearLayout], shape):
-    from .injective import obligation
-    return obligation("injective_up_to_broadcast", layouts[0], True)
+    return injective_property.obligation("injective_up_to_broadcast", layouts[0], True)
 
 
 def equivalent_obligation(layouts: Sequence[LinearLayout], shape):
-    from . import frame
-    from .equivalence import common_dims, obligation
     A, B = common_dims(layouts[0], layouts[1])
     ranges = (dict(A.out_dim_sizes), dict(B.out_dim_sizes))
-    return obligation(*frame.align([A, B]), ranges)
+    return equivalence_obligation(*frame.align([A, B]), ranges)

@@ -1,5 +1,5 @@
-"""Triton's bank count (model="triton") from the packed columns (`bank_conflicts._triton_count`) against the
-same count taken step by step through the layouts (`_triton_count_layouts`: drop broadcast registers,
+"""Triton's bank count (model="triton") from the packed columns (`smem.triton_count.triton_count_columns`)
+against the same count taken step by step through the layouts (`triton_count_layouts`: drop broadcast registers,
 Triton's lstsq, invert_and_compose, largestVectorisation), on random pairs that reach every branch: R
 outside S's image, repeated and zero registers, dependent offsets, blocks equal or not, frames to align."""
 
@@ -12,6 +12,10 @@ from checker.errors import CheckerError
 from checker.hardware import resolve
 from checker.layout import LinearLayout
 from checker.properties import bank_conflicts as bc
+from checker.properties.smem import plan as sp
+from checker.properties.smem import triton_count as tc
+from checker.properties.smem import witness as wt
+from checker.verdict import Engines
 
 SM90 = resolve("sm90")
 
@@ -27,7 +31,7 @@ def _basis(rng, outs, p_zero=0.1):
 
 
 def _pair(rng):
-    """R, S over one frame (or frames to align), with the features `_triton_count` distinguishes."""
+    """R, S over one frame (or frames to align), with the features `triton_count_columns` distinguishes."""
     outs = [("dim0", 1 << rng.randrange(1, 6)), ("dim1", 1 << rng.randrange(1, 6))]
     n_off = sum(s.bit_length() - 1 for _, s in outs)
     offsets = [tuple((1 << b if k == d else 0) for k in range(2)) for d in range(2)
@@ -69,10 +73,10 @@ def test_columns_count_is_the_layouts_count(seed):
     rng = random.Random(seed)
     for _ in range(150):
         R, S = _pair(rng)
-        R, S = bc.normalize(R, S)
+        R, S = sp.normalize(R, S)
         for bits in (8, 16, 32, 64):
-            fast = _count_or_error(lambda: bc.triton_count(R, S, bits, SM90))
-            slow = _count_or_error(lambda: bc._triton_count_layouts(R, S, bits, SM90))
+            fast = _count_or_error(lambda R=R, S=S, bits=bits: tc.triton_count(R, S, bits, SM90))
+            slow = _count_or_error(lambda R=R, S=S, bits=bits: tc.triton_count_layouts(R, S, bits, SM90))
             assert fast == slow
             if not isinstance(fast, tuple):
                 assert (fast.segment_bases, fast.lane_bases, fast.conflicts) == (
@@ -93,9 +97,11 @@ def test_results_from_unaligned_frames(seed):
         if rng.random() < 0.3 and not R.in_bases("warp") and not R.in_bases("block"):
             R = LinearLayout([("lane", R.in_bases("lane")), ("register", R.in_bases("register"))], R.out_dim_sizes)
         for engine in ("f2", "both"):  # Z3's models depend on the terms its context saw: its status only
-            a = _count_or_error(lambda: bc.bank_conflict_free(R, S, 16, model="triton", engine=engine).to_dict())
-            b = _count_or_error(lambda: bc.bank_conflict_free(*bc.normalize(R, S), 16, model="triton",
-                                                              engine=engine).to_dict())
+            a = _count_or_error(lambda R=R, S=S, engine=engine:
+                                bc.bank_conflict_free(R, S, 16, model="triton", engines=Engines(engine)).to_dict())
+            b = _count_or_error(lambda R=R, S=S, engine=engine:
+                                bc.bank_conflict_free(*sp.normalize(R, S), 16, model="triton",
+                                                      engines=Engines(engine)).to_dict())
             for r in (a, b):
                 if isinstance(r, dict):
                     for v in r["verdicts"].values():
@@ -112,7 +118,7 @@ def test_first_common_is_span_intersection_and_solve():
         first = [rng.randrange(1 << n) for _ in range(rng.randrange(0, 6))]
         second = [rng.randrange(1 << n) for _ in range(rng.randrange(0, 6))]
         common = f2.span_intersection(first, second)
-        got = bc._first_common(first, second)
+        got = wt.first_common(first, second)
         if not common:
             assert got is None
             continue
@@ -126,7 +132,7 @@ def test_frame_errors_are_normalize_errors():
     other = LinearLayout({"offset": [(1,), (2,)]}, [("x", 4)])
     for args in ((R, R), (S, S), ("R", S), (R, 3), (R, other)):
         with pytest.raises(CheckerError) as fast:
-            bc._frame(*args)
+            sp.frame_columns(*args)
         with pytest.raises(CheckerError) as slow:
-            bc.normalize(*args)
+            sp.normalize(*args)
         assert (fast.value.field, fast.value.message) == (slow.value.field, slow.value.message)

@@ -1,7 +1,7 @@
 """Which AMD LDS accesses LLVM issues as one paired instruction (ds_read2*, ds_write2*, ds_load_2addr*).
 
 Where it happens. Triton lowers a local_load / local_store / local_alloc to one vector access per
-group of registers (`bank_conflicts._vector_plan`). The AMDGPU back end's SILoadStoreOptimizer then
+group of registers (`checker.properties.smem.plan.vector_plan`). The AMDGPU back end's SILoadStoreOptimizer then
 fuses two 4- or 8-byte DS accesses of a lane into one instruction that carries two addresses:
 
     ds_read2_b32 / ds_read2_b64 / ds_write2_b32 / ds_write2_b64      addr + offset{0,1} x E
@@ -50,7 +50,7 @@ This module simulates step 2 and 3 on those constants (`address_registers` also 
 XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is modelled when
 it is regular: every access of every address register is fused, and the two accesses of every pair
 differ in the same register combination (`Pairing.delta`). The bank model then takes that combination
-either inside one phase or as the pass of the instruction, per target (`bank_conflicts._paired`,
+either inside one phase or as the pass of the instruction, per target (`plan.paired`,
 docs/hardware.md). When some accesses stay single, or the pairs differ in different registers, the
 plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`).
 
@@ -67,10 +67,11 @@ Assumptions (no AMD GPU measured):
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from ..hardware import Hardware
+from ...hardware import Hardware
 
 PAIRABLE_BYTES = (4, 8)
 
@@ -231,10 +232,16 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
 def pair_mnemonic(direction: str, element_bytes: int, stride64: bool, hw: Hardware) -> str:
     """AMDGCN's name of a paired LDS access (gfx9: ds_read2[st64]_bN / ds_write2[st64]_bN; gfx11 and
     later: ds_load_2addr[_stride64]_bN / ds_store_2addr[_stride64]_bN)."""
-    from .bank_conflicts import amd_generation
     bits = element_bytes * 8
     if amd_generation(hw) >= 11:
         op = "load" if direction == "load" else "store"
         return f"ds_{op}_2addr{'_stride64' if stride64 else ''}_b{bits}"
     op = "read2" if direction == "load" else "write2"
     return f"ds_{op}{'st64' if stride64 else ''}_b{bits}"
+
+
+def amd_generation(hw: Hardware) -> int:
+    """The gfx major version of an AMD preset (9 for gfx942/gfx950, 11, 12); 9 when unknown: the
+    leading digits of the target's ``gfxNNN`` name minus its last two characters."""
+    m = re.search(r"gfx(\d+?)(\d\w)$", hw.triton_target or hw.name)
+    return int(m.group(1)) if m else 9

@@ -1,0 +1,162 @@
+"""The property registry: `PROPERTIES`, the one list of properties, which the checks stage and everything after
+it read (the spec loader, the runner, the CLI, the reports, the schemas' test).
+
+A `Property` entry says what a check of it takes and how it is decided:
+
+- ``roles``: its operands, each (role, kind) with kind ``distributed``,
+  ``shared`` or ``any``; ``optional`` roles may be left out;
+- ``params``: the extra keys a check may give, with their defaults;
+- ``needs_dtype`` / ``needs_hardware``: an element type, a target;
+- ``layout_shape``: whether a spec may lower the operand at another shape
+  than the one it is judged over;
+- ``in_specs``: usable in spec files, ``layoutcheck prove`` and
+  `checker.prove`; the others are derived from TTGIR only (op rules);
+- ``static``: decided by a direct check (no engines, no counterexample);
+- ``triton_figures``: the check can also report Triton's own view of it (a conversion's
+  ``triton_class`` / ``triton_lowering``, a bank access's ``triton_conflicts``), computed only on
+  request: the spec key ``triton: true``, ``verify --triton-figures`` (TTGIR conversions ask for it:
+  their note shows what Triton emits);
+- ``decide``: ``"module:function"`` under `checker`, the function deciding
+  one `checker.spec.Check` (``function(check, engines) -> Result``, `checker.verdict.Engines`; a static
+  property's takes the check alone: ``function(check) -> Result``),
+  imported on first use so that reading the registry loads no engine;
+- ``smt``: ``"module:function"`` under `checker`, building the SMT obligation that
+  ``layoutcheck smt`` writes (``function(layouts, shape) -> smt.Obligation``),
+  or None.
+
+Readers: `checker.spec` (roles, params, dtype, layout_shape), `checker.run.runner`
+(``decide``), `checker.cli` (``prove`` and ``smt`` choices), the JSON schemas
+(a test asserts their enums equal the registry), the report renderers
+(``static``: a failure is printed with its explanation).
+
+Adding a property: write its module (with its ``check`` function), add its
+entry here, document it in docs/spec-format.md (and, when TTGIR derives it,
+register the op check in `checker.ttgir.builder`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .properties.result import Result
+from .verdict import Engines, check_timeout
+
+Role = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Property:
+    """What a check of this property takes, and where its decision procedure lives (module docstring)."""
+
+    name: str
+    summary: str
+    decide: str
+    roles: tuple[Role, ...] = ()
+    optional: tuple[Role, ...] = ()
+    params: tuple[tuple[str, Any], ...] = ()
+    needs_dtype: bool = False
+    needs_hardware: bool = False
+    layout_shape: bool = False
+    in_specs: bool = True
+    static: bool = False
+    smt: str | None = None
+    triton_figures: bool = False
+
+    @property
+    def required(self) -> tuple[Role, ...]:
+        return self.roles
+
+    @property
+    def all_roles(self) -> tuple[Role, ...]:
+        return self.roles + self.optional
+
+    def run(self, check: Any, engine: str, timeout_ms: int | None) -> Result:
+        """Decide one check (`checker.spec.Check`) of this property (`timeout_ms`: positive, or None); a static
+        property's decide takes the check alone (no engines)."""
+        engines = Engines(engine, check_timeout(timeout_ms))
+        decide = _function(self.decide)
+        return decide(check) if self.static else decide(check, engines)
+
+    def obligation(self) -> Callable | None:
+        """The SMT obligation builder (``layoutcheck smt``), or None."""
+        return _function(self.smt) if self.smt else None
+
+
+def _function(ref: str) -> Callable:
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(f"checker.{module}"), name)
+
+
+LAYOUT = (("layout", "any"),)
+SHARED = (("layout", "shared"),)
+PAIR = (("src", "any"), ("dst", "any"))
+ACCESS = (("reg", "distributed"), ("shared", "shared"))
+
+_ENTRIES = (
+    Property("surjective", "every element of the shape is held by some hardware index", "deciders:surjective",
+             LAYOUT, layout_shape=True, smt="deciders:surjective_obligation"),
+    Property("injective", "no two hardware indices hold the same element", "deciders:injective",
+             LAYOUT, layout_shape=True, smt="deciders:injective_obligation"),
+    Property("injective_up_to_broadcast", "only declared broadcasts (zero bases) repeat elements",
+             "deciders:injective_up_to_broadcast", LAYOUT, layout_shape=True,
+             smt="deciders:injective_up_to_broadcast_obligation"),
+    Property("invertible", "a shared layout puts offsets and elements in bijection, per CTA", "deciders:invertible",
+             SHARED, layout_shape=True),
+    Property("equivalent", "two layouts are the same layout: indices, out range and map", "deciders:equivalent",
+             PAIR, layout_shape=True,
+             smt="deciders:equivalent_obligation"),
+    Property("conversion", "every element dst needs is in src, and at which level it moves", "deciders:conversion",
+             (("src", "distributed"), ("dst", "distributed")), optional=(("via", "shared"),), triton_figures=True),
+    Property("fits", "a shared buffer fits in the capacity", "deciders:fits", SHARED, needs_dtype=True,
+             params=(("capacity_bytes", None), ("base_bytes", 0), ("alignment_bytes", None))),
+    Property("bank_conflict_free", "the shared-memory access costs its conflict-free wavefronts",
+             "deciders:bank_conflict_free", ACCESS, needs_dtype=True, needs_hardware=True,
+             params=(("direction", "store"), ("access", "auto"), ("model", "hardware")), triton_figures=True),
+    Property("conversion_cost", "Triton's lowering of a conversion costs its minimum wavefronts",
+             "deciders:conversion_cost", (("src", "distributed"), ("dst", "distributed")), needs_dtype=True,
+             needs_hardware=True),
+    Property("aligned_access", "every vector access starts at a multiple of its width", "deciders:aligned_access",
+             ACCESS, needs_dtype=True, needs_hardware=True, params=(("direction", "store"),)),
+    Property("well_formed", "the encoding is valid for the module's lanes, warps and CTAs",
+             "properties.well_formed:check_well_formed", LAYOUT, in_specs=False, static=True),
+    Property("dot_operands", "A, B and the accumulator of a dot agree", "properties.well_formed:check_dot_operands",
+             (("a", "any"), ("b", "any"), ("acc", "distributed")), in_specs=False, static=True),
+    Property("view_consistent", "a memdesc view addresses the buffer it came from", "deciders:view_consistent",
+             (("source", "shared"), ("view", "shared")), in_specs=False),
+    Property("tmem_access", "a tcgen05.ld/st message moves the register layout", "properties.tmem_access:check",
+             (("reg", "distributed"), ("tmem", "any")), in_specs=False, static=True),
+    Property("mma_operands", "tc_gen5_mma operands agree", "properties.mma_operands:check", in_specs=False,
+             static=True),
+    Property("tma_copy", "a TMA copy's buffer and box suit the descriptor", "properties.tma:check",
+             in_specs=False, static=True),
+    Property("tmem_subslice", "a tensor-memory subslice is a valid column window",
+             "properties.tmem_views:check_subslice", in_specs=False, static=True),
+    Property("tmem_copy", "a tcgen05.cp source and destination agree", "properties.tmem_views:check_copy",
+             in_specs=False, static=True),
+    Property("local_gather", "a shared gather/scatter's buffer, indices and values agree",
+             "properties.gather:check", in_specs=False, static=True),
+    Property("data_movement", "a shape op (trans, reshape, join, split) keeps every element in its thread",
+             "properties.data_movement:check", (("operand", "distributed"), ("result", "distributed")), in_specs=False),
+    Property("reduction", "the levels a reduction, scan or gather crosses along its axis, and their cost",
+             "properties.reduction:check", (("layout", "distributed"),), optional=(("index", "distributed"),),
+             in_specs=False),
+    Property("scaled_dot", "a scaled dot's operands and scales agree", "properties.scaled_dot:check", in_specs=False,
+             static=True),
+    Property("tdm_copy", "a TDM copy's buffer and descriptor agree", "properties.tdm:check", in_specs=False,
+             static=True),
+    Property("coalesced", "a global load or store is as wide as its layout allows and touches its minimum sectors",
+             "properties.coalesced:check", (("layout", "distributed"),), needs_dtype=True, needs_hardware=True,
+             in_specs=False),
+    Property("matches_triton", "layoutcheck's lowering is the installed Triton's, bit for bit",
+             "properties.matches_triton:check", LAYOUT, in_specs=False, static=True),
+)
+
+PROPERTIES: dict[str, Property] = {p.name: p for p in _ENTRIES}
+SPEC_PROPERTIES: dict[str, Property] = {n: p for n, p in PROPERTIES.items() if p.in_specs}
+STATIC_PROPERTIES: tuple[str, ...] = tuple(n for n, p in PROPERTIES.items() if p.static)
+SMT_PROPERTIES: tuple[str, ...] = tuple(n for n, p in SPEC_PROPERTIES.items() if p.smt)
+
+__all__ = ["PROPERTIES", "Property", "SMT_PROPERTIES", "SPEC_PROPERTIES", "STATIC_PROPERTIES"]

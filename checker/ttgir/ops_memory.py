@@ -1,0 +1,255 @@
+"""The op rules of shared memory, conversions and dots: what `ttg.convert_layout`, the local stores and loads,
+the memdesc views and `tt.dot` / `ttng.warp_group_dot` are checked for (the module docstring of
+`checker.ttgir.kernel` lists them), registered with `checker.ttgir.builder.op_check`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..encodings import lower
+from ..layout import LinearLayout
+from ..syntax.mlir_attr import print_attribute
+from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
+from .builder import Builder, _compact, op_check
+
+# A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
+# serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
+# alignment under unaligned-access-mode), split and slower: a defect there too, but not a crash.
+MISALIGNED = {"nvidia": "error", "amd": "warning"}
+STORES = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local", "amdg.buffer_load_to_local")
+ASYNC_ACCESS = {"ttg.async_copy_global_to_local": "cp.async", "amdg.buffer_load_to_local": "direct_to_lds"}
+LOADS = ("ttg.local_load",)
+DOTS = ("tt.dot", "ttng.warp_group_dot")
+
+@op_check("ttg.convert_layout")
+def convert(b: Builder, op: Operation) -> None:
+    tensors = layout_tensors(op.types)
+    if len(tensors) != 2:
+        b.skip(op, "ttg.convert_layout without two typed tensors", "conversion")
+        return
+    src, dst = tensors
+    if not (b.lowers(src.encoding, src.shape) and b.lowers(dst.encoding, dst.shape)):
+        return
+    what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
+    b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
+          params=(("triton", True),))         # the note says what Triton emits (details.triton_lowering)
+    if b.hw is not None and b.hw.vendor == "nvidia" and src.element_bits:   # what Triton's lowering costs
+        b.add(op, "conversion_cost", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
+              severity="warning", dtype=src.element_type, bits=src.element_bits)
+
+
+@op_check(*STORES, *LOADS)
+def shared_access(b: Builder, op: Operation) -> None:
+    mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
+    regs = layout_tensors(op.types)
+    if len(mems) != 1:
+        b.skip(op, f"{op.name} without a shared memdesc type", "bank_conflict_free")
+        return
+    mem = mems[0]
+    bits = mem.element_bits
+    dtype = mem.element_type
+    if b.hw is None:
+        b.skip(op, "no hardware target (give --hardware)", "bank_conflict_free")
+        return
+    if op.name == "ttg.local_alloc":
+        fits(b, op, mem, bits, dtype)
+    if not regs:
+        return
+    reg = regs[0]
+    alloc = layout_shape(mem)
+    shape = list(mem.shape[len(mem.shape) - len(alloc):])
+    if list(reg.shape) != shape or any(v > a for v, a in zip(shape, alloc)):
+        b.skip(op, f"{op.name} whose register and memory shapes differ", "bank_conflict_free")
+        return
+    if not (b.lowers(reg.encoding, shape) and b.lowers(mem.encoding, alloc)):
+        return
+    view = (("view_of", alloc),) if shape != alloc else ()
+    padded = not isinstance(lower(mem.encoding, alloc), LinearLayout)
+    direction = "load" if op.name in LOADS else "store"
+    access = ASYNC_ACCESS.get(op.name, "auto")
+    if padded:  # the real addresses of a view of a padded allocation (checker.properties.padded_access)
+        operand = op.operands[1] if op.name in ASYNC_ACCESS and len(op.operands) > 1 else \
+            (op.operands[0] if op.operands and op.name != "ttg.local_alloc" else None)
+        buffers, starts = padded_view(b, operand, mem, alloc, shape)
+        view += (("padded_view", True), ("buffers", buffers), ("slice_starts", starts))
+    pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
+    what = " -> ".join(pair if direction == "store" else pair[::-1])
+    b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+          severity="warning", dtype=dtype, bits=bits,
+          params=(("direction", direction), ("access", access), ("model", "hardware")) + view
+          + (() if view else _partner(b, op)))
+    if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
+        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+              severity=MISALIGNED.get(b.hw.vendor, "error"), dtype=dtype, bits=bits,
+              params=(("direction", direction),) + view)
+    elif padded:  # the direct-to-LDS write: aligned, and where the hardware puts each lane's vector
+        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
+              severity="error", dtype=dtype, bits=bits,
+              params=(("direction", direction), ("access", access)) + view)
+    if op.name in ASYNC_ACCESS and b.hw.vendor == "amd" and re.search(r"\bother\s+%", op.text):
+        # AMD stores the `other` values of masked elements with a plain LDS store after each
+        # direct-to-LDS load (`smem.plan`'s fill store): a second access on the line
+        b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", [("reg", reg.encoding),
+              ("shared", mem.encoding)], shape, severity="warning", dtype=dtype, bits=bits,
+              params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view)
+
+
+def _partner(b: Builder, op: Operation) -> tuple:
+    """The register layout of the other side of a local_store / local_load pair (`checker.ttgir.pairing.BufferPairs`),
+    as the ``partner`` parameter: a conflicting access then gets a synthesized layout as a suggestion."""
+    found = b.buffer_pairs.partners(op)
+    if not found:
+        return ()
+    other = found[0]
+    out = (("partner", print_attribute(other.reg.encoding)),)
+    return out + ((("partner_access", other.access),) if other.access != "auto" else ())
+
+
+def padded_view(b: Builder, value: str | None, mem: TypeRef, alloc: list[int], shape: list[int]):
+    """(buffers, subslice starts) of the memdesc an access of a padded layout goes through: the value is
+    traced back through memdesc_subslice (its offsets, summed), memdesc_index (the buffer count of its
+    source) and scf.for iter_args / results (their initial values). Without a memdesc_index on the way
+    back to a local_alloc, the buffers are those of the module's multi-buffered allocations of the same
+    encoding and buffer shape (1 if none); without a subslice, a view narrower than its allocation may
+    start at any multiple of its shape (all listed), else None (the origin)."""
+    rank = len(alloc)
+    buffers, offsets, sliced, rooted = None, [0] * rank, False, False
+    seen: set[str] = set()
+    v = value
+    while v and v not in seen:
+        seen.add(v)
+        op = b.defining_op(v)
+        if op is None:
+            v = _iter_init(b, v)
+            continue
+        if op.name == "ttg.memdesc_subslice":
+            m = re.search(r"memdesc_subslice\s+%[\w#.]+\s*\[([-\d,\s]+)\]", op.text)
+            if not m:
+                break
+            vals = [int(x) for x in m.group(1).split(",") if x.strip()]
+            for i, x in enumerate(vals[len(vals) - rank:]):
+                offsets[i] += x
+            sliced, v = True, op.operands[0] if op.operands else None
+        elif op.name == "ttg.memdesc_index":
+            src = op.operand_types[0] if op.operand_types else None
+            if src is not None and buffers is None:
+                buffers = src.shape[len(src.shape) - rank - 1] if len(src.shape) > rank else 1
+            v = op.operands[0] if op.operands else None
+        elif op.name == "scf.for" and v in op.results:
+            k = op.results.index(v)
+            v = op.operands[3 + k] if 3 + k < len(op.operands) else None
+        else:
+            rooted = op.name == "ttg.local_alloc"
+            break
+    if buffers is None:
+        buffers = 1 if rooted else _same_type_buffers(b, mem, alloc)
+    if sliced:
+        starts = (tuple(offsets),)
+    elif shape != alloc:
+        import itertools
+        starts = tuple(itertools.product(*[range(0, a, s) for a, s in zip(alloc, shape)]))
+    else:
+        starts = None
+    return int(buffers), starts
+
+
+def _iter_init(b: Builder, value: str) -> str | None:
+    """The initial value of an scf.for iter_arg (None: not one)."""
+    for op in b.m.operations:
+        if op.name == "scf.for" and value in op.arguments[1:]:
+            k = op.arguments.index(value) - 1
+            return op.operands[3 + k] if 3 + k < len(op.operands) else None
+    return None
+
+
+def _same_type_buffers(b: Builder, mem: TypeRef, alloc: list[int]) -> int:
+    """The most buffers of a module allocation with this encoding and buffer shape (1 if none)."""
+    most = 1
+    for op in b.m.operations:
+        if op.name != "ttg.local_alloc":
+            continue
+        for t in op.result_types:
+            if t.kind == "memdesc" and t.encoding == mem.encoding and \
+                    list(t.shape[len(t.shape) - len(alloc):]) == alloc and len(t.shape) > len(alloc):
+                n = 1
+                for x in t.shape[:len(t.shape) - len(alloc)]:
+                    n *= x
+                most = max(most, n)
+    return most
+
+
+VIEWS = {"ttg.memdesc_trans": "trans", "ttg.memdesc_reshape": "reshape", "ttg.memdesc_index": "index",
+         "ttg.memdesc_subslice": "subslice"}
+
+
+@op_check(*VIEWS, "ttg.memdesc_reinterpret")
+def view(b: Builder, op: Operation) -> None:
+    """A memdesc view: `view_consistent` of its result type's layout against its source's
+    (checker.properties.views), when the two encodings differ or the view re-shapes them."""
+    mems = [t for t in op.types if t.kind == "memdesc"]
+    if len(mems) != 2 or any(t.encoding is None for t in mems):
+        b.skip(op, f"{op.name} without two typed memdescs", "view_consistent")
+        return
+    src, dst = mems
+    if not (src.encoding.is_shared and dst.encoding.is_shared):
+        return                          # tensor-memory views: the TMEM checks read them
+    if op.name == "ttg.memdesc_reinterpret":
+        if (src.element_bits, layout_shape(src), src.encoding) != (dst.element_bits, layout_shape(dst), dst.encoding):
+            b.skip(op, "memdesc_reinterpret to another element type, shape or layout (addresses not modelled)",
+                   "view_consistent")
+        return
+    kind = VIEWS[op.name]
+    src_shape, dst_shape = layout_shape(src), layout_shape(dst)
+    if kind in ("index", "subslice"):
+        if src.encoding == dst.encoding:
+            return                      # one buffer or a sub-tile of the allocation, addressed with its layout
+        if src_shape != dst_shape:
+            b.skip(op, f"{op.name} to another encoding at another allocation shape (not modelled)",
+                   "view_consistent")
+            return
+    if kind == "trans" and (src.encoding.rank != len(src.shape) or dst.encoding.rank != len(dst.shape)):
+        b.skip(op, "memdesc_trans of a multi-buffered view (leading buffer dims)", "view_consistent")
+        return
+    if not (b.lowers(src.encoding, src_shape) and b.lowers(dst.encoding, dst_shape)):
+        return
+    params: tuple = (("kind", kind), ("source_shape", src_shape))
+    if kind == "trans":
+        m = re.search(r"order\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+        if not m:
+            b.skip(op, "memdesc_trans without an order attribute", "view_consistent")
+            return
+        params += (("order", [int(x) for x in m.group(1).split(",") if x.strip()]),)
+    what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
+    b.add(op, "view_consistent", what, [("source", src.encoding), ("view", dst.encoding)], dst_shape,
+          params=params)
+
+
+def fits(b: Builder, op: Operation, mem: TypeRef, bits: int, dtype: str) -> None:
+    if id(op) in b.unallocated:
+        b.skip(op, "Triton erases this allocation before allocating shared memory (nothing that stays uses "
+                   "it): it takes no space", "fits")
+        return
+    shape = layout_shape(mem)
+    if not b.lowers(mem.encoding, shape):
+        return
+    full = mem.alloc_shape or mem.shape
+    buffers = 1
+    for n in full[:len(full) - len(shape)]:
+        buffers *= n
+    capacity = b.hw.smem_bytes_per_block // buffers
+    what = f"{_compact(mem.encoding_text)} {'x'.join(map(str, full))}"
+    b.add(op, "fits", what, [("layout", mem.encoding)], shape, dtype=dtype, bits=bits,
+          params=(("capacity_bytes", capacity), ("base_bytes", 0), ("alignment_bytes", None),
+                  ("buffers", buffers)))
+
+
+@op_check(*DOTS)
+def dot(b: Builder, op: Operation) -> None:
+    types = op.types
+    if len(types) < 3 or any(t.encoding is None for t in types[:2] + types[-1:]):
+        b.skip(op, f"{op.name} without typed operands", "dot_operands")
+        return
+    a, bb, acc = types[0], types[1], types[-1]
+    b.add(op, "dot_operands", "", [("a", a.encoding), ("b", bb.encoding), ("acc", acc.encoding)],
+          acc.shape, params=(("a_shape", list(a.shape)), ("b_shape", list(bb.shape))))
