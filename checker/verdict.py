@@ -29,10 +29,6 @@ class Engines:
     choice: str = "both"
     timeout_ms: int | None = None
 
-    def only(self, choice: str) -> Engines:
-        """The same limit with another choice (a sub-claim decided by one engine)."""
-        return Engines(choice, self.timeout_ms)
-
 
 DEFAULT_ENGINES = Engines()      # both engines, no time limit: a property's default
 

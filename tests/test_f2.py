@@ -74,3 +74,20 @@ def test_solve_reconstructs_targets_in_span(vs, t):
 def test_first_outside_span_is_the_first_target_in_span_fails(targets, vectors):
     want = next((t for t in targets if not f2.in_span(t, vectors)), None)
     assert f2.first_outside_span(targets, vectors) == want
+
+
+@given(st.lists(st.integers(0, 255), max_size=10), st.lists(st.integers(0, 255), max_size=10))
+def test_span_answers_as_in_span_while_it_grows(vectors, queries):
+    span = f2.Span(vectors[:3])
+    seen = list(vectors[:3])
+    for v in vectors[3:]:
+        assert span.add(v) == (not f2.in_span(v, seen))
+        seen.append(v)
+        assert [q in span for q in queries] == [f2.in_span(q, seen) for q in queries]
+    assert len(f2.span_basis(seen)) == f2.rank(seen)
+
+
+def test_span_by_value():
+    span = f2.Span([0b011, 0b110])
+    assert 0b101 in span and 0b001 not in span and 0 in span
+    assert span.add(0b101) is False and span.add(0b001) is True and 0b111 in span

@@ -293,3 +293,23 @@ def test_swizzle_follows_the_buffer_through_memdesc_index_and_the_loop(capsys):
 def synthesize_encodings(store_enc, load_enc, shape, bits, hardware="sm90", **kw):
     """`synthesize` on the two encodings lowered at `shape`."""
     return sy.synthesize(lower(store_enc, list(shape)), lower(load_enc, list(shape)), bits, hardware, **kw)
+
+
+@pytest.mark.parametrize("store, load, shape, bits, hw", [
+    (STORE, LOAD, [64, 64], 16, "sm90"),
+    (STORE, STORE, [64, 64], 16, "sm90"),
+    (LOAD, STORE, [32, 64], 32, "sm80"),
+    ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>",
+     "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 4], warpsPerCTA = [1, 4], order = [0, 1]}>",
+     [64, 64], 16, "gfx942"),
+])
+def test_pruning_without_the_figures_at_the_current_layout_finds_the_same_layout(store, load, shape, bits, hw):
+    """at_current=False (the suggestion of a TTGIR warning) drops candidates that cannot win or tie: the result
+    is the full search's, and only the figures at the IR layout's instructions are left out."""
+    Rs, Rl = checker.lower(P(store), shape), checker.lower(P(load), shape)
+    full = sy.synthesize(Rs, Rl, bits, hw, current=P(FLAT))
+    pruned = sy.synthesize(Rs, Rl, bits, hw, current=P(FLAT), at_current=False)
+    assert (pruned.best.layout, pruned.best.total, pruned.best.source, pruned.lower_bound, pruned.proven) == \
+        (full.best.layout, full.best.total, full.best.source, full.lower_bound, full.proven)
+    assert pruned.attribute() == full.attribute() and pruned.current.total == full.current.total
+    assert full.at_current is not None and pruned.at_current is None

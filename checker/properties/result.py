@@ -98,14 +98,17 @@ Engine = Callable[[], EngineVerdict]
 @dataclass(frozen=True)
 class Solver:
     """An engine by name. A property gives its own runner for "f2" and "z3"; a solver that decides the SMT-LIB2
-    obligations another engine builds (``borrows``) runs that engine's runner with its obligations routed to it
-    (`checker.solvers.engine`), and needs its optional package (`checker.solvers.require`)."""
+    obligations another engine builds (``borrows``) runs that engine's runner made into its own by ``wrap``
+    (`checker.solvers.engine`: the obligations routed to it), and needs ``require`` (its optional package)."""
 
     name: str
     borrows: str | None = None
+    wrap: Callable[[Engine], Engine] | None = None
+    require: Callable[[], None] | None = None
 
 
-SOLVERS: dict[str, Solver] = {"f2": Solver("f2"), "z3": Solver("z3"), SECOND_SOLVER: Solver(SECOND_SOLVER, "z3")}
+SOLVERS: dict[str, Solver] = {"f2": Solver("f2"), "z3": Solver("z3"),
+                              SECOND_SOLVER: Solver(SECOND_SOLVER, "z3", second_engine, require_second_solver)}
 # each engine choice -> the solvers it runs, in this order (f2 first: its explanation says why)
 CHOSEN: dict[str, tuple[str, ...]] = {"f2": ("f2",), "z3": ("z3",), "both": ("f2", "z3"),
                                       "all": ("f2", "z3", SECOND_SOLVER)}
@@ -117,8 +120,9 @@ def engines_for(engine: str) -> tuple[str, ...]:
     if engine not in CHOSEN:
         raise CheckerError(f"engine must be one of {list(ENGINES)}, got {engine!r}", field="engine")
     names = CHOSEN[engine]
-    if any(SOLVERS[n].borrows for n in names):
-        require_second_solver()
+    for n in names:
+        if SOLVERS[n].require is not None:
+            SOLVERS[n].require()
     return names
 
 
@@ -141,9 +145,9 @@ def decide(prop: str, engines: Engines, runners: Mapping[str, Engine], *,
     with smt.time_limit(engines.timeout_ms):
         for name in engines_for(engines.choice):
             run = runners.get(name)
-            borrows = SOLVERS[name].borrows
-            if run is None and borrows in runners:
-                run = second_engine(runners[borrows])
+            solver = SOLVERS[name]
+            if run is None and solver.wrap is not None and solver.borrows in runners:
+                run = solver.wrap(runners[solver.borrows])
             if run is None:
                 raise CheckerError(f"property {prop!r} has no {name} engine", field="engine")
             verdicts[name] = timed(name, run)
