@@ -297,7 +297,11 @@ class Plan:
         return [w for w in range(self.warps) if (w & self.warp_free) == 0]
 
     def request(self, warp: int, register: int) -> Request:
-        addrs = tuple(self.address(register, ln, warp) for ln in range(self.lanes))
+        """The request of one warp at one register start: `address` of every lane (the register's and the
+        warp's coordinates XORed once, then each lane's)."""
+        rw = [a ^ b for a, b in zip(self._table(REG)[register], self._table(WARP)[warp])]
+        base, strides = self.base, self.strides
+        addrs = tuple(base + sum((a ^ c) * s for a, c, s in zip(rw, lane, strides)) for lane in self._table(LANE))
         return Request(warp, register, addrs, sectors_of(addrs, self.vector_bytes),
                        min_sectors_of(addrs, self.vector_bytes))
 
@@ -462,21 +466,33 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
         ob.require(named == a >> log2(SECTOR_BYTES))
         sectors.append(named)
     cw = 16
+    lane_offsets = _lane_offsets(p)
+    start_offsets = end_offsets = None
+    if lane_offsets is not None:
+        start_offsets = lane_offsets
+        end_offsets = lane_offsets + ([b + p.vector_bytes - 1 for b in lane_offsets] if crossing else [])
 
-    def distinct(terms):
-        """How many of the terms differ from every earlier one: 0 + [t_0 new] + [t_1 new] + ..., as the SMT-LIB2
-        text the term operators would build (`smt.const`, `!=`, `smt.all_of`, `smt.ite`, `+`), written at once
-        (a request of 64 lanes compares 2,016 pairs; building them as terms took a third of the check)."""
+    def distinct(terms, offsets, apart):
+        """How many of the terms differ from every earlier one: 0 + [t_0 new] + [t_1 new] + ..., written as
+        SMT-LIB2 text at once (a request of 64 lanes compares 2,016 pairs). With `offsets` (every term is one
+        symbolic value plus its offset: `_lane_offsets`), a pair whose offsets differ by `apart` or more always
+        differs and one with equal offsets never does, so only the others are compared."""
         one, zero = f"(_ bv1 {cw})", f"(_ bv0 {cw})"
         texts = [t.text for t in terms]
         total = zero
         for i, t in enumerate(texts):
-            differs = [f"(distinct {t} {texts[j]})" for j in range(i)]
+            if offsets is None:
+                others = range(i)
+            elif any(offsets[j] == offsets[i] for j in range(i)):
+                continue                                    # the same value as an earlier term: never new
+            else:
+                others = [j for j in range(i) if abs(offsets[j] - offsets[i]) < apart]
+            differs = [f"(distinct {t} {texts[j]})" for j in others]
             new = "true" if not differs else differs[0] if len(differs) == 1 else f"(and {' '.join(differs)})"
             total = f"(bvadd {total} (ite {new} {one} {zero}))"
         return smt.Term(total, cw)
-    n_sectors = distinct(sectors)
-    n_addrs = distinct(starts)
+    n_sectors = distinct(sectors, end_offsets, SECTOR_BYTES)
+    n_addrs = distinct(starts, start_offsets, 1)
     # more sectors than ceil(n_addrs * vb / 32): 32 * sectors >= n_addrs * vb + 32
     ob.require(smt.negate(smt.ult(n_sectors * SECTOR_BYTES, n_addrs * p.vector_bytes + SECTOR_BYTES)))
 
@@ -488,6 +504,30 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
 
     return smt.verdict(ob.solve(), holds="no request touches more than its minimum sectors (unsat)",
                        on_sat=on_sat)
+
+
+def _lane_offsets(p: Plan) -> list[int] | None:
+    """Per lane, the byte offset B_i such that lane i's address in every request is A(register, warp) + B_i,
+    when it is so; else None. It is so when, in every dim, the coordinate bits the lane bases set and those the
+    issuing registers' and warps' bases set are disjoint: then the XOR of their coordinates is their sum, and the
+    address (a sum of coordinates times strides) splits into the two parts. Two lanes' addresses then differ by
+    the constant B_i - B_j in every request: they are equal exactly when the offsets are, and their 32-byte
+    sectors differ whenever the offsets are 32 or more apart (the Z3 engine compares only the other pairs)."""
+    L = p.L
+    dims = L.num_out_dims
+
+    def bits(d: str, skip: int = 0) -> list[int]:
+        acc = [0] * dims
+        if L.has_in_dim(d):
+            for b in L.in_bases(d)[skip:]:
+                for k, c in enumerate(b):
+                    acc[k] |= c
+        return acc
+    lanes = bits(LANE)
+    rest = [a | b for a, b in zip(bits(REG, log2(p.vec)), bits(WARP))]
+    if any(a & b for a, b in zip(lanes, rest)):
+        return None
+    return [sum(c * s for c, s in zip(coords, p.strides)) for coords in p._table(LANE)]
 
 
 def _aligned_statically(p: Plan) -> bool:

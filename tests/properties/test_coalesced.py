@@ -225,3 +225,23 @@ def test_a_lone_16_bit_atomic_without_its_own_instruction_works_on_the_word():
     r = coalesced(two, 16, **kw)                 # whole pairs: the packed instruction of the pair itself
     assert (r.details["instruction"], r.details["vector_bytes"]) == ("global_atomic_pk_b16x2", 4)
     assert "atomic_word" not in r.details
+
+
+def test_lane_offsets_split_the_address_when_lanes_and_the_rest_set_disjoint_bits():
+    """`_lane_offsets`: lane i's address is A(register, warp) + B_i when, per dim, the lane bases' bits and the
+    issuing registers' and warps' bits are disjoint; the Z3 engine then compares only lanes less than a sector
+    apart. A layout whose warps and lanes share bits has no such split (None), and the engines still agree."""
+    from checker.layout import LinearLayout
+    from checker.properties.coalesced import Plan, _lane_offsets
+    L = lower(parse_encoding(ROWS), [4, 256])                  # 8 registers, then 32 lanes along dim1
+    p = Plan(L, 32, 4, [256 * 4, 4], "load")
+    assert _lane_offsets(p) == [32 * i for i in range(32)]
+    for warp, reg in ((0, 0), (1, 4), (3, 4)):
+        req = p.request(warp, reg)
+        assert [a - req.addresses[0] for a in req.addresses] == [32 * i for i in range(32)]
+    mixed = LinearLayout({"register": [(1,)], "lane": [(2,), (4,), (8,), (16,), (32,)], "warp": [(3,)]},
+                         [("dim0", 64)])
+    assert _lane_offsets(Plan(mixed, 32, 1, [4], "load")) is None
+    for engine in ("f2", "z3"):
+        r = coalesced(mixed, 32, contiguity=[1], divisibility=[16], strides_bytes=[4], engines=Engines(engine))
+        assert r.status == coalesced(mixed, 32, contiguity=[1], divisibility=[16], strides_bytes=[4]).status
