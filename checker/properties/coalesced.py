@@ -444,10 +444,13 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
         acc += log2(size)
     starts, ends = [], []
     crossing = not _aligned_statically(p)
-    for ln in range(p.lanes):
+    lane_offsets = _lane_offsets(p)
+
+    def address(lane: int | None) -> Any:
+        """The byte address at this lane (None: lane 0's, the symbolic part A of a split address)."""
         ix = dict(index)
         if lane_bits:
-            ix[LANE] = smt.const(ln, lane_bits)
+            ix[LANE] = smt.const(lane or 0, lane_bits)
         packed = ob.image(L, ix)
         addr = smt.const(p.base, width)
         for k, (s, (_, size)) in enumerate(zip(p.strides, L.out_dim_sizes)):
@@ -456,8 +459,13 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
                 continue
             coord = smt.widen(smt.extract(shifts[k] + b - 1, shifts[k], packed), width)
             addr = addr + coord * s
+        return addr
+    if lane_offsets is not None:                 # lane i's address is A + B_i (`_lane_offsets`): A built once
+        shared = ob.var("a", width)
+        ob.require(shared == address(None) - lane_offsets[0])
+    for ln in range(p.lanes):
         named = ob.var(f"a{ln}", width)          # each lane's address named once (the text stays linear)
-        ob.require(named == addr)
+        ob.require(named == (shared + lane_offsets[ln] if lane_offsets is not None else address(ln)))
         starts.append(named)
         ends.append(named + (p.vector_bytes - 1))
     sectors = []
@@ -466,7 +474,6 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
         ob.require(named == a >> log2(SECTOR_BYTES))
         sectors.append(named)
     cw = 16
-    lane_offsets = _lane_offsets(p)
     start_offsets = end_offsets = None
     if lane_offsets is not None:
         start_offsets = lane_offsets
