@@ -305,10 +305,14 @@ class Plan:
         return Request(warp, register, addrs, sectors_of(addrs, self.vector_bytes),
                        min_sectors_of(addrs, self.vector_bytes))
 
-    def requests(self):
-        for w in self.issuing_warps():
-            for r in self.starts():
-                yield self.request(w, r)
+    def requests(self) -> list[Request]:
+        """Every request, warp by warp, register start by register start (made once per plan: the F2 engine and
+        the details both read them)."""
+        cache = self.__dict__.get("_requests")
+        if cache is None:
+            cache = self.__dict__["_requests"] = [self.request(w, r) for w in self.issuing_warps()
+                                                  for r in self.starts()]
+        return cache
 
 
 def stores_skip_repeated_registers() -> bool:
