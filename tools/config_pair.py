@@ -3,7 +3,7 @@
     .venv/bin/python tools/config_pair.py --out tests/versions/configs       # Triton 3.9, CPU only
 
 Writes ``matmul.s3/<target>.ttgir`` and ``matmul.s4/<target>.ttgir`` (the same kernel name, so the two folders'
-modules match) and ``shared.json``: each module's Triton ``metadata.shared``. tests/test_diff.py checks that the
+modules match) and ``shared.json``: each module's Triton ``metadata.shared``. tests/run/test_diff.py checks that the
 diff's whole-kernel shared memory on each side equals it.
 """
 

@@ -13,7 +13,7 @@ cuda:80, cuda:90, cuda:100, hip:gfx942, hip:gfx950, hip:gfx1250.
 
 The oracle is `allocation_oracle.allocate` (Triton's own passes up to allocation); layoutcheck's figure is
 `checker.ttgir.allocation.budget`. ``--write DIR`` keeps ``fuzz_<seed>.ttgir`` and ``expected.json`` (the module
-file -> Triton's ``shared`` and every op's offset) for tests/test_ttgir_shared.py. Needs Triton.
+file -> Triton's ``shared`` and every op's offset) for tests/ttgir/test_allocation.py. Needs Triton.
 """
 
 from __future__ import annotations
