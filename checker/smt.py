@@ -68,6 +68,9 @@ class _LazyZ3:
 
     def __getattr__(self, name: str):
         import z3 as module  # lazy: Z3 takes ~50 ms to import; --engine f2 never needs it (docstring above)
+        # Z3 would take SIGINT over while it works (its own handler cancels the call and the run goes on, a
+        # Ctrl-C lost): without it, the interrupt waits for the call to return and stops the run (exit 130)
+        module.set_param("ctrl_c", False)
         globals()["z3"] = module
         return getattr(module, name)
 
@@ -695,8 +698,23 @@ def context():
     `fresh_context`)."""
     global _CONTEXT
     if _CONTEXT is None:
-        _CONTEXT = z3.Context()
+        _CONTEXT = _new_context()
     return _CONTEXT
+
+
+def _new_context():
+    """A Z3 context, built with SIGINT held back: a Ctrl-C inside z3.Context's constructor would leave a half-built
+    object whose destructor prints a traceback at exit beside the CLI's one line (the interrupt is delivered as
+    soon as the context exists)."""
+    import signal  # lazy: only where a Z3 context is built
+    blockable = hasattr(signal, "pthread_sigmask")
+    if blockable:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return z3.Context()
+    finally:
+        if blockable:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def fresh_context() -> None:
