@@ -698,23 +698,8 @@ def context():
     `fresh_context`)."""
     global _CONTEXT
     if _CONTEXT is None:
-        _CONTEXT = _new_context()
+        _CONTEXT = z3.Context()
     return _CONTEXT
-
-
-def _new_context():
-    """A Z3 context, built with SIGINT held back: a Ctrl-C inside z3.Context's constructor would leave a half-built
-    object whose destructor prints a traceback at exit beside the CLI's one line (the interrupt is delivered as
-    soon as the context exists)."""
-    import signal  # lazy: only where a Z3 context is built
-    blockable = hasattr(signal, "pthread_sigmask")
-    if blockable:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        return z3.Context()
-    finally:
-        if blockable:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def fresh_context() -> None:
