@@ -11,10 +11,10 @@ from typing import Any
 
 from .errors import CheckerError
 from .hardware import resolve
-from .prove import TIMEOUT_MS
 from .reports.writer import parse_formats, write_reports
 from .run.verification import check, load_inputs, split_inputs
 from .solvers import require
+from .verdict import TIMEOUT_MS
 from .versions import VersionRequest
 from .versions import parse as parse_version
 

@@ -7,7 +7,7 @@ certificate's *claim* is plain data (a layout as ``LinearLayout.to_dict()``
 writes it: ``{"bases": {in_dim: [[c_out0, c_out1, ...], ...]}, "out_dims":
 {out_dim: size}}``, or plain ints), its *proof* is lists of ints, and every
 check below is a few lines of integer arithmetic (XOR, AND, parity) that
-recomputes the columns from the bases itself. `result.decide` runs `check`
+recomputes the columns from the bases itself. `result.run_engines` runs `check`
 on every F2 ``holds`` that carries a certificate and raises `InternalError`
 when one does not check.
 

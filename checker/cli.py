@@ -482,6 +482,16 @@ def cmd_smt(args) -> int:
     return EXIT_OK
 
 
+SCHEMAS = ("spec", "encoding", "report")
+
+
+def cmd_schema(args) -> int:
+    """A shipped JSON Schema with the registry's properties filled in (`checker.registry.full_schema`)."""
+    from .registry import full_schema
+    print(json.dumps(full_schema(f"{args.name}.schema.json").document, indent=2))
+    return EXIT_OK
+
+
 def cmd_swizzle(args) -> int:
     """Synthesize the shared layout of a store/load pair (`checker.synthesis`), verified on both sides."""
     import json
@@ -643,6 +653,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--file", help=file_help)
     sp.add_argument("--shape", help=shape_help)
     sp.set_defaults(run=cmd_smt)
+
+    sp = sub.add_parser("schema", help="print a JSON Schema of layoutcheck's files, whole (the property registry "
+                                       "filled in), for editors and other tools")
+    sp.add_argument("name", choices=SCHEMAS, help="which: %(choices)s")
+    sp.set_defaults(run=cmd_schema)
 
     sp = sub.add_parser("swizzle", help="synthesize the shared layout that makes a store and a load "
                                         "conflict-free at their widest vectors (or proven minimal)")

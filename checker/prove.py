@@ -23,29 +23,31 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import versions
-from .encodings import lower
-from .encodings.base import Encoding, SharedEncoding
-from .encodings.partitioned_shared import PartitionedSharedEncoding
+from .dtypes import dtype_bits
+from .encodings.base import Encoding
 from .errors import CheckerError
 from .hardware import Hardware
 from .layout import LinearLayout
-from .padded import PaddedLayout, linear_part
-from .properties.conversion import conversion as _conversion
-from .properties.equivalence import equivalent as _equivalent
-from .properties.fits import fits as _fits
-from .properties.frame import shape_map
-from .properties.injective import injective as _injective
-from .properties.injective import injective_up_to_broadcast as _injective_up_to_broadcast
-from .properties.invertible import invertible as _invertible
+from .padded import PaddedLayout
+from .properties import aligned, bank_conflicts, equivalence, views
+from .properties import coalesced as _coalesced
+from .properties import conversion as _conversion
+from .properties import conversion_cost as _conversion_cost
+from .properties import fits as _fits
+from .properties import injective as _injective
+from .properties import invertible as _invertible
+from .properties import surjective as _surjective
+from .properties.operands import lowered
 from .properties.result import Result, check_timeout
-from .properties.surjective import surjective as _surjective
-from .verdict import Engines
+from .registry import SPEC_PROPERTIES
+from .verdict import TIMEOUT_MS, Engines
 
-TIMEOUT_MS = 10_000
 Shape = Sequence[int] | None
 Layout = LinearLayout | PaddedLayout | Encoding                # a LinearLayout, a padded one, or an encoding
 Dtype = str | int | None                                       # "f16", "fp32", "i8", ... or a number of bits
 HardwareLike = str | Hardware | Mapping[str, Any]              # a preset name ("sm90"), a Hardware, a mapping
+
+__all__ = ["TIMEOUT_MS", "Result", "dtype_bits", "lowered", *SPEC_PROPERTIES, "coalesced"]
 
 
 def _api(fn):
@@ -61,26 +63,20 @@ def _api(fn):
     return versions.keyword(checked)
 
 
-def _text(shape) -> str:
-    return "x".join(str(v) for v in (shape.values() if isinstance(shape, Mapping) else shape))
+def __getattr__(name: str):
+    """A spec property of the registry without a function here: its module's ``judge``, with this module's
+    keywords (``engine``, ``timeout_ms``, ``triton_version``)."""
+    prop = SPEC_PROPERTIES.get(name)
+    if prop is None:
+        raise AttributeError(f"module 'checker.prove' has no attribute {name!r}")
+    judge = prop.judge()
 
-
-def lowered(layout: Layout, shape: Shape = None, what: str = "layout") -> LinearLayout | PaddedLayout:
-    """A LinearLayout (or padded shared layout) as given, or an encoding lowered at shape."""
-    if isinstance(layout, (LinearLayout, PaddedLayout)):
-        return layout
-    if not isinstance(layout, Encoding):
-        raise CheckerError(f"expected a LinearLayout or an encoding, got {type(layout).__name__}", field=what)
-    if shape is None:
-        raise CheckerError(f"a {layout.kind} encoding needs a tensor shape to be lowered", field="shape")
-    try:
-        return lower(layout, shape)
-    except CheckerError as e:           # name the parameter: the shape, or the operand (`what`: "S", "src")
-        raise e.located(argument="shape" if e.field == "shape" else what) from None
-
-
-def _linear(layout: Layout, shape: Shape, what: str = "layout") -> LinearLayout:
-    return linear_part(lowered(layout, shape, what))
+    def public(*args, engine: str = "both", timeout_ms: int | None = TIMEOUT_MS, **kwargs) -> Result:
+        return judge(*args, engines=Engines(engine, timeout_ms), **kwargs)
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = f"{prop.summary} (`checker.properties`: its module's ``judge``)."
+    globals()[name] = fn = _api(public)
+    return fn
 
 
 @_api
@@ -90,26 +86,18 @@ def surjective(layout: Layout, shape: Shape = None, *, layout_shape: Shape = Non
     (default: `shape`) and judged over `shape`, as a spec's ``layout_shape`` says; coordinates of the
     layout outside `shape` do not count. A LinearLayout's own out sizes are its layout shape: judging it
     over another `shape` needs ``layout_shape`` equal to them, so that it is never done by accident."""
-    L = _linear(layout, layout_shape if layout_shape is not None else shape)
-    own = dict(L.out_dim_sizes)
-    if layout_shape is not None and shape_map(L, layout_shape) != own:
-        raise CheckerError(f"layout_shape {_text(layout_shape)} is not the layout's own shape {_text(own)}",
-                           field="layout_shape")
-    if shape is not None and layout_shape is None and shape_map(L, shape) != own:
-        raise CheckerError(f"the layout is lowered at {_text(own)} but the shape is {_text(shape)}: judging a layout "
-                           f"over another shape than its own needs layout_shape={_text(own)}", field="shape")
-    return _surjective(L, shape, engines=Engines(engine, timeout_ms))
+    return _surjective.judge(layout, shape, layout_shape=layout_shape, engines=Engines(engine, timeout_ms))
 
 
 @_api
 def injective(layout: Layout, shape: Shape = None, *, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _injective(_linear(layout, shape), engines=Engines(engine, timeout_ms))
+    return _injective.judge(layout, shape, engines=Engines(engine, timeout_ms))
 
 
 @_api
 def injective_up_to_broadcast(layout: Layout, shape: Shape = None, *, engine: str = "both",
                               timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _injective_up_to_broadcast(_linear(layout, shape), engines=Engines(engine, timeout_ms))
+    return _injective.judge(layout, shape, modulo_broadcast=True, engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -117,20 +105,13 @@ def invertible(layout: Layout, shape: Shape = None, *, engine: str = "both", tim
     """Given an encoding, the offsets it declares padding (NVMMA fp4Padded) are holes, not collisions. A
     partitioned layout is judged with its partitions ((offset, block, partition) -> element): Triton's own
     LinearLayout of it keeps only partition 0, which covers 1 / numPartitions of the tensor by design."""
-    padding = layout.padding_offset_bits() if isinstance(layout, SharedEncoding) else ()
-    if isinstance(layout, PartitionedSharedEncoding):
-        if shape is None:
-            raise CheckerError("a partitioned layout needs the tensor shape", field="shape")
-        return _invertible(layout.full_linear_layout(shape), padding_offset_bits=padding,
-                           engines=Engines(engine, timeout_ms))
-    return _invertible(lowered(layout, shape), padding_offset_bits=padding, engines=Engines(engine, timeout_ms))
+    return _invertible.judge(layout, shape, engines=Engines(engine, timeout_ms))
 
 
 @_api
 def equivalent(a: Layout, b: Layout, shape: Shape = None, *, engine: str = "both",
                timeout_ms: int = TIMEOUT_MS) -> Result:
-    return _equivalent(_linear(a, shape, "a"), _linear(b, shape, "b"),
-                                   engines=Engines(engine, timeout_ms))
+    return equivalence.judge(a, b, shape, engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -139,24 +120,15 @@ def conversion(src: Layout, dst: Layout, shape: Shape = None, *, via: Layout | N
     """triton=True adds how Triton itself classifies and lowers the conversion (details ``triton_trivial``,
     ``triton_class``, ``triton_lowering``, ...), computed only on request. Identical encodings count as
     Triton's same-encoding case (trivial at once)."""
-    same = not isinstance(src, LinearLayout) and src == dst
-    return _conversion(_linear(src, shape, "src"), _linear(dst, shape, "dst"),
-                                  via=None if via is None else lowered(via, shape, "via"),
-                                  same_encoding=same, engines=Engines(engine, timeout_ms), triton=triton)
+    return _conversion.judge(src, dst, shape, via=via, triton=triton, engines=Engines(engine, timeout_ms))
 
 
 @_api
 def fits(layout: Layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *,
          shape: Shape = None, base_bytes: int = 0, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """alignment_bytes defaults to the encoding's own (Triton's getAlignment) when given an encoding."""
-    if alignment_bytes is None and hasattr(layout, "alignment") and callable(layout.alignment):
-        alignment_bytes = layout.alignment()
-    return _fits(lowered(layout, shape), dtype_bits, capacity_bytes, alignment_bytes,
-                      base_bytes=base_bytes, engines=Engines(engine, timeout_ms))
-
-
-# ---------------------------------------------------------------- bank conflicts
-from .properties.bank_conflicts import bank_conflict_free as _bank_conflict_free  # noqa: E402
+    return _fits.judge(layout, dtype_bits, capacity_bytes, alignment_bytes, shape=shape, base_bytes=base_bytes,
+                       engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -171,14 +143,9 @@ def bank_conflict_free(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype =
     defaults to the shared encoding's element width where it has one (nvmma_shared)."""
     if dtype is not None and dtype_bits is not None and _bits(dtype) != dtype_bits:
         raise CheckerError(f"dtype {dtype!r} and dtype_bits {dtype_bits} disagree", field="dtype")
-    dtype = dtype if dtype is not None else dtype_bits
-    if dtype is None:
-        dtype = getattr(S, "element_bit_width", None)
-        if dtype is None:
-            raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
-    return _bank_conflict_free(_linear(R, shape, "R"), lowered(S, shape, "S"), _bits(dtype),
-                               direction=direction, access=access, model=model, hardware=hardware,
-                               engines=Engines(engine, timeout_ms), triton=triton)
+    return bank_conflicts.judge(R, S, shape, dtype if dtype is not None else dtype_bits, direction=direction,
+                                access=access, model=model, hardware=hardware, triton=triton,
+                                engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -189,15 +156,8 @@ def conversion_cost(src: Layout, dst: Layout, shape: Shape = None, dtype: Dtype 
     ``reps`` and, for the shared path, ``store`` / ``load`` (instruction, vector_bytes, instructions,
     wavefronts and min_wavefronts per CTA, Triton's own conflict count); holds when both sides cost their
     minimum. dtype: a name ("f16", "fp32", "i8", ...) or a number of bits."""
-    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
-    from .properties.conversion_cost import conversion_cost as _conversion_cost
-    if dtype is None:
-        raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
-    return _conversion_cost(_linear(src, shape, "src"), _linear(dst, shape, "dst"), _bits(dtype),
-                            hardware=hardware, engines=Engines(engine, timeout_ms))
+    return _conversion_cost.judge(src, dst, shape, dtype, hardware=hardware, engines=Engines(engine, timeout_ms))
 
-
-from .dtypes import dtype_bits  # noqa: E402  (public here too: checker.prove.dtype_bits)
 
 _bits = dtype_bits     # for functions whose keyword `dtype_bits` hides it
 
@@ -209,14 +169,8 @@ def aligned_access(R: Layout, S: Layout, shape: Shape = None, dtype: Dtype = Non
     """Every vector access of the instruction Triton emits for R <-> S starts at a multiple of its width
     (`checker.properties.aligned`). dtype: a name ("f16", "fp32", "i8", ...) or a number of bits; it
     defaults to the shared encoding's element width where it has one (nvmma_shared)."""
-    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
-    from .properties.aligned import aligned_access as _aligned_access
-    if dtype is None:
-        dtype = getattr(S, "element_bit_width", None)
-        if dtype is None:
-            raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype")
-    return _aligned_access(_linear(R, shape, "R"), lowered(S, shape, "S"), dtype_bits(dtype), direction=direction,
-                           hardware=hardware, engines=Engines(engine, timeout_ms))
+    return aligned.judge(R, S, shape, dtype, direction=direction, hardware=hardware,
+                         engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -224,10 +178,8 @@ def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, vi
                     order: Sequence[int] | None = None, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A memdesc view (kind "trans", "reshape", "index" or "subslice") addresses the buffer it was
     taken from: `checker.properties.views`."""
-    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
-    from .properties.views import view_consistent as decide_view
-    return decide_view(lowered(source, source_shape, "source"), lowered(view, view_shape, "view"), kind,
-                       order=order, engines=Engines(engine, timeout_ms))
+    return views.judge(source, view, source_shape, view_shape, kind=kind, order=order,
+                       engines=Engines(engine, timeout_ms))
 
 
 @_api
@@ -244,25 +196,6 @@ def coalesced(layout: Layout, shape: Shape = None, dtype_bits: Dtype = None, *,
     (default 16 everywhere, Triton's pointer-argument hint); ``mask_alignment``: the mask's constancy along the
     layout's order[0] (None: unmasked). Details carry ``instruction``, ``vector_bytes``, ``requests``,
     ``sectors`` and ``min_sectors`` (per CTA); `checker.properties.coalesced.probe` gives them per request."""
-    # lazy: this proof's module loads when it is asked (`layoutcheck verify` loads checker.prove without it)
-    from .properties.coalesced import coalesced as _coalesced
-    if dtype_bits is None:
-        raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype_bits")
-    bits = _bits(dtype_bits)
-    L = _linear(layout, shape)
-    dims = [s for _, s in L.out_dim_sizes]
-    if strides is None:
-        strides = [1] * len(dims)
-        for k in range(len(dims) - 2, -1, -1):
-            strides[k] = strides[k + 1] * dims[k + 1]
-    if len(strides) != len(dims):
-        raise CheckerError(f"needs {len(dims)} strides, got {list(strides)}", field="strides")
-    if contiguity is None:
-        contiguity = [dims[k] if strides[k] == 1 else 1 for k in range(len(dims))]
-    if divisibility is None:
-        divisibility = [16] * len(dims)
-    eb = max(1, bits // 8)
-    return _coalesced(L, bits, contiguity=list(contiguity), divisibility=list(divisibility),
-                      strides_bytes=[s * eb if isinstance(s, int) else None for s in strides], hardware=hardware,
-                      kind=access, mask_alignment=mask_alignment, base_offset_bytes=base_offset_bytes,
-                      engines=Engines(engine, timeout_ms))
+    return _coalesced.judge(layout, shape, dtype_bits, contiguity=contiguity, divisibility=divisibility,
+                            strides=strides, hardware=hardware, access=access, mask_alignment=mask_alignment,
+                            base_offset_bytes=base_offset_bytes, engines=Engines(engine, timeout_ms))

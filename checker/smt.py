@@ -79,7 +79,7 @@ z3 = _LazyZ3()
 
 _SOLVER: contextvars.ContextVar = contextvars.ContextVar("layoutcheck_smt_solver", default=None)
 # the time limit of `Obligation.solve` when the caller gives none: set by `time_limit` around an engine's run
-# (`checker.properties.result.decide`), so that a property's Z3 engine does not pass it down by hand
+# (`checker.properties.result.run_engines`), so that a property's Z3 engine does not pass it down by hand
 _TIME_LIMIT: contextvars.ContextVar = contextvars.ContextVar("layoutcheck_smt_time_limit", default=None)
 _IN_FORCE = object()      # `Obligation.solve`'s default: the limit in force
 

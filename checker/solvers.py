@@ -9,7 +9,7 @@ so each `smt.Obligation` it builds is printed as SMT-LIB2, parsed by
 Bitwuzla's own parser and checked there; a model is read back through the
 obligation's symbols (`Obligation.symbols`) into the same `smt.Answer` Z3
 gives. The property's own decoding then builds the witness from that model,
-and `result.decide` replays it on the concrete layout like Z3's and requires
+and `result.run_engines` replays it on the concrete layout like Z3's and requires
 the three verdicts to agree (a disagreement is an `InternalError`, exit 3).
 
 Every property with a Z3 engine therefore rebuilds its witness from

@@ -39,7 +39,7 @@ from .errors import CheckerError, InternalError
 from .hardware import Hardware, resolve
 from .limits import INT_MAX, INT_MIN, MAX_DTYPE_BITS, MAX_SWEEP_POINTS, byte_count, clip, parse_shape_text
 from .limits import shape as checked_shape
-from .registry import SPEC_PROPERTIES, Property
+from .registry import SPEC_PROPERTIES, Property, full_schema
 from .schema import path_field
 from .syntax.mlir_attr import parse_attribute
 from .versions import parse as parse_version
@@ -199,7 +199,7 @@ def load_spec(file: str) -> list[Check]:
     if isinstance(given, (int, float)) and not isinstance(given, bool):
         raise w.error(("triton_version",), f"write the Triton version as a string, triton_version: \"{given}\" "
                                            "(YAML reads an unquoted 3.10 as the number 3.1)")
-    check_schema(doc, doc.data, schema=SCHEMA)
+    check_schema(doc, doc.data, schema=full_schema(SCHEMA))
     data = doc.data
     hardware = _hardware(w, data.get("hardware"), ("hardware",))
     table = _encodings(w, data)

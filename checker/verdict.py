@@ -1,4 +1,4 @@
-"""One engine's answer, the type every engine returns and `checker.properties.result.decide` folds: an
+"""One engine's answer, the type every engine returns and `checker.properties.result.run_engines` folds: an
 `EngineVerdict` (``holds``, ``fails`` with a `Counterexample`, or ``unknown``); `Engines`, the choice of engines
 and the solvers' time limit passed down as one value; and the check of a time limit. It sits below `checker.smt`
 (which turns a solver's answer into a verdict) and every property.
@@ -22,7 +22,7 @@ class Engines:
     the public API, the runner and every property pass down.
 
     ``choice``: "f2" (GF(2) algebra), "z3", "both" (f2 and z3, which must agree) or "all" (both and the second
-    SMT solver, `checker.solvers`); checked where it is used (`checker.properties.result.decide`), so that a
+    SMT solver, `checker.solvers`); checked where it is used (`checker.properties.result.run_engines`), so that a
     bad choice is reported after the operands' own errors, as the API always has. ``timeout_ms``: a positive
     number of milliseconds per obligation, or None for no limit (`check_timeout`)."""
 
@@ -31,6 +31,7 @@ class Engines:
 
 
 DEFAULT_ENGINES = Engines()      # both engines, no time limit: a property's default
+TIMEOUT_MS = 10_000              # an SMT solver's limit per obligation at the API, the CLI and the runner
 
 
 @dataclass

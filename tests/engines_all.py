@@ -1,7 +1,7 @@
 """``engine="all"`` on the conformance corpus: F2, Z3 and Bitwuzla decide every property of every case.
 
 Each case of ``tests/conformance/*.jsonl`` gives one to five checks through the public API
-(`checker.prove`), all with ``engine="all"`` (so `result.decide` replays every witness, checks every
+(`checker.prove`), all with ``engine="all"`` (so `result.run_engines` replays every witness, checks every
 certificate and raises `InternalError` when the three engines do not agree):
 
 * a layout (lowering, differential_lowering, cga_layouts): surjective, injective and

@@ -18,7 +18,7 @@ from checker.properties.conversion import conversion
 from checker.properties.equivalence import equivalent
 from checker.properties.injective import injective, injective_up_to_broadcast
 from checker.properties.invertible import invertible
-from checker.properties.result import EngineVerdict, decide
+from checker.properties.result import EngineVerdict, run_engines
 from checker.properties.surjective import surjective
 from checker.verdict import Engines
 
@@ -229,19 +229,19 @@ def test_tampered_echelon_rejected(words, data):
         Certificate(c.kind, c.claim, {"transform": T, "echelon": E}).check()
 
 
-# ------------------------------------------------------------------ decide checks them
+# ------------------------------------------------------------------ run_engines checks them
 
 
-def test_decide_rejects_a_bad_or_missing_certificate():
+def test_run_engines_rejects_a_bad_or_missing_certificate():
     L = LinearLayout([("register", [(1,), (2,)])], [("dim0", 4)])
     good = certify.injective(L, False)
     bad = Certificate(good.kind, good.claim, {"inverse": [good.proof["inverse"][1], good.proof["inverse"][0]]})
     run = {"f2": lambda: EngineVerdict("f2", "holds", certificate=bad)}
     with pytest.raises(InternalError, match="certificate does not check"):
-        decide("injective", Engines("f2"), run)
+        run_engines("injective", Engines("f2"), run)
     with pytest.raises(InternalError, match="carries no certificate"):
-        decide("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds")}, certified=True)
-    assert decide("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds", certificate=good)},
+        run_engines("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds")}, certified=True)
+    assert run_engines("injective", Engines("f2"), {"f2": lambda: EngineVerdict("f2", "holds", certificate=good)},
                   certified=True).holds
 
 

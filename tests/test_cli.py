@@ -132,3 +132,16 @@ def test_a_module_with_problems_gets_its_one_line_without_version_notes(tmp_path
     assert err == f"layoutcheck: error: 1 problem(s) in the TTGIR input; first: {path}:7: '}}' closes no region or " \
                   "bracket\n"
     assert "Triton 3.8: detected" in out.splitlines()[0]
+
+
+def test_schema_prints_the_spec_schema_with_the_registrys_properties(capsys):
+    code, out, _ = run(capsys, "schema", "spec")
+    doc = json.loads(out)
+    assert code == 0 and doc["$id"] == "spec.schema.json"
+    assert doc["$defs"]["check"]["properties"]["prove"]["enum"][:3] == ["surjective", "injective",
+                                                                       "injective_up_to_broadcast"]
+    code, out, _ = run(capsys, "schema", "report")
+    assert code == 0 and "matches_triton" in json.loads(out)["$defs"]["check"]["properties"]["property"]["enum"]
+    with pytest.raises(SystemExit) as e:
+        run(capsys, "schema", "specs")
+    assert e.value.code == 2 and "invalid choice: 'specs'" in capsys.readouterr().err

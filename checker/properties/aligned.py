@@ -82,8 +82,10 @@ from ..hardware import resolve
 from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
+from .operands import element_width, linear, lowered, operand
 from .padded_access import ORIGIN, Placement, normalize_padded, padded_plan, replay_placement, slot_expr
-from .result import Counterexample, EngineVerdict, Result, decide
+from .padded_views import in_allocation, padded_view
+from .result import Counterexample, EngineVerdict, Result, run_engines
 from .smem.plan import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, element_bits, normalize, plan
 
 NAME = "aligned_access"
@@ -184,7 +186,29 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
         return smt.verdict(obligation(p, mem, inside, eb, unit_bytes, places, lane_rows).solve(),
                            holds=holds, on_sat=on_sat)
 
-    return decide(NAME, engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
+    return run_engines(NAME, engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+def judge(R, S, shape=None, dtype=None, *, direction: str = "store", hardware: Any = "sm90",
+          engines: Engines = DEFAULT_ENGINES) -> Result:
+    """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
+    the width the shared encoding declares (nvmma_shared)."""
+    return aligned_access(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
+                          direction=direction, hardware=hardware, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): operands ``reg`` and ``shared``, param ``direction``; a TTGIR access
+    through a view is judged in its allocation (`padded_views`), with its ``access`` (cp.async, direct to LDS)."""
+    p = check.param
+    if p("padded_view"):
+        R, mem, places, hw = padded_view(check)
+        return aligned_access(R, mem, check.dtype_bits, direction=p("direction"), access=p("access") or "auto",
+                              places=places, hardware=hw, engines=engines)
+    R, S, shape = operand(check, "reg"), operand(check, "shared"), check.shape
+    if p("view_of"):
+        (R, S), shape = in_allocation(check), None
+    return judge(R, S, shape, check.dtype_bits, direction=p("direction"), hardware=check.hardware, engines=engines)
 
 
 def _misaligned(p: Plan, mem: PaddedLayout, x: dict, pl: Placement, eb: int, unit_bytes: int) -> bool:

@@ -91,7 +91,9 @@ from ..layout import LinearLayout
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .result import EngineVerdict, Result, decide
+from .operands import element_width, linear, lowered, operand
+from .padded_views import in_allocation, padded_view
+from .result import EngineVerdict, Result, run_engines
 from .smem.plan import (
     ACCESSES,
     DIRECTIONS,
@@ -147,6 +149,35 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     return _decide_hardware(R, S, bits, direction, access, hw, engines, triton)
 
 
+def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
+          hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False) -> Result:
+    """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
+    the width the shared encoding declares (nvmma_shared)."""
+    return bank_conflict_free(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
+                              direction=direction, access=access, model=model, hardware=hardware, engines=engines,
+                              triton=triton)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): operands ``reg`` and ``shared``, params ``direction``, ``access``,
+    ``model``, ``triton``; a TTGIR access through a view is judged in its allocation (`padded_views`)."""
+    p = check.param
+    if p("padded_view"):
+        R, mem, places, hw = padded_view(check)
+        access, model = p("access") or "auto", p("model") or "hardware"
+        if not mem.padded:              # no padding after all: the linear layout's own model
+            return bank_conflict_free(R, mem.linear, check.dtype_bits, direction=p("direction"), access=access,
+                                      model=model, hardware=hw, engines=engines)
+        from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
+        return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
+                                         places)
+    R, S, shape = operand(check, "reg"), operand(check, "shared"), check.shape
+    if p("view_of"):
+        (R, S), shape = in_allocation(check), None
+    return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
+                 hardware=check.hardware, triton=bool(p("triton")), engines=engines)
+
+
 class _Normalized:
     """`normalize(R, S)`, computed on first use (a witness or the Z3 engine needs the layouts)."""
 
@@ -199,8 +230,8 @@ def _decide_triton(norm: _Normalized, fr: Frame, bits, direction, hw, engines) -
 
         return smt.verdict(ob.solve(), holds="no segment/lane vector in common (unsat)", on_sat=on_sat)
 
-    return decide("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
-                  certified=True)
+    return run_engines("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
+                       certified=True)
 
 
 def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = False) -> Result:
@@ -255,8 +286,8 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
         return smt.verdict(ob.solve(), holds="no two accesses of one phase share a bank (unsat)",
                            on_sat=on_sat)
 
-    return decide("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
-                  certified=True)
+    return run_engines("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
+                       certified=True)
 
 
 def _triton_note(R, S, bits, hw, p: Plan, conflicts: int, details: dict) -> str:

@@ -75,7 +75,8 @@ from ..errors import CheckerError
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, log2
 from ..verdict import DEFAULT_ENGINES, Engines
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import element_width, linear
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "coalesced"
 SECTOR_BYTES = 32
@@ -701,8 +702,8 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     broadcast = strides_bytes is not None and strides_bytes[v.order0] == 0
     if broadcast:
         details["broadcast"] = True
-    r = decide(NAME, engines, {"f2": lambda: _f2(L, v, plan, broadcast),
-                              "z3": lambda: _z3(L, v, plan, broadcast)}, details=details)
+    r = run_engines(NAME, engines, {"f2": lambda: _f2(L, v, plan, broadcast),
+                                   "z3": lambda: _z3(L, v, plan, broadcast)}, details=details)
     if r.fails:
         split = r.counterexample is not None and r.counterexample.kind == "split_sectors"
         shape = [s for _, s in L.out_dim_sizes]
@@ -718,7 +719,37 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     return r
 
 
-def check(check, engines: Engines) -> Result:
+def judge(layout, shape=None, dtype_bits=None, *, contiguity: Sequence[int] | None = None,
+          divisibility: Sequence[int] | None = None, strides: Sequence[int | None] | None = None,
+          hardware: Any = "sm90", access: str = "load", mask_alignment: int | None = None,
+          base_offset_bytes: int = 0, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """A layout, or an encoding lowered at `shape`, accessed through a pointer tensor whose ``strides`` are in
+    elements per coordinate step (default row-major contiguous; None for a dim: an unknown runtime stride).
+    ``contiguity`` defaults to the dim's size where its stride is 1, else 1; ``divisibility`` (bytes) to 16
+    everywhere (Triton's hint on a pointer argument); `dtype_bits`: a name or a number of bits."""
+    if dtype_bits is None:
+        raise CheckerError("the element type (a name or a number of bits) is needed", field="dtype_bits")
+    bits = element_width(dtype_bits, field="dtype_bits")
+    L = linear(layout, shape)
+    dims = [s for _, s in L.out_dim_sizes]
+    if strides is None:
+        strides = [1] * len(dims)
+        for k in range(len(dims) - 2, -1, -1):
+            strides[k] = strides[k + 1] * dims[k + 1]
+    if len(strides) != len(dims):
+        raise CheckerError(f"needs {len(dims)} strides, got {list(strides)}", field="strides")
+    if contiguity is None:
+        contiguity = [dims[k] if strides[k] == 1 else 1 for k in range(len(dims))]
+    if divisibility is None:
+        divisibility = [16] * len(dims)
+    eb = max(1, bits // 8)
+    return coalesced(L, bits, contiguity=list(contiguity), divisibility=list(divisibility),
+                     strides_bytes=[s * eb if isinstance(s, int) else None for s in strides], hardware=hardware,
+                     kind=access, mask_alignment=mask_alignment, base_offset_bytes=base_offset_bytes,
+                     engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
     """A TTGIR check: the pointer's (or offsets') encoding at the check's shape; params ``kind``,
     ``contiguity``, ``divisibility``, ``mask_constancy`` (the mask's AxisInfo constancy: its entry at the
     layout's order[0] is Triton's getMaskAlignment), ``strides_bytes``, ``buffer``,

@@ -74,7 +74,8 @@ from ..layout import LinearLayout
 from ..padded import OFFSET, PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame, triton_conversion
-from .result import Counterexample, EngineVerdict, Result, decide, engines_for
+from .operands import linear, lowered, operand
+from .result import Counterexample, EngineVerdict, Result, engines_for, run_engines
 from .surjective import certifies_outside, separating_functional
 
 NAME = "conversion"
@@ -135,6 +136,22 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
     return _fold(subs, levels, engines, details, trip)
 
 
+def judge(src, dst, shape=None, *, via=None, engines: Engines = DEFAULT_ENGINES, triton: bool = False) -> Result:
+    """Two distributed layouts or encodings lowered at `shape` (and `via`, a shared one); identical encodings
+    count as Triton's same-encoding case (trivial at once)."""
+    same = not isinstance(src, LinearLayout) and src == dst
+    return conversion(linear(src, shape, "src"), linear(dst, shape, "dst"),
+                      via=None if via is None else lowered(via, shape, "via"), same_encoding=same,
+                      engines=engines, triton=triton)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): ``src``, ``dst`` and the optional ``via``, lowered at its ``layout_shape``
+    or its shape; the parameter ``triton`` asks for Triton's own classification."""
+    return judge(operand(check, "src"), operand(check, "dst"), check.shape, via=operand(check, "via"),
+                 triton=bool(check.param("triton")), engines=engines)
+
+
 def register_local(src: LinearLayout, dst: LinearLayout, *, engines: Engines = DEFAULT_ENGINES,
                    roles=("src", "dst")) -> Result:
     """(a) and (b) at the register level alone: every dst element is held by src in the same thread (lane, warp
@@ -186,9 +203,9 @@ def _claim(name: str, src: LinearLayout, dst: LinearLayout, fixed, engines, hold
     `holder_dims`, a witness names a src index holding the element elsewhere; `held` says every element is
     held somewhere (Z3 then searches for that index too; otherwise it is found by algebra when one exists)."""
     fixed = tuple(d for d in fixed if d in dst.in_dims or d in src.in_dims)
-    return decide(f"{NAME}.{name}", engines,
-                  {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
-                   "z3": lambda: _z3(name, src, dst, fixed, holder_dims, roles, held)}, certified=True)
+    return run_engines(f"{NAME}.{name}", engines,
+                       {"f2": lambda: _f2(src, dst, fixed, holder_dims, roles),
+                        "z3": lambda: _z3(name, src, dst, fixed, holder_dims, roles, held)}, certified=True)
 
 
 def _bits(L: LinearLayout, d: str) -> int:
@@ -339,7 +356,7 @@ def _slots(mem: PaddedLayout, engines) -> Result:
 
         return smt.verdict(ob.solve(), holds="no two elements share a slot (unsat)", on_sat=on_sat)
 
-    return decide(f"{NAME}.slots", engines, {"f2": f2_run, "z3": z3_run})
+    return run_engines(f"{NAME}.slots", engines, {"f2": f2_run, "z3": z3_run})
 
 
 # ------------------------------------------------------------------ folding

@@ -72,7 +72,8 @@ from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, divide_right, log2
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import triton_conversion
-from .result import EngineVerdict, Result, decide
+from .operands import element_width, linear
+from .result import EngineVerdict, Result, run_engines
 from .smem.plan import (
     BLOCK,
     LANE,
@@ -632,4 +633,17 @@ def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, ha
         return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank on either "
                              "side (unsat)" if sides else "no shared memory")
 
-    return decide("conversion_cost", engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
+    return run_engines("conversion_cost", engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
+
+
+def judge(src, dst, shape=None, dtype=None, *, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES) -> Result:
+    """The two distributed layouts, or encodings lowered at `shape`; `dtype`: a name or a number of bits."""
+    return conversion_cost(linear(src, shape, "src"), linear(dst, shape, "dst"), element_width(dtype),
+                           hardware=hardware, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A spec's or a TTGIR op's check (`checker.registry`): operands ``src`` and ``dst``, its element type and
+    target."""
+    return judge(check.operand("src"), check.operand("dst"), check.shape, check.dtype_bits, hardware=check.hardware,
+                 engines=engines)

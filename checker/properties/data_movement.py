@@ -114,7 +114,7 @@ def _what(kind: str, order) -> str:
             "in_thread_transpose": "with its registers reordered"}[kind]
 
 
-def check(check, engines) -> Result:
+def decide(check, engines) -> Result:
     """A TTGIR check: operand and result encodings lowered at their own shapes (params ``operand_shape``)."""
     p = check.param
     operand = lower(check.operand("operand"), p("operand_shape"))

@@ -44,7 +44,8 @@ from .. import smt
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import linear, operand
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "equivalent"
 
@@ -53,9 +54,25 @@ def equivalent(A: LinearLayout, B: LinearLayout, *, engines: Engines = DEFAULT_E
     A, B = common_dims(A, B)
     ranges = (dict(A.out_dim_sizes), dict(B.out_dim_sizes))
     A, B = frame.align([A, B])
-    return decide(NAME, engines, {"f2": lambda: f2_verdict(A, B, ranges),
-                                 "z3": lambda: z3_verdict(A, B, ranges)},
-                  certified=True)
+    return run_engines(NAME, engines, {"f2": lambda: f2_verdict(A, B, ranges),
+                                       "z3": lambda: z3_verdict(A, B, ranges)},
+                       certified=True)
+
+
+def judge(a, b, shape=None, *, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """Two layouts, or encodings lowered at `shape` (their linear parts)."""
+    return equivalent(linear(a, shape, "a"), linear(b, shape, "b"), engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): operands ``src`` and ``dst``, lowered at its ``layout_shape`` or its shape."""
+    return judge(operand(check, "src"), operand(check, "dst"), check.shape, engines=engines)
+
+
+def smt_obligation(layouts, shape) -> smt.Obligation:
+    """What ``layoutcheck smt equivalent`` writes."""
+    A, B = common_dims(layouts[0], layouts[1])
+    return obligation(*frame.align([A, B]), (dict(A.out_dim_sizes), dict(B.out_dim_sizes)))
 
 
 def common_dims(A: LinearLayout, B: LinearLayout) -> tuple[LinearLayout, LinearLayout]:

@@ -31,7 +31,8 @@ from ..limits import MAX_BYTES, MAX_DTYPE_BITS, clip
 from ..padded import OFFSET, PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import frame
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import lowered, operand
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "fits"
 
@@ -52,8 +53,58 @@ def fits(S, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = 
                "size_bytes": -(-mem.footprint() * dtype_bits // 8), "start_bytes": start,
                "end_bytes": -(-end_bits // 8), "alignment_bytes": align, "capacity_bytes": capacity_bytes}
     geometry = (start, dtype_bits, capacity_bytes)
-    return decide(NAME, engines, {"f2": lambda: _f2(mem, *geometry), "z3": lambda: _z3(mem, *geometry)},
-                  details=details)
+    return run_engines(NAME, engines, {"f2": lambda: _f2(mem, *geometry), "z3": lambda: _z3(mem, *geometry)},
+                       details=details)
+
+
+def judge(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | None = None, *, shape=None,
+          base_bytes: int = 0, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """A shared layout, or an encoding lowered at `shape`; `alignment_bytes` defaults to the encoding's own
+    (Triton's getAlignment)."""
+    if alignment_bytes is None and callable(getattr(layout, "alignment", None)):
+        alignment_bytes = layout.alignment()
+    return fits(lowered(layout, shape), dtype_bits, capacity_bytes, alignment_bytes, base_bytes=base_bytes,
+                engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): a spec's buffer (its ``layout`` operand, params ``capacity_bytes``,
+    ``alignment_bytes``, ``base_bytes``), or a TTGIR module's whole budget (params ``kernel_bytes``,
+    ``breakdown``, ``uncertain``: `kernel_fits`, static)."""
+    p = check.param
+    if p("kernel_bytes") is not None:
+        return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware,
+                           uncertain=p("uncertain") or ())
+    return judge(operand(check, "layout"), check.dtype_bits, p("capacity_bytes"), p("alignment_bytes"),
+                 shape=check.shape, base_bytes=p("base_bytes"), engines=engines)
+
+
+def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=()) -> Result:
+    """The shared memory a whole kernel needs (Triton's allocation: buffers with their live ranges, placed)
+    fits the target's capacity. Static: no engines; details hold the breakdown, one entry per buffer: line, op,
+    kind (explicit / scratch / virtual), bytes, alignment, offset, what. `uncertain`: why the figure may not be
+    Triton's (then it is an estimate, and the message says so)."""
+    rows = [{"line": e[0], "op": e[1], "kind": e[2], "bytes": e[3], "alignment": e[4], "offset": e[5],
+             "what": e[6]} for e in breakdown]
+    details = {"kernel_bytes": total, "capacity_bytes": capacity, "buffers": rows, "exact": not uncertain,
+               "explicit_bytes": sum(r["bytes"] for r in rows if r["kind"] == "explicit"),
+               "scratch_bytes": max((r["bytes"] for r in rows if r["kind"] == "scratch"), default=0)}
+    if uncertain:
+        details["uncertain"] = list(uncertain)
+    where = f" of {hardware.name}" if hardware is not None else ""
+    largest = sorted(rows, key=lambda r: -r["bytes"])[:3]
+    parts = ", ".join(f"{r['bytes']} B {r['kind']} at line {r['line']} ({r['op']}"
+                      + (f" {r['what']}" if r["what"] else "") + ")" for r in largest)
+    needs = "needs" if not uncertain else "needs about"
+    caveat = "" if not uncertain else f" (an estimate: {'; '.join(uncertain[:2])}" + \
+        (f"; {len(uncertain) - 2} more" if len(uncertain) > 2 else "") + ")"
+    if total <= capacity:
+        return Result("fits", "holds", {}, None, f"the kernel {needs} {total} bytes of shared memory "
+                                                 f"({len(rows)} buffer{'' if len(rows) == 1 else 's'}), "
+                                                 f"within the {capacity}-byte capacity{where}"
+                                                 f"{caveat}", details)
+    return Result("fits", "fails", {}, None, f"the kernel {needs} {total} bytes of shared memory, past the "
+                                             f"{capacity}-byte capacity{where}; largest: {parts}{caveat}", details)
 
 
 def _check_int(field: str, value, minimum: int) -> None:

@@ -62,7 +62,7 @@ def local_gather(shared: Encoding, indices: Encoding | None, values: Encoding | 
                   "; ".join(problems) if problems else ok, details)
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     p = ob.param
     return local_gather(ob.operand("shared"), ob.operand("indices"), ob.operand("reg"), p("op"), p("mem_shape"),
                         p("index_shape"), ob.shape, p("axis"), p("mem_type"), p("index_type"), ob.dtype)

@@ -28,7 +28,8 @@ from .. import f2, smt
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import linear, operand
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 
 def injective(L: LinearLayout, *, engines: Engines = DEFAULT_ENGINES) -> Result:
@@ -39,12 +40,36 @@ def injective_up_to_broadcast(L: LinearLayout, *, engines: Engines = DEFAULT_ENG
     return _decide("injective_up_to_broadcast", L, True, engines)
 
 
+def judge(layout, shape=None, *, modulo_broadcast: bool = False, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """The property of a layout or of an encoding lowered at `shape` (its linear part: a padded shared layout's
+    padding moves no two indices onto one element)."""
+    L = linear(layout, shape)
+    return injective_up_to_broadcast(L, engines=engines) if modulo_broadcast else injective(L, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check of ``injective`` or ``injective_up_to_broadcast`` (`checker.registry`): its ``layout`` operand,
+    lowered at its ``layout_shape`` or its shape."""
+    return judge(operand(check, "layout"), check.shape,
+                 modulo_broadcast=check.property == "injective_up_to_broadcast", engines=engines)
+
+
+def smt_obligation(layouts, shape) -> smt.Obligation:
+    """What ``layoutcheck smt injective`` writes."""
+    return obligation("injective", layouts[0], False)
+
+
+def smt_obligation_up_to_broadcast(layouts, shape) -> smt.Obligation:
+    """What ``layoutcheck smt injective_up_to_broadcast`` writes."""
+    return obligation("injective_up_to_broadcast", layouts[0], True)
+
+
 def _decide(name: str, L: LinearLayout, modulo_broadcast: bool, engines: Engines) -> Result:
     details = {"rank": L.rank(), "in_bits": L.total_in_size_log2,
                "broadcast_bits": [n for n, c in zip(frame.bit_names(L), L.columns) if c == 0]}
-    return decide(name, engines, {"f2": lambda: f2_verdict(L, modulo_broadcast),
-                                 "z3": lambda: z3_verdict(name, L, modulo_broadcast)}, details=details,
-                  certified=True)
+    return run_engines(name, engines, {"f2": lambda: f2_verdict(L, modulo_broadcast),
+                                       "z3": lambda: z3_verdict(name, L, modulo_broadcast)}, details=details,
+                       certified=True)
 
 
 def broadcast_masks(L: LinearLayout) -> dict[str, int]:

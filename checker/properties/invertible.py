@@ -47,6 +47,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import smt
+from ..encodings.base import SharedEncoding
+from ..encodings.partitioned_shared import PartitionedSharedEncoding
+from ..errors import CheckerError
 from ..layout import LinearLayout
 from ..padded import OFFSET, PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
@@ -54,7 +57,8 @@ from . import certify, frame
 from .injective import collision
 from .injective import f2_verdict as injective_f2
 from .injective import z3_verdict as injective_z3
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import lowered, operand
+from .result import Counterexample, EngineVerdict, Result, run_engines
 from .surjective import f2_verdict as surjective_f2
 from .surjective import z3_verdict as surjective_z3
 
@@ -89,8 +93,26 @@ def invertible(S, *, padding_offset_bits: Sequence[int] = (), engines: Engines =
     if drop.get(BLOCK):
         details["broadcast_ctas"] = {"block_bits": drop[BLOCK], "copies": 1 << len(drop[BLOCK])}
     local = _without(L, drop)
-    return decide(NAME, engines, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box)},
-                  details=details, certified=True)
+    return run_engines(NAME, engines, {"f2": lambda: _f2(mem, local, box), "z3": lambda: _z3(mem, local, box)},
+                       details=details, certified=True)
+
+
+def judge(layout, shape=None, *, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """A shared layout or encoding (lowered at `shape`). An encoding's declared padding offsets (NVMMA
+    fp4Padded) are holes, not collisions. A partitioned encoding is judged with its partitions ((offset, block,
+    partition) -> element): Triton's own LinearLayout of it keeps only partition 0, which covers
+    1 / numPartitions of the tensor by design."""
+    padding = layout.padding_offset_bits() if isinstance(layout, SharedEncoding) else ()
+    if isinstance(layout, PartitionedSharedEncoding):
+        if shape is None:
+            raise CheckerError("a partitioned layout needs the tensor shape", field="shape")
+        return invertible(layout.full_linear_layout(shape), padding_offset_bits=padding, engines=engines)
+    return invertible(lowered(layout, shape), padding_offset_bits=padding, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): its ``layout`` operand, lowered at its ``layout_shape`` or its shape."""
+    return judge(operand(check, "layout"), check.shape, engines=engines)
 
 
 def _without(L: LinearLayout, drop: dict[str, list[int]]) -> tuple[LinearLayout, dict[str, list[int]]]:

@@ -270,7 +270,7 @@ def matches_triton(enc, shape, *, element_type: str = "f16", target: str | None 
     return Result(NAME, "fails", {}, None, explanation, details)
 
 
-def check(check) -> Result:
+def decide(check) -> Result:
     """The registry's decide: one `Check` of matches_triton."""
     p = check.param
     return matches_triton(check.operand("layout"), check.shape, element_type=p("element_type") or "f16",

@@ -179,7 +179,7 @@ def _result(problems, a_shape, b_shape, d_shape) -> Result:
                   details)
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     """The Obligation form (runner)."""
     p = ob.param
     try:

@@ -108,7 +108,7 @@ from ..layout import LinearLayout, divide_left, log2
 from ..padded import PaddedLayout, phys
 from ..verdict import Engines
 from ..versions import require_modelled
-from .result import Counterexample, EngineVerdict, Result, decide
+from .result import Counterexample, EngineVerdict, Result, run_engines
 from .smem.plan import (
     DIRECTIONS,
     LANE,
@@ -514,7 +514,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         return smt.verdict(obligation(p, mem, hw, places).solve(),
                            holds="no two accesses of one phase share a bank (unsat)", on_sat=on_sat)
 
-    return decide("bank_conflict_free", engines, {"f2": enum_engine, "z3": z3_engine}, details=details)
+    return run_engines("bank_conflict_free", engines, {"f2": enum_engine, "z3": z3_engine}, details=details)
 
 
 def slot_expr(ob, mem: PaddedLayout, places: Sequence[Placement] = ORIGIN):

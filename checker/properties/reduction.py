@@ -41,7 +41,7 @@ from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import frame
 from .conversion_cost import scratch_elements
-from .result import Counterexample, EngineVerdict, Result, decide
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "reduction"
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
@@ -265,8 +265,8 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
     else:
         details["cross_warp_rounds"] = 1 if any(d in levels for d in (WARP, BLOCK)) else 0
     layouts = [L] + ([index_layout] if kind == "gather" and index_layout is not None else [])
-    r = decide(NAME, engines, {"f2": lambda: _f2(L, axis, levels),
-                              "z3": lambda: _all_z3(layouts, axis, levels)}, details=details)
+    r = run_engines(NAME, engines, {"f2": lambda: _f2(L, axis, levels),
+                                   "z3": lambda: _all_z3(layouts, axis, levels)}, details=details)
     if r.holds:
         r.explanation = _summary(details)
     return r
@@ -290,7 +290,7 @@ def _summary(d: dict) -> str:
     return f"{what} dim{d['axis']}: " + ("; ".join(parts) if parts else "nothing to combine (one element per row)")
 
 
-def check(check, engines: Engines) -> Result:
+def decide(check, engines: Engines) -> Result:
     """A TTGIR check: the operand's encoding at the check's shape, params ``axis``, ``bits``, ``kind``,
     ``instructions``; a gather's indices as operand ``index`` at ``index_shape``."""
     p = check.param

@@ -4,7 +4,7 @@ A property is a claim about a layout ("every coordinate is held by some
 thread"). Each *engine* ("f2": GF(2) algebra, "z3": an SMT solver, or any
 other decision procedure) answers with an `EngineVerdict`: ``holds``,
 ``fails`` (with a `Counterexample`) or ``unknown`` (it gave up, e.g. a solver
-timeout). `decide` runs the requested engines and folds their verdicts into
+timeout). `run_engines` runs the requested engines and folds their verdicts into
 one `Result`:
 
 * every counterexample, from any engine, is *replayed* first (plain integer
@@ -135,8 +135,8 @@ def timed(name: str, run: Callable[[], EngineVerdict]) -> EngineVerdict:
     return verdict
 
 
-def decide(prop: str, engines: Engines, runners: Mapping[str, Engine], *,
-           details: dict[str, Any] | None = None, certified: bool = False) -> Result:
+def run_engines(prop: str, engines: Engines, runners: Mapping[str, Engine], *,
+                details: dict[str, Any] | None = None, certified: bool = False) -> Result:
     """Run the solvers `engines` chooses (from `runners`, under its time limit: `smt.time_limit`), replay every
     witness, check every certificate, require agreement, and build the Result (module docstring). A solver that
     borrows another's runner (`SOLVERS`) runs it with its obligations routed to it. ``certified``: the F2

@@ -173,7 +173,7 @@ def _result(problems: list[str], details: dict) -> Result:
                   details)
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     p = ob.param
     return scaled_dot(ob.operand("a"), ob.operand("b"), ob.operand("acc"), ob.operand("a_scale"),
                       ob.operand("b_scale"), p("a_shape"), p("b_shape"), ob.shape, p("a_scale_shape"),

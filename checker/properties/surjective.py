@@ -31,11 +31,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .. import f2, smt
-from ..errors import InternalError
+from ..errors import CheckerError, InternalError
 from ..layout import LinearLayout, log2
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .result import Counterexample, EngineVerdict, Result, decide
+from .operands import linear, shape_text
+from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "surjective"
 
@@ -48,8 +49,37 @@ def surjective(L: LinearLayout, shape: Sequence[int] | Mapping[str, int] | None 
                "shape": box}
     if box != dict(L.out_dim_sizes):
         details["layout_shape"] = dict(L.out_dim_sizes)
-    return decide(NAME, engines, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box)},
-                  details=details, certified=True)
+    return run_engines(NAME, engines, {"f2": lambda: f2_verdict(A, box), "z3": lambda: z3_verdict(A, box)},
+                       details=details, certified=True)
+
+
+def judge(layout, shape=None, *, layout_shape=None, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """The property of a layout or an encoding, as `checker.prove.surjective` takes it: an encoding is lowered
+    at `layout_shape` (default: `shape`) and judged over `shape`; coordinates outside `shape` do not count. A
+    LinearLayout's own out sizes are its layout shape: judging it over another `shape` needs `layout_shape`
+    equal to them, so that it is never done by accident."""
+    L = linear(layout, layout_shape if layout_shape is not None else shape)
+    own = dict(L.out_dim_sizes)
+    if layout_shape is not None and frame.shape_map(L, layout_shape) != own:
+        raise CheckerError(f"layout_shape {shape_text(layout_shape)} is not the layout's own shape "
+                           f"{shape_text(own)}", field="layout_shape")
+    if shape is not None and layout_shape is None and frame.shape_map(L, shape) != own:
+        raise CheckerError(f"the layout is lowered at {shape_text(own)} but the shape is {shape_text(shape)}: "
+                           f"judging a layout over another shape than its own needs layout_shape="
+                           f"{shape_text(own)}", field="shape")
+    return surjective(L, shape, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A check (`checker.registry`): its ``layout`` operand, lowered at its ``layout_shape``, over its shape."""
+    return judge(check.operand("layout"), check.shape, layout_shape=check.layout_shape, engines=engines)
+
+
+def smt_obligation(layouts, shape) -> smt.Obligation:
+    """What ``layoutcheck smt surjective`` writes: the obligation of the first layout over `shape`."""
+    box = frame.shape_map(layouts[0], shape)
+    (L,) = frame.align(list(layouts[:1]), box)
+    return obligation(L, box)
 
 
 def missing_coordinate(L: LinearLayout, packed: int, w: int, box: Mapping[str, int],

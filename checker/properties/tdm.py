@@ -120,6 +120,6 @@ def _lowering(desc: Encoding, block: Sequence[int], bits: int, details: dict) ->
     return out
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     p = ob.param
     return tdm_copy(ob.operand("shared"), ob.operand("desc"), p("block"), ob.dtype_bits)

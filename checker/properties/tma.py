@@ -97,7 +97,7 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
 
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     p = ob.param
     return tma_copy(ob.operand("shared"), ob.operand("desc"), p("op"), ob.shape, p("block"), p("mem_type"),
                     p("block_type"), bool(p("mutable")))

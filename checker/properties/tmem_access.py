@@ -264,7 +264,7 @@ def tmem_access(reg: Encoding, mem: Encoding, shape: Sequence[int], mem_shape: S
     return _static([], how, details)
 
 
-def check(ob) -> Result:
+def decide(ob) -> Result:
     """The registry's decide: one TTGIR check of a tcgen05.ld/st (its register and tensor-memory operands)."""
     p = ob.param
     return tmem_access(ob.operand("reg"), ob.operand("tmem"), ob.shape, p("mem_shape"), ob.dtype_bits,

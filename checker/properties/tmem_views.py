@@ -145,13 +145,11 @@ def tmem_copy(shared: Encoding, tmem: Encoding, src_shape: Sequence[int], dst_sh
                    details)
 
 
-def check_subslice(ob) -> Result:
+def decide(ob) -> Result:
+    """A TTGIR check of ``tmem_subslice`` (a subslice's window) or ``tmem_copy`` (a tcgen05.cp)."""
     p = ob.param
+    if ob.property == "tmem_copy":
+        return tmem_copy(ob.operand("shared"), ob.operand("tmem"), p("source_shape"), ob.shape, p("source_alloc"),
+                         p("alloc"), ob.dtype_bits, bool(p("source_in_shared")), bool(p("mutable")))
     return tmem_subslice(ob.operand("src"), ob.operand("dst"), p("source_shape"), ob.shape, p("source_alloc"),
                          p("alloc"), p("source_type"), ob.dtype, p("n"), ob.dtype_bits)
-
-
-def check_copy(ob) -> Result:
-    p = ob.param
-    return tmem_copy(ob.operand("shared"), ob.operand("tmem"), p("source_shape"), ob.shape, p("source_alloc"),
-                     p("alloc"), ob.dtype_bits, bool(p("source_in_shared")), bool(p("mutable")))

@@ -40,6 +40,7 @@ from ..layout import LinearLayout
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from .equivalence import equivalent
+from .operands import lowered
 from .result import Result
 
 KINDS = ("trans", "reshape", "index", "subslice")
@@ -85,3 +86,18 @@ def reshaped(S: LinearLayout, shape: Sequence[int]) -> LinearLayout:
     minor_first = S.transpose_outs(names[::-1])
     flat = minor_first.reshape_outs(list(zip(new[::-1], shape[::-1])))
     return flat.transpose_outs(new)
+
+
+def judge(source, view, source_shape=None, view_shape=None, *, kind: str, order: Sequence[int] | None = None,
+          engines: Engines = DEFAULT_ENGINES) -> Result:
+    """The buffer and the view as layouts, or encodings lowered at their shapes."""
+    return view_consistent(lowered(source, source_shape, "source"), lowered(view, view_shape, "view"), kind,
+                           order=order, engines=engines)
+
+
+def decide(check, engines: Engines) -> Result:
+    """A TTGIR check (`checker.registry`): operands ``source`` (at param ``source_shape``) and ``view`` (at the
+    check's shape), params ``kind`` and ``order``."""
+    p = check.param
+    return judge(check.operand("source"), check.operand("view"), p("source_shape"), check.shape, kind=p("kind"),
+                 order=p("order"), engines=engines)

@@ -166,15 +166,12 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
                    details)
 
 
-def check_well_formed(check) -> Result:
-    """The registry's decide of ``well_formed``: one TTGIR check (lanes, warps and CTAs from the module)."""
+def decide(check) -> Result:
+    """A TTGIR check of ``well_formed`` (lanes, warps and CTAs from the module) or ``dot_operands`` (one dot's
+    A, B and accumulator)."""
     p = check.param
+    if check.property == "dot_operands":
+        return dot_operands(check.operand("a"), check.operand("b"), check.operand("acc"), p("a_shape"),
+                            p("b_shape"), check.shape)
     return well_formed(check.operand("layout"), check.shape, lanes=p("threads_per_warp"), warps=p("warps") or (),
                        ctas=p("num_ctas"))
-
-
-def check_dot_operands(check) -> Result:
-    """The registry's decide of ``dot_operands``: one TTGIR dot's A, B and accumulator."""
-    p = check.param
-    return dot_operands(check.operand("a"), check.operand("b"), check.operand("acc"), p("a_shape"), p("b_shape"),
-                        check.shape)

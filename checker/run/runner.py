@@ -63,10 +63,10 @@ from ..encodings import lower
 from ..errors import CheckerError, InternalError
 from ..padded import linear_part
 from ..properties.result import Result
-from ..prove import TIMEOUT_MS
 from ..registry import PROPERTIES
 from ..spec import Check, lower_operands
 from ..syntax.mlir_attr import print_attribute
+from ..verdict import TIMEOUT_MS
 from ..versions import using
 from .forked import forked_answers
 from .record import encode_compact

@@ -19,11 +19,11 @@ from typing import Any
 
 from ..encodings import lower
 from ..errors import CheckerError
-from ..prove import TIMEOUT_MS
 from ..registry import PROPERTIES
 from ..spec import find_inputs, is_ir, load_paths, lower_operands, select
 from ..syntax.ttgir import read_ttgir
 from ..ttgir.kernel import kernel_checks, read_ir_file
+from ..verdict import TIMEOUT_MS
 from ..versions import NEWEST, VersionRequest, using
 from ..versions import parse as parse_version
 from .record import build_report, build_timings, indents

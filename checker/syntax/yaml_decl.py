@@ -275,9 +275,10 @@ def read_yaml(path: str | os.PathLike) -> YamlDocument:
 
 
 def check_schema(doc: YamlDocument | None, data: Any, pointer: str = "#", *, file: str | None = None,
-                 schema: str = SCHEMA) -> None:
-    """Raise the first schema violation of `data` (the earliest in the file) as a located ParseError."""
-    violations = Schema.load(schema).validate(data, pointer)
+                 schema: str | Schema = SCHEMA) -> None:
+    """Raise the first schema violation of `data` (the earliest in the file) as a located ParseError; `schema`:
+    a shipped schema's name, or a `Schema`."""
+    violations = (Schema.load(schema) if isinstance(schema, str) else schema).validate(data, pointer)
     if not violations:
         return
     if doc is not None:

@@ -19,10 +19,10 @@ def decided(kc):
 def test_the_registry_decides_the_op_checks_here():
     assert [n for n in OP_PROPERTIES if PROPERTIES[n].static] == list(OP_PROPERTIES)
     assert {n: PROPERTIES[n].decide for n in OP_PROPERTIES} == {
-        "tmem_access": "properties.tmem_access:check", "mma_operands": "properties.mma_operands:check",
-        "tma_copy": "properties.tma:check", "tmem_subslice": "properties.tmem_views:check_subslice",
-        "tmem_copy": "properties.tmem_views:check_copy", "local_gather": "properties.gather:check",
-        "scaled_dot": "properties.scaled_dot:check", "tdm_copy": "properties.tdm:check"}
+        "tmem_access": "properties.tmem_access:decide", "mma_operands": "properties.mma_operands:decide",
+        "tma_copy": "properties.tma:decide", "tmem_subslice": "properties.tmem_views:decide",
+        "tmem_copy": "properties.tmem_views:decide", "local_gather": "properties.gather:decide",
+        "scaled_dot": "properties.scaled_dot:decide", "tdm_copy": "properties.tdm:decide"}
 
 
 def test_a_blackwell_tma_matmul_holds_with_its_parameters():

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from checker.errors import CheckerError, InternalError
-from checker.properties.result import Counterexample, EngineVerdict, Result, decide
+from checker.properties.result import Counterexample, EngineVerdict, Result, run_engines
 from checker.verdict import Engines
 
 
@@ -12,7 +12,7 @@ def _cx(ok=True):
 
 
 def test_agreement_gives_the_f2_explanation_and_both_times():
-    r = decide("demo", Engines("both"),
+    r = run_engines("demo", Engines("both"),
                {"f2": lambda: EngineVerdict("f2", "fails", counterexample=_cx(), explanation="why"),
                 "z3": lambda: EngineVerdict("z3", "fails", counterexample=_cx(), explanation="model")})
     assert r.status == "fails" and r.explanation == "why" and r.counterexample.data == {"value": 3}
@@ -24,18 +24,18 @@ def test_agreement_gives_the_f2_explanation_and_both_times():
 
 def test_disagreement_is_an_internal_error_with_both_answers():
     with pytest.raises(InternalError) as e:
-        decide("demo", Engines("both"), {"f2": lambda: EngineVerdict("f2", "holds", explanation="rank 6"),
+        run_engines("demo", Engines("both"), {"f2": lambda: EngineVerdict("f2", "holds", explanation="rank 6"),
                                 "z3": lambda: EngineVerdict("z3", "fails", counterexample=_cx(), explanation="model")})
     assert "f2: holds (rank 6)" in str(e.value) and "z3: fails (model)" in str(e.value)
 
 
 def test_witness_that_does_not_replay_is_an_internal_error():
     with pytest.raises(InternalError, match="does not replay"):
-        decide("demo", Engines("z3"), {"z3": lambda: EngineVerdict("z3", "fails", counterexample=_cx(ok=False))})
+        run_engines("demo", Engines("z3"), {"z3": lambda: EngineVerdict("z3", "fails", counterexample=_cx(ok=False))})
 
 
 def test_unknown_never_becomes_holds():
-    r = decide("demo", Engines("both"), {"f2": lambda: EngineVerdict("f2", "holds", explanation="rank 6"),
+    r = run_engines("demo", Engines("both"), {"f2": lambda: EngineVerdict("f2", "holds", explanation="rank 6"),
                                 "z3": lambda: EngineVerdict("z3", "unknown", explanation="timeout")})
     assert r.status == "unknown" and not r.holds
     assert r.explanation == "f2: holds (rank 6); z3: unknown (timeout)"
@@ -43,7 +43,7 @@ def test_unknown_never_becomes_holds():
 
 def test_bad_requests():
     with pytest.raises(CheckerError) as e:
-        decide("demo", Engines("cvc5"), {})
+        run_engines("demo", Engines("cvc5"), {})
     assert e.value.field == "engine"
     with pytest.raises(InternalError):
         EngineVerdict("f2", "fails")

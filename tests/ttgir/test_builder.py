@@ -7,7 +7,7 @@ import pytest
 
 from checker import cli
 from checker.hardware import PRESETS, hardware_for_target
-from checker.schema import Schema
+from checker.registry import full_schema
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir.kernel import kernel_checks
 from tests.verify.conftest import ROOT, verify  # noqa: F401  (verify: the CLI fixture)
@@ -95,7 +95,7 @@ def test_verify_tile_findings_read_like_compiler_diagnostics(verify):
         f"{TILE}:24: ttg.convert_layout: note: register-level conversion #blocked1 -> #blocked1: every thread "
         f"already holds what it needs (register moves only); Triton emits nothing (the layouts are the same)"]
     report = json.loads((reports / "report.json").read_text())
-    assert Schema.load("report.schema.json").validate(report) == []
+    assert full_schema("report.schema.json").validate(report) == []
     checks = by_id(report)
     swizzled_load = checks[f"{TILE}:21:ttg.local_load:bank_conflict_free[#swizzled -> "
                            f"#ttg.dot_op<{{opIdx=1,parent=#mma,kWidth=2}}>]"]

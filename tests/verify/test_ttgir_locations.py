@@ -3,8 +3,8 @@ older Triton refused with exit 2."""
 
 import json
 
+from checker.registry import full_schema
 from checker.reports.text import ir_diagnostics
-from checker.schema import Schema
 
 FIXTURE = "tests/verify/ttgir/small_dot_locs.ttgir"     # Triton 3.9's asm["ttgir"], with its loc(...)
 PY = "/tmp/locs/small_dot.py"
@@ -14,7 +14,7 @@ def test_checks_carry_the_python_location_of_their_operation(verify):
     rc, out, err, reports = verify(FIXTURE, "--engine", "f2")
     assert rc == 0
     report = json.loads((reports / "report.json").read_text())
-    assert Schema.load("report.schema.json").validate(report) == []
+    assert full_schema("report.schema.json").validate(report) == []
     by_id = {c["id"]: c for c in report["checks"]}
     convert = by_id[f"{FIXTURE}:67:ttg.convert_layout:conversion[#ttg.slice<{{dim=1,parent=#mma}}> -> #blocked1]"]
     assert convert["source"] == {"file": FIXTURE, "line": 67, "op": "ttg.convert_layout",

@@ -23,7 +23,7 @@ def test_cli_reports_validate_and_name_the_rule(tmp_path):
     import subprocess
     import sys
 
-    from checker.schema import Schema
+    from checker.registry import full_schema
     files = []
     for name, text in (("tmem.ttgir", TMEM), ("tdm.ttgir", TDM)):
         files.append(tmp_path / name)
@@ -34,7 +34,7 @@ def test_cli_reports_validate_and_name_the_rule(tmp_path):
                               fmt, "--report-dir", str(tmp_path / fmt)], capture_output=True, text=True, cwd=ROOT)
         assert out.returncode == 1, out.stderr[-2000:]
     report = json.loads((tmp_path / "json" / "report.json").read_text())
-    assert Schema.load("report.schema.json").validate(report) == []
+    assert full_schema("report.schema.json").validate(report) == []
     assert {c["property"] for c in report["checks"]} >= set(OPS)
     text = (tmp_path / "text" / "report.txt").read_text()
     assert "tmem_subslice" in text and "not a multiple of the result's width 64" in text

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from checker.properties.result import Counterexample, EngineVerdict
-from checker.schema import Schema
+from checker.registry import full_schema
 
 from .conftest import ROOT, SPECS, files_under
 
@@ -23,7 +23,7 @@ def test_bundled_specs_pass_and_reports_validate(verify):
     assert rc == 0, out + err
     assert files_under(reports) == ["junit.xml", "report.json", "report.md", "report.txt", "timings.json"]
     report = load_report(reports)
-    schema = Schema.load("report.schema.json")
+    schema = full_schema("report.schema.json")
     assert schema.validate(report) == []
     assert schema.validate(json.loads((reports / "timings.json").read_text()), "#/$defs/timings") == []
     s = report["summary"]
@@ -61,7 +61,7 @@ def test_failing_checks_exit_1_with_witnesses(verify):
     rc, out, err, reports = verify(SPECS / "failing.yaml")
     assert rc == 1
     report = load_report(reports)
-    assert Schema.load("report.schema.json").validate(report) == []
+    assert full_schema("report.schema.json").validate(report) == []
     assert [(c["id"], c["passed"], c["failure"]) for c in report["checks"]] == [
         ("ok-covers", True, None),
         ("bad-duplicates", False, "expected holds, got fails"),
