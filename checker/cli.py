@@ -444,6 +444,7 @@ def cmd_prove(args) -> int:
     hw = resolve(args.hardware)
     given = {"direction": args.direction, "access": args.access, "model": args.model,
              "capacity_bytes": hw.smem_bytes_per_block}
+    given = {k: v for k, v in given.items() if v is not None}        # the rest: the property's defaults
     check = Check(id=prop.name, property=prop.name, operands=tuple(zip((r for r, _ in prop.all_roles), ops)),
                   shape=None if shape is None else tuple(shape), layout_shape=None, dtype=None, dtype_bits=bits,
                   hardware=hw, params=tuple((k, given.get(k, default)) for k, default in prop.params),
@@ -634,9 +635,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="Z3's limit per obligation in ms; a timeout gives unknown (default: %(default)s)")
     dtype_bits_arg(sp, "element width in bits, for bank_conflict_free, aligned_access and fits (default: the "
                        "element type of a pasted type, else the shared encoding's own where it has one)")
-    sp.add_argument("--direction", choices=("store", "load"), default="store",
-                    help="registers to shared memory (store) or back (load), for bank_conflict_free and "
-                         "aligned_access (default: %(default)s)")
+    sp.add_argument("--direction", choices=("store", "load"),
+                    help="the access: registers to memory (store) or back (load), for the properties with a "
+                         "direction (default: the property's own, store for shared memory)")
     access_arg(sp, "--access", "the instruction to model for bank_conflict_free")
     sp.add_argument("--model", choices=("hardware", "triton"), default="hardware",
                     help="bank model for bank_conflict_free: the hardware's wavefronts, or Triton's own "

@@ -45,11 +45,13 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .properties.result import Result
 from .schema import Schema
 from .verdict import Engines, check_timeout
+
+if TYPE_CHECKING:                   # reading the registry loads no engine (`layoutcheck --version`, `--help`)
+    from .properties.result import Result
 
 Role = tuple[str, str]
 

@@ -263,7 +263,8 @@ def test_every_option_has_help_with_its_default(command):
 
 def test_help_states_the_defaults(capsys):
     for argv, wanted in ((["prove", "--help"], ["(default: sm90, an H100)", "(default: both)", "(default: 10000)",
-                                                 "(default: store)", "(default: auto)", "(default: hardware)"]),
+                                                 "(default: the property's own, store for shared memory)",
+                                                 "(default: auto)", "(default: hardware)"]),
                          (["verify", "--help"], ["(default: from the module's ttg.target)", "(default: 10000)",
                                                   "--grids"]),
                          (["lower", "--help"], ["(default: the shape of a pasted tensor/memdesc type"])):
