@@ -24,10 +24,10 @@ def test_the_schema_files_leave_the_property_lists_to_the_registry():
     report = registry.full_schema("report.schema.json")
     assert report.document["$defs"]["check"]["properties"]["property"]["enum"] == list(PROPERTIES)
     (v,) = spec.validate({"version": 1, "checks": [{"id": "a", "prove": "surjectiv"}]})
-    assert (v.path, v.message) == (("checks", 0, "prove"), "must be one of 'surjective', 'injective', "
-                                   "'injective_up_to_broadcast', 'invertible', 'equivalent', 'conversion', 'fits', "
-                                   "'bank_conflict_free', 'conversion_cost', 'aligned_access', got 'surjectiv' "
-                                   "(did you mean 'surjective'?)")
+    names = ", ".join(repr(n) for n in SPEC_PROPERTIES)
+    assert (v.path, v.message) == (("checks", 0, "prove"), f"must be one of {names}, got 'surjectiv' "
+                                                           "(did you mean 'surjective'?)")
+    assert names.startswith("'surjective', 'injective', 'injective_up_to_broadcast', 'invertible', 'equivalent'")
 
 
 def test_a_parameter_a_property_declares_is_in_the_spec_schema(monkeypatch):
