@@ -112,6 +112,7 @@ LAYOUT = (("layout", "any"),)
 SHARED = (("layout", "shared"),)
 PAIR = (("src", "any"), ("dst", "any"))
 ACCESS = (("reg", "distributed"), ("shared", "shared"))
+POSITIVE = {"type": "integer", "minimum": 1}
 
 _ENTRIES = (
     Property("surjective", "every element of the shape is held by some hardware index", "properties.surjective:decide",
@@ -170,7 +171,13 @@ _ENTRIES = (
              static=True),
     Property("coalesced", "a global load or store is as wide as its layout allows and touches its minimum sectors",
              "properties.coalesced:decide", (("layout", "distributed"),), needs_dtype=True, needs_hardware=True,
-             in_specs=False),
+             params=(("direction", "load"), ("strides", None), ("contiguity", None), ("divisibility", None),
+                     ("mask_alignment", None)),
+             param_schemas=(("strides", {"type": "array", "minItems": 1, "items": {"anyOf": [
+                                 {"type": "integer", "minimum": 0}, {"type": "null"}]}}),
+                            ("contiguity", {"type": "array", "minItems": 1, "items": POSITIVE}),
+                            ("divisibility", {"type": "array", "minItems": 1, "items": POSITIVE}),
+                            ("mask_alignment", POSITIVE))),
     Property("matches_triton", "layoutcheck's lowering is the installed Triton's, bit for bit",
              "properties.matches_triton:decide", LAYOUT, in_specs=False, static=True),
 )

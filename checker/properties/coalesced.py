@@ -750,13 +750,19 @@ def judge(layout, shape=None, dtype_bits=None, *, contiguity: Sequence[int] | No
 
 
 def decide(check, engines: Engines) -> Result:
-    """A TTGIR check: the pointer's (or offsets') encoding at the check's shape; params ``kind``,
+    """A spec check (no ``kind``): its ``layout`` accessed through a pointer tensor, params ``direction``
+    (load or store), ``strides``, ``contiguity``, ``divisibility`` and ``mask_alignment`` as `judge` takes them.
+    A TTGIR check: the pointer's (or offsets') encoding at the check's shape; params ``kind``,
     ``contiguity``, ``divisibility``, ``mask_constancy`` (the mask's AxisInfo constancy: its entry at the
     layout's order[0] is Triton's getMaskAlignment), ``strides_bytes``, ``buffer``,
     ``base_divisibility_bytes``, ``contiguity_hint``; a copy's ``shared`` operand with ``shared_shape`` and
     ``access`` (cp.async / direct_to_lds: `copy_shared_vec`); an atomic's ``atomic_vec`` and ``atomic_word``."""
     from ..encodings import lower
     p = check.param
+    if p("kind") is None:
+        return judge(check.operand("layout"), check.shape, check.dtype_bits, strides=p("strides"),
+                     contiguity=p("contiguity"), divisibility=p("divisibility"), hardware=check.hardware,
+                     access=p("direction"), mask_alignment=p("mask_alignment"), engines=engines)
     strides = p("strides_bytes")
     L = lower(check.operand("layout"), check.shape)
     mask = p("mask_constancy")

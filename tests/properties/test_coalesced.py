@@ -245,3 +245,68 @@ def test_lane_offsets_split_the_address_when_lanes_and_the_rest_set_disjoint_bit
     for engine in ("f2", "z3"):
         r = coalesced(mixed, 32, contiguity=[1], divisibility=[16], strides_bytes=[4], engines=Engines(engine))
         assert r.status == coalesced(mixed, 32, contiguity=[1], divisibility=[16], strides_bytes=[4]).status
+
+
+# ---------------------------------------------------------------- in spec files (prove: coalesced)
+
+SPEC = """version: 1
+hardware: sm90
+encodings:
+  rows: {attr: "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"}
+  cols: {attr: "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"}
+checks:
+  - id: rows
+    prove: coalesced
+    layout: rows
+    shape: [64, 32]
+    dtype: f32
+  - id: cols-store
+    prove: coalesced
+    layout: cols
+    shape: [64, 32]
+    dtype: f32
+    direction: store
+    expect: fails
+  - id: runtime-stride
+    prove: coalesced
+    layout: rows
+    shape: [64, 32]
+    dtype: f16
+    strides: [null, 1]
+    sweep:
+      hardware: [sm80, gfx942]
+"""
+
+
+def _spec_results(tmp_path, text):
+    from checker.registry import PROPERTIES
+    from checker.spec import load_spec
+    path = tmp_path / "coalesced.yaml"
+    path.write_text(text)
+    return [(c.id, PROPERTIES[c.property].run(c, "both", None)) for c in load_spec(str(path))]
+
+
+def test_a_spec_check_proves_coalescing_with_its_strides_and_direction(tmp_path):
+    got = _spec_results(tmp_path, SPEC)
+    assert [(i, r.status, r.details["instruction"], r.details["requests"], r.details["sectors"],
+             r.details["min_sectors"]) for i, r in got] == [
+        ("rows", "holds", "ld.global.v4.b32", 16, 256, 256),
+        ("cols-store", "fails", "st.global.b32", 64, 512, 256),
+        ("runtime-stride[hardware=sm80]", "holds", "ld.global.v2.b32", 16, 128, 128),
+        ("runtime-stride[hardware=gfx942]", "holds", "global_load_dwordx2", 16, 128, 128)]
+    cx = got[1][1].counterexample
+    assert cx.kind == "narrow_vector" and got[1][1].verdicts["z3"].status == "fails"
+    assert got[1][1].explanation.startswith("1-element vectors where the layout allows 4 along dim0")
+
+
+def test_a_spec_checks_coalescing_keys_are_validated(tmp_path):
+    from checker.errors import CheckerError
+    bad = SPEC.replace("    strides: [null, 1]\n", "    strides: [null, -1]\n")
+    with pytest.raises(CheckerError, match=r"coalesced.yaml:24: field 'strides\[1\]': must be at least 0, got -1"):
+        _spec_results(tmp_path, bad)
+    bad = SPEC.replace("    direction: store\n", "    direction: store\n    capacity_bytes: 4\n")
+    with pytest.raises(CheckerError, match="capacity_bytes.*does not apply to prove: coalesced"):
+        _spec_results(tmp_path, bad)
+    bad = SPEC.replace("    strides: [null, 1]\n", "    strides: [1]\n")
+    with pytest.raises(CheckerError, match=r"needs 2 strides, got \[1\]"):
+        _spec_results(tmp_path, bad)
