@@ -12,7 +12,7 @@ from typing import Any
 from .errors import CheckerError
 from .hardware import resolve
 from .reports.writer import parse_formats, write_reports
-from .run.verification import check, load_inputs, split_inputs
+from .run.verification import load_inputs, split_inputs, verify_inputs
 from .solvers import require
 from .verdict import TIMEOUT_MS
 from .versions import VersionRequest
@@ -48,7 +48,7 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
         from .run.executors import parse, require_ray  # lazy: only the optional Ray executor needs it
         parse(executor)
         require_ray()
-    done = check(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
+    done = verify_inputs(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
                  triton_figures=triton_figures, executor=executor, json_report="json" in kinds, pretty=pretty)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),

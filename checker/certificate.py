@@ -7,7 +7,7 @@ certificate's *claim* is plain data (a layout as ``LinearLayout.to_dict()``
 writes it: ``{"bases": {in_dim: [[c_out0, c_out1, ...], ...]}, "out_dims":
 {out_dim: size}}``, or plain ints), its *proof* is lists of ints, and every
 check below is a few lines of integer arithmetic (XOR, AND, parity) that
-recomputes the columns from the bases itself. `result.run_engines` runs `check`
+recomputes the columns from the bases itself. `result.run_engines` runs `verify`
 on every F2 ``holds`` that carries a certificate and raises `InternalError`
 when one does not check.
 
@@ -95,13 +95,13 @@ class Certificate:
     claim: dict[str, Any] = field(repr=False)
     proof: dict[str, Any] = field(default_factory=dict)
 
-    def check(self) -> None:
+    def verify(self) -> None:
         """Verify the certificate; raise `CertificateError` naming the first check that fails."""
-        check(self)
+        verify(self)
 
     def holds(self) -> bool:
         try:
-            check(self)
+            verify(self)
         except CertificateError:
             return False
         return True
@@ -113,7 +113,7 @@ class Certificate:
         return {"kind": self.kind, **self.proof}
 
 
-def check(cert: Certificate) -> None:
+def verify(cert: Certificate) -> None:
     """Verify `cert` (module docstring); raise `CertificateError` when it does not prove its claim."""
     fn = _CHECKS.get(cert.kind)
     if fn is None:
@@ -337,7 +337,7 @@ def _all_of(claim: Mapping, proof: Mapping) -> None:
     for p in parts:
         if not isinstance(p, Certificate):
             raise CertificateError("all_of parts must be certificates")
-        check(p)
+        verify(p)
 
 
 _CHECKS: dict[str, Callable[[Mapping, Mapping], None]] = {

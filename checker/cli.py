@@ -189,7 +189,7 @@ def cmd_verify(args) -> int:
     from .reports.text import render_text
     from .reports.writer import parse_formats, write_reports, written_line
     from .run.runner import Progress
-    from .run.verification import check, load_inputs
+    from .run.verification import load_inputs, verify_inputs
     _need_solvers(args.engine)
     formats = parse_formats(args.format)
     if args.jobs is not None and args.jobs < 1:
@@ -215,7 +215,7 @@ def cmd_verify(args) -> int:
         from .run.executors import parse, require_ray
         parse(args.executor)
         require_ray()
-    done = check(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
+    done = verify_inputs(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
                  jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
                  triton_figures=args.triton_figures, executor=args.executor, json_report="json" in formats,
                  pretty=True if args.pretty else None)

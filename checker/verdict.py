@@ -43,16 +43,16 @@ class Counterexample:
     ``data`` holds its values, JSON-ready: hardware indices as dicts named by
     component (``{"register": 3, "lane": 5, "warp": 0, "block": 0}``),
     coordinates as ``{"dim0": 4, "dim1": 2}``, certificates as ints.
-    ``check`` recomputes the claim from ``data`` on the concrete layout and
-    returns True when the witness is genuine; ``replay()`` calls it.
+    ``recompute`` recomputes the claim from ``data`` on the concrete layout and
+    returns True when the witness is genuine; ``replay()`` calls it on ``data``.
     """
 
     kind: str
     data: dict[str, Any]
-    check: Callable[[dict[str, Any]], bool] = field(repr=False, compare=False)
+    recompute: Callable[[dict[str, Any]], bool] = field(repr=False, compare=False)
 
     def replay(self) -> bool:
-        return bool(self.check(self.data))
+        return bool(self.recompute(self.data))
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, **self.data}

@@ -113,7 +113,7 @@ def test_tampered_left_inverse_rejected(n, data):
     else:
         bad[i] ^= 1 << data.draw(st.integers(0, n - 1))   # every out bit is used by a square layout
     with pytest.raises(CertificateError):
-        Certificate(c.kind, c.claim, {"inverse": bad}).check()
+        Certificate(c.kind, c.claim, {"inverse": bad}).verify()
 
 
 @SETTINGS
@@ -125,7 +125,7 @@ def test_tampered_spanning_rejected(n, data):
     i, k = data.draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
     combos[i] ^= combos[k]                   # now gives e_i + e_k
     with pytest.raises(CertificateError):
-        Certificate(c.kind, c.claim, {"combinations": combos}).check()
+        Certificate(c.kind, c.claim, {"combinations": combos}).verify()
 
 
 @SETTINGS
@@ -157,10 +157,10 @@ def test_equal_columns_rejects_a_changed_basis():
     B = LinearLayout([("register", [(1,), (2,)]), ("lane", [(6,)])], [("dim0", 8)])
     assert certify.equivalent(A, A).holds()
     with pytest.raises(CertificateError, match="lane"):
-        certify.equivalent(A, B).check()
+        certify.equivalent(A, B).verify()
     with pytest.raises(CertificateError, match="in-dims"):
         Certificate("equal_columns", {"layouts": [A.to_dict(), {"bases": {"register": [[1]]},
-                                                                "out_dims": {"dim0": 8}}]}).check()
+                                                                "out_dims": {"dim0": 8}}]}).verify()
 
 
 def test_combinations_reject_a_wrong_combination():
@@ -176,17 +176,17 @@ def test_combinations_reject_a_wrong_combination():
                                                      "src": {"bases": {"register": [[2]], "lane": []},
                                                              "out_dims": {"dim0": 8}}},
                                     {"combinations": [1, 0]})
-        certify_fixed.check()
+        certify_fixed.verify()
 
 
 def test_malformed_and_unknown_certificates():
     with pytest.raises(CertificateError, match="unknown"):
-        Certificate("magic", {}, {}).check()
+        Certificate("magic", {}, {}).verify()
     with pytest.raises(CertificateError, match="malformed"):
-        Certificate("left_inverse", {}, {}).check()
+        Certificate("left_inverse", {}, {}).verify()
     with pytest.raises(CertificateError, match="non-negative"):
         Certificate("left_inverse", {"layout": {"bases": {"register": [[1]]}, "out_dims": {"d": 2}}},
-                    {"inverse": [-1]}).check()
+                    {"inverse": [-1]}).verify()
 
 
 # ------------------------------------------------------------------ rank computations
@@ -226,7 +226,7 @@ def test_tampered_echelon_rejected(words, data):
     if (T, E) == (c.proof["transform"], c.proof["echelon"]):
         return
     with pytest.raises(CertificateError):
-        Certificate(c.kind, c.claim, {"transform": T, "echelon": E}).check()
+        Certificate(c.kind, c.claim, {"transform": T, "echelon": E}).verify()
 
 
 # ------------------------------------------------------------------ run_engines checks them

@@ -289,7 +289,7 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
     _add_memory(data, mem, pl)
     S = mem.linear
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         place = replay_placement(mem, d)
         if place is None or not 0 <= d["offset"] < mem.offsets:
             return False
@@ -308,7 +308,7 @@ def _witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, u: int, u
         return (d["physical_offset"] == slot and d["byte_address"] == slot * eb
                 and d["byte_address"] % d["vector_bytes"] != 0)
 
-    return Counterexample("misaligned_access", data, check)
+    return Counterexample("misaligned_access", data, recompute)
 
 
 def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: Placement,
@@ -331,7 +331,7 @@ def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: 
     _add_memory(data, mem, pl)
     S = mem.linear
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         place = replay_placement(mem, d)
         if place is None:
             return False
@@ -348,7 +348,7 @@ def _lane_witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw, x: dict, pl: 
         want = d["lane0"]["byte_address"] + d["lane"] * d["vector_bytes"]
         return d["hardware_byte_address"] == want != d["byte_address"]
 
-    return Counterexample("direct_to_lds_address", data, check)
+    return Counterexample("direct_to_lds_address", data, recompute)
 
 
 def _describe(cx: Counterexample) -> str:

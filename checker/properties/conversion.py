@@ -227,7 +227,7 @@ def not_held(src: LinearLayout, dst: LinearLayout, fixed, x: dict, y: dict | Non
         data[hk] = {d: y.get(d, 0) for d in src.in_dims}
     others = [d for d in src.in_dims if d not in fixed]
 
-    def check(dd) -> bool:
+    def recompute(dd) -> bool:
         xi = dd[nk]
         e = frame.image(dst, xi)
         if e is None or e != dd["element"]:
@@ -240,7 +240,7 @@ def not_held(src: LinearLayout, dst: LinearLayout, fixed, x: dict, y: dict | Non
         target = src.pack_out([e[n] for n in src.out_dims]) ^ base
         return certifies_outside(src, target, dd["certificate"], others)
 
-    return Counterexample("not_local" if fixed else "missing_element", data, check)
+    return Counterexample("not_local" if fixed else "missing_element", data, recompute)
 
 
 def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> EngineVerdict:
@@ -325,14 +325,14 @@ def slot_share(mem: PaddedLayout, a: dict, b: dict) -> Counterexample:
     S = mem.linear
     data = {"indices": [a, b], "slot": mem.phys(a.get(OFFSET, 0)), "elements": [frame.image(S, a), frame.image(S, b)]}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         p, q = d["indices"]
         ep, eq = frame.image(S, p), frame.image(S, q)
         same_cta = {k: v for k, v in p.items() if k != OFFSET} == {k: v for k, v in q.items() if k != OFFSET}
         return (ep is not None and eq is not None and ep != eq and same_cta
                 and mem.phys(p.get(OFFSET, 0)) == mem.phys(q.get(OFFSET, 0)) == d["slot"])
 
-    return Counterexample("shared_slot", data, check)
+    return Counterexample("shared_slot", data, recompute)
 
 
 def _slots(mem: PaddedLayout, engines) -> Result:

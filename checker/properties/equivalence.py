@@ -95,11 +95,11 @@ def common_dims(A: LinearLayout, B: LinearLayout) -> tuple[LinearLayout, LinearL
 def mismatch(A: LinearLayout, B: LinearLayout, x: dict[str, int]) -> Counterexample:
     data = {"index": x, "images": [frame.image(A, x), frame.image(B, x)]}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         ia, ib = frame.image(A, d["index"]), frame.image(B, d["index"])
         return [ia, ib] == d["images"] and ia != ib
 
-    return Counterexample("mismatch", data, check)
+    return Counterexample("mismatch", data, recompute)
 
 
 def _inside(c: dict[str, int], sizes: dict[str, int]) -> bool:
@@ -110,11 +110,11 @@ def out_of_range(ranges, c: dict[str, int]) -> Counterexample:
     """Coordinate c lies in exactly one of the two out ranges (`ranges`: each layout's out sizes)."""
     data = {"coordinate": c, "in_range": [_inside(c, r) for r in ranges]}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         inside = [_inside(d["coordinate"], r) for r in ranges]
         return inside == d["in_range"] and inside[0] != inside[1]
 
-    return Counterexample("out_of_range", data, check)
+    return Counterexample("out_of_range", data, recompute)
 
 
 def f2_verdict(A: LinearLayout, B: LinearLayout, ranges=None) -> EngineVerdict:

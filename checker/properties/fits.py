@@ -125,13 +125,13 @@ def overflow(mem: PaddedLayout, i: int, start: int, bits: int, capacity: int) ->
     data = {"offset": i, "slot": mem.phys(i), "element": frame.image(mem.linear, {OFFSET: i}),
             "bit_range": [lo, lo + bits], "capacity_bits": 8 * capacity}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         j = d["offset"]
         return (0 <= j < mem.offsets and mem.phys(j) == d["slot"]
                 and d["bit_range"] == [8 * start + mem.phys(j) * bits, _end_bits(mem, j, start, bits)]
                 and _end_bits(mem, j, start, bits) > 8 * capacity)
 
-    return Counterexample("out_of_bounds", data, check)
+    return Counterexample("out_of_bounds", data, recompute)
 
 
 def _f2(mem: PaddedLayout, start: int, bits: int, capacity: int) -> EngineVerdict:

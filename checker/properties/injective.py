@@ -83,7 +83,7 @@ def collision(L: LinearLayout, a: dict[str, int], b: dict[str, int], modulo_broa
     ca = frame.image(L, a)
     data = {"indices": [a, b], what: ca}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         x, y = d["indices"]
         ix, iy = frame.image(L, x), frame.image(L, y)
         if ix is None or iy is None or ix != iy or ix != d[what]:
@@ -96,7 +96,7 @@ def collision(L: LinearLayout, a: dict[str, int], b: dict[str, int], modulo_broa
                    for k in L.in_dims for i in range(L.in_dim_size_log2(k))
                    if (x.get(k, 0) ^ y.get(k, 0)) >> i & 1)
 
-    return Counterexample("collision", data, check)
+    return Counterexample("collision", data, recompute)
 
 
 def f2_verdict(L: LinearLayout, modulo_broadcast: bool) -> EngineVerdict:

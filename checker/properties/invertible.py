@@ -142,12 +142,12 @@ def _in_original(local, v: EngineVerdict, L: LinearLayout) -> EngineVerdict:
 def slot_collision(mem: PaddedLayout, i: int, j: int) -> Counterexample:
     data = {"offsets": [i, j], "slot": mem.phys(i)}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         a, b = d["offsets"]
         n = mem.offsets
         return a != b and 0 <= a < n and 0 <= b < n and mem.phys(a) == mem.phys(b) == d["slot"]
 
-    return Counterexample("slot_collision", data, check)
+    return Counterexample("slot_collision", data, recompute)
 
 
 def _f2(mem: PaddedLayout, local, box) -> EngineVerdict:

@@ -387,7 +387,7 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
     eb, W = p.bits // 8, hw.bank_bytes
     S = mem.linear
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         place = replay_placement(mem, d)
         if place is None:
             return False
@@ -413,7 +413,7 @@ def witness(R: LinearLayout, mem: PaddedLayout, p: Plan, hw: Hardware, x: dict, 
                 return False
         return d["accesses"][0]["word"] != d["accesses"][1]["word"]
 
-    return Counterexample("bank_conflict", data, check)
+    return Counterexample("bank_conflict", data, recompute)
 
 
 def replay_placement(mem: PaddedLayout, d: dict) -> Placement | None:

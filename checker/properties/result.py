@@ -184,6 +184,6 @@ def check_certificate(prop: str, v: EngineVerdict, required: bool = False) -> No
     if v.status != "holds":
         raise InternalError(f"{prop}: the {v.engine} engine attached a certificate to a {v.status!r} verdict")
     try:
-        v.certificate.check()
+        v.certificate.verify()
     except CertificateError as e:
         raise InternalError(f"{prop}: the {v.engine} certificate does not check: {e}") from None

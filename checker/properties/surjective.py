@@ -87,13 +87,13 @@ def missing_coordinate(L: LinearLayout, packed: int, w: int, box: Mapping[str, i
     """Coordinate `packed` of L's frame, nobody holds it; w certifies that."""
     data = {"coordinate": frame.coordinate(L, packed), "certificate": w}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         c = d["coordinate"]
         if any(not 0 <= c[n] < box.get(n, s) for n, s in L.out_dim_sizes):
             return False
         return certifies_outside(L, L.pack_out([c[n] for n in L.out_dims]), d["certificate"])
 
-    return Counterexample("missing_coordinate", data, check)
+    return Counterexample("missing_coordinate", data, recompute)
 
 
 def certifies_outside(L: LinearLayout, packed: int, w: int, dims: Sequence[str] | None = None) -> bool:

@@ -51,7 +51,7 @@ from ..spec import IR_SUFFIXES, find_inputs
 from ..syntax.mlir_attr import parse_attribute
 from ..versions import VersionRequest, using
 from ..versions import parse as parse_version
-from .verification import check, load_inputs
+from .verification import load_inputs, verify_inputs
 
 REGRESSION, IMPROVEMENT, NEUTRAL = "regression", "improvement", "neutral"
 CLASSES = (REGRESSION, IMPROVEMENT, NEUTRAL)
@@ -151,7 +151,7 @@ def verify_side(paths: Sequence[str], label: str, *, triton_version: str | None,
     if problems:
         f, line, msg = problems[0]
         raise CheckerError(f"{msg} (the {label} side; {len(problems)} problem(s) in its TTGIR)", file=f, line=line)
-    done = check(inputs, engine=engine, jobs=jobs, timeout_ms=timeout_ms)
+    done = verify_inputs(inputs, engine=engine, jobs=jobs, timeout_ms=timeout_ms)
     return _modules_of(done.report, label)
 
 

@@ -1,7 +1,7 @@
 """A verify run, in-process: what `layoutcheck verify` and `checker.verify` share.
 
     inputs = load_inputs(["specs/"], hardware=None)       # specs (all or nothing) and TTGIR (problems kept)
-    result = check(inputs, engine="both", jobs=4)           # the selected checks proved
+    result = verify_inputs(inputs, engine="both", jobs=4)  # the selected checks proved
     result.report                                          # the dict report.json holds (build_report)
 
 (The module is not named ``verify``: ``checker.verify`` is the function.)
@@ -61,7 +61,7 @@ class Checked:
     @property
     def rows(self) -> list[str | None]:
         """Each record of the report's checks as its compact JSON text, where the worker that proved it
-        made it (`check`'s json_report), else None (`checker.reports.json_report.render_json`'s rows)."""
+        made it (`verify_inputs`' json_report), else None (`checker.reports.json_report.render_json`'s rows)."""
         return [o.row for o in self.outcomes]
 
     @functools.cached_property
@@ -108,7 +108,7 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     return out
 
 
-def check(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
+def verify_inputs(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
           timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
           progress: Callable[[int], Any] | None = None, layouts: str = "failed",
           triton_figures: bool = False, executor: str | None = None, json_report: bool = False,
@@ -311,5 +311,5 @@ def explain(kernels: Sequence[Any], where: str, *, engine: str = "both", timeout
     return Explained(k.file, line, problems, checks, layouts)
 
 
-__all__ = ["Inputs", "Checked", "Explained", "load_inputs", "check", "explain", "split_inputs",
+__all__ = ["Inputs", "Checked", "Explained", "load_inputs", "verify_inputs", "explain", "split_inputs",
            "is_ttgir_text", "names_file", "with_triton_figures"]

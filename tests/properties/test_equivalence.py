@@ -20,7 +20,7 @@ def test_out_sizes_count():
                              "(dim0=16) is in one out range only")
     z = r.verdicts["z3"].counterexample
     assert z.kind == "out_of_range" and z.replay() and 16 <= z.data["coordinate"]["dim0"] < 64
-    assert not z.check({"coordinate": {"dim0": 3}, "in_range": [False, True]})       # inside both
+    assert not z.recompute({"coordinate": {"dim0": 3}, "in_range": [False, True]})       # inside both
 
 
 def test_size_one_dims_do_not_count():

@@ -75,7 +75,7 @@ def test_faulting_kernel_witness():
         "vector": [[0, 8], [1, 8], [2, 8], [3, 8]], "padding": [[32, 1]]}
     assert r.verdicts["z3"].counterexample.replay()
     bad = dict(r.counterexample.data, byte_address=128)
-    assert not r.counterexample.check(bad)
+    assert not r.counterexample.recompute(bad)
 
 
 def test_padded_bank_conflict_witness():

@@ -70,7 +70,7 @@ def test_second_buffer_misaligned():
                   "register": 0, "warp": 0, "offset": 0, "physical_offset": 260, "byte_address": 520,
                   "vector_bytes": 16, "vector": [[k, 0] for k in range(8)], "padding": [[256, 4]],
                   "placement": {"buffer": 1, "base_slot": 260, "offset_xor": 0}}
-    assert not r.counterexample.check({**cx, "placement": {"buffer": 1, "base_slot": 256, "offset_xor": 0}})
+    assert not r.counterexample.recompute({**cx, "placement": {"buffer": 1, "base_slot": 256, "offset_xor": 0}})
     # a padding of 16 bytes keeps every buffer aligned
     M8 = lower(row_major(16, 16, "[256:+8]"), [16, 16])
     assert both(aligned_access, R, M8, 16, direction="store", hardware="gfx950", places=placements(M8, 4)).holds
@@ -100,7 +100,7 @@ def test_subslice_placement_changes_bank_conflicts():
         == [(0, 16, 18, 18, 4), (39, 242, 272, 272, 68)]
     assert r.verdicts["z3"].counterexample.replay()
     moved = {**cx, "placement": {"buffer": 0, "base_slot": 0, "offset_xor": 0}}
-    assert not r.counterexample.check(moved)
+    assert not r.counterexample.recompute(moved)
 
 
 @st.composite
@@ -168,7 +168,7 @@ def test_gfx950_async_copy_padding_inside_a_wave_row():
     assert (cx["lane"], cx["register"], cx["offset"], cx["physical_offset"], cx["byte_address"],
             cx["hardware_byte_address"], cx["lane0"]) == \
         (1, 0, 8, 8, 16, 4, {"offset": 0, "physical_offset": 0, "byte_address": 0})
-    assert not a.counterexample.check({**cx, "hardware_byte_address": 16})
+    assert not a.counterexample.recompute({**cx, "hardware_byte_address": 16})
     # gfx1250 scatters: each lane has its own LDS address, 16 bytes each, every start a multiple of 16
     R32 = lower(parse_encoding("#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], "
                                "[0, 16], [4, 0], [8, 0], [16, 0]], warp = [[1, 0], [2, 0]], block = []}>"), [128, 32])

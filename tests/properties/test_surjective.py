@@ -43,8 +43,8 @@ def test_shape_smaller_than_layout_ignores_the_rest():
 
 def test_forged_witness_does_not_replay():
     cx = surjective(SHORT).counterexample
-    assert not cx.check({"coordinate": {"dim0": 2, "dim1": 0}, "certificate": 4})  # held by lane=4
-    assert not cx.check({"coordinate": {"dim0": 4, "dim1": 0}, "certificate": 1})  # w does not separate
+    assert not cx.recompute({"coordinate": {"dim0": 2, "dim1": 0}, "certificate": 4})  # held by lane=4
+    assert not cx.recompute({"coordinate": {"dim0": 4, "dim1": 0}, "certificate": 1})  # w does not separate
 
 
 def test_bad_shape():

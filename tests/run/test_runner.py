@@ -19,7 +19,7 @@ from checker.properties.result import Result
 from checker.reports.json_report import render_json
 from checker.run import runner
 from checker.run.runner import Outcome, Progress, guided_chunks, judge, proof_key, run
-from checker.run.verification import check, load_inputs
+from checker.run.verification import load_inputs, verify_inputs
 from checker.spec import load_spec
 from tests.verify.conftest import SPECS, verify  # noqa: F401  (verify: the CLI fixture, for the sweep tests)
 
@@ -67,7 +67,7 @@ def record(id, passed=True, severity="error"):
 
 def test_identical_checks_are_proved_once_and_keep_their_own_records(tmp_path, monkeypatch):
     inputs = load_inputs([_spec(tmp_path)])
-    done = check(inputs, jobs=1)
+    done = verify_inputs(inputs, jobs=1)
     a, same, tri = done.report["checks"]
     assert (a["id"], same["id"]) == ("a", "same-as-a")
     assert a["passed"] and a["details"]["level"] == "cta"
@@ -77,15 +77,15 @@ def test_identical_checks_are_proved_once_and_keep_their_own_records(tmp_path, m
     assert done.timings["checks"]["same-as-a"] == {"total": 0.0, "engines": {}, "same_as": "a"}
     assert "same_as" not in done.timings["checks"]["a-with-triton"]
     monkeypatch.setattr(runner, "proof_key", lambda ob: None)        # every check proved on its own
-    alone = check(inputs, jobs=1)
+    alone = verify_inputs(inputs, jobs=1)
     assert render_json(alone.report) == render_json(done.report)
 
 
 def test_sharing_keeps_the_report_of_specs_and_kernels(monkeypatch):
     inputs = load_inputs([NEGATIVES, KERNEL])
-    shared = render_json(check(inputs, jobs=1, layouts="all").report)
+    shared = render_json(verify_inputs(inputs, jobs=1, layouts="all").report)
     monkeypatch.setattr(runner, "proof_key", lambda ob: None)
-    assert render_json(check(inputs, jobs=1, layouts="all").report) == shared
+    assert render_json(verify_inputs(inputs, jobs=1, layouts="all").report) == shared
 
 
 def test_proof_key_leaves_out_id_expectation_and_source(tmp_path):
@@ -352,7 +352,7 @@ def test_json_data_refuses_what_json_refuses(value, message):
 def test_records_encoded_by_the_workers_make_the_same_report_json(tmp_path):
     from checker.reports.json_report import encode_compact
     inputs = load_inputs([_spec(tmp_path), NEGATIVES, KERNEL])
-    done = check(inputs, jobs=2, json_report=True, pretty=False)
+    done = verify_inputs(inputs, jobs=2, json_report=True, pretty=False)
     checks, rows = done.report["checks"], done.rows
     assert len(rows) == len(checks) > 20
     copies = [o.seconds.get("same_as") is not None for o in done.outcomes]
@@ -360,8 +360,8 @@ def test_records_encoded_by_the_workers_make_the_same_report_json(tmp_path):
     assert all(row == encode_compact(c) for row, c in zip(rows, checks) if row is not None)
     assert render_json(done.report, False, rows) == render_json(done.report, False)
     assert render_json(done.report, False, rows[:-1]) == render_json(done.report, False)     # not aligned: unused
-    assert set(check(inputs, jobs=1, json_report=True).rows) == {None}     # indented (few checks): none encoded
-    assert set(check(inputs, jobs=1, pretty=False).rows) == {None}         # no report.json asked for
+    assert set(verify_inputs(inputs, jobs=1, json_report=True).rows) == {None}     # indented (few checks): none encoded
+    assert set(verify_inputs(inputs, jobs=1, pretty=False).rows) == {None}         # no report.json asked for
 
 
 def test_verify_writes_the_same_compact_report_for_any_jobs(tmp_path):

@@ -9,12 +9,12 @@ import pytest
 import checker
 from checker.errors import CheckerError
 from checker.run.verification import (
-    check,
     explain,
     is_ttgir_text,
     load_inputs,
     names_file,
     split_inputs,
+    verify_inputs,
     with_triton_figures,
 )
 
@@ -57,18 +57,19 @@ def test_inputs_in_order_with_texts_last_and_werror():
 
 
 def test_nothing_to_check_is_no_error_only_for_ttgir_alone():
-    done = check(load_inputs([], texts=[("<text>", EMPTY)]))
+    done = verify_inputs(load_inputs([], texts=[("<text>", EMPTY)]))
     assert done.nothing and done.report["checks"] == [] and done.report["summary"]["checks"] == 0
     assert done.report["summary"]["ttgir"][0]["file"] == "<text>"
     with pytest.raises(CheckerError) as e:
-        check(load_inputs([], texts=[("<text>", EMPTY)]), only=["x*"])
+        verify_inputs(load_inputs([], texts=[("<text>", EMPTY)]), only=["x*"])
     assert str(e.value) == "no check is selected (see --only / --skip)"
     with pytest.raises(CheckerError, match="no check is selected"):
-        check(load_inputs([NEGATIVES]), skip=["*"])
+        verify_inputs(load_inputs([NEGATIVES]), skip=["*"])
 
 
-def test_check_selects_and_reports_timings():
-    done = check(load_inputs([NEGATIVES]), only=["neg-blocked-*", "neg-eight-*"], skip=["*-whole-warps"], jobs=1)
+def test_verify_inputs_selects_and_reports_timings():
+    done = verify_inputs(load_inputs([NEGATIVES]), only=["neg-blocked-*", "neg-eight-*"], skip=["*-whole-warps"],
+                         jobs=1)
     assert [c["id"] for c in done.report["checks"]] == ["neg-blocked-from-smaller-tile-not-surjective",
                                                        "neg-eight-warps-on-16-rows-duplicate"]
     assert done.jobs == 1 and not done.nothing and done.problems == []

@@ -6,7 +6,7 @@ import pytest
 
 import checker
 from checker.reports.json_report import render_json
-from checker.run.verification import check, load_inputs
+from checker.run.verification import load_inputs, verify_inputs
 
 from .conftest import ROOT, SPECS
 
@@ -33,8 +33,8 @@ def local_ray():
 def test_ray_executor_report_is_byte_identical_to_jobs_1(local_ray, tmp_path):
     paths = [str(SPECS / "sweep_blocked.yaml"), NEGATIVES, KERNEL]
     inputs = load_inputs(paths)
-    local = check(inputs, jobs=1, engine="both")
-    on_ray = check(inputs, engine="both", executor="ray")
+    local = verify_inputs(inputs, jobs=1, engine="both")
+    on_ray = verify_inputs(inputs, engine="both", executor="ray")
     assert len(on_ray.report["checks"]) == len(inputs.obligations) > 1500
     assert render_json(on_ray.report) == render_json(local.report)
     assert checker.verify(KERNEL, executor="ray") == checker.verify(KERNEL)

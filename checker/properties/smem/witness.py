@@ -66,7 +66,7 @@ def hardware_witness(R: LinearLayout, S: LinearLayout, p: Plan, hw: Hardware, wm
             "accesses": [{k: v for k, v in acc.items() if k != "bank"} for acc in (a, b)], "bank": a["bank"]}
     eb, W = p.bits // 8, hw.bank_bytes
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         ph = d["phase"]
         if not set(ph["registers"]) <= set(d["instruction_registers"]):
             return False
@@ -85,7 +85,7 @@ def hardware_witness(R: LinearLayout, S: LinearLayout, p: Plan, hw: Hardware, wm
                 return False
         return d["accesses"][0]["word"] != d["accesses"][1]["word"]
 
-    return Counterexample("bank_conflict", data, check)
+    return Counterexample("bank_conflict", data, recompute)
 
 
 def describe(cx: Counterexample) -> str:
@@ -181,7 +181,7 @@ def triton_witness(R: LinearLayout, S: LinearLayout, t: TritonCount, seg_mask: i
             "coordinates": [{n: 0 for n in R.out_dims}, R.apply({**zero, LANE: lane})],
             "bank": 0, "segments": [0, flat >> k], "vector": t.vec, "wavefront_lanes": 1 << len(t.lane_bases)}
 
-    def check(d) -> bool:
+    def recompute(d) -> bool:
         a, b = d["lanes"]
         if a != 0 or not 0 < b < d["wavefront_lanes"] or d["wavefront_lanes"] > R.in_dim_size(LANE):
             return False
@@ -192,4 +192,4 @@ def triton_witness(R: LinearLayout, S: LinearLayout, t: TritonCount, seg_mask: i
         return (R.apply({**zero, LANE: b}) == S.apply(off) == d["coordinates"][1]
                 and R.apply(zero) == S.apply(d["offsets"][0]) == d["coordinates"][0])
 
-    return Counterexample("bank_conflict", data, check)
+    return Counterexample("bank_conflict", data, recompute)

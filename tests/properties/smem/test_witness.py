@@ -47,7 +47,7 @@ def test_single_engines_and_serialization():
         assert r.to_dict()["details"]["wavefronts"] == 256
     cx = bank_conflict_free(R, S, bits).counterexample
     forged = dict(cx.data, bank=cx.data["bank"] + 1)
-    assert not cx.check(forged)
+    assert not cx.recompute(forged)
 
 
 def test_hardware_witness_from_a_plan():
@@ -64,7 +64,7 @@ def test_hardware_witness_from_a_plan():
     assert access_index(p, cx.data["accesses"][1]) == {"register": 0, "lane": 4, "warp": 0, "block": 0}
     assert not hardware_witness(Rn, Sn, p, hw, wm, {}, {"lane": 1}).replay()       # word 4: bank 4
     forged = dict(cx.data, accesses=[cx.data["accesses"][0], dict(cx.data["accesses"][1], word=64)])
-    assert not cx.check(forged)
+    assert not cx.recompute(forged)
 
 
 def test_triton_witness_replays():
@@ -78,5 +78,5 @@ def test_triton_witness_replays():
     assert v and seg and lane
     cx = triton_witness(Rn, Sn, t, seg, lane)
     assert cx.replay() and cx.data["lanes"] == [0, lane]
-    assert not cx.check(dict(cx.data, segments=[0, 0]))
+    assert not cx.recompute(dict(cx.data, segments=[0, 0]))
     assert first_common([1, 2], [4, 8]) is None
