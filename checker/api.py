@@ -49,7 +49,7 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
         parse(executor)
         require_ray()
     done = verify_inputs(inputs, only=only, skip=skip, engine=engine, timeout_ms=timeout_ms, jobs=jobs, layouts=figures,
-                 triton_figures=triton_figures, executor=executor, json_report="json" in kinds, pretty=pretty)
+                         triton_figures=triton_figures, executor=executor, json_report="json" in kinds, pretty=pretty)
     if report_dir is not None:
         write_reports(done.report, done.timings if timings else None, kinds, os.fspath(report_dir),
                       figures=figures, pretty=pretty, rows=done.rows)

@@ -216,9 +216,9 @@ def cmd_verify(args) -> int:
         parse(args.executor)
         require_ray()
     done = verify_inputs(inputs, only=args.only, skip=args.skip, engine=args.engine, timeout_ms=args.timeout,
-                 jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
-                 triton_figures=args.triton_figures, executor=args.executor, json_report="json" in formats,
-                 pretty=True if args.pretty else None)
+                         jobs=args.jobs, progress=None if args.quiet else Progress, layouts=args.figures,
+                         triton_figures=args.triton_figures, executor=args.executor, json_report="json" in formats,
+                         pretty=True if args.pretty else None)
     report, problems = done.report, done.problems
     # the reports are written even when nothing was checked: an older report.json left in --report-dir
     # must not be read as this run's

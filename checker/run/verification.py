@@ -109,10 +109,10 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
 
 
 def verify_inputs(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
-          timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
-          progress: Callable[[int], Any] | None = None, layouts: str = "failed",
-          triton_figures: bool = False, executor: str | None = None, json_report: bool = False,
-          pretty: bool | None = None) -> Checked:
+                  timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
+                  progress: Callable[[int], Any] | None = None, layouts: str = "failed",
+                  triton_figures: bool = False, executor: str | None = None, json_report: bool = False,
+                  pretty: bool | None = None) -> Checked:
     """Prove the selected checks (`--only` / `--skip` shell patterns) and build the report.
     progress(n): a callable taking each Outcome, with close() (`checker.run.runner.Progress`), or None.
     layouts: which records carry their lowered layouts for figures ("failed", "all", "none": the HTML
