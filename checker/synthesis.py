@@ -74,6 +74,7 @@ engines on both sides (`Synthesis.verify`).
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections.abc import Sequence
@@ -148,6 +149,110 @@ def side_figures(R: LinearLayout, S, bits: int, direction: str, access: str, hw:
     cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
     phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
     return SideFigures(direction, p.instruction, p.mnemonic(hw), p.vector_bytes, cost * phases, phases)
+
+
+class VectorFigures:
+    """The wavefronts `side_figures` gives one side of an AMD ds_read / ds_write plan, from packed columns
+    alone (no LinearLayout is built): the search's cheap lower bound on a candidate (`synthesize`).
+
+    Where it applies (`applies`): an AMD target, access ``auto``, no ``stmatrix``/``ldmatrix`` for the
+    direction and, for a load, no transposed LDS read of the element width, so `smem.plan.plan` goes
+    straight to `vector_plan` and `paired_plan`; S a bijective LinearLayout in R's frame, one CTA. Then,
+    with cvt = S^-1 ∘ R (the unique solve, S invertible) on R's non-zero registers, lanes and warps:
+
+    * v = 2^k is the largest k <= log2(max elements per access) such that the cvt columns with one of the
+      low k offset bits set are exactly k registers with columns 1, 2, .., 2^(k-1): `largest_vectorisation`'s
+      register permutation finds those registers, and `divide_left` by the identity tile succeeds iff every
+      other column (register, lane, warp) keeps clear of the low k bits;
+    * phases = |groups(direction, v bytes)| * 2^(registers - k) * warps. A ds_read2/ds_write2 pairing
+      (`paired_plan`) with no pair rule for 2v bytes (checked: else `wavefronts` gives None) moves its pair
+      register from the instruction bits to the select bits, above the vector bits (`pairs.address_registers`
+      steps over the vector), so the product is unchanged;
+    * cost = 2^(rank W - rank b∘W), W the words of the phase's free directions (`free_bits`): the vector
+      registers (offsets 2^i, i < k), a coset basis of lane 0's group and the sub-word bits, word(c) = (c <<
+      up) >> down. The pairing rebases at most one register above the vector and keeps the groups, so W is
+      the plan's.
+
+    So the value is the figure itself; the search uses it only as a lower bound (a candidate is scored in
+    full before it can be chosen), and `tests/test_synthesis.py` checks it against `side_figures`."""
+
+    def __init__(self, R: LinearLayout, bits: int, direction: str, access: str, hw: Hardware):
+        matrix = "stmatrix" if direction == "store" else "ldmatrix"
+        e = bits // 8
+        self.applies = (hw.vendor == "amd" and access == "auto" and not hw.has(matrix) and 8 <= bits
+                        and e <= hw.max_vector_bytes and R.has_in_dim(LANE) and R.in_dim_size(LANE) == hw.warp_size
+                        and set(R.in_dims) <= {REG, LANE, WARP, BLOCK}
+                        and (not R.has_in_dim(BLOCK) or R.in_dim_size(BLOCK) == 1)
+                        and not (direction == "load" and sp.trans_load_params(bits, hw) is not None))
+        self.direction, self.hw, self.bits = direction, hw, bits
+        self.out_sizes = R.out_dim_sizes
+        self.regs = [c for c in _cols(R, REG) if c]           # drop_broadcast_registers
+        self.lanes, self.warps = _cols(R, LANE), _cols(R, WARP)
+        self.kmax = log2(max(1, min(128, hw.max_vector_bytes * 8) // bits))
+        self.up = log2(e // hw.bank_bytes) if e > hw.bank_bytes else 0
+        self.down = log2(hw.bank_bytes // e) if e < hw.bank_bytes else 0
+        self._per_k: dict[int, tuple[int, list[int]] | None] = {}
+
+    @property
+    def targets(self) -> list[int]:
+        """R's columns whose offsets the figure needs (non-zero registers, lanes, warps), in that order."""
+        return self.regs + self.lanes + self.warps
+
+    def _groups(self, k: int) -> tuple[int, list[int]] | None:
+        """(phases, coset basis of lane 0's group) for vectors of 2^k elements; None: no phase rule, or a
+        pair rule (not modelled here)."""
+        if k not in self._per_k:
+            vb = (1 << k) * self.bits // 8
+            try:
+                groups = self.hw.groups(self.direction, vb)
+                got = None if self.hw.pair_groups(2 * vb) is not None else \
+                    (len(groups) << (len(self.regs) - k) << len(self.warps), coset_basis(groups))
+            except CheckerError:
+                got = None
+            self._per_k[k] = got
+        return self._per_k[k]
+
+    def wavefronts(self, offsets: Sequence[int]) -> int | None:
+        """The side's wavefronts given cvt's columns (`targets`' offsets under S^-1, same order)."""
+        nr, nl = len(self.regs), len(self.lanes)
+        regs, lanes, others = offsets[:nr], offsets[nr:nr + nl], offsets[nr:]
+        k = self.kmax
+        while k > 0:
+            low = (1 << k) - 1
+            if not any(c & low for c in others) and sorted(c for c in regs if c & low) == [1 << i for i in range(k)]:
+                break
+            k -= 1
+        got = self._groups(k)
+        if got is None:
+            return None
+        phases, coset = got
+        up, down = self.up, self.down
+        lane_words = [(c << up) >> down for c in lanes]
+        words = ([((1 << i) << up) >> down for i in range(k)] + [f2.combine(lane_words, g) for g in coset]
+                 + [1 << i for i in range(up)])
+        mask = self.hw.banks - 1
+        return (1 << (f2.rank(words) - f2.rank([w & mask for w in words]))) * phases
+
+
+def vector_bounds(S, sides: Sequence[VectorFigures]) -> list[int | None]:
+    """Each side's `VectorFigures.wavefronts` under the shared layout S (None for a side it does not apply to,
+    or when S is not a bijective LinearLayout of one CTA in the sides' frame): one solve of S's offset columns
+    for every side's targets."""
+    out: list[int | None] = [None] * len(sides)
+    use = [i for i, f in enumerate(sides) if f.applies and f.out_sizes == getattr(S, "out_dim_sizes", None)]
+    if not use or not isinstance(S, LinearLayout) or not set(S.in_dims) <= {OFFSET, BLOCK} or \
+            (S.has_in_dim(BLOCK) and S.in_dim_size(BLOCK) != 1):
+        return out
+    cols = _cols(S, OFFSET)
+    n = len(cols)
+    if n != sum(log2(s) for _, s in S.out_dim_sizes):
+        return out
+    inverse = f2.solve(cols, [1 << b for b in range(n)])     # S^-1 on the unit vectors: None unless bijective
+    if inverse is None:
+        return out
+    for i in use:
+        out[i] = sides[i].wavefronts([f2.combine(inverse, t) for t in sides[i].targets])
+    return out
 
 
 # ------------------------------------------------------------- the lower bound
@@ -290,15 +395,52 @@ def compatible(a: Option, b: Option) -> bool:
 # ---------------------------------------------------------------- construction
 
 
+class _Checks:
+    """Membership in a subspace A of F2^n by parity checks: w is in A iff w has an even overlap with every
+    vector of a basis of the annihilator A^⊥ = {h : h·a = 0 for all a in A} ((A^⊥)^⊥ = A in finite dimension),
+    n - dim A popcounts against the dim A reduction steps of an echelon basis."""
+
+    __slots__ = ("checks",)
+
+    def __init__(self, vectors: Sequence[int], n: int):
+        # column j of the map h -> (h·a_i)_i holds bit j of every a_i: its kernel is A^⊥
+        cols = [0] * n
+        for i, v in enumerate(vectors):
+            while v:
+                low = v & -v
+                cols[low.bit_length() - 1] |= 1 << i
+                v ^= low
+        self.checks = f2.nullspace(cols)
+
+    def __contains__(self, w: int) -> bool:
+        for h in self.checks:
+            if (h & w).bit_count() & 1:
+                return False
+        return True
+
+
+def _membership(vectors: Sequence[int], n: int):
+    """A membership test for span(vectors) within F2^n: parity checks for a large span, an echelon basis
+    for a small one (whichever needs fewer steps per test)."""
+    return _Checks(vectors, n) if 2 * f2.rank(vectors) > n else f2.Span(vectors)
+
+
+def _side_columns(R: LinearLayout) -> tuple[list[int], list[int], list[int]]:
+    """R's register (broadcast registers dropped), lane and warp columns."""
+    Rn, _ = sp.drop_broadcast_registers(R)
+    return _cols(Rn, REG), _cols(Rn, LANE), _cols(Rn, WARP)
+
+
 def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, prefix: tuple[int, ...],
-               n: int, c: int, down: int, rng: random.Random) -> list[int] | None:
-    """An ordered basis t_0..t_{n-1} with the given prefix (module docstring), or None."""
+               n: int, c: int, down: int, rng: random.Random, columns=None) -> list[int] | None:
+    """An ordered basis t_0..t_{n-1} with the given prefix (module docstring), or None. columns: the
+    `_side_columns` of Rs and Rl when the caller has them (one search builds them once)."""
     k = len(prefix)
+    columns = columns or (_side_columns(Rs), _side_columns(Rl))
     others = []
-    for R in (Rs, Rl):
-        Rn, _ = sp.drop_broadcast_registers(R)
-        for d in (REG, LANE, WARP):
-            others += [v for v in _cols(Rn, d) if v and v not in prefix]
+    for side in columns:
+        for cols in side:
+            others += [v for v in cols if v and v not in prefix]
     spanned = f2.Span(prefix)                   # prefix + tprime, then prefix + cbasis
     tprime = [v for v in others if spanned.add(v)]
     cbasis = list(tprime)
@@ -312,21 +454,33 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
     uext = cbasis[:max(0, down - k)]
     u = list(prefix[:down]) + uext
     areas = []
-    for R, o, weight in ((Rs, os_, os_.phases), (Rl, ol, ol.phases)):
-        lanes = _cols(sp.drop_broadcast_registers(R)[0], LANE)
+    for (_, lanes, _), o, weight in ((columns[0], os_, os_.phases), (columns[1], ol, ol.phases)):
         q = [prefix[i] for i in o.reg_positions if i < k] + [f2.combine(lanes, v) for v in o.phase_lanes]
         areas.append((q + u, weight))
     g: list[int] = []
+    # the vectors tried for each w: cbasis, its first 64 pairwise sums, 48 random combinations. The random
+    # draws are made in full at every step (the generator's state stays the eager search's); a combination is
+    # formed only when the walk reaches it. A vector met again in one step cannot win (the choice needs a
+    # strictly smaller increase), nor can one whose partial increase already reaches the best: both are skipped.
+    fixed = list(cbasis) + [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
     for _ in range(max(0, n - c)):
         best, best_inc = None, None
-        pairs_ = [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
-        cands = list(cbasis) + pairs_ + [f2.combine(cbasis, rng.getrandbits(len(cbasis))) for _ in range(48)]
+        draws = [rng.getrandbits(len(cbasis)) for _ in range(48)]
         taken = f2.Span(uext + g)
-        area_spans = [(f2.Span(a + g), wt) for a, wt in areas]
-        for w in cands:
-            if not w or w in taken:
+        area_spans = [(_membership(a + g, n), wt) for a, wt in areas]
+        seen: set[int] = set()
+        for w in itertools.chain(fixed, (f2.combine(cbasis, x) for x in draws)):
+            if not w or w in seen:
                 continue
-            inc = sum(wt for area, wt in area_spans if w in area)
+            seen.add(w)
+            if w in taken:
+                continue
+            inc = 0
+            for area, wt in area_spans:
+                if w in area:
+                    inc += wt                   # weights are phase counts, >= 1
+                    if best_inc is not None and inc >= best_inc:
+                        break
             if best_inc is None or inc < best_inc:
                 best, best_inc = w, inc
                 if inc == 0:
@@ -522,6 +676,82 @@ def padded_candidates(shape: Sequence[int], bits: int):
                     continue
 
 
+class _LazyPool:
+    """The candidates of one lazy search (`synthesize`), in the order the search meets them, each scored only
+    as far as the search's questions need.
+
+    Candidate i has a lower bound B_i on its total (store + load wavefronts): at first the sum of its sides'
+    bounds (`synthesize`'s ``bounds``), then store + the load side's bound once its store side is scored,
+    then its total once both are (+inf when a side cannot be scored: the eager search drops it). Bounds only
+    rise, so walking the candidates in the order of their first bounds one may stop at the first whose first
+    bound exceeds x: no later one can be <= x."""
+
+    def __init__(self, side):
+        self.side = side                              # (L, direction) -> SideFigures
+        self.items: list[tuple[Any, Any, str]] = []   # (encoding, layout, source)
+        self.load_bound: list[int] = []
+        self.first: list[int] = []
+        self.bound: list[float] = []
+        self.order: list[tuple[int, int]] = []        # (first bound, index), sorted
+        self.store: list[SideFigures | None] = []
+        self.got: dict[int, Candidate | None] = {}    # fully scored: the candidate, None when it cannot be
+        self.best: int | None = None                  # the least total scored
+
+    def add(self, enc, L, source: str, bounds: tuple[int, int]) -> None:
+        i = len(self.items)
+        self.items.append((enc, L, source))
+        self.load_bound.append(bounds[1])
+        self.first.append(bounds[0] + bounds[1])
+        self.bound.append(bounds[0] + bounds[1])
+        self.store.append(None)
+        bisect.insort(self.order, (self.first[i], i))
+
+    def _refine(self, i: int, x: float) -> None:
+        """Scores candidate i as far as telling whether its total is <= x takes (the store side first)."""
+        enc, L, source = self.items[i]
+        try:
+            if self.store[i] is None:
+                self.store[i] = self.side(L, "store")
+                self.bound[i] = max(self.bound[i], self.store[i].wavefronts + self.load_bound[i])
+                if self.bound[i] > x:
+                    return
+            got = Candidate(enc, L, self.store[i], self.side(L, "load"), source)
+        except CheckerError:
+            self.got[i], self.bound[i] = None, float("inf")
+            return
+        self.got[i], self.bound[i] = got, got.total
+        if self.best is None or got.total < self.best:
+            self.best = got.total
+
+    def at_most(self, x: int) -> bool:
+        """Whether the least total of the candidates so far is <= x (exactly: every candidate whose bound
+        allows it is scored until one is)."""
+        if self.best is not None and self.best <= x:
+            return True
+        for first, i in self.order:
+            if first > x:
+                break
+            if i not in self.got and self.bound[i] <= x:
+                self._refine(i, x)
+                if self.best is not None and self.best <= x:
+                    return True
+        return False
+
+    def scored(self, x: int | None) -> list[Candidate]:
+        """The scored candidates, in the order they came, after scoring every one whose bound is <= x (None:
+        no limit), x falling to the least total seen: any other has a total above some candidate's, so it can
+        neither be the search's choice nor tie it."""
+        limit = float("inf") if x is None else x
+        for first, i in self.order:
+            if first > limit:
+                break
+            if i not in self.got and self.bound[i] <= limit:
+                self._refine(i, limit)
+            if self.best is not None:
+                limit = min(limit, self.best)
+        return [got for _, got in sorted(self.got.items()) if got is not None]
+
+
 def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware: Any = "sm90", *,
                store_access: str = "auto", load_access: str = "auto", family: str = "any",
                current: Any = None, seed: int = 0, budget: int = 400, at_current: bool = True) -> Synthesis:
@@ -530,7 +760,19 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     one shape. budget: how many constructed candidates to score at most. at_current=False: the figures at the
     IR layout's instructions (`Synthesis.at_current`) are not wanted, so a candidate whose store side alone,
     plus the load side's bound, already costs more than the best found so far is dropped before its load side is
-    scored (it can neither win nor tie, and the search goes on exactly as it would have)."""
+    scored (it can neither win nor tie, and the search goes on exactly as it would have).
+
+    With at_current off, family ``any`` and more than 2^EXHAUSTIVE_BITS elements the search is also lazy, with
+    the same result: every candidate (swizzled, constructed, random) gets a cheap lower bound on its total
+    (`VectorFigures` where it applies, else 0 + the load side's bound) and is scored only as far as the search's
+    questions need (`_LazyPool`). The eager search depends on the figures only through (1) whether the least
+    total so far is <= x, for the x the construction loop and the "attained" test compare it with, and (2) the
+    argmin of (total, source rank, store wavefronts) over every candidate, the earliest on a tie. (1) is answered
+    exactly by scoring the candidates whose bound is <= x until one has a total <= x; for (2) every candidate
+    whose bound is <= the least total known (the IR's layout included) is scored, and the others have a total
+    above some candidate's, so they can neither win nor tie. The random draws and the constructions are the
+    eager search's, so the candidates are too. Not lazy where `len(cands)` is printed (the exhaustive search and
+    the families) or every candidate is wanted (at_current)."""
     if family not in FAMILIES:
         raise CheckerError(f"must be one of {list(FAMILIES)}, got {family!r}", field="family")
     hw = resolve(hardware)
@@ -566,6 +808,16 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     # store side plus the load side's bound exceeds it is dropped unscored when at_current is off (docstring)
     found: list[int] = []
 
+    lazy = family == "any" and not at_current and n > EXHAUSTIVE_BITS
+    sides = [VectorFigures(Rs, bits, "store", store_access, hw), VectorFigures(Rl, bits, "load", load_access, hw)]
+    use_vector = lazy and any(f.applies for f in sides)
+
+    def bounds(L) -> tuple[int, int]:
+        """Lower bounds on (store, load) wavefronts under L: `VectorFigures` where it applies, else 0 for the
+        store and the load side's bound (the one the pruning above takes)."""
+        b = vector_bounds(L, sides) if use_vector else [None, None]
+        return (0 if b[0] is None else b[0], side_bounds[1] if b[1] is None else b[1])
+
     def score(enc, L, source, prune: bool = not at_current) -> Candidate | None:
         try:
             store = side_figures(Rs, L, bits, "store", store_access, hw)
@@ -589,34 +841,55 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     lb, _, _, a0, b0 = pairs[0]
     bound_pair = (a0.describe(), b0.describe())
 
+    swizzled = list(swizzled_candidates(shape)) if family == "any" else []
+    columns = (_side_columns(Rs), _side_columns(Rl))
+    pool = None
+    if lazy:
+        def side(L, direction: str) -> SideFigures:
+            R, access = (Rs, store_access) if direction == "store" else (Rl, load_access)
+            return side_figures(R, L, bits, direction, access, hw)
+
+        pool = _LazyPool(side)
+
+    def reached(x: int) -> bool:
+        """Whether the least total of the candidates so far is <= x."""
+        return pool.at_most(x) if pool is not None else best_total is not None and best_total <= x
+
     if family == "any":
-        for enc, L in swizzled_candidates(shape):
+        for enc, L in swizzled:
+            if pool is not None:
+                pool.add(enc, L, "swizzled", bounds(L))
+                continue
             got = score(enc, L, "swizzled")
             if got is not None:
                 cands.append(got)
         best_total = min((x.total for x in cands), default=None)
         tried = 0
         for total, _, _, a, b in pairs:
-            if best_total is not None and best_total <= lb:
+            if reached(lb):
                 break
             if tried >= budget:
                 break
             for prefix in _fill(a.prefix, b.prefix, limit=16):
                 for _attempt in range(2):
-                    order = _construct(Rs, Rl, a, b, prefix, n, c, down, rng)
+                    order = _construct(Rs, Rl, a, b, prefix, n, c, down, rng, columns)
                     tried += 1
                     if order is None:
                         break
                     enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
                     L = lower(enc, list(shape))
-                    got = score(enc, L, "constructed")
+                    if pool is not None:
+                        pool.add(enc, L, "constructed", bounds(L))
+                        got = None
+                    else:
+                        got = score(enc, L, "constructed")
                     if got is not None:
                         cands.append(got)
                         if best_total is None or got.total < best_total:
                             best_total = got.total
-                    if best_total is not None and best_total <= total:
+                    if reached(total):
                         break
-                if tried >= budget or (best_total is not None and best_total <= total):
+                if tried >= budget or reached(total):
                     break
         argument = (f"lower bound {lb} = {bound_pair[0]} ({a0.bound}) + {bound_pair[1]} ({b0.bound}): every "
                     f"shared layout realizes one compatible pair of plans, and each side costs at least its "
@@ -636,20 +909,26 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
                     + (" (identity offsets in every order, one interval-padding pair: intervals 2^i, paddings "
                        f"{list(PADDINGS)} elements)" if family == "padded" else "")
                     + f"; the unrestricted lower bound is {lb}")
-    if family == "any" and min((x.total for x in cands), default=lb + 1) > lb:
+    if family == "any" and not reached(lb):
         # not attained: exact enumeration of every shared layout when the space is small (2^n elements,
         # n <= EXHAUSTIVE_BITS: |GL(n, 2)| layouts), else random layouts as further candidates
         exhaustive = n <= EXHAUSTIVE_BITS
         gen = _all_bases(n) if exhaustive else (_random_basis(n, rng) for _ in range(RANDOM_TRIES))
         for order in gen:
             enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
-            got = score(enc, lower(enc, list(shape)), "constructed", prune=not exhaustive and not at_current)
+            L = lower(enc, list(shape))
+            if pool is not None:
+                pool.add(enc, L, "constructed", bounds(L))
+                continue
+            got = score(enc, L, "constructed", prune=not exhaustive and not at_current)
             if got is not None:
                 cands.append(got)
         if exhaustive and cands:
             fam_lb = min(x.total for x in cands)
             argument = (f"exhaustive over all {len(cands)} shared layouts of the {1 << n} elements (the rank "
                         f"bound, {lb}, is not attained here)")
+    if pool is not None:                        # every candidate that may win or tie, in the eager order
+        cands = pool.scored(cur.total if cur is not None else None)
     if cur is not None and (family == "any" or cur.encoding.kind == _family_kind(family)):
         cands.append(cur)
     if not cands:
@@ -657,7 +936,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     rank_of = {"swizzled": 0, "nvmma": 0, "padded": 0, "ir": 1, "constructed": 2}
     best = min(cands, key=lambda x: (x.total, rank_of[x.source], x.store.wavefronts))
     if best.source == "constructed":            # printed as swizzled_shared when it is one
-        for enc, L in swizzled_candidates(shape):
+        for enc, L in (swizzled if family == "any" else swizzled_candidates(shape)):
             if L == best.layout:
                 best = Candidate(enc, L, best.store, best.load, "swizzled")
                 break
