@@ -47,7 +47,7 @@ Layout = LinearLayout | PaddedLayout | Encoding                # a LinearLayout,
 Dtype = str | int | None                                       # "f16", "fp32", "i8", ... or a number of bits
 HardwareLike = str | Hardware | Mapping[str, Any]              # a preset name ("sm90"), a Hardware, a mapping
 
-__all__ = ["TIMEOUT_MS", "Result", "dtype_bits", "lowered", *SPEC_PROPERTIES, "coalesced"]
+__all__ = ["TIMEOUT_MS", "Result", "dtype_bits", "lowered", *SPEC_PROPERTIES]
 
 
 def _api(fn):
