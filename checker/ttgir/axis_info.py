@@ -34,6 +34,8 @@ element type and the figures Triton's lowering reads (`GlobalAccess`).
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
 import math
 import re
 from collections.abc import Sequence
@@ -120,17 +122,40 @@ def divisibility_from_contiguity(a: AxisInfo, b: AxisInfo, d: int) -> int:
     return gcd(a.divisibility[d], b.divisibility[d], ca, cb)
 
 
+def _gcd2(x: int, y: int) -> int:
+    """gcd(x, y) of two, without the loop (the same value: 0 neutral, else math.gcd)."""
+    return y if x == 0 else (x if y == 0 else math.gcd(x, y))
+
+
 def join(a: AxisInfo | None, b: AxisInfo | None) -> AxisInfo | None:
-    """AxisInfo::join: what is true of both (gcd per dim); the constant when both are the same one."""
+    """AxisInfo::join: what is true of both (gcd per dim); the constant when both are the same one.
+    Divisibility per dim is `divisibility_from_contiguity`, written out here (the analysis' hottest code)."""
     if a is None:
         return b
-    if b is None or a.rank != b.rank or not (a.consistent and b.consistent):
+    if b is None:
         return a
-    r = range(a.rank)
-    return AxisInfo(tuple(gcd(a.contiguity[d], b.contiguity[d]) for d in r),
-                    tuple(divisibility_from_contiguity(a, b, d) for d in r),
-                    tuple(gcd(a.constancy[d], b.constancy[d]) for d in r),
+    ac, ad, ak = a.contiguity, a.divisibility, a.constancy
+    bc, bd, bk = b.contiguity, b.divisibility, b.constancy
+    n = len(ac)
+    if not (len(bc) == n == len(ad) == len(ak) == len(bd) == len(bk)):
+        return a                              # another rank, or inconsistent
+    if ac == bc and ad == bd and ak == bk and min(ac + ad + ak, default=0) >= 0:
+        # the same vectors (a loop-carried value once settled): gcd(n, n) == n for n >= 0 keeps them all,
+        # and the contiguities being equal, the divisibilities too; only the constant may go
+        return a if a.constant is None or a.constant == b.constant else AxisInfo(ac, ad, ak)
+    divs = tuple(_gcd2(x, y) if ca == cb or ca == MAX_DIVISOR or cb == MAX_DIVISOR
+                 else _gcd2(_gcd2(_gcd2(x, y), ca), cb) for x, y, ca, cb in zip(ad, bd, ac, bc))
+    return AxisInfo(tuple(map(_gcd2, ac, bc)), divs, tuple(map(_gcd2, ak, bk)),
                     a.constant if a.constant is not None and a.constant == b.constant else None)
+
+
+def _join_keeps(s: AxisInfo, c: AxisInfo) -> bool:
+    """join(s, c) == s. When s is c (a value's first setting) that holds without the join if no entry is
+    negative (gcd(n, n) == n for n >= 0, and the constant is kept) or the vectors are inconsistent (join
+    returns s); a negative hint gives gcd(-3, -3) == 3, so those are joined."""
+    if s is c and (min(s.contiguity + s.divisibility + s.constancy, default=0) >= 0 or not s.consistent):
+        return True
+    return join(s, c) == s
 
 
 # ---------------------------------------------------------------------------------------- the rules
@@ -145,8 +170,8 @@ def _binary(lhs: AxisInfo, rhs: AxisInfo, shape: Sequence[int], constant: int | 
         return AxisInfo((1,) * rank, (pow2_divisor(constant),) * rank, tuple(shape) if shape else (1,) * rank,
                         constant)
     r = range(rank)
-    cons = constancy or (lambda d: gcd(lhs.constancy[d], rhs.constancy[d]))
-    return AxisInfo(tuple(contiguity(d) for d in r), tuple(divisibility(d) for d in r), tuple(cons(d) for d in r))
+    cons = constancy or (lambda d: _gcd2(lhs.constancy[d], rhs.constancy[d]))
+    return AxisInfo(tuple(map(contiguity, r)), tuple(map(divisibility, r)), tuple(map(cons, r)))
 
 
 def _is_contiguous_dim(x: AxisInfo, shape, d) -> bool:
@@ -469,9 +494,10 @@ def _hint_values(v) -> list[int] | None:
 def _hints(attrs: dict) -> dict[str, list[int]]:
     out = {}
     for key in ("tt.contiguity", "tt.divisibility", "tt.constancy"):
-        vals = _hint_values(attrs.get(key))
-        if vals:
-            out[key] = vals
+        if key in attrs:
+            vals = _hint_values(attrs[key])
+            if vals:
+                out[key] = vals
     return out
 
 
@@ -571,7 +597,6 @@ def analyze(module: Module) -> Analysis:
     for op in ops:
         if op.parent is not None:
             children.setdefault(op.parent, []).append(op)
-    index = {id(op): i for i, op in enumerate(ops)}
     # function arguments: their hints; other block arguments are joined (scf.for) or pessimistic
     for op in ops:
         if op.name == "tt.func":
@@ -592,12 +617,8 @@ def analyze(module: Module) -> Analysis:
                 a.shapes[name] = shape
                 a.forms[name] = (0,) * rank
                 a.arg_origin[name] = name
-    for _ in range(MAX_ROUNDS):
-        before = (dict(a.info), dict(a.forms))
-        for op in ops:
-            _visit(a, op, children.get(index[id(op)], []))
-        if (a.info, a.forms) == before:
-            return a
+    if _fixed_point(a, ops, [children.get(k, []) for k in range(len(ops))]):
+        return a
     # no fixed point in MAX_ROUNDS rounds (cannot happen for monotone joins; a guard): pessimistic
     for v in list(a.info):
         if v not in a.arg_origin:
@@ -606,31 +627,110 @@ def analyze(module: Module) -> Analysis:
     return a
 
 
+_ABSENT = object()        # a value not (yet) in a.info / a.forms / a.shapes: unlike any state, None included
+
+
+def _fixed_point(a: Analysis, ops: list[Operation], children: list[list[Operation]]) -> bool:
+    """Visit the operations in order, round after round, until a round changes no AxisInfo nor form (True),
+    or MAX_ROUNDS rounds went by (False): the same rounds as the plain loop ``for op in ops: _visit(...)``,
+    leaving the same state after each, but visiting only the ops whose visit may change something.
+
+    Why a skipped visit changes nothing. A value's *state* is its entries in a.info, a.forms and a.shapes
+    (or their absence). A visit of op reads only (i) its *inputs*: the state of its operands and, for
+    ``scf.for`` / ``scf.if``, of its child ``scf.yield``'s operands; (ii) its *own* values: its results and
+    region arguments; (iii) the op's text, fixed. It writes only its own values (an op owning none writes
+    nothing: never visited), and no other op writes them (`_scoped` names them ``%x@<op index>``). So a
+    visit is a function ``own' = f(inputs, own)`` of values, and when the inputs are what they were at the
+    op's last visit and that visit's own' is a fixed point of f(inputs, .), visiting again changes nothing.
+    An op is *clean* when the latter is known:
+
+    - its last visit changed none of its own values; or
+    - it is an ordinary op (a rule, not scf) whose last visit set every result to ``join(old, C)``: with the
+      same inputs the rule gives the same C and form again, and the visit is a no-op when
+      ``join(S, C) == S`` for each result's state S, the form being idempotent (`_set` keeps it or sets it
+      to None, and a second set with the same form keeps either). This is checked (`_join_keeps`), not
+      assumed: Triton's gcd is not idempotent on negative hints.
+
+    So an op is visited when it is not clean, or when one of its inputs changed since its last visit: a
+    value changed by op j's visit queues its users, those after j for this round (the plain loop visits
+    them after j), those up to j for the next. A round changed "something" exactly when some visit changed
+    a value's AxisInfo or form (key presence included), as the plain loop's comparison of a.info / a.forms
+    before and after the round sees it: a value is written only in its owner's visit, once a round.
+    Shapes changed only queue users (the plain loop does not compare them)."""
+    n = len(ops)
+    users: dict[str, list[int]] = {}
+    for k, op in enumerate(ops):
+        inputs = list(op.operands)
+        if op.name in ("scf.for", "scf.if"):
+            inputs += [v for c in children[k] if c.name == "scf.yield" for v in c.operands]
+        for v in dict.fromkeys(inputs):
+            users.setdefault(v, []).append(k)
+    owned = [op.results + op.arguments for op in ops]
+    info, forms, shapes = a.info, a.forms, a.shapes
+    pending = set(range(n))              # the ops to visit in the next round
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        queue = sorted(pending)          # this round's, a heap in op order
+        queued = set(queue)
+        pending = set()
+        while queue:
+            k = heapq.heappop(queue)
+            mine = owned[k]
+            if not mine:                 # nothing to set (a store, a yield): a visit writes nothing at all
+                continue
+            # the state of each value it owns, before and after
+            before = [(info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT)) for v in mine]
+            got = _visit(a, ops[k], children[k])
+            dirty = False
+            for v, old in zip(mine, before):
+                new = (info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT))
+                if new == old:
+                    continue
+                dirty = True
+                changed = changed or new[:2] != old[:2]
+                for u in users.get(v, ()):
+                    if u <= k:
+                        pending.add(u)
+                    elif u not in queued:
+                        heapq.heappush(queue, u)
+                        queued.add(u)
+            if dirty and not (got is not None and all(_join_keeps(info[r], got[0]) for r in ops[k].results)):
+                pending.add(k)           # not clean: visit again next round
+        if not changed:
+            return True
+    return False
+
+
 def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
     """The operations with every SSA name made unique (``%50@381``: the name and its defining line): MLIR's
     printer reuses names in sibling regions, so a use is resolved to the latest definition before it whose
-    region encloses the use. `Analysis.renamed` maps each original operation to its copy."""
-    import dataclasses
-    scope_of = []                       # (parent index, region) chain of each op, innermost first
-    for op in ops:
-        chain, child, parent = [], op, op.parent
-        while parent is not None:
-            chain.append((parent, getattr(child, "region", None) or 0))
-            child, parent = ops[parent], ops[parent].parent
-        chain.append((None, 0))
-        scope_of.append(chain)
+    region encloses the use. `Analysis.renamed` maps each original operation to its copy.
+
+    An op's scope, the (parent index, region) chain from its block out to the module, innermost first,
+    depends only on its block (its parent and region): it is the block itself followed by the parent op's
+    scope, so it is computed once per block."""
+    blocks: dict[tuple, tuple[tuple, set]] = {}      # block -> (its chain, the scopes whose names it sees)
+
+    def scope(op: Operation) -> tuple[tuple, set]:
+        block = (None, 0) if op.parent is None else (op.parent, getattr(op, "region", None) or 0)
+        got = blocks.get(block)
+        if got is None:
+            chain = (block,) if op.parent is None else (block,) + scope(ops[op.parent])[0]
+            got = blocks[block] = (chain, set(chain) | {(p, None) for p, _ in chain})
+        return got
+
     defs: dict[str, list[tuple[int, tuple]]] = {}
     out = []
     for i, op in enumerate(ops):
-        enclosing = set(scope_of[i]) | {(p, None) for p, _ in scope_of[i]}
-
-        def resolve(name: str, enclosing: set = enclosing) -> str:
-            for k, scope in reversed(defs.get(name, [])):
-                if scope in enclosing:
-                    return f"{name}@{k}"
-            return name
-        operands = [resolve(v) for v in op.operands]
-        own = (scope_of[i][0] if scope_of[i] else (None, 0))
+        chain, enclosing = scope(op)
+        operands = []
+        for name in op.operands:
+            for k, where in reversed(defs.get(name, ())):
+                if where in enclosing:
+                    name = f"{name}@{k}"
+                    break
+            operands.append(name)
+        own = chain[0]
         results = []
         for r in op.results:
             defs.setdefault(r, []).append((i, own))
@@ -639,10 +739,28 @@ def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
         for r in op.arguments:
             defs.setdefault(r, []).append((i, (i, None)))       # visible in each of its regions
             arguments.append(f"{r}@{i}")
-        copy = dataclasses.replace(op, operands=operands, results=results, arguments=arguments)
+        copy = _renamed_copy(op, operands, results, arguments)
         a.renamed[id(op)] = copy
         out.append(copy)
     return out
+
+
+_PLAIN_OPERATION = not hasattr(Operation, "__slots__") and not hasattr(Operation, "__post_init__") and \
+    all(f.init for f in dataclasses.fields(Operation))
+_OPERATION_FIELDS = len(dataclasses.fields(Operation))
+
+
+def _renamed_copy(op: Operation, operands: list[str], results: list[str], arguments: list[str]) -> Operation:
+    """``dataclasses.replace(op, operands=..., results=..., arguments=...)``. While Operation is a plain
+    dataclass (no slots, no __post_init__, every field set by __init__), the object replace builds is a
+    shallow copy of op's fields with those three replaced, which a copy of its __dict__ (holding nothing but
+    the fields) gives at a third of the cost (replace walks the fields and calls __init__ for each op)."""
+    if not _PLAIN_OPERATION or type(op) is not Operation or len(op.__dict__) != _OPERATION_FIELDS:
+        return dataclasses.replace(op, operands=operands, results=results, arguments=arguments)
+    copy = object.__new__(Operation)
+    copy.__dict__.update(op.__dict__)
+    copy.operands, copy.results, copy.arguments = operands, results, arguments
+    return copy
 
 
 def _set(a: Analysis, value: str, info: AxisInfo | None, form) -> None:
@@ -659,7 +777,9 @@ def _yields(children: list[Operation], region: int | None = None) -> list[Operat
     return [c for c in children if c.name == "scf.yield" and (region is None or c.region == region)]
 
 
-def _visit(a: Analysis, op: Operation, children: list[Operation]) -> None:
+def _visit(a: Analysis, op: Operation, children: list[Operation]) -> tuple | None:
+    """Visit one operation: set its own values (`_fixed_point`). Returns the (AxisInfo, form) an ordinary
+    op's rule gave and set on each result; None for scf ops and ops that set no result."""
     name = op.name
     if name == "scf.for":
         # operands: lb, ub, step, inits...; arguments: iv, iter_args...; results: the iter_args' finals
@@ -710,12 +830,13 @@ def _visit(a: Analysis, op: Operation, children: list[Operation]) -> None:
     for r in op.results:
         _set(a, r, info, form)
         a.shapes[r] = shape
+    return info, form
 
 
 def _region_arguments(a: Analysis, op: Operation) -> None:
     """Block arguments of regions other than a function's and scf.for's (while, reduce, warp_specialize
     partitions, ...) start at the pessimistic state (setAllToEntryStates), at their own rank."""
-    if op.name in ("tt.func", "scf.for"):
+    if not op.arguments or op.name in ("tt.func", "scf.for"):
         return
     types = op.argument_types if len(op.argument_types) == len(op.arguments) else [None] * len(op.arguments)
     for arg, t in zip(op.arguments, types):

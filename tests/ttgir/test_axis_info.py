@@ -163,3 +163,62 @@ def test_copies_and_atomics_read_their_pointer_mask_hint_and_destination():
     rmw, cas = got["tt.atomic_rmw"], got["tt.atomic_cas"]
     assert (rmw.kind, rmw.atomic, rmw.element, rmw.mask.constancy) == ("atomic", "fadd", "f16", (64, 16))
     assert (cas.atomic, cas.mask) == ("cas", None)
+
+
+NEGATIVE_HINT_LOOP = """
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %1 = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %2 = tt.addptr %1, %0 : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+    %3 = arith.muli %n, %n {tt.contiguity = dense<-3> : tensor<1xi32>} : i32
+    %4:3 = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %2, %k = %3, %m = %c4) \
+-> (tensor<512x!tt.ptr<f32>, #blocked>, i32, i32)  : i32 {
+      %5 = tt.load %ptrs : tensor<512x!tt.ptr<f32>, #blocked>
+      %6 = tt.splat %k : i32 -> tensor<512xi32, #blocked>
+      %7 = tt.addptr %ptrs, %6 : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %8 = arith.addi %k, %m {tt.contiguity = dense<-3> : tensor<1xi32>} : i32
+      %9 = arith.muli %m, %c4 : i32
+      scf.yield %7, %8, %9 : tensor<512x!tt.ptr<f32>, #blocked>, i32, i32
+    }
+    tt.return
+  }
+}
+"""
+
+
+def test_the_fixed_point_skips_only_visits_that_would_change_nothing(monkeypatch):
+    """`_fixed_point` visits only the ops whose inputs changed (or whose last visit was not yet a fixed point):
+    it gives what the plain loop (every op, every round, until a round changes nothing) gives, value for value,
+    negative hints (where gcd(n, n) != n) included."""
+    from checker.ttgir import axis_info
+
+    def plain(a, ops, children):
+        for _ in range(axis_info.MAX_ROUNDS):
+            before = (dict(a.info), dict(a.forms))
+            for op, ch in zip(ops, children):
+                axis_info._visit(a, op, ch)
+            if (a.info, a.forms) == before:
+                return True
+        return False
+
+    modules = [read_ttgir(NEGATIVE_HINT_LOOP, "k.ttgir")[0], _module("tl_dot_f16.gfx942.ttgir"),
+               _module("tl_softmax_rows.cuda80.ttgir")]
+    for path in ("matmul.cuda80.ttgir", "attention.gfx942.ttgir"):
+        p = ROOT / "specs" / "kernels" / path
+        modules.append(read_ttgir(p.read_text(), str(p))[0])
+    for m in modules:
+        fast = analyze(m)
+        with monkeypatch.context() as mp:
+            mp.setattr(axis_info, "_fixed_point", plain)
+            slow = analyze(m)
+        assert list(fast.info.items()) == list(slow.info.items())
+        assert list(fast.forms.items()) == list(slow.forms.items())
+        assert fast.shapes == slow.shapes
+    a = analyze(modules[0])
+    hinted = next(v for v in a.info if v.startswith("%3@"))
+    assert a.info[hinted].contiguity == (3,)       # set to -3, then joined with -3 again: gcd(-3, -3) == 3
