@@ -161,9 +161,10 @@ class Function:
             op = ops[i]
             block = (op.parent, op.region)
             resolved: list[Value | None] = []
+            chain = self.chain(i) if op.operands else []      # the same for every operand of the op
             for name in op.operands:
                 v = None
-                for b in self.chain(i):
+                for b in chain:
                     v = scope(b).get(name)
                     if v is not None:
                         break
@@ -199,6 +200,51 @@ class Function:
                 if region is None or argument_region(op, k) == region]
 
 
+class Analysis:
+    """The allocation analysis of one module, made once and shared by everything that reads that module
+    (`budget`, `unallocated`, `checker.ttgir.pairing.BufferPairs`; `checker.ttgir.builder.Builder` holds one
+    per module, so it lives as long as the module's checks are built): the module the inliner leaves
+    (`inline_calls`), and per function (its operations and members) its `Function`, the operations
+    `erased_before_allocation` finds dead, and its `aliases`. None of these is changed once made (a
+    `Function` is read, never written, after its construction; callers copy what they alter), so every
+    reader gets the same objects and the same results as when it made its own."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self._inlined: Inlined | None = None
+        # (id(ops), members) -> (ops, its Function): ops is kept so that its id is not reused
+        self._functions: dict[tuple[int, tuple[int, ...]], tuple[Sequence[Operation], Function]] = {}
+        self._dead: dict[int, tuple[Function, set[int]]] = {}                       # id(Function) -> ...
+        self._aliases: dict[int, tuple[Function, dict[Value, set[int]]]] = {}        # id(Function) -> ...
+
+    @property
+    def inlined(self) -> Inlined:
+        if self._inlined is None:
+            self._inlined = inline_calls(self.module)
+        return self._inlined
+
+    def function(self, ops: Sequence[Operation], members: Sequence[int]) -> Function:
+        key = (id(ops), tuple(members))
+        got = self._functions.get(key)
+        if got is None or got[0] is not ops:
+            got = self._functions[key] = (ops, Function(ops, members))
+        return got[1]
+
+    def dead(self, fn: Function) -> set[int]:
+        """`erased_before_allocation(fn)` (not to be changed by the caller)."""
+        got = self._dead.get(id(fn))
+        if got is None or got[0] is not fn:
+            got = self._dead[id(fn)] = (fn, erased_before_allocation(fn))
+        return got[1]
+
+    def aliases(self, fn: Function) -> dict[Value, set[int]]:
+        """`aliases(fn)` (not to be changed by the caller)."""
+        got = self._aliases.get(id(fn))
+        if got is None or got[0] is not fn:
+            got = self._aliases[id(fn)] = (fn, aliases(fn))
+        return got[1]
+
+
 # ------------------------------------------------------------------ aliases
 
 
@@ -225,40 +271,51 @@ def aliases(fn: Function) -> dict[Value, set[int]]:
         op = ops[i]
         if op.name == "ttg.local_alloc" and op.results and op.result_types and _shared_memdesc(op.result_types[0]):
             out[("result", i, op.results[0])] = {i}
+    # Which values flow into which depends on the function alone, not on what is found so far: the flows are
+    # collected once, in the order the analysis visits them, then run in that order until nothing changes.
+    edges: list[tuple[Sequence[Value], Sequence[Value | None]]] = []
+
+    def edge(targets: Sequence[Value], sources: Sequence[Value | None]) -> bool:
+        edges.append((targets, sources))
+        return False
+
+    for i in fn.members:
+        op, src = ops[i], fn.operand_values[i]
+        if op.name == "ttg.local_alloc":
+            continue
+        res = fn.values(i)
+        # results that may point into shared memory: not a type the reader knows to be something else
+        # (`arith.select ... : T` writes one type for all, which the reader may not give the result)
+        known = op.result_types if len(op.result_types) == len(res) else [None] * len(res)
+        shared_res = [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
+        if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
+            edge(shared_res, src[:1])
+        elif op.name == "arith.select":
+            edge(shared_res, src[1:3])
+        elif op.name == "scf.for":
+            iter_args = fn.argument_values(i)
+            for k, init in enumerate(src[3:]):
+                edge(iter_args[1 + k:2 + k] + res[k:k + 1], [init])
+        elif op.name == "scf.while":
+            before = fn.argument_values(i, 0)
+            for k, init in enumerate(src):
+                edge(before[k:k + 1], [init])
+        elif op.name == "ttg.warp_specialize":
+            n = len(src)
+            args = fn.argument_values(i)
+            for k, capture in enumerate(src):
+                edge(args[k::n] if n else [], [capture])
+        elif op.name in YIELDS and op.parent is not None:
+            _flow_yield(fn, i, edge)
+        elif i in fn.flow.branches:                  # cf.br / cf.cond_br: operands -> successor arguments
+            for arguments, passed in fn.flow.branches[i]:
+                for a, v in zip(arguments, passed):
+                    edge([a], [v])
     changed = True
     while changed:
         changed = False
-        for i in fn.members:
-            op, src = ops[i], fn.operand_values[i]
-            res = fn.values(i)
-            # results that may point into shared memory: not a type the reader knows to be something else
-            # (`arith.select ... : T` writes one type for all, which the reader may not give the result)
-            known = op.result_types if len(op.result_types) == len(res) else [None] * len(res)
-            shared_res = [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
-            if op.name == "ttg.local_alloc":
-                continue
-            if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
-                changed |= flow(shared_res, src[:1])
-            elif op.name == "arith.select":
-                changed |= flow(shared_res, src[1:3])
-            elif op.name == "scf.for":
-                for k, init in enumerate(src[3:]):
-                    changed |= flow([v for v in (fn.argument_values(i)[1 + k:2 + k] + res[k:k + 1])], [init])
-            elif op.name == "scf.while":
-                before = fn.argument_values(i, 0)
-                for k, init in enumerate(src):
-                    changed |= flow(before[k:k + 1], [init])
-            elif op.name == "ttg.warp_specialize":
-                n = len(src)
-                args = fn.argument_values(i)
-                for k, capture in enumerate(src):
-                    changed |= flow(args[k::n] if n else [], [capture])
-            elif op.name in YIELDS and op.parent is not None:
-                changed |= _flow_yield(fn, i, flow)
-            elif i in fn.flow.branches:                  # cf.br / cf.cond_br: operands -> successor arguments
-                for arguments, passed in fn.flow.branches[i]:
-                    for a, v in zip(arguments, passed):
-                        changed |= flow([a], [v])
+        for targets, sources in edges:
+            changed |= flow(targets, sources)
     return out
 
 
@@ -293,11 +350,13 @@ def _flow_yield(fn: Function, i: int, flow) -> bool:
 # ------------------------------------------------------------------ the budget
 
 
-def budget(module: Module, hardware: Hardware | None = None) -> Budget:
+def budget(module: Module, hardware: Hardware | None = None, analysis: Analysis | None = None) -> Budget:
     """The kernel's shared memory as Triton allocates it (module docstring): the largest total over the
-    functions no other function calls, with that function's buffers."""
-    inlined = inline_calls(module)
-    functions = _budgets(inlined, hardware or hardware_for_target(module.target))
+    functions no other function calls, with that function's buffers. `analysis`: the module's (`Analysis`),
+    when the caller shares one."""
+    analysis = analysis if analysis is not None else Analysis(module)
+    inlined = analysis.inlined
+    functions = _budgets(inlined, hardware or hardware_for_target(module.target), analysis)
     called = {_symbol(op) for op in inlined.module.operations if op.name == "tt.call"}
     roots = [n for n in functions if n not in called] or list(functions)
     if not roots:
@@ -309,17 +368,18 @@ def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[s
     """Every function Triton allocates, by name, with its buffers and total, once the inliner has run
     (`inline_calls`): a call it leaves (``noinline``) is a virtual buffer of the callee's total; a private
     function nothing calls any more is erased and not among them."""
-    return _budgets(inline_calls(module), hardware or hardware_for_target(module.target))
+    analysis = Analysis(module)
+    return _budgets(analysis.inlined, hardware or hardware_for_target(module.target), analysis)
 
 
-def _budgets(inlined: Inlined, hw: Hardware | None) -> dict[str, Budget]:
+def _budgets(inlined: Inlined, hw: Hardware | None, analysis: Analysis) -> dict[str, Budget]:
     module = inlined.module
     ops = module.operations
     funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
     called = {_symbol(op) for op in ops if op.name == "tt.call"}
     done: dict[str, Budget] = {}
     for name in funcs:
-        _callee_budget(module, name, funcs, hw, done, ())
+        _callee_budget(module, name, funcs, hw, done, (), analysis)
     for name, notes in inlined.uncertain.items():
         if name in done:
             done[name].uncertain += notes
@@ -327,11 +387,12 @@ def _budgets(inlined: Inlined, hw: Hardware | None) -> dict[str, Budget]:
             if n in called or not re.match(r"tt\.func\s+private\b", ops[funcs[n]].text)}
 
 
-def unallocated(module: Module) -> set[int]:
+def unallocated(module: Module, analysis: Analysis | None = None) -> set[int]:
     """The operations of `module` (indices in its ``operations``) of which no copy is left when Triton
     allocates: erased as dead (`erased_before_allocation`), in a private function erased after inlining, or
-    inside such an operation."""
-    inlined = inline_calls(module)
+    inside such an operation. `analysis`: the module's (`Analysis`), when the caller shares one."""
+    analysis = analysis if analysis is not None else Analysis(module)
+    inlined = analysis.inlined
     ops = inlined.module.operations
     funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
     called = {_symbol(op) for op in ops if op.name == "tt.call"}
@@ -340,7 +401,7 @@ def unallocated(module: Module) -> set[int]:
         if name not in called and re.match(r"tt\.func\s+private\b", ops[root].text):
             continue
         members = _members(ops, root)
-        gone = _gone(ops, members, erased_before_allocation(Function(ops, members)))
+        gone = _gone(ops, members, analysis.dead(analysis.function(ops, members)))
         kept |= {inlined.origin[i] for i in members if i not in gone}
     return set(range(len(module.operations))) - kept
 
@@ -359,7 +420,7 @@ def _members(ops: Sequence[Operation], root: int) -> list[int]:
     return out
 
 
-def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
+def _callee_budget(module, name, funcs, hw, done, stack, analysis: Analysis) -> Budget:
     if name in done:
         return done[name]
     if name in stack or name not in funcs:
@@ -371,8 +432,8 @@ def _callee_budget(module, name, funcs, hw, done, stack) -> Budget:
         op = module.operations[i]
         if op.name == "tt.call":
             callee = _symbol(op)
-            calls[callee] = _callee_budget(module, callee, funcs, hw, done, stack + (name,))
-    done[name] = _function_budget(module, members, hw, calls)
+            calls[callee] = _callee_budget(module, callee, funcs, hw, done, stack + (name,), analysis)
+    done[name] = _function_budget(module, members, hw, calls, analysis)
     return done[name]
 
 
@@ -502,19 +563,20 @@ def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> s
     return gone
 
 
-def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget]) -> Budget:
+def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget],
+                     analysis: Analysis) -> Budget:
     ops = module.operations
-    fn = Function(ops, members)
-    dead = erased_before_allocation(fn)
+    fn = analysis.function(ops, members)
+    dead = analysis.dead(fn)
     if dead:                        # an erased op takes its regions with it
         gone = _gone(ops, members, dead)
-        fn = Function(ops, [i for i in members if i not in gone])
+        fn = analysis.function(ops, [i for i in members if i not in gone])
         members = fn.members
     out = Budget(0)
     if fn.flow.unread:
         out.uncertain.append(f"{fn.flow.unread}: the function's blocks cannot be read (already unstructured); "
                              f"the model follows it as one block")
-    alias = aliases(fn)
+    alias = analysis.aliases(fn)
     ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
     for v, allocs in alias.items():
         if not allocs or not (v[0] == "result" or v in fn.users):

@@ -110,17 +110,25 @@ class Builder:
         self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
 
     @cached_property
+    def analysis(self):
+        """The module's allocation analysis (`checker.ttgir.allocation.Analysis`: the inlined module, each
+        function's SSA resolution, control flow, dead code and aliases), made once per module and shared by
+        `buffer_pairs`, `unallocated` and `kernel_budget`; it goes with this builder."""
+        from .allocation import Analysis
+        return Analysis(self.m)
+
+    @cached_property
     def buffer_pairs(self):
         """The module's shared accesses and their pairing (`checker.ttgir.pairing.BufferPairs`), made once per
         module: every shared access asks it for its partner."""
         from .pairing import BufferPairs
-        return BufferPairs(self.m.operations)
+        return BufferPairs(self.m.operations, self.analysis)
 
     @cached_property
     def unallocated(self) -> set[int]:
         """ids of the operations Triton erases before allocating shared memory (`allocation.unallocated`)."""
         from .allocation import unallocated
-        return {id(self.m.operations[i]) for i in unallocated(self.m)}
+        return {id(self.m.operations[i]) for i in unallocated(self.m, self.analysis)}
 
     def build(self) -> None:
         m = self.m
@@ -153,7 +161,7 @@ class Builder:
         funcs = [op for op in self.m.operations if op.name == "tt.func"]
         if not funcs or self.hw is None:
             return
-        b = budget(self.m, self.hw)
+        b = budget(self.m, self.hw, self.analysis)
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
                   ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
@@ -223,14 +231,16 @@ class Builder:
             return                      # a TMA box, not a buffer: the TMA checks read it
         shape = layout_shape(ref)
         warps = () if enc.is_shared else self.warps_of(op)
-        what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
         formed = ("well_formed", ref.kind, enc, tuple(shape), warps)   # the warp count depends on the op
+        key = (ref.kind, enc, tuple(shape))
+        if formed in self.seen and key in self.seen:
+            return                      # a type seen before (most are): nothing new to check
+        what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
         if formed not in self.seen:
             self.seen.add(formed)
             params = (("threads_per_warp", self.m.threads_per_warp), ("warps", warps),
                       ("num_ctas", self.m.num_ctas))
             self.add(op, "well_formed", what, [("layout", enc)], shape, params=params)
-        key = (ref.kind, enc, tuple(shape))
         if key in self.seen or not self.lowers(enc, shape):
             return
         self.seen.add(key)

@@ -70,6 +70,9 @@ class ControlFlow:
         self.children: dict[tuple, list[int]] = {}
         for i in members[1:]:
             self.children.setdefault((ops[i].parent, ops[i].region), []).append(i)
+        self._regions: dict[int, list[int]] = {}       # op -> its regions that hold operations
+        for p, r in self.children:
+            self._regions.setdefault(p, []).append(r)
         self._argument_region = argument_region
         self.blocks: list[Block] = []
         self.region_blocks: dict[tuple, list[int]] = {}
@@ -198,7 +201,7 @@ class ControlFlow:
                 continue                    # the enclosing structured op's lowering places its branch
             else:
                 self._place(cur, i, operands)
-                for r in sorted(r for p, r in self.children if p == i):
+                for r in sorted(self._regions.get(i, ())):
                     self._flatten_region((i, r))
         return cur
 
@@ -276,13 +279,16 @@ class ControlFlow:
     def _number(self) -> None:
         self.ids: dict[Item, int] = {}
         self.position: dict[Item, int] = {}
+        regions: dict[Item, list[int]] = {}            # op -> its regions that have blocks
+        for owner, r in self.region_blocks:
+            regions.setdefault(owner, []).append(r)
 
         def region(key: tuple) -> None:
             for b in self.region_blocks.get(key, []):
                 for k, item in enumerate(self.blocks[b].items):
                     self.position[item] = k
                     if item >= 0:
-                        for r in sorted(x[1] for x in self.region_blocks if x[0] == item):
+                        for r in sorted(regions.get(item, ())):
                             region((item, r))
                     self.ids[item] = len(self.ids)
         region((self.root, 0))

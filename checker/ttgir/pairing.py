@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import CheckerError
 from ..hardware import hardware_for_target
 from ..syntax.ttgir import layout_shape, layout_tensors, read_ttgir
-from .allocation import Function, _members, aliases
+from .allocation import Analysis, Function, _members, aliases
 
 STORE_OPS = {"ttg.local_alloc": "auto", "ttg.local_store": "auto", "ttg.async_copy_global_to_local": "cp.async",
              "amdg.buffer_load_to_local": "direct_to_lds"}
@@ -69,16 +69,22 @@ def _root(value: str | None, defs: dict) -> str | None:
     return value
 
 
-def allocation_sets(operations: Sequence[Any]):
+def allocation_sets(operations: Sequence[Any], analysis: Analysis | None = None):
     """op -> the allocations (local_alloc indices) its memdesc may point into, by the allocation analysis'
     aliases (`checker.ttgir.allocation.aliases`: views, loop-carried values, branches, selects); op -> None
-    outside every function."""
+    outside every function. `analysis`: the module's (`checker.ttgir.allocation.Analysis`), whose functions
+    and aliases are shared with the module's other readers, when the caller has one."""
     found: dict[int, frozenset] = {}
     for root, f in enumerate(operations):
         if f.name != "tt.func" or f.parent is not None:
             continue
-        fn = Function(operations, _members(operations, root))
-        alias = aliases(fn)
+        members = _members(operations, root)
+        if analysis is not None:
+            fn = analysis.function(operations, members)
+            alias = analysis.aliases(fn)
+        else:
+            fn = Function(operations, members)
+            alias = aliases(fn)
         for i in fn.members:
             op = operations[i]
             if op.name == "ttg.local_alloc":
@@ -94,10 +100,13 @@ class BufferPairs:
     """The shared accesses of a module (`access_of`) and who pairs with whom, made once per module: `partners`
     of every access of a module costs one pass over its accesses each, not over its operations."""
 
-    def __init__(self, operations: Sequence[Any]):
+    def __init__(self, operations: Sequence[Any], analysis: Analysis | None = None):
         self.defs = {r: o for o in operations for r in o.results}
-        self.allocations = allocation_sets(operations)
+        self.allocations = allocation_sets(operations, analysis)
         self.accesses = [acc for acc in map(access_of, operations) if acc is not None]
+        # per access, what `partners` compares: its allocations and its memdesc traced back through views
+        self._sides = [(acc, self.allocations(acc.op), _root(_memdesc_value(acc.op), self.defs))
+                       for acc in self.accesses]
 
     def partners(self, op) -> list[Access]:
         """The accesses of the other direction to the same buffer (one the allocation analysis says both
@@ -112,11 +121,10 @@ class BufferPairs:
         if root is None and not mine:
             return []
         out = []
-        for acc in self.accesses:
+        for acc, theirs, their_root in self._sides:
             if acc.direction == me.direction or acc.op is op:
                 continue
-            theirs = self.allocations(acc.op)
-            if not ((mine and theirs and mine & theirs) or _root(_memdesc_value(acc.op), self.defs) == root):
+            if not ((mine and theirs and mine & theirs) or their_root == root):
                 continue
             if acc.mem.encoding_text != me.mem.encoding_text or list(acc.reg.shape) != list(me.reg.shape):
                 continue
