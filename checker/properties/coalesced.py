@@ -277,14 +277,35 @@ class Plan:
 
     def _table(self, d: str) -> list[tuple[int, ...]]:
         """The coordinates of every value of in-dim d alone (the others 0): a layout is linear, so an
-        index's coordinates are the XOR of its in-dims' (tables cached per plan)."""
+        index's coordinates are the XOR of its in-dims' (tables cached per plan). Built by doubling: the
+        values with bit k set are those below 2^k XORed with basis k (what `LinearLayout.apply` computes)."""
         cache = self.__dict__.setdefault("_tables", {})
-        if d not in cache:
-            n = self.L.in_dim_size(d) if self.L.has_in_dim(d) else 1
-            outs = self.L.out_dims
-            cache[d] = [tuple(self.L.apply({x: (v if x == d else 0) for x in self.L.in_dims})[o] for o in outs)
-                        for v in range(n)]
-        return cache[d]
+        table = cache.get(d)
+        if table is None:
+            bases = self.L.in_bases(d) if self.L.has_in_dim(d) else ()
+            columns = []                                    # per out-dim, its coordinate at every value of d
+            for k in range(self.L.num_out_dims):
+                col = [0]
+                for b in bases:
+                    c = b[k]
+                    col += [x ^ c for x in col]
+                columns.append(col)
+            table = cache[d] = list(zip(*columns)) if columns else [()] * (1 << len(bases))
+        return table
+
+    def _lane_parts(self) -> tuple[list[int], list[int]]:
+        """Per dim, the coordinate bits some lane sets (the OR of the lane bases); per lane, its address
+        offset sum_d c_d * stride_d (cached per plan). Where a request's register-and-warp coordinate r_d
+        shares no bit with the lanes' in every dim, r_d ^ c_d = r_d + c_d: lane i's address is A + B_i."""
+        parts = self.__dict__.get("_lanes")
+        if parts is None:
+            masks = [0] * self.L.num_out_dims
+            for b in self.L.in_bases(LANE) if self.L.has_in_dim(LANE) else ():
+                masks = [m | c for m, c in zip(masks, b)]
+            strides = self.strides
+            offsets = [sum([c * s for c, s in zip(row, strides)]) for row in self._table(LANE)]
+            parts = self.__dict__["_lanes"] = (masks, offsets)
+        return parts
 
     def address(self, register: int, lane: int, warp: int) -> int:
         r, ln, w = self._table(REG)[register], self._table(LANE)[lane], self._table(WARP)[warp]
@@ -300,19 +321,35 @@ class Plan:
     def request(self, warp: int, register: int) -> Request:
         """The request of one warp at one register start: `address` of every lane (the register's and the
         warp's coordinates XORed once, then each lane's)."""
-        rw = [a ^ b for a, b in zip(self._table(REG)[register], self._table(WARP)[warp])]
-        base, strides = self.base, self.strides
-        addrs = tuple(base + sum((a ^ c) * s for a, c, s in zip(rw, lane, strides)) for lane in self._table(LANE))
-        return Request(warp, register, addrs, sectors_of(addrs, self.vector_bytes),
-                       min_sectors_of(addrs, self.vector_bytes))
+        return self._request(warp, register, self._table(REG)[register], self._table(WARP)[warp])
+
+    def _request(self, warp: int, register: int, r: Sequence[int], w: Sequence[int]) -> Request:
+        """`request` from the register's and the warp's coordinates. Where those share no coordinate bit with
+        the lanes' (`_lane_parts`), every lane's address is A + B_i, and the request's sectors depend on A only
+        through A mod 32 (adding 32 k to every address moves every sector by k): counted once per residue."""
+        rw = [a ^ b for a, b in zip(r, w)]
+        base, strides, vb = self.base, self.strides, self.vector_bytes
+        masks, offsets = self._lane_parts()
+        if any([a & m for a, m in zip(rw, masks)]):
+            addrs = tuple(base + sum((a ^ c) * s for a, c, s in zip(rw, lane, strides))
+                          for lane in self._table(LANE))
+            return Request(warp, register, addrs, sectors_of(addrs, vb), min_sectors_of(addrs, vb))
+        shift = base + sum([a * s for a, s in zip(rw, strides)])
+        addrs = tuple([shift + b for b in offsets])
+        counts = self.__dict__.setdefault("_counts", {})
+        count = counts.get(shift % SECTOR_BYTES)
+        if count is None:
+            count = counts[shift % SECTOR_BYTES] = (sectors_of(addrs, vb), min_sectors_of(addrs, vb))
+        return Request(warp, register, addrs, *count)
 
     def requests(self) -> list[Request]:
         """Every request, warp by warp, register start by register start (made once per plan: the F2 engine and
         the details both read them)."""
         cache = self.__dict__.get("_requests")
         if cache is None:
-            cache = self.__dict__["_requests"] = [self.request(w, r) for w in self.issuing_warps()
-                                                  for r in self.starts()]
+            regs, warps, starts = self._table(REG), self._table(WARP), self.starts()
+            cache = self.__dict__["_requests"] = [self._request(w, r, regs[r], warps[w])
+                                                  for w in self.issuing_warps() for r in starts]
         return cache
 
 
@@ -329,6 +366,9 @@ def stores_skip_repeated_registers() -> bool:
 
 def sectors_of(addresses: Sequence[int], vector_bytes: int) -> int:
     """Distinct 32-byte sectors the lanes' vectors touch."""
+    if vector_bytes <= SECTOR_BYTES + 1:         # a vector spans its first and last byte's sectors alone
+        last = vector_bytes - 1
+        return len({a // SECTOR_BYTES for a in addresses} | {(a + last) // SECTOR_BYTES for a in addresses})
     return len({s for a in addresses for s in range(a // SECTOR_BYTES, (a + vector_bytes - 1) // SECTOR_BYTES + 1)})
 
 
@@ -465,44 +505,69 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
             coord = smt.widen(smt.extract(shifts[k] + b - 1, shifts[k], packed), width)
             addr = addr + coord * s
         return addr
+    # the terms are written as SMT-LIB2 text directly (the text `smt.Term`'s operators give: `==` is ``=``, an
+    # int operand a constant of the other's width, `+` ``bvadd``, `>>` ``bvashr``), one string per constraint
+    mod = 1 << width
+    shift_text = f"(_ bv{log2(SECTOR_BYTES)} {width})"
+    last_text = f"(_ bv{(p.vector_bytes - 1) % mod} {width})"
+    constraints = []
     if lane_offsets is not None:                 # lane i's address is A + B_i (`_lane_offsets`): A built once
         shared = ob.var("a", width)
         ob.require(shared == address(None) - lane_offsets[0])
     for ln in range(p.lanes):
-        named = ob.var(f"a{ln}", width)          # each lane's address named once (the text stays linear)
-        ob.require(named == (shared + lane_offsets[ln] if lane_offsets is not None else address(ln)))
+        named = ob.var(f"a{ln}", width).text     # each lane's address named once (the text stays linear)
+        value = f"(bvadd {shared.text} (_ bv{lane_offsets[ln] % mod} {width}))" if lane_offsets is not None \
+            else address(ln).text
+        constraints.append(f"(= {named} {value})")
         starts.append(named)
-        ends.append(named + (p.vector_bytes - 1))
+        ends.append(f"(bvadd {named} {last_text})")
     sectors = []
     for k, a in enumerate(starts + (ends if crossing else [])):
-        named = ob.var(f"s{k}", width)
-        ob.require(named == a >> log2(SECTOR_BYTES))
+        named = ob.var(f"s{k}", width).text
+        constraints.append(f"(= {named} (bvashr {a} {shift_text}))")
         sectors.append(named)
+    ob.require(*[smt.Term(c, None) for c in constraints])
     cw = 16
     start_offsets = end_offsets = None
     if lane_offsets is not None:
         start_offsets = lane_offsets
         end_offsets = lane_offsets + ([b + p.vector_bytes - 1 for b in lane_offsets] if crossing else [])
 
-    def distinct(terms, offsets, apart):
+    def distinct(texts, offsets, apart):
         """How many of the terms differ from every earlier one: 0 + [t_0 new] + [t_1 new] + ..., written as
         SMT-LIB2 text at once (a request of 64 lanes compares 2,016 pairs). With `offsets` (every term is one
         symbolic value plus its offset: `_lane_offsets`), a pair whose offsets differ by `apart` or more always
-        differs and one with equal offsets never does, so only the others are compared."""
+        differs and one with equal offsets never does, so only the others are compared: the earlier terms
+        whose offsets lie in the same or a neighbouring bucket of `apart` (offset // apart), in their order."""
         one, zero = f"(_ bv1 {cw})", f"(_ bv0 {cw})"
-        texts = [t.text for t in terms]
-        total = zero
+        if offsets is not None and apart == 1:      # only equal offsets are near, and a repeat is never new
+            return smt.Term("(bvadd " * len(set(offsets)) + zero + f" (ite true {one} {zero}))" * len(set(offsets)),
+                            cw)
+        parts = []
+        seen: set[int] = set()
+        buckets: dict[int, list[int]] = {}
         for i, t in enumerate(texts):
             if offsets is None:
-                others = range(i)
-            elif any(offsets[j] == offsets[i] for j in range(i)):
-                continue                                    # the same value as an earlier term: never new
+                others: Any = range(i)
             else:
-                others = [j for j in range(i) if abs(offsets[j] - offsets[i]) < apart]
-            differs = [f"(distinct {t} {texts[j]})" for j in others]
-            new = "true" if not differs else differs[0] if len(differs) == 1 else f"(and {' '.join(differs)})"
-            total = f"(bvadd {total} (ite {new} {one} {zero}))"
-        return smt.Term(total, cw)
+                o = offsets[i]
+                b = o // apart
+                here = buckets.setdefault(b, [])
+                if o in seen:
+                    here.append(i)
+                    continue                                # the same value as an earlier term: never new
+                seen.add(o)
+                near = buckets.get(b - 1, []) + here + buckets.get(b + 1, [])
+                here.append(i)
+                others = sorted([j for j in near if abs(offsets[j] - o) < apart])
+            if not others:
+                new = "true"
+            elif len(others) == 1:
+                new = f"(distinct {t} {texts[others[0]]})"
+            else:
+                new = f"(and {' '.join([f'(distinct {t} {texts[j]})' for j in others])})"
+            parts.append(f" (ite {new} {one} {zero}))")
+        return smt.Term("(bvadd " * len(parts) + zero + "".join(parts), cw)
     n_sectors = distinct(sectors, end_offsets, SECTOR_BYTES)
     n_addrs = distinct(starts, start_offsets, 1)
     # more sectors than ceil(n_addrs * vb / 32): 32 * sectors >= n_addrs * vb + 32
@@ -535,11 +600,11 @@ def _lane_offsets(p: Plan) -> list[int] | None:
                 for k, c in enumerate(b):
                     acc[k] |= c
         return acc
-    lanes = bits(LANE)
+    lanes, offsets = p._lane_parts()                     # the lane bases' bits per dim, sum_d c_d * stride_d
     rest = [a | b for a, b in zip(bits(REG, log2(p.vec)), bits(WARP))]
     if any(a & b for a, b in zip(lanes, rest)):
         return None
-    return [sum(c * s for c, s in zip(coords, p.strides)) for coords in p._table(LANE)]
+    return list(offsets)
 
 
 def _aligned_statically(p: Plan) -> bool:

@@ -247,6 +247,29 @@ def test_lane_offsets_split_the_address_when_lanes_and_the_rest_set_disjoint_bit
         assert r.status == coalesced(mixed, 32, contiguity=[1], divisibility=[16], strides_bytes=[4]).status
 
 
+@pytest.mark.parametrize("strides, base", [([256 * 4, 4], 0), ([100, 12], 20), ([-64, 4], 4), ([4], 0)])
+def test_every_request_is_each_lanes_address_and_its_sectors_counted_afresh(strides, base):
+    """`Plan.request` (addresses split as A + B_i, sectors counted once per A mod 32; or lane by lane where
+    lanes and warps share bits) agrees with `Plan.address` lane by lane and with `sectors_of` / `min_sectors_of`
+    on those addresses, in every request of every plan."""
+    from checker.layout import LinearLayout
+    from checker.properties.coalesced import Plan
+    if len(strides) == 1:
+        L = LinearLayout({"register": [(1,)], "lane": [(2,), (4,), (8,), (16,), (32,)], "warp": [(3,)]},
+                         [("dim0", 64)])
+    else:
+        L = lower(parse_encoding(ROWS), [4, 256])
+    for vec, bits in ((1, 32), (4, 32), (8, 16)):
+        p = Plan(L, bits, vec, strides, "store", base)
+        for req in p.requests():
+            addrs = [p.address(req.register, ln, req.warp) for ln in range(p.lanes)]
+            assert list(req.addresses) == addrs
+            assert (req.sectors, req.min_sectors) == (sectors_of(addrs, p.vector_bytes),
+                                                      min_sectors_of(addrs, p.vector_bytes))
+    for a, vb in (([0, 31, 33, 70], 2), ([5, 40, 64], 40), ([-3, 30], 33), ([7], 64)):
+        assert sectors_of(a, vb) == len({s for x in a for s in range(x // 32, (x + vb - 1) // 32 + 1)})
+
+
 # ---------------------------------------------------------------- in spec files (prove: coalesced)
 
 SPEC = """version: 1
