@@ -89,23 +89,25 @@ class Property:
         property's decide takes the check alone (no engines)."""
         engines = Engines(engine, check_timeout(timeout_ms))
         decide = _function(self.decide)
-        result = decide(check) if self.static else decide(check, engines)
+        result: Result = decide(check) if self.static else decide(check, engines)
         if self.suggest and result.status == "fails":
             _function(self.suggest)(check, result)
         return result
 
-    def judge(self) -> Callable:
+    def judge(self) -> Callable[..., Result]:
         """The property over layouts or encodings (its module's ``judge``), as `checker.prove` offers it."""
-        return importlib.import_module(f"checker.{self.decide.partition(':')[0]}").judge
+        judge: Callable[..., Result] = importlib.import_module(f"checker.{self.decide.partition(':')[0]}").judge
+        return judge
 
-    def obligation(self) -> Callable | None:
+    def obligation(self) -> Callable[..., Any] | None:
         """The SMT obligation builder (``layoutcheck smt``), or None."""
         return _function(self.smt) if self.smt else None
 
 
-def _function(ref: str) -> Callable:
+def _function(ref: str) -> Callable[..., Any]:
     module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(f"checker.{module}"), name)
+    function: Callable[..., Any] = getattr(importlib.import_module(f"checker.{module}"), name)
+    return function
 
 
 LAYOUT = (("layout", "any"),)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..encodings import lower
 from ..errors import CheckerError
+from ..padded import linear_part
 from ..syntax.mlir_attr import parse_attribute
 from .result import Result
 
@@ -24,8 +25,8 @@ def shared_layout(check: Any, result: Result) -> None:
         return
     from ..synthesis import suggestion  # lazy: synthesis loads only when a store/load pair conflicts
     try:
-        R = lower(check.operand("reg"), check.shape)
-        partner = lower(parse_attribute(p("partner")), check.shape)
+        R = linear_part(lower(check.operand("reg"), check.shape))          # register layouts: linear
+        partner = linear_part(lower(parse_attribute(p("partner")), check.shape))
         got = suggestion(R, partner, lower(check.operand("shared"), check.shape), check.dtype_bits,
                          check.hardware, p("direction") or "store", p("access") or "auto",
                          p("partner_access") or "auto", current=check.operand("shared"))
