@@ -145,3 +145,17 @@ def test_schema_prints_the_spec_schema_with_the_registrys_properties(capsys):
     with pytest.raises(SystemExit) as e:
         run(capsys, "schema", "specs")
     assert e.value.code == 2 and "invalid choice: 'specs'" in capsys.readouterr().err
+
+
+def test_prove_coalesced_from_the_command_line(capsys):
+    cols = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+    code, out, _ = run(capsys, "prove", "coalesced", cols, "--shape", "64x32", "--dtype-bits", "32",
+                       "--direction", "store", "--json")
+    got = json.loads(out)
+    assert code == 1 and got["status"] == "fails" and got["counterexample"]["kind"] == "narrow_vector"
+    assert (got["details"]["instruction"], got["details"]["sectors"], got["details"]["min_sectors"]) == (
+        "st.global.b32", 512, 256)
+    rows = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    code, out, _ = run(capsys, "prove", "coalesced", rows, "--shape", "64x32", "--dtype-bits", "32")
+    assert code == 0 and out == ("coalesced: holds\nld.global.v4.b32: 4-element vectors, the layout's most; 256 "
+                                 "sectors in 16 requests, the minimum\n")
