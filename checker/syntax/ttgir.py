@@ -666,7 +666,7 @@ class _Stmt:
     """The text of one statement as it is gathered, with the line each stretch of it comes from."""
 
     __slots__ = ("line", "end_line", "parts", "offsets", "lines", "length", "stack", "error", "op", "module",
-                 "region_line", "name_end", "index", "home", "blocks", "regions", "outline")
+                 "region_line", "name_end", "index", "home", "blocks", "regions", "outline", "masked", "own_loc")
 
     def __init__(self, line: int):
         self.line = line
@@ -687,6 +687,8 @@ class _Stmt:
         self.regions = 0                                # regions it has opened so far
         self.outline: _Outline | None = None            # its _outline, if known (a one-line statement read
         #                                                 by `read_whole_line`)
+        self.masked: str | None = None                  # ... and its masked text (`_mask` of its text)
+        self.own_loc: str | None = None                 # ... and its own loc(...) (`_own_location` of its text)
 
     def add(self, text: str, line: int) -> None:
         if not text:
@@ -748,8 +750,11 @@ class _Reader:
             self.module_at(line).problems.append(Problem(
                 line, f"location #{name} refers to itself through {' -> '.join('#' + p for p in path)}: a cycle "
                       f"(no location is taken from it)"))
+        resolved: dict[str, Frame | None] = {}     # location text -> its frame (most ops share a few texts)
         for op, text in self.op_locs:
-            op.loc = resolve_location(text, self.loc_defs, self.loc_memo)
+            if text not in resolved:
+                resolved[text] = resolve_location(text, self.loc_defs, self.loc_memo)
+            op.loc = resolved[text]
         if self.has_content(self.module):
             self.modules.append(self.module)
 
@@ -822,16 +827,33 @@ class _Reader:
     # -- gathering statements
 
     def read_whole_line(self, code: str, ln: int, following: str) -> bool:
-        """Read at once the most common line: one that starts a statement, with no string, no `loc(`, no
-        brace that could open a region and brackets that all close in order on the line. What it does is
-        what `scan_line` does with it, and the statement keeps its bracket pairs (`_Stmt.outline`: its text
-        is its masked text) for `complete`. False, having done nothing, for any other line."""
-        if self.cur is not None or '"' in code or "loc(" in code:
+        """Read at once the most common line: one that starts a statement, with no string, at most one
+        `loc(` (Triton writes one ``loc(#locN)`` at the end of nearly every line), no brace that could open a
+        region and brackets that all close in order on the line. What it does is what `scan_line` does with
+        it, and the statement keeps its masked text and its bracket pairs (`_Stmt.masked`, `_Stmt.outline`)
+        for `finish` and `complete`, which need not scan it again. False, having done nothing, for any
+        other line.
+
+        With a `loc(...)`, the brackets of the line close in order when those of its masked text do (the
+        location blanked) and those of the location itself do: then the location is a well-nested group
+        put back into a well-nested text."""
+        if self.cur is not None or '"' in code:
             return False
         text = code.lstrip()
         if not text or text[0] == "}" or text.rstrip().endswith("{"):
             return False
-        outline = _outline(text, closed=True)
+        masked, own = text, None
+        if "loc(" in text:
+            if text.count("loc(") > 1:
+                return False
+            m = _LOC_CALL.search(text)
+            if m is not None:
+                a, b = m.start(), _group_end(text, m.end() - 1)
+                if _outline(text[a:b], closed=True) is None:
+                    return False
+                masked = text[:a] + " " * (b - a) + text[b:]       # what `_mask` gives (no string, no newline)
+                own = text[a:b] if not text[b:].strip() else None  # what `_own_location` gives
+        outline = _outline(masked, closed=True)
         if outline is None:
             return False
         cur = self.cur = _Stmt(ln)
@@ -839,7 +861,7 @@ class _Reader:
         if _continues(text, following):
             cur.add("\n", ln)
         else:
-            cur.outline = outline
+            cur.outline, cur.masked, cur.own_loc = outline, masked, own
             self.finish(cur)
         return True
 
@@ -964,7 +986,7 @@ class _Reader:
             self.closed = True
             return
         text = stmt.text()
-        masked = text if stmt.outline is not None else _mask(text)     # (an outlined one has no string or loc)
+        masked = stmt.masked if stmt.masked is not None else _mask(text)
         self.older_triton(stmt, masked)
         op = stmt.op
         if op is None:
@@ -1122,7 +1144,7 @@ class _Reader:
         module = self.target(stmt.line)
         op.text = " ".join(text.split())
         op.end_line = stmt.end_line
-        own = _own_location(text)
+        own = stmt.own_loc if stmt.masked is not None else _own_location(text)
         if own is not None:
             self.op_locs.append((op, own))
         if stmt.error:
