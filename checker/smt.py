@@ -268,6 +268,8 @@ def _bits_of(t) -> Term:
 
 def _pair(a, b) -> tuple[Term, Term]:
     """Two operands of one sort (an int becomes a constant of the other's width)."""
+    if type(a) is Term and type(b) is Term and a.width == b.width:
+        return a, b
     if not isinstance(a, Term):
         a = const(_int(a), _bits_of(b).width)
     elif not isinstance(b, Term):
@@ -324,13 +326,24 @@ def _constant(t: Term) -> int | None:
 _SIMPLE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789~!@$%^&*_-+=<>.?/")
 
 
+_SYMBOLS: dict[str, str] = {}
+
+
 def _symbol(name: str) -> str:
     """An SMT-LIB2 symbol for a name: as is when it is a simple symbol, else quoted |...|."""
+    symbol = _SYMBOLS.get(name)
+    if symbol is not None:
+        return symbol
     if name and set(name) <= _SIMPLE and not name[0].isdigit():
-        return name
-    if "|" in name or "\\" in name:
-        raise InternalError(f"a variable name cannot hold '|' or a backslash: {name!r}")
-    return f"|{name}|"
+        symbol = name
+    else:
+        if "|" in name or "\\" in name:
+            raise InternalError(f"a variable name cannot hold '|' or a backslash: {name!r}")
+        symbol = f"|{name}|"
+    if len(_SYMBOLS) >= 65536:
+        _SYMBOLS.clear()
+    _SYMBOLS[name] = symbol
+    return symbol
 
 
 class Obligation:
@@ -350,7 +363,7 @@ class Obligation:
 
     def var(self, name: str, width: int) -> Term:
         symbol = _symbol(f"{self.name}.{name}")
-        v = Term(symbol, max(1, width))
+        v = Term(symbol, width if width >= 1 else 1)
         self._vars[name] = (symbol, v.width)
         if width == 0:  # bit-vectors have at least one bit; a 0-bit value is that bit fixed at 0
             self.require(v == 0)
@@ -380,11 +393,19 @@ class Obligation:
     def image(self, L: LinearLayout, index: Mapping[str, Term]) -> Term:
         """L(index), packed. Missing dims read as 0; only the low bits of each
         in-dim that L has are used (a wider variable's high bits are ignored)."""
+        key = (L, tuple((d, x.text, x.width) for d, x in index.items() if isinstance(x, Term)))
+        known = _IMAGES.get(key) if len(key[1]) == len(index) else None
+        if known is not None:       # the same layout at the same index terms: the same text
+            text, width, set_bits, nonzero = known
+            self._weight[1] += nonzero
+            self._weight[0] += set_bits
+            return Term(text, width)
         n = max(1, L.total_out_size_log2)
         terms: list[list[str]] = [[] for _ in range(n)]
         lets = []       # index terms other than variables, named once
         j = 0
         cols = L.columns
+        set_bits, nonzero = 0, 0
         for d, size in L.in_dim_sizes:
             x = index.get(d)
             k_max = size.bit_length() - 1
@@ -395,19 +416,26 @@ class Obligation:
             if name.startswith("("):
                 lets.append(f"(?i{len(lets)} {name})")
                 name = f"?i{len(lets) - 1}"
-            for k in range(k_max):
-                col = cols[j]
-                j += 1
-                if k >= w or not col:
+            for k in range(min(k_max, w)):
+                col = cols[j + k]
+                if not col:
                     continue
                 bit = f"((_ extract {k} {k}) {name})"
-                self._weight[1] += 1
-                self._weight[0] += col.bit_count()
-                for b in _bits(col):
+                positions = _bit_positions(col)
+                nonzero += 1
+                set_bits += len(positions)
+                for b in positions:
                     terms[b].append(bit)
+            j += k_max
+        self._weight[1] += nonzero
+        self._weight[0] += set_bits
         out = _concat([_xor_text(t) for t in terms])
         if lets:
             out.text = f"(let ({' '.join(lets)}) {out.text})"
+        if len(key[1]) == len(index):
+            if len(_IMAGES) >= IMAGES_LIMIT:
+                _IMAGES.clear()
+            _IMAGES[key] = (out.text, out.width, set_bits, nonzero)
         return out
 
     # ------------------------------------------------------------------ solve
@@ -488,6 +516,20 @@ class Obligation:
     def to_smtlib(self) -> str:
         return (f"; obligation {self.name}: sat = counterexample, unsat = the property holds\n"
                 f"(set-info :status unknown)\n{self.script()}(check-sat)\n")
+
+
+# `Obligation.image` texts by (layout, index terms): a run's checks ask for the same layout at the same
+# variables many times (its injectivity, surjectivity, conversions); the text depends on nothing else
+_IMAGES: dict[tuple, tuple[str, int | None, int, int]] = {}
+IMAGES_LIMIT = 4096
+
+
+def clear_caches() -> None:
+    """Forget the texts and symbols kept across obligations (`_IMAGES`, `_SYMBOLS`, `_BIT_POSITIONS`): what a
+    benchmark of a cold run clears, beside `checker.encodings.clear_caches`."""
+    _IMAGES.clear()
+    _SYMBOLS.clear()
+    _BIT_POSITIONS.clear()
 
 
 def _remember(proved: set, text: str) -> None:
@@ -642,10 +684,18 @@ def dot(w: Term, v: Term):
 
 def annihilates(w: Term, columns: Sequence[int]):
     """w·c = 0 for every constant column c."""
+    text = w.text
+    bits: dict[int, str] = {}      # bit b of w, written once
     out = []
     for c in columns:
         if c:
-            out.append(Term(f"(= {_xor_text([f'((_ extract {b} {b}) {w.text})' for b in _bits(c)])} (_ bv0 1))", None))
+            read = []
+            for b in _bit_positions(c):
+                bit = bits.get(b)
+                if bit is None:
+                    bit = bits[b] = f"((_ extract {b} {b}) {text})"
+                read.append(bit)
+            out.append(Term(f"(= {_xor_text(read)} (_ bv0 1))", None))
     return _and(out)
 
 
@@ -713,7 +763,9 @@ def fresh_context() -> None:
 
 def const(value: int, width: int) -> Term:
     """The constant value (modulo 2^width) as a width-bit term."""
-    return Term(f"(_ bv{_int(value) % (1 << width)} {width})", width)
+    if type(value) is not int:
+        _int(value)
+    return Term(f"(_ bv{value % (1 << width)} {width})", width)
 
 
 def ite(cond, a, b):
@@ -740,6 +792,19 @@ def wide(value: int) -> Term:
 
 
 # ------------------------------------------------------------------ helpers
+
+
+_BIT_POSITIONS: dict[int, tuple[int, ...]] = {}
+
+
+def _bit_positions(v: int) -> tuple[int, ...]:
+    """The set bits of v >= 0, lowest first (as `_bits`), kept per value: a run's columns repeat."""
+    positions = _BIT_POSITIONS.get(v)
+    if positions is None:
+        if len(_BIT_POSITIONS) >= 65536:
+            _BIT_POSITIONS.clear()
+        positions = _BIT_POSITIONS[v] = tuple(_bits(v))
+    return positions
 
 
 def _bits(v: int):
