@@ -94,6 +94,9 @@ class Check:
     python: tuple[str, int, int] | None = None      # the Python source (file, line, col) of the IR operation
     # where a spec writes each operand, (role, line, field): a failure to lower it is reported there
     operand_sources: tuple[tuple[str, int | None, str], ...] = ()
+    # where a spec writes each parameter it gives, (key, line): a failure a property's decide names by that
+    # key (its field: ``strides``, ``strides[1]``) is reported there
+    param_lines: tuple[tuple[str, int | None], ...] = ()
     triton_version: str | None = None               # whose semantics (`checker.versions`); None: the newest
 
     def operand(self, role: str) -> Encoding | None:
@@ -493,6 +496,8 @@ class _Points:
         self.kinds = [(kind, [keys.index(k) for k in ks if k in self.swept]) for kind, ks in depends.items()]
         self.memo: dict = {}
         self.sources = tuple((role, w.line(path + (role,)), role) for role, _ in rule.all_roles if role in check)
+        self.param_lines = tuple((k, w.line(self.where(k))) for k, _ in rule.params
+                                 if k in check or k in self.swept)
         self.expectation = _expectation(check)
         level = check.get("expect_level")
         self.level = LEVEL_ALIASES.get(level, level)
@@ -519,7 +524,8 @@ class _Points:
         return Check(id=ob_id, property=self.spec["prove"], operands=operands, shape=shape,
                      layout_shape=layout_shape, dtype=dtype, dtype_bits=bits, hardware=hw, params=params,
                      expect=self.expectation, expect_conflicts=self.spec.get("expect_conflicts"),
-                     expect_level=self.level, file=self.w.file, line=self.line, operand_sources=self.sources)
+                     expect_level=self.level, file=self.w.file, line=self.line, operand_sources=self.sources,
+                     param_lines=self.param_lines)
 
     def _make(self, kind: str, ob_id: str, point: Sequence[tuple[int, Any, str]], parts: Sequence[Any]) -> Any:
         """One kind of value of a point, from its values and the kinds resolved before it (`parts`)."""

@@ -221,7 +221,7 @@ def _work_in_version(task: Task) -> tuple:
     except CheckerError as e:
         if ob.op is not None:
             return ("skip", e.message if not e.field else f"{e.field}: {e.message}", ob)
-        return ("bad", f"check '{ob.id}': {e}", ob.file, ob.line, None)
+        return ("bad", f"check '{ob.id}': {e}", ob.file, _line_of(ob, e.field), None)
     except Exception as e:  # a bug: report it as one, never as a traceback from a worker
         message = str(e) if isinstance(e, InternalError) else f"{type(e).__name__}: {e}"
         if ob.op is not None:
@@ -229,6 +229,13 @@ def _work_in_version(task: Task) -> tuple:
         return ("bug", f"check '{ob.id}': {message}", ob.file, ob.line, None)
     seconds = {"total": time.perf_counter() - start, "engines": r.seconds}
     return ("ok", rec, seconds, encode_compact(rec) if json_row else None)
+
+
+def _line_of(ob: Check, field: str | None) -> int:
+    """The spec line of the parameter a decision's error names (``strides[1]`` -> the ``strides`` key), else
+    the check's own line."""
+    key = (field or "").split("[", 1)[0].split(".", 1)[0]
+    return dict(ob.param_lines).get(key) or ob.line
 
 
 def error_record(ob: Check, message: str) -> dict[str, Any]:

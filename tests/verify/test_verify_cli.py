@@ -197,3 +197,43 @@ def test_html_report_is_written_or_refused(verify, monkeypatch):
     rc, out, err, reports = verify(SPECS / "failing.yaml", formats="json,html")
     assert (rc, err) == (2, "layoutcheck: error: field '--format': the html report is unavailable "
                             "(checker.reports.html is not installed)\n")
+
+
+BAD_PARAMETERS = """version: 1
+hardware: sm90
+encodings:
+  rows: {attr: "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"}
+  buf: {attr: "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"}
+checks:
+  - id: strides-of-another-rank
+    prove: coalesced
+    layout: rows
+    shape: [64, 32]
+    dtype: f32
+    sweep:
+      strides: [[32, 1], [1]]
+  - id: odd-alignment
+    prove: fits
+    layout: buf
+    shape: [64, 32]
+    dtype: f16
+    alignment_bytes: 3
+"""
+
+
+@pytest.mark.parametrize("drop, line, message", [
+    ("", 13, "check 'strides-of-another-rank[strides=1]': field 'strides': needs 2 strides, got [1]"),
+    ("strides", 19, "check 'odd-alignment': field 'alignment_bytes': alignment must be a power of two, got 3")])
+def test_a_parameter_the_property_refuses_is_reported_at_its_key(verify, tmp_path, drop, line, message):
+    """A parameter the schema allows but the property refuses while deciding (a stride list of another rank, an
+    alignment that is no power of two): one line at that key's line, exit 2, nothing written."""
+    text = BAD_PARAMETERS
+    if drop:                                   # keep the second check only (the first would fail first)
+        head, _, rest = text.partition("  - id: strides-of-another-rank")
+        text = head + "  - id: odd-alignment" + rest.partition("  - id: odd-alignment")[2]
+        line -= 7
+    spec = tmp_path / "params.yaml"
+    spec.write_text(text)
+    rc, out, err, reports = verify(spec)
+    assert (rc, out) == (2, "") and not reports.exists()
+    assert err == f"layoutcheck: error: {spec}:{line}: {message}\n"
