@@ -82,9 +82,9 @@ from ..hardware import resolve
 from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
-from .operands import element_width, linear, lowered, operand
+from .operands import element_width, linear, lowered
 from .padded_access import ORIGIN, Placement, normalize_padded, padded_plan, replay_placement, slot_expr
-from .padded_views import in_allocation, padded_view
+from .padded_views import access_operands, padded_view
 from .result import Counterexample, EngineVerdict, Result, run_engines
 from .smem.plan import BLOCK, DIRECTIONS, LANE, OFFSET, REG, WARP, Plan, element_bits, normalize, plan
 
@@ -205,9 +205,7 @@ def decide(check, engines: Engines) -> Result:
         R, mem, places, hw = padded_view(check)
         return aligned_access(R, mem, check.dtype_bits, direction=p("direction"), access=p("access") or "auto",
                               places=places, hardware=hw, engines=engines)
-    R, S, shape = operand(check, "reg"), operand(check, "shared"), check.shape
-    if p("view_of"):
-        (R, S), shape = in_allocation(check), None
+    R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), hardware=check.hardware, engines=engines)
 
 

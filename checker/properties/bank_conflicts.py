@@ -91,8 +91,8 @@ from ..layout import LinearLayout
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import certify, frame
-from .operands import element_width, linear, lowered, operand
-from .padded_views import in_allocation, padded_view
+from .operands import element_width, linear, lowered
+from .padded_views import access_operands, padded_view
 from .result import EngineVerdict, Result, run_engines
 from .smem.plan import (
     ACCESSES,
@@ -171,9 +171,7 @@ def decide(check, engines: Engines) -> Result:
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
                                          places)
-    R, S, shape = operand(check, "reg"), operand(check, "shared"), check.shape
-    if p("view_of"):
-        (R, S), shape = in_allocation(check), None
+    R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
                  hardware=check.hardware, triton=bool(p("triton")), engines=engines)
 

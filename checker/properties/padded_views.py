@@ -4,7 +4,7 @@ A TTGIR access often reads or writes a view of its allocation (one buffer of a m
 subslice), whose shape (``check.shape``) is not the allocation's (param ``view_of``). The view starts at a
 multiple of its shape, so its offsets are the allocation's XOR one constant:
 
-- a linear allocation (`in_allocation`): R's coordinates are read in the allocation's frame, which keeps which
+- a linear allocation (`access_operands`): R's coordinates are read in the allocation's frame, which keeps which
   accesses share a word and a bank;
 - a padded allocation M (`padded_view`, param ``padded_view``): the view element at offset o (the view at the
   allocation's origin) sits at slot base + phys(o ^ xor); every placement the view may take (params
@@ -21,6 +21,7 @@ from ..encodings import lower
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout
 from ..padded import PaddedLayout, linear_part
+from .operands import operand
 
 
 def _in_frame(R: LinearLayout, dims, alloc) -> LinearLayout:
@@ -28,10 +29,14 @@ def _in_frame(R: LinearLayout, dims, alloc) -> LinearLayout:
     return LinearLayout([(d, R.in_bases(d)) for d in R.in_dims], list(zip(dims, alloc)))
 
 
-def in_allocation(check: Any) -> tuple[LinearLayout, Any]:
-    """R and S of an access through a sub-tile view of a linear allocation (``view_of``: its shape)."""
+def access_operands(check: Any) -> tuple[Any, Any, Any]:
+    """R, S and the shape to lower them at, for an access of a linear allocation: the check's operands (lowered
+    at its ``layout_shape`` when it has one) and shape, or, through a sub-tile view (``view_of``: the
+    allocation's shape), R in the allocation's frame and S at the allocation's shape, both lowered."""
+    if not check.param("view_of"):
+        return operand(check, "reg"), operand(check, "shared"), check.shape
     R, S = lower(check.operand("reg"), check.shape), lower(check.operand("shared"), check.param("view_of"))
-    return _in_frame(R, linear_part(S).out_dims, check.param("view_of")), S
+    return _in_frame(R, linear_part(S).out_dims, check.param("view_of")), S, None
 
 
 def padded_view(check: Any) -> tuple[LinearLayout, PaddedLayout, tuple, Hardware]:
