@@ -226,9 +226,11 @@ def _left_inverse(claim: Mapping, proof: Mapping) -> None:
     if len(rows) != len(kept):
         raise CertificateError(f"the inverse has {len(rows)} rows for {len(kept)} columns")
     for i, w in enumerate(rows):
-        for j, c in enumerate(kept):
-            if _parity(w & c) != (i == j):
-                raise CertificateError(f"(M·A)[{i}][{j}] = {_parity(w & c)}, not {int(i == j)}")
+        # row i of M·A as a bit mask over the kept columns: it must be the unit vector e_i
+        product = sum(((w & c).bit_count() & 1) << j for j, c in enumerate(kept))
+        if product != 1 << i:
+            j = next(j for j, c in enumerate(kept) if _parity(w & c) != (i == j))
+            raise CertificateError(f"(M·A)[{i}][{j}] = {_parity(w & kept[j])}, not {int(i == j)}")
 
 
 def _spanning(claim: Mapping, proof: Mapping) -> None:

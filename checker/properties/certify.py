@@ -34,7 +34,14 @@ def left_inverse_rows(cols: Sequence[int]) -> list[int]:
                 trans[q] ^= t
         rows[r], trans[r] = e, t
         pivots.append((p, r))
-    return [sum(1 << p for p, q in pivots if trans[q] >> i & 1) for i in range(len(cols))]
+    out = [0] * len(cols)
+    for p, q in pivots:                     # w_i gets bit p_t for every set bit i of T's row t
+        t = trans[q]
+        while t:
+            low = t & -t
+            out[low.bit_length() - 1] |= 1 << p
+            t ^= low
+    return out
 
 
 def echelon(vectors: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -123,4 +130,11 @@ def all_of(*parts: Certificate | None) -> Certificate | None:
 
 
 def _dim_cols(L: LinearLayout, d: str) -> list[int]:
-    return [L.pack_out(b) for b in L.in_bases(d)]
+    """The packed columns of in-dim d's bits: its run of L.columns (in flat order, in-dim after in-dim)."""
+    start = 0
+    for name, size in L.in_dim_sizes:
+        k = log2(size)
+        if name == d:
+            return list(L.columns[start:start + k])
+        start += k
+    return [L.pack_out(b) for b in L.in_bases(d)]      # not an in-dim: in_bases says so

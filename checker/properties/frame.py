@@ -31,10 +31,14 @@ def align(layouts: Sequence[LinearLayout], shape: Mapping[str, int] | None = Non
         if n not in sizes:
             raise LayoutError(f"shape names dim '{n}', which the layout does not have (dims {names})")
         sizes[n] = max(sizes[n], s)
+    frame = tuple((n, sizes[n]) for n in names)
     out = []
     for L in layouts:
+        if L.out_dim_sizes == frame:        # already in the frame: the layout itself (layouts are values)
+            out.append(L)
+            continue
         L = L.transpose_outs(names)
-        out.append(LinearLayout([(d, L.in_bases(d)) for d in L.in_dims], [(n, sizes[n]) for n in names]))
+        out.append(LinearLayout([(d, L.in_bases(d)) for d in L.in_dims], list(frame)))
     return out
 
 
