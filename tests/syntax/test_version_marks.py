@@ -82,3 +82,34 @@ def test_older_spellings_are_read():
     assert checker.lower(p, [32, 64]) == checker.lower(full, [32, 64])
     with pytest.raises(CheckerError, match="must be a permutation of 0..1, got \\[1, 1\\]"):
         checker.parse_encoding("#ttg.padded_shared<[64:+8] {order = [1, 1]}>")
+
+
+def test_every_marks_needle_is_in_each_of_its_matches_so_the_quick_test_drops_none():
+    """find_marks skips a marker's regex where its needle is absent: the needle must be in every match. Checked on
+    every TTGIR text of the repository that has a match of some marker, and on one spelling per marker."""
+    import pathlib
+
+    from checker.syntax.version_marks import MARKS
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    texts = [p.read_text(errors="replace") for p in sorted((root / "tests").rglob("*.ttgir"))]
+    texts += [
+        "#t = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, unpacked = true, colStride = 1>",
+        "#l = #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 1, CTASplitM = 2>",
+        "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], "
+        "CTAsPerCGA = [1], CTASplitNum = [1], CTAOrder = [0]}>",
+        "#m = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], elementType = f16}>",
+        "#w = #ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[1, 0]]}, warpsPerCTA = [2, 1]}>",
+        "#g = #ttg.generic_linear<{register = [], lane = [], warp = [], block = []}>",
+        "#p = #ttg.padded_shared<[32:+4] {order = [1, 0]}>\n#q = #ttg.padded_shared<[32:+4] {order = [1, 0], "
+        "shape = [64, 64]}>\n#s = #ttg.shared_linear<{offset = []}>\n#r = #ttg.partitioned_shared<{n = 2}>",
+        '  %1 = amdgpu.buffer_load %p[%o] : tensor<64xf16>\n  "amdg.async_wait"() : () -> ()',
+        '#loc = loc("k.py":1:0)\nmodule attributes {ttg.target = "cuda:90"} {\n  %v = ttg.memdesc_subview %a[%c0]',
+    ]
+    seen = set()
+    for text in texts:
+        for marker in MARKS:
+            for m in marker.pattern.finditer(text):
+                assert marker.needle in m.group(0), (marker.name, m.group(0))
+                seen.add(marker.name)
+    assert seen == {m.name for m in MARKS}          # every marker matched somewhere, its needle with it
