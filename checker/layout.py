@@ -53,12 +53,13 @@ def _next_power_of_two_above(x: int) -> int:
 class LinearLayout:
     """An F2-linear map {in-dims} -> {out-dims}; see the module docstring."""
 
-    __slots__ = ("_ins", "_outs", "_columns", "_rank", "_hash")
+    __slots__ = ("_ins", "_outs", "_columns", "_rank", "_hash", "_in_map")
     _ins: tuple[tuple[str, tuple[Basis, ...]], ...]
     _outs: tuple[tuple[str, int], ...]
     _columns: tuple[int, ...] | None
     _rank: int | None
     _hash: int | None
+    _in_map: dict[str, tuple[Basis, ...]] | None      # in-dim name -> bases, built on first use (`_by_in_dim`)
 
     def __init__(self, bases: Mapping[str, Sequence[Sequence[int]]] | Sequence[tuple[str, Sequence[Sequence[int]]]],
                  out_dims: Sequence[tuple[str, int]], *, require_surjective: bool = False) -> None:
@@ -70,6 +71,7 @@ class LinearLayout:
         self._columns = None
         self._rank = None
         self._hash = None
+        self._in_map = None
         self._check_invariants(require_surjective)
 
     @classmethod
@@ -80,7 +82,7 @@ class LinearLayout:
         L = object.__new__(cls)
         L._ins = tuple((n, tuple(bs)) for n, bs in ins)
         L._outs = tuple(outs)
-        L._columns = L._rank = L._hash = None
+        L._columns = L._rank = L._hash = L._in_map = None
         return L
 
     # ----------------------------------------------------------------- building
@@ -157,9 +159,16 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ queries
 
+    def _by_in_dim(self) -> dict[str, tuple[Basis, ...]]:
+        """In-dim name -> its bases, kept: the queries by name below are asked thousands of times a run."""
+        m = self._in_map
+        if m is None:
+            m = self._in_map = dict(self._ins)
+        return m
+
     @property
     def in_dims(self) -> tuple[str, ...]:
-        return tuple(n for n, _ in self._ins)
+        return tuple(self._by_in_dim())
 
     @property
     def out_dims(self) -> tuple[str, ...]:
@@ -178,16 +187,16 @@ class LinearLayout:
         return dict(self._ins)
 
     def has_in_dim(self, d: str) -> bool:
-        return any(n == d for n, _ in self._ins)
+        return d in self._by_in_dim()
 
     def has_out_dim(self, d: str) -> bool:
         return any(n == d for n, _ in self._outs)
 
     def in_bases(self, d: str) -> tuple[Basis, ...]:
-        for n, bs in self._ins:
-            if n == d:
-                return bs
-        raise LayoutError(f"in-dim '{d}' is not in the layout (in-dims {list(self.in_dims)})")
+        bs = self._by_in_dim().get(d)
+        if bs is None:
+            raise LayoutError(f"in-dim '{d}' is not in the layout (in-dims {list(self.in_dims)})")
+        return bs
 
     def in_dim_size_log2(self, d: str) -> int:
         return len(self.in_bases(d))
