@@ -61,14 +61,26 @@ def _rebuild(bases: dict[str, list[list[int]]], L: LinearLayout) -> LinearLayout
 def drop_zero_registers(L: LinearLayout) -> LinearLayout:
     """L without the register bases that only repeat data (Triton's actionRemoveBroadcastedRegs)."""
     b = _bases(L)
-    b[REG] = [x for x in b.get(REG, []) if any(x)]
+    b[REG] = _nonzero(b.get(REG, []))
     return LinearLayout([(d, b[d]) for d in L.in_dims], L.out_dim_sizes)
+
+
+def _nonzero(bases: list[list[int]]) -> list[list[int]]:
+    return [x for x in bases if any(x)]
+
+
+def _axis_first(bases: list[list[int]], axis: int) -> list[list[int]]:
+    return [x for x in bases if x[axis]] + [x for x in bases if not x[axis]]
 
 
 def zero_axis(L: LinearLayout, axis: int, dim: str) -> LinearLayout:
     """``dim``'s bases zeroed along ``axis``; the axis bases left (all in-dims, in order) renumbered
     1, 2, 4, ... so the axis out size shrinks to what is still unreduced (zeroBasesAlongDimAndReorder)."""
-    b = _bases(L)
+    return _zeroed(_bases(L), L, axis, dim)
+
+
+def _zeroed(b: dict[str, list[list[int]]], L: LinearLayout, axis: int, dim: str) -> LinearLayout:
+    """`zero_axis` of the layout of bases `b` over L's in-dims and out-dims (changing `b`)."""
     for x in b.get(dim, []):
         x[axis] = 0
     step = 1
@@ -84,22 +96,32 @@ def axis_registers_first(L: LinearLayout, axis: int) -> LinearLayout:
     """The register bases that move along ``axis`` first, the others after, each group in order
     (moveAxisBasesToFront, not vectorized)."""
     b = _bases(L)
-    regs = b.get(REG, [])
-    b[REG] = [x for x in regs if x[axis]] + [x for x in regs if not x[axis]]
+    b[REG] = _axis_first(b.get(REG, []), axis)
     return LinearLayout([(d, b[d]) for d in L.in_dims], L.out_dim_sizes)
 
 
 def reduced_registers(L: LinearLayout, axis: int) -> LinearLayout:
     """L once each thread has combined its registers along ``axis`` (the values left are the accumulators)."""
-    R = drop_zero_registers(L)
-    R = axis_registers_first(R, axis)
-    R = zero_axis(R, axis, REG)
-    return drop_zero_registers(R)
+    return drop_zero_registers(_registers_zeroed(L, axis))
+
+
+def _registers_zeroed(L: LinearLayout, axis: int) -> LinearLayout:
+    """``zero_axis(axis_registers_first(drop_zero_registers(L), axis), axis, REG)``, the steps before the last
+    of `reduced_registers`, on L's bases: the layouts between the steps are never built (neither can fail,
+    their bases being some of L's, reordered, at L's out sizes)."""
+    b = _bases(L)
+    b[REG] = _axis_first(_nonzero(b.get(REG, [])), axis)
+    return _zeroed(b, L, axis, REG)
 
 
 def reduced_reg_lane_layout(L: LinearLayout, axis: int) -> LinearLayout:
-    """L once the registers and the lanes have reduced along ``axis`` (ReduceOpHelper::reducedRegLaneLayout)."""
-    return zero_axis(reduced_registers(L, axis), axis, LANE)
+    """L once the registers and the lanes have reduced along ``axis`` (ReduceOpHelper::reducedRegLaneLayout):
+    ``zero_axis(reduced_registers(L, axis), axis, LANE)``, the registers' last step (dropping the zero
+    bases) on the bases alone."""
+    R = _registers_zeroed(L, axis)
+    b = _bases(R)
+    b[REG] = _nonzero(b.get(REG, []))
+    return _zeroed(b, R, axis, LANE)
 
 
 def shuffles(L: LinearLayout, axis: int, inputs: int, redux: bool = False) -> tuple[int, int] | None:
@@ -161,8 +183,13 @@ def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L: its largest round, every input's tile side by side
     (ReduceOpHelper::getScratchSizeInBytes)."""
+    return rounds_scratch_bytes(cross_warp_rounds(L, axis), bits)
+
+
+def rounds_scratch_bytes(rounds: list[tuple[LinearLayout, LinearLayout]], bits: list[int]) -> int:
+    """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
-    for src, dst in cross_warp_rounds(L, axis):
+    for src, dst in rounds:
         largest = max(largest, sum(scratch_elements(src, dst, b) * (b // 8) for b in bits))
     return largest
 

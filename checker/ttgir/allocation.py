@@ -72,6 +72,7 @@ from ..syntax.ttgir import (
     partition_warps,
     split_top,
 )
+from ..versions import active as active_version
 from .liveness import ControlFlow
 
 SCRATCH_ALIGN = 128
@@ -157,20 +158,26 @@ class Function:
                     if argument_region(ops[p], k) == r}
             return scopes[block]
 
+        # the scopes an operand is looked up in, innermost first: those of `chain`, which depends on the block
+        # holding the operation alone (each scope a dict that grows as the block's results are defined)
+        visible: dict[Block, list[dict[str, Value]]] = {}
         for i in self.members:
             op = ops[i]
             block = (op.parent, op.region)
             resolved: list[Value | None] = []
-            chain = self.chain(i) if op.operands else []      # the same for every operand of the op
-            for name in op.operands:
-                v = None
-                for b in chain:
-                    v = scope(b).get(name)
+            if op.operands:
+                chain = visible.get(block)
+                if chain is None:
+                    chain = visible[block] = [scope(b) for b in self.chain(i)]
+                for name in op.operands:
+                    v = None
+                    for names in chain:
+                        v = names.get(name)
+                        if v is not None:
+                            break
+                    resolved.append(v)
                     if v is not None:
-                        break
-                resolved.append(v)
-                if v is not None:
-                    self.users.setdefault(v, []).append(i)
+                        self.users.setdefault(v, []).append(i)
             self.operand_values[i] = resolved
             for r in op.results:
                 scope(block)[r] = ("result", i, r)
@@ -207,7 +214,11 @@ class Analysis:
     (`inline_calls`), and per function (its operations and members) its `Function`, the operations
     `erased_before_allocation` finds dead, and its `aliases`. None of these is changed once made (a
     `Function` is read, never written, after its construction; callers copy what they alter), so every
-    reader gets the same objects and the same results as when it made its own."""
+    reader gets the same objects and the same results as when it made its own.
+
+    `scratch_sizes` keeps the scratch of conversions and reductions (`scratch`) by what it is computed from
+    (the layouts, shapes, axis, element bits, target and Triton version): a kernel reduces or converts the
+    same tensors several times (a softmax's max, then its sum), and each distinct one is sized once."""
 
     def __init__(self, module: Module):
         self.module = module
@@ -216,6 +227,7 @@ class Analysis:
         self._functions: dict[tuple[int, tuple[int, ...]], tuple[Sequence[Operation], Function]] = {}
         self._dead: dict[int, tuple[Function, set[int]]] = {}                       # id(Function) -> ...
         self._aliases: dict[int, tuple[Function, dict[Value, set[int]]]] = {}        # id(Function) -> ...
+        self.scratch_sizes: dict[tuple, tuple[int, str]] = {}
 
     @property
     def inlined(self) -> Inlined:
@@ -279,21 +291,24 @@ def aliases(fn: Function) -> dict[Value, set[int]]:
         edges.append((targets, sources))
         return False
 
+    def shared_results(i: int) -> list[Value]:
+        """The results of operation i that may point into shared memory: not a type the reader knows to be
+        something else (`arith.select ... : T` writes one type for all, which the reader may not give the
+        result)."""
+        res = fn.values(i)
+        known = ops[i].result_types if len(ops[i].result_types) == len(res) else [None] * len(res)
+        return [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
+
     for i in fn.members:
         op, src = ops[i], fn.operand_values[i]
         if op.name == "ttg.local_alloc":
             continue
-        res = fn.values(i)
-        # results that may point into shared memory: not a type the reader knows to be something else
-        # (`arith.select ... : T` writes one type for all, which the reader may not give the result)
-        known = op.result_types if len(op.result_types) == len(res) else [None] * len(res)
-        shared_res = [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
         if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
-            edge(shared_res, src[:1])
+            edge(shared_results(i), src[:1])
         elif op.name == "arith.select":
-            edge(shared_res, src[1:3])
+            edge(shared_results(i), src[1:3])
         elif op.name == "scf.for":
-            iter_args = fn.argument_values(i)
+            iter_args, res = fn.argument_values(i), fn.values(i)
             for k, init in enumerate(src[3:]):
                 edge(iter_args[1 + k:2 + k] + res[k:k + 1], [init])
         elif op.name == "scf.while":
@@ -620,8 +635,10 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
                     virtual.append(Buffer(op.line, op.name, "virtual", callee.total, SCRATCH_ALIGN, fn.ids[i],
                                           fn.ids[i] + 1, what=f"@{_symbol(op)}", owner=i))
             continue
+        if op.name not in SCRATCH_OPS:
+            continue                # `scratch` gives it none
         used = any(fn.users.get(v) for v in fn.values(i))
-        size, what, align = scratch(op, module, used, hw, out.uncertain)
+        size, what, align = scratch(op, module, used, hw, out.uncertain, analysis.scratch_sizes)
         if size:
             scratch_buffers.append(Buffer(op.line, op.name, "scratch", size, align, fn.ids[i], fn.ids[i] + 1,
                                           what=what, owner=i))
@@ -649,8 +666,12 @@ PURE_TERMINATORS = ("scf.yield", "scf.condition", "ttg.warp_yield", "ttg.warp_re
 STRUCTURED_CONTROL = ("scf.for", "scf.if", "scf.while")
 
 
+_REMOVABLE = frozenset(REMOVABLE)
+_EFFECTS_INSIDE = frozenset(("ttg.warp_specialize",) + STRUCTURED_CONTROL)    # effects: those of what they hold
+
+
 def _removable(op: Operation) -> bool:
-    if op.name in REMOVABLE or op.name.startswith(("arith.", "math.")):
+    if op.name in _REMOVABLE or op.name.startswith(("arith.", "math.")):
         return True
     # inline assembly and external calls declare their effects by their ``pure`` attribute
     return op.name in ("tt.elementwise_inline_asm", "tt.extern_elementwise") and \
@@ -673,17 +694,36 @@ def erased_before_allocation(fn: Function) -> set[int]:
         if ops[i].parent is not None:
             inside.setdefault(ops[i].parent, []).append(i)
 
+    free: dict[int, bool] = {}          # effect_free of each operation asked (a loop asks for all it holds)
+
     def effect_free(i: int) -> bool:
-        op = ops[i]
-        if op.name in PURE_TERMINATORS:
-            return True
-        if op.name in ("ttg.warp_specialize",) + STRUCTURED_CONTROL:
-            return all(effect_free(j) for j in inside.get(i, ()))
-        return _removable(op)
+        got = free.get(i)
+        if got is None:
+            op = ops[i]
+            if op.name in PURE_TERMINATORS:
+                got = True
+            elif op.name in _EFFECTS_INSIDE:
+                got = all(effect_free(j) for j in inside.get(i, ()))
+            else:
+                got = _removable(op)
+            free[i] = got
+        return got
+
+    ends: dict[tuple[int, int], int | None] = {}     # terminator of each region asked
+    arguments: dict[tuple[int, int], list[Value]] = {}  # arguments of each region asked
+
+    def region_arguments(holder: int, region: int) -> list[Value]:
+        key = (holder, region)
+        if key not in arguments:
+            arguments[key] = fn.argument_values(holder, region)
+        return arguments[key]
 
     def terminator(holder: int, region: int) -> int | None:
-        body = [j for j in inside.get(holder, ()) if ops[j].region == region]
-        return body[-1] if body and ops[body[-1]].name in PURE_TERMINATORS else None
+        key = (holder, region)
+        if key not in ends:
+            body = [j for j in inside.get(holder, ()) if ops[j].region == region]
+            ends[key] = body[-1] if body and ops[body[-1]].name in PURE_TERMINATORS else None
+        return ends[key]
 
     live_ops: set[int] = set()
     live_values: set[Value] = set()
@@ -749,20 +789,23 @@ def erased_before_allocation(fn: Function) -> set[int]:
         holder = v[1]
         op = ops[holder]
         if v[0] == "result":
+            if op.name not in STRUCTURED_CONTROL:
+                op_live(holder)
+                continue
             k = op.results.index(v[2]) if v[2] in op.results else -1
             if op.name == "scf.for":
                 loop_carried(holder, k)
             elif op.name == "scf.if":
                 operand(terminator(holder, 0), k)
                 operand(terminator(holder, 1), k)
-            elif op.name == "scf.while":
-                operand(terminator(holder, 0), k + 1)
             else:
-                op_live(holder)
+                operand(terminator(holder, 0), k + 1)
             continue
         for w in passed_to.get(v, ()):
             value_live(w)
-        args = fn.argument_values(holder, v[2])
+        if op.name not in ("scf.for", "scf.while"):
+            continue                    # nothing flows into the argument from elsewhere
+        args = region_arguments(holder, v[2])
         k = args.index(v) if v in args else -1
         if op.name == "scf.for" and k > 0:
             loop_carried(holder, k - 1)
@@ -857,18 +900,20 @@ def _per_cta(enc, shape: list[int]) -> list[int]:
 
 
 def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | None = None,
-            uncertain: list[str] | None = None) -> tuple[int, str, int]:
+            uncertain: list[str] | None = None, sizes: dict[tuple, tuple[int, str]] | None = None) \
+        -> tuple[int, str, int]:
     """(bytes, why, alignment) of an operation's scratch buffer; 0 when it needs none. A size that cannot be
-    computed is 0 with its reason added to `uncertain`."""
+    computed is 0 with its reason added to `uncertain`. `sizes`: the sizes of conversions and reductions
+    computed before, by their inputs (`Analysis.scratch_sizes`; None: computed afresh)."""
     try:
         if op.name == "ttg.convert_layout":
-            size, why = _convert(op, hw)
+            size, why = _convert(op, hw, sizes)
             if size and hw is None and (module.target or "").startswith("cuda:") and uncertain is not None:
                 uncertain.append(f"line {op.line}: no hardware preset for {module.target}: the scratch of a "
                                  f"conversion is sized without the target's ld/st matrix instructions")
             return size, why, SCRATCH_ALIGN
         if op.name == "tt.reduce":
-            return _reduce(op) + (SCRATCH_ALIGN,)
+            return _reduce(op, sizes) + (SCRATCH_ALIGN,)
         if op.name == "tt.scan":
             return _scan(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.histogram":
@@ -903,12 +948,31 @@ def _nonzero(bases) -> list:
     return [b for b in bases if any(b)]
 
 
-def _convert(op: Operation, hw: Hardware | None) -> tuple[int, str]:
-    from ..properties.conversion_cost import scratch_elements  # lazy: only kernels converting through shared memory
+def _sized(sizes: dict[tuple, tuple[int, str]] | None, key: tuple, compute) -> tuple[int, str]:
+    """compute(), or what it gave before for the same key (a size computed from the key's values alone, under
+    the Triton version in force, as `lower` is: `checker.versions.active`). A computation that raises is not
+    kept: it raises again, the same error."""
+    if sizes is None:
+        return compute()
+    key += (active_version(),)
+    got = sizes.get(key)
+    if got is None:
+        got = sizes[key] = compute()
+    return got
+
+
+def _convert(op: Operation, hw: Hardware | None, sizes: dict[tuple, tuple[int, str]] | None = None) \
+        -> tuple[int, str]:
     ts = layout_tensors(op.types)
     if len(ts) != 2:
         return 0, ""
     src_t, dst_t = ts
+    key = ("convert", src_t.encoding, tuple(src_t.shape), dst_t.encoding, tuple(dst_t.shape), src_t.element_bits, hw)
+    return _sized(sizes, key, lambda: _convert_bytes(src_t, dst_t, hw))
+
+
+def _convert_bytes(src_t: TypeRef, dst_t: TypeRef, hw: Hardware | None) -> tuple[int, str]:
+    from ..properties.conversion_cost import scratch_elements  # lazy: only kernels converting through shared memory
     src, dst = _layout(src_t), _layout(dst_t)
     view = triton_view(src, dst, src_t.encoding == dst_t.encoding)
     if view.get("triton_lowering") not in ("shared_memory", "distributed_shared_memory"):
@@ -921,16 +985,22 @@ def _axis(op: Operation) -> int:
     return op.axis or 0
 
 
-def _reduce(op: Operation) -> tuple[int, str]:
+def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None) -> tuple[int, str]:
     """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
-    from ..properties.reduction import cross_warp_rounds, scratch_bytes  # lazy: only kernels with reductions
     ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
     axis = _axis(op)
-    L = _layout(ins[0])
-    size = scratch_bytes(L, axis, [_scratch_bits(t) for t in ins])
-    return size, f"cross-warp reduction, {len(cross_warp_rounds(L, axis))} round(s)" if size else ""
+    bits = [_scratch_bits(t) for t in ins]
+    key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits))
+    return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits))
+
+
+def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]:
+    from ..properties.reduction import cross_warp_rounds, rounds_scratch_bytes  # lazy: only kernels with reductions
+    rounds = cross_warp_rounds(_layout(first), axis)
+    size = rounds_scratch_bytes(rounds, bits)
+    return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 
 def _scan(op: Operation) -> tuple[int, str]:
@@ -985,6 +1055,9 @@ def _gather(op: Operation) -> tuple[int, str]:
 
 ATOMICS = ("tt.atomic_rmw", "tt.atomic_cas", "ttg.local_atomic_scatter_rmw", "tti.experimental_gsan_atomic_rmw",
            "tti.experimental_gsan_atomic_cas", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas")
+SCRATCH_OPS = frozenset(("ttg.convert_layout", "tt.reduce", "tt.scan", "tt.histogram", "tt.gather",
+                         "ttng.tensormap_create", "ttg.warp_specialize") + ATOMICS)
+"""The operations `scratch` may give a buffer; it gives every other one none."""
 
 
 def _atomic_bits(op: Operation) -> int:

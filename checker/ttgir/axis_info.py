@@ -477,6 +477,7 @@ _PRED = re.compile(r"\barith\.cmpi\s+(\w+)")
 _CONST = re.compile(r"\barith\.constant\s+(?:dense<\s*([^<>\[\]]*?)\s*>|(-?\d+|true|false)\b)")
 _POINTEE = re.compile(r"!tt\.ptr<\s*([a-zA-Z]\w*)")
 _INT_TYPE = re.compile(r"\b[iu](\d+)\b|\bindex\b")
+_INTEGER = re.compile(r"-?\d+")
 
 
 def _hint_values(v) -> list[int] | None:
@@ -525,10 +526,13 @@ def pointee_bits(text: str) -> int | None:
     return element_bits(m.group(1))
 
 
+_ELEMENT = re.compile(r"(?:[iuf]|bf|f8E\w*?|f)(\d+)(?:\w*)")
+
+
 def element_bits(name: str) -> int | None:
     if name in ("i1",):
         return 1
-    m = re.fullmatch(r"(?:[iuf]|bf|f8E\w*?|f)(\d+)(?:\w*)", name)
+    m = _ELEMENT.fullmatch(name)
     if name.startswith("f8") or name.startswith("F8"):
         return 8
     if m:
@@ -561,13 +565,14 @@ def _func_arg_hints(op: Operation) -> dict[str, dict[str, list[int]]]:
         return {}
     depth, end = 0, None
     body = m.group(1)
-    for i, ch in enumerate(body):
+    for b in _BRACKET.finditer(body):           # the signature ends at the ")" closing its "("
+        ch = b.group()
         if ch in "(<[{":
             depth += 1
-        elif ch in ")>]}":
-            if depth == 0 and ch == ")":
-                end = i
-                break
+        elif depth == 0 and ch == ")":
+            end = b.start()
+            break
+        else:
             depth -= 1
     args = split_top(body[:end] if end is not None else body)
     out = {}
@@ -576,12 +581,17 @@ def _func_arg_hints(op: Operation) -> dict[str, dict[str, list[int]]]:
         if not name:
             continue
         hints = {}
-        for key in ("tt.contiguity", "tt.divisibility", "tt.constancy"):
-            h = re.search(re.escape(key) + r"\s*=\s*(dense<[^>]*>|-?\d+)", a)
+        for key, pattern in _ARG_HINTS:
+            h = pattern.search(a) if key in a else None
             if h:
                 hints[key] = [int(x) for x in re.findall(r"-?\d+", h.group(1))]
         out[name.group(1)] = hints
     return out
+
+
+_BRACKET = re.compile(r"[()<>\[\]{}]")
+_ARG_HINTS = [(key, re.compile(re.escape(key) + r"\s*=\s*(dense<[^>]*>|-?\d+)"))
+              for key in ("tt.contiguity", "tt.divisibility", "tt.constancy")]
 
 
 def analyze(module: Module) -> Analysis:
@@ -589,34 +599,37 @@ def analyze(module: Module) -> Analysis:
     the loops."""
     a = Analysis()
     ops = _scoped(module.operations, a)
-    for op in ops:
-        for r in op.results:
-            a.defs[r] = op
-            a.shapes[r] = value_shape(op)
     children: dict[int, list[Operation]] = {}
+    funcs = []
     for op in ops:
+        if op.results:
+            shape = value_shape(op)             # one list for all its results (a visit does the same)
+            for r in op.results:
+                a.defs[r] = op
+                a.shapes[r] = shape
         if op.parent is not None:
             children.setdefault(op.parent, []).append(op)
-    # function arguments: their hints; other block arguments are joined (scf.for) or pessimistic
-    for op in ops:
         if op.name == "tt.func":
-            hints = _func_arg_hints(op)
-            types = {}
-            for t, name in zip(op.argument_types, op.arguments):
-                types[name] = t
-            for name in op.arguments:
-                t = types.get(name)
-                shape = list(t.shape) if t is not None and t.kind == "tensor" else []
-                rank = max(1, len(shape))
-                h = hints.get(name.split("@")[0], {})
-                info = AxisInfo.pessimistic(rank)
-                info = AxisInfo(_fit(h["tt.contiguity"], rank) if "tt.contiguity" in h else info.contiguity,
-                                _fit(h["tt.divisibility"], rank) if "tt.divisibility" in h else info.divisibility,
-                                _fit(h["tt.constancy"], rank) if "tt.constancy" in h else info.constancy)
-                a.info[name] = info
-                a.shapes[name] = shape
-                a.forms[name] = (0,) * rank
-                a.arg_origin[name] = name
+            funcs.append(op)
+    # function arguments: their hints; other block arguments are joined (scf.for) or pessimistic
+    for op in funcs:
+        hints = _func_arg_hints(op)
+        types = {}
+        for t, name in zip(op.argument_types, op.arguments):
+            types[name] = t
+        for name in op.arguments:
+            t = types.get(name)
+            shape = list(t.shape) if t is not None and t.kind == "tensor" else []
+            rank = max(1, len(shape))
+            h = hints.get(name.split("@")[0], {})
+            info = AxisInfo.pessimistic(rank)
+            info = AxisInfo(_fit(h["tt.contiguity"], rank) if "tt.contiguity" in h else info.contiguity,
+                            _fit(h["tt.divisibility"], rank) if "tt.divisibility" in h else info.divisibility,
+                            _fit(h["tt.constancy"], rank) if "tt.constancy" in h else info.constancy)
+            a.info[name] = info
+            a.shapes[name] = shape
+            a.forms[name] = (0,) * rank
+            a.arg_origin[name] = name
     if _fixed_point(a, ops, [children.get(k, []) for k in range(len(ops))]):
         return a
     # no fixed point in MAX_ROUNDS rounds (cannot happen for monotone joins; a guard): pessimistic
@@ -660,13 +673,15 @@ def _fixed_point(a: Analysis, ops: list[Operation], children: list[list[Operatio
     n = len(ops)
     users: dict[str, list[int]] = {}
     for k, op in enumerate(ops):
-        inputs = list(op.operands)
+        inputs = op.operands
         if op.name in ("scf.for", "scf.if"):
-            inputs += [v for c in children[k] if c.name == "scf.yield" for v in c.operands]
-        for v in dict.fromkeys(inputs):
+            inputs = inputs + [v for c in children[k] if c.name == "scf.yield" for v in c.operands]
+        for v in (dict.fromkeys(inputs) if len(inputs) > 1 else inputs):     # each op once per value
             users.setdefault(v, []).append(k)
     owned = [op.results + op.arguments for op in ops]
     info, forms, shapes = a.info, a.forms, a.shapes
+    # the shape each visit gives an op's results: its value_shape, which `analyze` set on them (one list)
+    op_shapes = [shapes.get(op.results[0]) if op.results else None for op in ops]
     pending = set(range(n))              # the ops to visit in the next round
     for _ in range(MAX_ROUNDS):
         changed = False
@@ -680,7 +695,7 @@ def _fixed_point(a: Analysis, ops: list[Operation], children: list[list[Operatio
                 continue
             # the state of each value it owns, before and after
             before = [(info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT)) for v in mine]
-            got = _visit(a, ops[k], children[k])
+            got = _visit(a, ops[k], children[k], op_shapes[k])
             dirty = False
             for v, old in zip(mine, before):
                 new = (info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT))
@@ -777,9 +792,10 @@ def _yields(children: list[Operation], region: int | None = None) -> list[Operat
     return [c for c in children if c.name == "scf.yield" and (region is None or c.region == region)]
 
 
-def _visit(a: Analysis, op: Operation, children: list[Operation]) -> tuple | None:
+def _visit(a: Analysis, op: Operation, children: list[Operation], shape: list[int] | None = None) -> tuple | None:
     """Visit one operation: set its own values (`_fixed_point`). Returns the (AxisInfo, form) an ordinary
-    op's rule gave and set on each result; None for scf ops and ops that set no result."""
+    op's rule gave and set on each result; None for scf ops and ops that set no result. `shape`: the op's
+    `value_shape`, when the caller has it."""
     name = op.name
     if name == "scf.for":
         # operands: lb, ub, step, inits...; arguments: iv, iter_args...; results: the iter_args' finals
@@ -807,18 +823,22 @@ def _visit(a: Analysis, op: Operation, children: list[Operation]) -> tuple | Non
                     if k < len(op.results) and v in a.info:
                         _set(a, op.results[k], a.info[v], a.forms.get(v))
         return
-    _region_arguments(a, op)
+    if op.arguments:
+        _region_arguments(a, op)
     if not op.results:
         return
-    if any(v not in a.info for v in op.operands if v.startswith("%")):
-        return                                # an operand not reached yet (visitOperation waits for it)
-    shape = value_shape(op)
+    known = a.info
+    for v in op.operands:
+        if v not in known and v.startswith("%"):
+            return                            # an operand not reached yet (visitOperation waits for it)
+    if shape is None:
+        shape = value_shape(op)
     rank = max(1, len(shape))
     try:
         got = _rule(a, op, shape)
     except (IndexError, KeyError, ValueError, ZeroDivisionError):
         got = None                            # operands of another rank than the op's rule reads: unsure
-    hints = _hints(op.attributes)
+    hints = _hints(op.attributes) if op.attributes else None
     if got is None:
         info, form = AxisInfo.pessimistic(rank), None
     else:
@@ -988,7 +1008,7 @@ def _constant(op: Operation, shape: list[int]):
     text = text.strip()
     if text in ("true", "false"):
         value = 1 if text == "true" else 0
-    elif re.fullmatch(r"-?\d+", text):
+    elif _INTEGER.fullmatch(text):
         value = int(text)
         after = op.text[m.end():]
         t = _INT_TYPE.search(after)

@@ -102,12 +102,15 @@ class Builder:
                  differential: bool = False, selection: Selection = DEFAULT_SELECTION):
         self.m, self.file, self.out = module, file, out
         self.selection = selection
+        self._version = str(selection.version)          # what every check carries
         self.differential = differential
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
         self.ids: Counter = Counter()
         self.defs: dict[str, Operation] = {}
         self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
+        self._block_warps: dict[tuple[int | None, int | None], tuple[int, ...]] = {}    # `warps_of`, per block
+        self._typed: dict[tuple, Encoding] = {}         # the types `type_checks` has checked, by text and block
 
     @cached_property
     def analysis(self):
@@ -173,13 +176,13 @@ class Builder:
     def add(self, op: Operation, prop: str, what: str, operands, shape, *, severity: str = "error",
             dtype: str | None = None, bits: int | None = None, params=()) -> None:
         base = f"{self.file}:{op.line}:{op.name}:{prop}" + (f"[{what}]" if what else "")
-        self.ids[base] += 1
-        ob_id = base if self.ids[base] == 1 else f"{base}#{self.ids[base]}"
+        n = self.ids[base] = self.ids.get(base, 0) + 1
+        ob_id = base if n == 1 else f"{base}#{n}"
         self.out.obligations.append(Check(
             id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
             dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
             expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
-            severity=severity, python=getattr(op, "loc", None), triton_version=str(self.selection.version)))
+            severity=severity, python=getattr(op, "loc", None), triton_version=self._version))
 
     def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
         self.out.skip(op.line, op.name, reason, check, getattr(op, "loc", None))
@@ -198,7 +201,17 @@ class Builder:
         """The warp counts an operation may run with, as Triton's maybeLookupNumWarps finds them: the
         innermost enclosing ``ttg.warp_specialize`` partition's ``num_warps``, else the innermost
         enclosing operation with a ``ttg.num-warps`` attribute (a ``tt.func`` may carry its own), else the
-        module's. The default region of a warp_specialize runs with the warps around it."""
+        module's. The default region of a warp_specialize runs with the warps around it. They depend on the
+        block holding the operation alone (its parent and region), so each block's are found once: every
+        type of every operation asks (`type_checks`)."""
+        block = (op.parent, getattr(op, "region", None))
+        got = self._block_warps.get(block)
+        if got is None:
+            got = self._block_warps[block] = self._enclosing_warps(op)
+        return got
+
+    def _enclosing_warps(self, op: Operation) -> tuple[int, ...]:
+        """`warps_of`, walking out from the operation."""
         ops = self.m.operations
         child, parent = op, op.parent
         while parent is not None:
@@ -225,6 +238,14 @@ class Builder:
             if unsupported:
                 self.skip(op, unsupported, "well_formed")
             return
+        # most types repeat one met before in this block (so at the same warps): the same text, memory, shape
+        # and encoding value. Such a type has nothing new to check: the first one made its checks, or was
+        # left to the tensor-memory or TMA checks, or its encoding does not lower at its shape (nor does now)
+        typed = (ref.kind, ref.encoding_text, ref.memory_space, tuple(ref.shape), tuple(ref.alloc_shape or ()),
+                 op.parent, getattr(op, "region", None))
+        if self._typed.get(typed) is enc:
+            return
+        self._typed[typed] = enc
         if (ref.memory_space or "").endswith(TMEM_SPACE) or enc.kind.startswith("tensor_memory"):
             return                      # tensor memory: the TMEM op checks read it (checker.ttgir.ops_nvidia)
         if ref.kind == "tensordesc":
@@ -258,7 +279,10 @@ class Builder:
 
 def _compact(text: str) -> str:
     """Attribute text without blanks, for check ids: '#ttg.dot_op<{opIdx=0,parent=#mma,kWidth=2}>'."""
-    return re.sub(r"\s+", "", text)
+    return _BLANKS.sub("", text)
+
+
+_BLANKS = re.compile(r"\s+")
 
 
 def _partition_warps(module: Module) -> list[int]:

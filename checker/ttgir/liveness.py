@@ -25,10 +25,11 @@ form, or which branches otherwise (``cf.switch``), cannot be read (`unread`).
 
 **Liveness** (MLIR's ``Liveness``): per block, ``def`` = its arguments and every result inside it (nested
 regions included), ``use`` = every operand inside it not defined there, ``out`` = its values used in another
-block of its region, and ``in = use ∪ (out − def)``, ``out ∪= in`` of each successor, to the fixed point.
-``resolve(v)`` walks the blocks that define or directly use v, and the successors where v is live-in: in
-each, from its definition (or the block's first operation when live-in or a block argument) to the block's
-last operation when live-out, else to the last operation that is or holds a user of v.
+block of its region, and ``in = use ∪ (out − def)``, ``out ∪= in`` of each successor, to the fixed point
+(solved for one value at a time, when its range is asked: `ControlFlow._live_blocks`). ``resolve(v)`` walks
+the blocks that define or directly use v, and the successors where v is live-in: in each, from its definition
+(or the block's first operation when live-in or a block argument) to the block's last operation when
+live-out, else to the last operation that is or holds a user of v.
 
 **Numbering.** Operations are numbered in post-order (an operation after the regions it holds, blocks in
 order), the operations the lowering adds (branches, the loop's compare and step) included. A value's live
@@ -298,50 +299,57 @@ class ControlFlow:
         return self.rename.get(v, v)
 
     def _liveness(self) -> None:
+        """Where each value is defined and used, the blocks enclosing each block and each block's
+        predecessors: what `_live_blocks` reads."""
+        renamed = self.rename.get          # `value` (once per value of the function: spelled out)
         for b, block in enumerate(self.blocks):
             for item in block.items:
                 if item >= 0:
-                    for r in self._results(item):
-                        self.defined_in.setdefault(self.value(r), b)
-        self.users: dict[Value, list[Item]] = {}
+                    for r in self.ops[item].results:
+                        v = ("result", item, r)
+                        self.defined_in.setdefault(renamed(v, v), b)
+        users: dict[Value, list[Item]] = {}
         for item, uses in self.uses.items():
             for u in uses:
-                self.users.setdefault(self.value(u), []).append(item)
-        outer = [self._enclosing(b) for b in range(len(self.blocks))]    # a block, then the blocks holding it
-        n = len(self.blocks)
-        defs: list[set] = [set() for _ in range(n)]
-        uses: list[set] = [set() for _ in range(n)]
-        for v, b in self.defined_in.items():
-            for x in outer[b]:
-                defs[x].add(v)
-        for item, used in self.uses.items():
-            for x in outer[self.block_of[item]]:
-                uses[x].update(self.value(u) for u in used)
-        for b in range(n):
-            uses[b] -= defs[b]
-        out = [set() for _ in range(n)]
-        for v, b in self.defined_in.items():
-            region = self.blocks[b].region
-            for u in self.users.get(v, ()):
-                ub = self._block_in_region(self.block_of[u], region)
-                if ub is not None and ub != b:
-                    out[b].add(v)
-                    break
-        live_in = [uses[b] | (out[b] - defs[b]) for b in range(n)]
-        preds: dict[int, list[int]] = {}
+                v = renamed(u, u)
+                if v in users:
+                    users[v].append(item)
+                else:
+                    users[v] = [item]
+        self.users = users
+        self._outer = [self._enclosing(b) for b in range(len(self.blocks))]   # a block, then the blocks holding it
+        self._preds: dict[int, list[int]] = {}
         for b, block in enumerate(self.blocks):
             for s in block.successors:
-                preds.setdefault(s, []).append(b)
-        todo = list(range(n))
+                self._preds.setdefault(s, []).append(b)
+
+    def _live_blocks(self, v: Value, home: int) -> tuple[set[int], set[int]]:
+        """(the blocks v is live-in at, those it is live-out at) by MLIR's equations (module docstring),
+        solved for v alone: they act on each value apart (unions and differences of sets), so v's part of
+        their least fixed point is v's own. ``def`` holds v at its home block and the blocks holding that one,
+        ``use`` at every other block that is or holds a user's block, ``out`` first at home when a user sits
+        in another block of home's region. Then v is live-in exactly at the blocks outside ``def`` from which
+        a path through such blocks reaches a ``use`` block (home's ``out`` adds nothing: home is in ``def``),
+        and live-out at home as said and at every predecessor of a live-in block."""
+        defining = set(self._outer[home])
+        users = self.users.get(v, ())
+        live_in: set[int] = set()
+        todo: list[int] = []
+        for u in users:
+            for x in self._outer[self.block_of[u]]:
+                if x not in defining and x not in live_in:
+                    live_in.add(x)
+                    todo.append(x)
         while todo:
-            b = todo.pop()
-            for s in self.blocks[b].successors:
-                out[b] |= live_in[s]
-            new = uses[b] | (out[b] - defs[b])
-            if new != live_in[b]:
-                live_in[b] = new
-                todo += [p for p in preds.get(b, ()) if p not in todo]
-        self.live_in, self.live_out = live_in, out
+            for p in self._preds.get(todo.pop(), ()):
+                if p not in defining and p not in live_in:
+                    live_in.add(p)
+                    todo.append(p)
+        live_out = {p for b in live_in for p in self._preds.get(b, ())}
+        region = self.blocks[home].region
+        if any(self._block_in_region(self.block_of[u], region) not in (None, home) for u in users):
+            live_out.add(home)
+        return live_in, live_out
 
     def _enclosing(self, b: int) -> list[int]:
         out = [b]
@@ -379,6 +387,7 @@ class ControlFlow:
         if home is None:
             return None
         users = self.users.get(v, [])
+        live_in, live_out = self._live_blocks(v, home)
         todo = [home] + [self.block_of[u] for u in users]
         seen: set[int] = set()
         lo = hi = None
@@ -391,8 +400,8 @@ class ControlFlow:
             if not items:
                 continue
             defined_here = v[0] == "result" and b == home and self.block_of.get(v[1]) == b
-            start = v[1] if defined_here and v not in self.live_in[b] else items[0]
-            if v in self.live_out[b]:
+            start = v[1] if defined_here and b not in live_in else items[0]
+            if b in live_out:
                 end = items[-1]
             else:
                 end = start
@@ -402,5 +411,5 @@ class ControlFlow:
                         end = a
             lo = self.ids[start] if lo is None else min(lo, self.ids[start])
             hi = self.ids[end] + 1 if hi is None else max(hi, self.ids[end] + 1)
-            todo += [s for s in self.blocks[b].successors if v in self.live_in[s] and s not in seen]
+            todo += [s for s in self.blocks[b].successors if s in live_in and s not in seen]
         return None if lo is None else (lo, hi)

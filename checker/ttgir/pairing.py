@@ -74,7 +74,7 @@ def allocation_sets(operations: Sequence[Any], analysis: Analysis | None = None)
     aliases (`checker.ttgir.allocation.aliases`: views, loop-carried values, branches, selects); op -> None
     outside every function. `analysis`: the module's (`checker.ttgir.allocation.Analysis`), whose functions
     and aliases are shared with the module's other readers, when the caller has one."""
-    found: dict[int, frozenset] = {}
+    where: dict[int, tuple[Function, dict, int]] = {}      # id(op) -> its function, that one's aliases, its index
     for root, f in enumerate(operations):
         if f.name != "tt.func" or f.parent is not None:
             continue
@@ -86,14 +86,21 @@ def allocation_sets(operations: Sequence[Any], analysis: Analysis | None = None)
             fn = Function(operations, members)
             alias = aliases(fn)
         for i in fn.members:
-            op = operations[i]
-            if op.name == "ttg.local_alloc":
-                v = fn.values(i)[0] if op.results else None
-            else:
-                k = {"ttg.local_load": 0}.get(op.name, 1)
-                v = fn.operand_values[i][k] if len(fn.operand_values[i]) > k else None
-            found[id(op)] = frozenset(alias.get(v, ())) if v is not None else frozenset()
-    return lambda op: found.get(id(op))
+            where[id(operations[i])] = (fn, alias, i)
+
+    def allocations(op) -> frozenset | None:
+        """op's set, made when asked (only the shared accesses are asked for theirs)."""
+        got = where.get(id(op))
+        if got is None:
+            return None
+        fn, alias, i = got
+        if op.name == "ttg.local_alloc":
+            v = fn.values(i)[0] if op.results else None
+        else:
+            k = {"ttg.local_load": 0}.get(op.name, 1)
+            v = fn.operand_values[i][k] if len(fn.operand_values[i]) > k else None
+        return frozenset(alias.get(v, ())) if v is not None else frozenset()
+    return allocations
 
 
 class BufferPairs:
