@@ -207,6 +207,9 @@ def _default_parser() -> AttributeParser:
 _TOKEN = re.compile(r'[<>\[\](){}](?<!->)|"(?:[^"\\]|\\.)*"?')     # a bracket (not the > of ->) or a string
 _BRACKETS = re.compile(r"->|[<>\[\](){}]")
 _BRACKET_OR_COLON = re.compile(r"[<>\[\](){}:]")                     # (a > after a - is the end of a `->`)
+_BRACKET = re.compile(r"[<>\[\](){}]")
+_OPENING = re.compile(r"[<(\[{]")
+_CLOSING = re.compile(r"(?<!-)>|[)\]}]")               # (the > of a `->` closes nothing)
 _OPENERS = {"<": ">", "[": "]", "(": ")", "{": "}"}
 _CLOSERS = {v: k for k, v in _OPENERS.items()}
 _DICT_ENTRY = re.compile(r'("[^"]*"|[A-Za-z_][\w$.-]*)\s*(=(?!=)|,|\})')
@@ -229,6 +232,7 @@ _OLDER_TRITON = [     # (pattern in masked text, what it is, since when it is sp
     (re.compile(r"#(?:ttg|triton_gpu)\.shared<"),
      "split into #ttg.swizzled_shared and #ttg.nvmma_shared (hasLeadingOffset) in Triton 3.3"),
 ]   # (amd_mfma's versionMajor is not refused: today's Triton ignores it, and its own lit tests still write it)
+_OLDER_HINTS = ("triton_", "!tt.memdesc<", ".shared<")     # each pattern of _OLDER_TRITON needs one of these
 _OLDER_PREFIXES = ("triton_gpu.", "triton_nvidia_gpu.")
 _BARE_OPS = ("return",)                  # op names printed without a dialect (func's return)
 _FUNC_LIKE = re.compile(r"(?:\w+\.)?func")
@@ -236,6 +240,7 @@ _LOC_CALL = re.compile(r"l(?<![\w$.]l)oc\(")        # `loc(` not preceded by [\w
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _DIGITS = re.compile(r"[0-9]+")
 _DIMS = re.compile(r"[0-9]+(x[0-9]+)*")
+_STATIC_SHAPE = re.compile(r"((?:[0-9]+x)*)([A-Za-z!]\S*)")    # 4x8xf16: static dimensions, then the element
 _COMMA = re.compile(r"\s*,\s*")
 _DECLARATION = re.compile(r"\(\s*%[\w$.-]+\s*:(?!:)")               # a declaration list (%a: T, ...)
 _SUCCESSOR_END = re.compile(r"\^[\w$.-]+\s*$")                     # ... preceded by a successor label
@@ -247,6 +252,24 @@ _BARE_TYPE_BODY = re.compile(r"<\s*([0-9]+\s*x|[^,>]*,\s*#)")        # <4x8xf16,
 _INTEGER_VALUE = re.compile(r"(-?\d+)(?:\s*:\s*(?:[iu]\d+|index))?")
 _ENTRY_KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[^\s=]+)\s*(=?)')
 _ATTRIBUTE_NAME = re.compile(r"#([A-Za-z_][\w$]*)\.([\w$]+)")       # #dialect.name
+_LOC_BODY = re.compile(r"loc\s*\(")
+_ALIAS_USE = re.compile(r"#([\w$.-]+)")
+
+
+def _nested(depth: int) -> str:
+    """A pattern of text whose brackets are ( and [ only, nested at most `depth` deep, closing in order outside
+    its string literals (which must be closed). (Each repetition starts at a string or a bracket, so that a
+    text that does not match fails at once.)"""
+    string = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+    plain = r'[^"()\[\]<>{}]*'
+    inner = rf"{plain}(?:{string}{plain})*"
+    for _ in range(depth):
+        inner = rf"{plain}(?:(?:{string}|\({inner}\)|\[{inner}\]){plain})*"
+    return inner
+
+
+_LOCATION_ALIAS = re.compile(rf"\s*#([\w$.-]+)\s*=(?!=)\s*(loc\({_nested(3)}\))\s*")   # #loc3 = loc(...)
+_LOC_NAME = re.compile(r"#[\w$.-]+")
 
 
 def _code(line: str) -> str:
@@ -271,7 +294,15 @@ def _mask(text: str) -> str:
     out = _blank_strings(text)
     if "loc(" not in out:
         return out
-    for m in reversed(list(_LOC_CALL.finditer(out))):
+    found = list(_LOC_CALL.finditer(out))
+    spans = [(m.start(), _group_end(out, m.end() - 1)) for m in found]
+    if all(b <= c for (_, b), (c, _) in zip(spans, spans[1:])):    # none inside another: blanked in one pass
+        pieces, last = [], 0
+        for a, b in spans:
+            pieces += [out[last:a], _NOT_NEWLINE.sub(" ", out[a:b])]
+            last = b
+        return "".join(pieces) + out[last:]
+    for m in reversed(found):                   # (each blanked after those after it, as they may end it)
         end = _group_end(out, m.end() - 1)
         out = out[:m.start()] + _NOT_NEWLINE.sub(" ", out[m.start():end]) + out[end:]
     return out
@@ -346,11 +377,133 @@ def _top_level(masked: str, top: list[tuple[str, int, int]], pattern: re.Pattern
     return out
 
 
+# A signature's tokens: a type start, with the rest of its type where that holds no type start and its
+# brackets are <...> or <{...}> holding no bracket (`!tt.ptr<f16>`, `#ttg.slice<{...}>`): the type at once;
+# else a bracket. (Each alternative starts with a literal: re skips to one.)
+_PLAIN = r"[^<>(){}\[\]-]*"          # no bracket, no `-` (the start of a `->`)
+_FLAT_BODY = rf"{_PLAIN}(?:(?<!tensor)(?<!desc)<(?:{_PLAIN}|\{{{_PLAIN}\}})>{_PLAIN})*>"
+_SIGNATURE_TOKEN = re.compile(
+    "|".join(rf"{start}({_FLAT_BODY})?" for start in _TYPE_START.pattern.split("|")) + r"|<|>|\[|\]|\(|\)|\{|\}")
+_Signature = tuple[list[str], list[tuple[str, str | None, bool]]]    # `_signature`: dictionaries, types
+_Split = tuple[int, _Outline, str, _Signature]    # a statement's signature: `_Reader.split_signature`
+_NO_BRACKETS: _Outline = ([], [], {}, [])        # the outline of a text with no bracket (only read)
+_UNSIGNED: _Signature = ([], [])                 # what a statement with no signature has in it (only read)
+_BARE = "bare"      # a bare <...> type's kind in a _Signature: the operation's name decides it (`_bare_kind`)
+
+
+def _signature(tail: str) -> _Signature | None:
+    """What `_Reader.complete` reads in a one-line statement's signature, `tail`: its text from the signature's
+    `:` (the statement's last `:`, blanks around it) to its end, its location cut off. The bodies of its
+    attribute dictionaries, and its types as (text, kind, whether a result type), in order; None when it uses
+    a value, or a bracket of it does not close in order on it.
+
+    After a head whose brackets close in order, the pairs, top-level marks and types of a signature whose
+    brackets close in order are those of the whole statement at the same places: its types are after the
+    signature's `:`, results after its first top-level `->`, and no declaration list is in it (that needs a
+    value). So a signature reads the same after every head, and each distinct one is read once per text
+    (`_Reader.signatures`): Triton writes a few dozen, each on many lines.
+
+    One pass over its brackets finds what `_outline` and `_find_types` would: a type starts at each
+    `_TYPE_START` (outside braces; a !tt.tensordesc<tensor<...>>'s inner tensor is the descriptor's block)
+    and ends where its `<` closes (a type of the common forms is one token: `_SIGNATURE_TOKEN`); a bare
+    ``<`` at the top level after a separator is a memdesc (`_BARE`)."""
+    if "%" in tail or tail.find(":", 1) >= 0:
+        return None
+    stack: list[tuple[str, int, int]] = []          # open brackets: (character, position, index in `found` or -1)
+    found: list[tuple[int, str | None, str]] = []   # (start, kind, text) of each type, in order of start
+    bodies = []                                     # top-level {...} and <{...}> bodies
+    inner_desc = -1                                 # where the tensor<...> of a !tt.tensordesc<tensor<...>> starts
+    braces = 0                                      # braces open
+    arrow = None                                    # the first top-level `->`
+    for m in _SIGNATURE_TOKEN.finditer(tail, 1):
+        tok = m.group()
+        pos = m.start()
+        if m.lastindex is not None:                 # a whole type, its brackets closing in order
+            if not braces:
+                found.append((pos, "tensordesc" if pos == inner_desc else None, tok))
+        elif len(tok) > 1:                          # a type start, and the `<` it opens
+            slot = -1
+            if tok[0] == "!" and tok.startswith("!tt.tensordesc") and tail.startswith("tensor<", m.end()):
+                inner_desc = m.end()
+            elif not braces:
+                slot = len(found)
+                found.append((pos, "tensordesc" if pos == inner_desc else None, ""))
+            stack.append(("<", m.end() - 1, slot))
+        elif tok in "<[({":
+            slot = -1
+            if tok == "{":
+                braces += 1
+            elif tok == "<" and not stack and _after_separator(tail, pos) and _BARE_TYPE_BODY.match(tail, pos):
+                slot = len(found)
+                found.append((pos, _BARE, ""))
+            stack.append((tok, pos, slot))
+        elif tok == ">" and tail[pos - 1] == "-":   # the end of a `->`
+            if not stack and arrow is None:
+                arrow = pos - 1
+        else:
+            if not stack or stack[-1][0] != _CLOSERS[tok]:
+                return None
+            ch, opening, slot = stack.pop()
+            if slot >= 0:
+                start, kind, _ = found[slot]
+                found[slot] = (start, kind, tail[start:pos + 1])
+            if tok == "}":
+                braces -= 1
+                if not stack and pos - opening > 1:
+                    bodies.append(tail[opening + 1:pos])
+            elif tok == ">" and not stack and tail[opening + 1:opening + 2] == "{":
+                bodies.append(tail[opening + 2:_group_end(tail, opening + 1) - 1])
+    if stack:
+        return None
+    if arrow is None:
+        return bodies, [(text, kind, False) for _, kind, text in found]
+    return bodies, [(text, kind, start > arrow) for start, kind, text in found]
+
+
+def _bare_kind(name: str) -> str:
+    """The kind of a bare ``<...>`` type in an operation's signature: a descriptor's block where
+    ``tt.make_tensor_descriptor`` makes one, else a memdesc (``ttg.async_copy_global_to_local``'s result)."""
+    return "tensordesc" if name == "tt.make_tensor_descriptor" else "memdesc"
+
+
+def _find_types(masked: str, text: str, ends: dict[int, int], top: list[tuple[str, int, int]], start: int,
+                sig: int | None, end: int, bare_kind: str,
+                type_texts: dict[str, str]) -> list[tuple[int, str | None, str]]:
+    """(position, kind, text) of every type of interest from `start` to `end`, in order (`ends`, `top`: as
+    `_outline` gives; `type_texts`: the type aliases, expanded where used)."""
+    found = []
+    inner_desc: set[int] = set()                # the tensor<...> of each !tt.tensordesc<tensor<...>>
+    for m in _TYPE_START.finditer(masked, start, end):
+        opening = m.end() - 1
+        stop = ends.get(opening, len(masked))
+        if m.group().startswith("!tt.tensordesc") and masked.startswith("tensor<", opening + 1):
+            inner_desc.add(opening + 1)         # old spelling !tt.tensordesc<tensor<...>>
+            continue
+        kind = "tensordesc" if m.start() in inner_desc else None
+        found.append((m.start(), kind, text[m.start():stop]))
+    in_order = True                             # (what _TYPE_START finds comes in order)
+    if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
+        for ch, a, b in top:
+            if ch == "<" and a > sig and _after_separator(masked, a) and _BARE_TYPE_BODY.match(masked, a):
+                found.append((a, bare_kind, text[a:b]))
+                in_order = False
+    if type_texts and "!" in masked:            # type aliases used
+        for m in _TYPE_ALIAS_USE.finditer(masked, start, end):
+            if m.group(1) in type_texts:
+                expanded = type_texts[m.group(1)]
+                if _TYPE_START.match(expanded):
+                    found.append((m.start(), None, expanded))
+                    in_order = False
+    return found if in_order else sorted(found, key=lambda f: f[0])
+
+
 _SEPARATED = {",": re.compile(r'->|[<>\[\](){}]|,')}     # split_top's scanner of each separator used
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
     """text split at the separators outside every bracket and string (empty parts dropped)."""
+    if sep == "," and '"' not in text and "loc(" not in text:     # (what _mask would blank: none)
+        return _split_commas(text)
     masked = _mask(text)
     cuts, depth = [], 0
     scanner = _SEPARATED.get(sep) or re.compile(r'->|[<>\[\](){}]|' + re.escape(sep))
@@ -364,6 +517,25 @@ def split_top(text: str, sep: str = ",") -> list[str]:
             cuts.append(m.start())
     parts = [text[a + 1:b].strip() for a, b in zip([-1] + cuts, cuts + [len(text)])]
     return [p for p in parts if p]
+
+
+def _split_commas(text: str) -> list[str]:
+    """`split_top(text)` of a text with no string and no location, without a pass over its brackets: a comma
+    is outside every bracket where as many openers as closers come before it (`split_top` counts each opener
+    and each closer alike, and the `>` of a `->` is none)."""
+    pieces = text.split(",")
+    if len(pieces) > 1 and _BRACKET.search(text) is not None:
+        parts, held, depth = [], [], 0
+        for piece in pieces[:-1]:
+            held.append(piece)
+            depth += len(_OPENING.findall(piece)) - len(_CLOSING.findall(piece))
+            if depth == 0:
+                parts.append(",".join(held))
+                held = []
+        held.append(pieces[-1])
+        parts.append(",".join(held))
+        pieces = parts
+    return [p for p in map(str.strip, pieces) if p]
 
 
 def attribute_value(text: str) -> Any:
@@ -391,13 +563,17 @@ def attribute_entries(body: str) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- locations
 
-_LOC_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|#[\w$.-]+|[A-Za-z_][\w$.-]*|\d+|\S)')
+_LOC_TOKEN = re.compile(r'\s*("[^"\\]*(?:\\.[^"\\]*)*"|#[\w$.-]+|[A-Za-z_][\w$.-]*|\d+|\S)')
+_FILE_LOCATION = re.compile(r'\s*loc\s*\(\s*("[^"\\]*(?:\\.[^"\\]*)*")\s*:\s*(\d+)\s*:\s*(\d+)\s*\)\s*')
+#   loc("k.py":3:7), as its tokens read
 TRITON_LIBRARY = re.compile(r"(?:^|[/\\])triton[/\\](?:language|experimental)[/\\]")
 Frame = tuple[str, int, int]
 
 
 def _unquote(text: str) -> str:
     """An MLIR string literal's value (escapes: \\\\, \\", and two hex digits)."""
+    if "\\" not in text:
+        return text[1:-1]
     return re.sub(r'\\([0-9A-Fa-f]{2}|.)', lambda m: chr(int(m.group(1), 16)) if len(m.group(1)) == 2
                   else m.group(1), text[1:-1])
 
@@ -420,7 +596,10 @@ class _LocParser:
         self.nesting = 0
 
     def frames(self, text: str, depth: int = 0) -> list[Frame]:
-        self.toks = [m.group(1) for m in _LOC_TOKEN.finditer(text)]
+        file = _FILE_LOCATION.fullmatch(text)
+        if file is not None and depth + 2 <= self.MAX_NESTING:     # (what the tokens below read, at once)
+            return [(_unquote(file.group(1)), int(file.group(2)), int(file.group(3)))]
+        self.toks = _LOC_TOKEN.findall(text)
         self.pos = 0
         try:
             return self.loc(depth)
@@ -514,7 +693,7 @@ class _LocParser:
 
 def location_cycles(defs: dict[str, str], lines: dict[str, int]) -> list[tuple[str, int, list[str]]]:
     """Each cycle of ``#loc`` aliases once: (its first alias by line, that line, the aliases around it)."""
-    refs = {n: list(dict.fromkeys(r for r in re.findall(r"#([\w$.-]+)", body) if r in defs))
+    refs = {n: list(dict.fromkeys(r for r in _ALIAS_USE.findall(body) if r in defs)) if "#" in body else []
             for n, body in defs.items()}
     state: dict[str, int] = {}                      # 1: on the current path, 2: done
     found = []
@@ -583,9 +762,13 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
     parts = split_top(text[text.index("<") + 1:-1])
     if not parts:
         raise CheckerError(f"type '{text}' has no element type")
-    dims = parts[0].split("x")
     shape: list[int] = []
     element = ""
+    static = _STATIC_SHAPE.fullmatch(parts[0])     # (most types: what the loop below finds, at once)
+    if static is not None:
+        shape = [int(d) for d in static.group(1).split("x")[:-1]]
+        element = static.group(2)
+    dims = parts[0].split("x") if static is None else []
     for i, d in enumerate(dims):
         d = d.strip()
         if _DIGITS.fullmatch(d):
@@ -666,7 +849,8 @@ class _Stmt:
     """The text of one statement as it is gathered, with the line each stretch of it comes from."""
 
     __slots__ = ("line", "end_line", "parts", "offsets", "lines", "length", "stack", "error", "op", "module",
-                 "region_line", "name_end", "index", "home", "blocks", "regions", "outline", "masked", "own_loc")
+                 "region_line", "name_end", "index", "home", "blocks", "regions", "outline", "masked", "own_loc",
+                 "signature")
 
     def __init__(self, line: int):
         self.line = line
@@ -689,6 +873,8 @@ class _Stmt:
         #                                                 by `read_whole_line`)
         self.masked: str | None = None                  # ... and its masked text (`_mask` of its text)
         self.own_loc: str | None = None                 # ... and its own loc(...) (`_own_location` of its text)
+        self.signature: _Split | None = None            # ... or, instead of its outline, its signature read by
+        #                                                 its text and the outline before it (`split_signature`)
 
     def add(self, text: str, line: int) -> None:
         if not text:
@@ -716,6 +902,7 @@ class _Reader:
         self.parse_attr = parse_attr
         self.modules: list[Module] = []
         self.bodies: dict[str, dict[str, Any]] = {}     # dictionary body -> its attribute_entries (only read)
+        self.signatures: dict[str, _Signature | None] = {}     # signature text -> `_signature` of it
 
     # -- sections and modules
 
@@ -732,12 +919,16 @@ class _Reader:
         self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), resolved at the end
         self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
         self.types: dict[tuple, TypeRef] = {}       # (type text, kind) -> its TypeRef, until the next alias definition
+        self.reads: dict[tuple[str, str], list[tuple[TypeRef, bool]]] = {}    # (bare kind, signature text) -> its
+        #                                             types as read and whether each is a result, as long as `types`
         self.module = Module(self.file, first)
         self.header = False                         # the current module has its `module` line
         self.closed = False                         # ... and its region has been closed
         self.owners: list[_Stmt] = []
         self.cur: _Stmt | None = None
-        code = [_code(s) for s in lines]
+        code = [s if "//" not in s else _code(s) for s in lines]
+        joined = "\n".join(lines)
+        self.older_hints = any(h in joined for h in _OLDER_HINTS)     # (if not, no line has one to look at)
         stripped = [s.strip() for s in code]
         following = [""] * (len(code) + 1)          # the next non-blank code line after each line
         for k in range(len(code) - 2, -1, -1):
@@ -830,39 +1021,106 @@ class _Reader:
         """Read at once the most common line: one that starts a statement, with no string, at most one
         `loc(` (Triton writes one ``loc(#locN)`` at the end of nearly every line), no brace that could open a
         region and brackets that all close in order on the line. What it does is what `scan_line` does with
-        it, and the statement keeps its masked text and its bracket pairs (`_Stmt.masked`, `_Stmt.outline`)
-        for `finish` and `complete`, which need not scan it again. False, having done nothing, for any
-        other line.
+        it, and the statement keeps its masked text and its bracket pairs (`_Stmt.masked`, `_Stmt.outline`),
+        or those before its signature and the signature read by its text (`_Stmt.signature`), for `finish`
+        and `complete`, which need not scan it again. False, having done nothing, for any other line (but a
+        location alias, `read_location_alias`).
 
         With a `loc(...)`, the brackets of the line close in order when those of its masked text do (the
         location blanked) and those of the location itself do: then the location is a well-nested group
         put back into a well-nested text."""
-        if self.cur is not None or '"' in code:
+        if self.cur is not None:
             return False
         text = code.lstrip()
+        if '"' in code or (text.startswith("#") and "loc(" in text):
+            if self.read_location_alias(code, ln, following):
+                return True
+            if '"' in code:
+                return False
         if not text or text[0] == "}" or text.rstrip().endswith("{"):
             return False
-        masked, own = text, None
+        masked, own, end = text, None, len(text)
         if "loc(" in text:
-            if text.count("loc(") > 1:
+            a = text.find("loc(")
+            b = len(text.rstrip())
+            if a == text.rfind("loc(") and text.endswith(")", 0, b) and _LOC_NAME.fullmatch(text, a + 4, b - 1) \
+                    and _LOC_CALL.match(text, a):   # the common case, ` loc(#loc3)` at the end: as below
+                masked, own, end = text[:a] + " " * (b - a) + text[b:], text[a:b], a
+            elif text.count("loc(") > 1:
                 return False
-            m = _LOC_CALL.search(text)
-            if m is not None:
+            elif (m := _LOC_CALL.search(text)) is not None:
                 a, b = m.start(), _group_end(text, m.end() - 1)
                 if _outline(text[a:b], closed=True) is None:
                     return False
                 masked = text[:a] + " " * (b - a) + text[b:]       # what `_mask` gives (no string, no newline)
                 own = text[a:b] if not text[b:].strip() else None  # what `_own_location` gives
-        outline = _outline(masked, closed=True)
-        if outline is None:
-            return False
+                end = a if own is not None else -1
+        outline: _Outline | None = None
+        signature = self.split_signature(masked, end) if end >= 0 else None
+        if signature is None:
+            outline = _outline(masked, closed=True)
+            if outline is None:
+                return False
+        continues = _continues(text, following)
+        if not continues:                           # the commonest statements, read at once
+            if text[0] in "#!":
+                if self.read_alias(text, masked, ln):
+                    return True
+            elif signature is not None:
+                if self.read_operation(text, masked, own, ln, *signature):
+                    return True
+            elif outline is not None and self.read_operation(text, masked, own, ln, None, outline, "", _UNSIGNED):
+                return True
         cur = self.cur = _Stmt(ln)
         cur.add(text, ln)
-        if _continues(text, following):
+        if continues:
             cur.add("\n", ln)
         else:
-            cur.outline, cur.masked, cur.own_loc = outline, masked, own
+            cur.outline, cur.masked, cur.own_loc, cur.signature = outline, masked, own, signature
             self.finish(cur)
+        return True
+
+    def split_signature(self, masked: str, end: int) -> _Split | None:
+        """A one-line statement's signature, read by its text: (where its `:` is, the outline of the masked
+        text before it, its text up to `end`, where its location starts, and `_signature` of that); None where
+        its last `:` has no blank on either side, or where it or the text before it has a bracket that does not
+        close in order on it (or uses a value, or a type alias may be used: `_signature`)."""
+        if self.type_texts:
+            return None
+        sig = masked.rfind(":", 0, end)
+        if sig <= 0 or not masked[sig - 1].isspace() or not (sig + 1 == len(masked) or masked[sig + 1].isspace()):
+            return None
+        tail = masked[sig:end]
+        signature = self.signatures.get(tail)
+        if signature is None and tail not in self.signatures:
+            signature = self.signatures[tail] = _signature(tail)
+        if signature is None:
+            return None
+        if _BRACKET.search(masked, 0, sig) is None:
+            return sig, _NO_BRACKETS, tail, signature
+        head = _outline(masked[:sig], closed=True)
+        return None if head is None else (sig, head, tail, signature)
+
+    def read_alias(self, text: str, masked: str, ln: int) -> bool:
+        """Read at once a one-line statement that defines one alias, ``#blocked = #ttg.blocked<{...}>``, as
+        `finish` and `alias_statement` read it (no other definition is on the line). False, having done
+        nothing, for any other line (or where a construct of an older Triton may be on it: `older_triton`)."""
+        m, head = _ALIAS_HEAD.match(masked), _ALIAS_HEAD.match(text)     # (masked, a loc(...) body is blank)
+        if m is None or head is None or self.older_hints or _ALIAS_DEFINITION.search(masked, 1) is not None:
+            return False
+        body = text[head.end():].strip()
+        (self.define_alias if m.group(1) == "#" else self.define_type_alias)(m.group(2), body, ln)
+        return True
+
+    def read_location_alias(self, code: str, ln: int, following: str) -> bool:
+        """Read at once a line that defines a location alias, ``#loc3 = loc("k.py":12:8)`` (what Triton writes
+        at the end of a module, one line per location), as `scan_line` and `alias_statement` read it: its
+        brackets close in order outside its strings, and its masked text is the alias's name (the rest is
+        strings and a location). False, having done nothing, for any other line."""
+        m = _LOCATION_ALIAS.fullmatch(code)
+        if m is None or "triton_" in m.group(1) or _continues(code.lstrip(), following):
+            return False
+        self.define_alias(m.group(1), m.group(2), ln)
         return True
 
     def scan_line(self, code: str, ln: int, following: str) -> None:
@@ -1031,7 +1289,7 @@ class _Reader:
             message = "mismatched brackets" if stmt.stack else stmt.error[1]
             self.problem(stmt.line, f"alias {m.group(1)}{m.group(2)}: {message}")
             return
-        top = _outline(masked)[0]
+        top = (stmt.outline or _outline(masked))[0]
         cuts = [0] + [p for p in _top_level(masked, top, _ALIAS_DEFINITION) if p > 0 and masked[:p].strip()]
         for a, b in zip(cuts, cuts[1:] + [len(text)]):
             m = _ALIAS_HEAD.match(masked, a)
@@ -1048,12 +1306,13 @@ class _Reader:
     def define_alias(self, name: str, body: str, line: int) -> None:
         module = self.target(line)
         self.types.clear()                          # what a type's encoding text means may change
-        if re.match(r"loc\s*\(", body):
+        self.reads.clear()
+        if _LOC_BODY.match(body):
             self.loc_defs[name] = body
             self.loc_lines[name] = line
             self.loc_memo.clear()
             return
-        ref = re.match(r"#([\w$.-]+)", body)
+        ref = _ALIAS_USE.match(body)
         if ref is None or (not layout_attribute(body) and ref.group(1) not in self.aliases
                            and ref.group(1) not in self.failed):
             self.other[name] = body                 # memory spaces, other dialects' attributes
@@ -1071,6 +1330,7 @@ class _Reader:
     def define_type_alias(self, name: str, body: str, line: int) -> None:
         module = self.target(line)
         self.types.clear()
+        self.reads.clear()
         expanded = self.expand(body)
         self.type_texts[name] = expanded
         if not _TYPE_START.match(expanded):
@@ -1125,20 +1385,95 @@ class _Reader:
         if name.startswith(_OLDER_PREFIXES):
             self.refuse(stmt.line, f"operation '{name}'",
                         "the triton_gpu / triton_nvidia_gpu dialects are ttg / ttng since Triton 3.2")
+        stmt.name_end, stmt.index, stmt.home = m.end(), len(module.operations), module
+        return self.add_operation(module, name, stmt.line, results)
+
+    def add_operation(self, module: Module, name: str, line: int, results: str | None) -> Operation:
+        """A new operation of `module` named `name`, in the innermost region open in it, with the values its head
+        defines (`results`: the text before its `=`, if any)."""
         if name.startswith("amdgpu."):      # Triton <= 3.5's prefix of AMD's ops (amdg. from 3.6, PR #8675)
             name = "amdg." + name[len("amdgpu."):]
-        op = Operation(name, stmt.line, "")
-        if results:
-            for r in (_COMMA.split(results.strip()) if "," in results else [results.strip()]):
-                base, _, count = r.partition(":")
-                op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
+        op = Operation(name, line, "")
+        if results:                         # (`_HEAD` gives them with no blank around)
+            if "," not in results and ":" not in results:
+                op.results.append(results)
+            else:
+                for r in _COMMA.split(results) if "," in results else [results]:
+                    base, _, count = r.partition(":")
+                    op.results += [f"{base}#{i}" for i in range(int(count))] if count else [base]
         owner = self.owner()
         if owner is not None and owner.home is module:
             op.parent, op.region = owner.index, owner.regions - 1
-        stmt.name_end, stmt.index, stmt.home = m.end(), len(module.operations), module
         module.operations.append(op)
         module.op_counts[name] += 1
         return op
+
+    def read_operation(self, text: str, masked: str, own: str | None, ln: int, sig: int | None,
+                       head: _Outline, tail: str, signature: _Signature) -> bool:
+        """Read at once a one-line operation whose signature (from `sig`) was read by its text, or which has
+        none, and whose head (before `sig`, with its outline `head`) holds no declaration list, type or `->`:
+        most of what Triton writes, ``%r = name %a, %b {attributes} : types``. What `finish`, `new_op` and
+        `complete` do with it: its head holds values, used or declared (followed by `=`), and attribute
+        dictionaries, whose values are not the operation's. False, having done nothing, where another case
+        applies (an alias, a module, a block header, a name `new_op` reports, a construct of an older Triton,
+        a type alias, a signature that is not after the name, a top-level `:` in a statement without one)."""
+        top, braces, _, marks = head
+        if not (text[0] == "%" or text[0].isalpha()) or masked[0] != text[0] or text.startswith(("module", "builtin.")):
+            return False
+        if self.type_texts or self.older_hints and any(h in masked for h in _OLDER_HINTS):
+            return False                            # (type aliases, and what `older_triton` looks at)
+        m = _HEAD.match(masked)
+        if m is None:
+            return False
+        results, quoted, name = m.groups()
+        if quoted is not None or ("." not in name and name not in _BARE_OPS) or name.startswith(_OLDER_PREFIXES):
+            return False
+        if sig is not None and m.end() >= sig:
+            return False
+        end = len(masked) if sig is None else sig
+        if top and (masked.find("->", 0, end) >= 0 or _TYPE_START.search(masked, 0, end)
+                    or _DECLARATION.search(masked, 0, end)):
+            return False                            # (a head with no bracket has none of these)
+        if sig is None and any(masked[p] == ":" for p in marks if p >= m.end()):
+            return False                            # (a signature `complete` would look for)
+        module = self.target(ln)
+        op = self.add_operation(module, name, ln, results)
+        op.text = " ".join(text.split())
+        op.end_line = ln
+        if own is not None:
+            self.op_locs.append((op, own))
+        for ch, a, b in top:
+            if ch == "{" and b - a > 2:
+                op.attributes.update(self.entries(text[a + 1:b - 1]))
+            elif ch == "<" and masked[a + 1:a + 2] == "{":
+                op.attributes.update(self.entries(text[a + 2:_group_end(masked, a + 1) - 1]))
+        for body in signature[0]:
+            op.attributes.update(self.entries(body))
+        if braces:
+            for v in _VALUE_USE.finditer(masked, m.end()):
+                if not _within(braces, v.start()):
+                    (op.operands if v.group(2) is None else op.arguments).append(v.group(1))
+        else:
+            for value, declared in _VALUE_USE.findall(masked, m.end()):
+                (op.arguments if declared else op.operands).append(value)
+        if signature[1]:                            # its types: those of its signature's text, once read
+            bare = _bare_kind(op.name)
+            reads = self.reads.get((bare, tail))
+            if reads is not None:
+                for read, result in reads:
+                    (op.result_types if result else op.operand_types).append(_occurrence(read, ln))
+            else:
+                reads, complete = [], True
+                for type_text, kind, result in signature[1]:
+                    first = self.read_type(module, op, type_text, bare if kind is _BARE else kind, ln)
+                    if first is None:
+                        complete = False
+                        continue
+                    (op.result_types if result else op.operand_types).append(_occurrence(first, ln))
+                    reads.append((first, result))
+                if complete:
+                    self.reads[(bare, tail)] = reads
+        return True
 
     def complete(self, stmt: _Stmt, op: Operation, text: str, masked: str) -> None:
         module = self.target(stmt.line)
@@ -1151,7 +1486,14 @@ class _Reader:
             module.problems.append(Problem(stmt.error[0], f"{op.name}: {stmt.error[1]}"))
             return
         start = stmt.name_end
-        top, braces, ends, top_marks = stmt.outline or _outline(masked)
+        sig: int | None = None                      # the last top-level ` : ` (blanks around it)
+        signature = None                            # what follows it, when read by its text (`_signature`)
+        if stmt.signature is not None and stmt.signature[0] > start:
+            sig, outline, _, signature = stmt.signature     # (the outline of the head, before `sig`)
+            end = sig
+        else:
+            outline, end = stmt.outline or _outline(masked), len(masked)
+        top, braces, ends, top_marks = outline
 
         # attribute dictionaries: {...}, <{...}> and `attributes {...}` (empty braces are elided regions)
         decls = []                                  # declaration lists (%a: T, ...), not after a successor label
@@ -1165,15 +1507,17 @@ class _Reader:
             elif ch == "(" and _DECLARATION.match(masked, a) \
                     and not (_SUCCESSOR_END.search(masked, 0, a) and a > start):
                 decls.append((a, b))
+        if signature is not None:
+            for body in signature[0]:
+                op.attributes.update(self.entries(body))
 
-        sig: int | None = None                      # the last top-level ` : ` (blanks around it)
         arrows: list[int] = []                      # the top-level `->`
         for p in top_marks:
             if p < start:
                 continue
             if masked[p] == "-":
                 arrows.append(p)
-            elif masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace()):
+            elif signature is None and masked[p - 1:p].isspace() and (p + 1 == len(masked) or masked[p + 1].isspace()):
                 sig = p
         head_arrow = sig_arrow = None               # the first `->` before the signature, and in it
         for p in arrows:
@@ -1194,18 +1538,14 @@ class _Reader:
                 op.operands.append(v.group(1))
 
         # types
-        for pos, kind, type_text in self.find_types(op, masked, text, ends, top, start, sig):
+        bare = _bare_kind(op.name)
+        for pos, kind, type_text in _find_types(masked, text, ends, top, start, sig, end, bare, self.type_texts):
             if braces and _within(braces, pos):
                 continue
             line = stmt.line_at(pos)
-            read = self.types.get((type_text, kind))
+            read = self.read_type(module, op, type_text, kind, line)
             if read is None:
-                try:
-                    read = self.types[(type_text, kind)] = parse_type(
-                        type_text, self.aliases, self.encoding, kind=kind, line=line, not_encodings=self.other)
-                except CheckerError as e:
-                    module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
-                    continue
+                continue
             ref = _occurrence(read, line)
             if decls and _within(decls, pos):
                 op.argument_types.append(ref)
@@ -1217,35 +1557,26 @@ class _Reader:
                 op.result_types.append(ref)
             else:
                 op.operand_types.append(ref)
+        if signature is not None:
+            line = stmt.line_at(end)
+            for type_text, kind, result in signature[1]:
+                read = self.read_type(module, op, type_text, bare if kind is _BARE else kind, line)
+                if read is not None:
+                    (op.result_types if result else op.operand_types).append(_occurrence(read, line))
 
-    def find_types(self, op: Operation, masked: str, text: str, ends: dict[int, int],
-                   top: list[tuple[str, int, int]], start: int, sig: int | None):
-        """(position, kind, text) of every type of interest, in order (`ends`, `top`: as `_outline` gives)."""
-        found = []
-        inner_desc: set[int] = set()                # the tensor<...> of each !tt.tensordesc<tensor<...>>
-        for m in _TYPE_START.finditer(masked, start):
-            opening = m.end() - 1
-            end = ends.get(opening, len(masked))
-            if m.group().startswith("!tt.tensordesc") and masked.startswith("tensor<", opening + 1):
-                inner_desc.add(opening + 1)         # old spelling !tt.tensordesc<tensor<...>>
-                continue
-            kind = "tensordesc" if m.start() in inner_desc else None
-            found.append((m.start(), kind, text[m.start():end]))
-        in_order = True                             # (what _TYPE_START finds comes in order)
-        if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
-            for ch, a, b in top:
-                if ch == "<" and a > sig and _after_separator(masked, a) and _BARE_TYPE_BODY.match(masked, a):
-                    kind = "tensordesc" if op.name == "tt.make_tensor_descriptor" else "memdesc"
-                    found.append((a, kind, text[a:b]))
-                    in_order = False
-        if self.type_texts and "!" in masked:        # type aliases used
-            for m in _TYPE_ALIAS_USE.finditer(masked, start):
-                if m.group(1) in self.type_texts:
-                    expanded = self.type_texts[m.group(1)]
-                    if _TYPE_START.match(expanded):
-                        found.append((m.start(), None, expanded))
-                        in_order = False
-        return found if in_order else sorted(found, key=lambda f: f[0])
+    def read_type(self, module: Module, op: Operation, type_text: str, kind: str | None, line: int) -> TypeRef | None:
+        """A type of `op` on `line`, as read (each distinct text of each kind parsed once, until the next alias
+        definition: `_occurrence` copies it for each place it occurs), or None, the problem recorded, where it
+        does not parse."""
+        read = self.types.get((type_text, kind))
+        if read is None:
+            try:
+                read = self.types[(type_text, kind)] = parse_type(
+                    type_text, self.aliases, self.encoding, kind=kind, line=line, not_encodings=self.other)
+            except CheckerError as e:
+                module.problems.append(Problem(line, f"{op.name}: {self.explain(e)}"))
+                return None
+        return read
 
 
 def _within(spans: list[tuple[int, int]], pos: int) -> bool:
@@ -1278,7 +1609,7 @@ def _after_separator(masked: str, pos: int) -> bool:
 def _continues(text: str, following: str) -> bool:
     """Whether a statement whose text so far (no bracket open) is `text` goes on at the next code line,
     `following` (module docstring: Statements)."""
-    tail = text.rstrip()
+    tail = text.rstrip() if text[-1:].isspace() else text
     if tail.endswith((",", "->", "=", "*")) or (tail.endswith(":") and not tail.lstrip().startswith("^")):
         return True
     if following.startswith("%"):   # operands on the next line, unless it defines values (no mark starts with %)
@@ -1319,11 +1650,14 @@ def read_ttgir(text: str, file: str = "<stdin>", parse_attr: AttributeParser | N
     check_characters(text, file)
     reader = _Reader(file, parse_attr or _default_parser())
     lines = text.splitlines()
-    first = 0
-    for k, line in enumerate(lines + ["// -----"]):
-        if "// -----" in line and line.strip().startswith("// -----"):
-            reader.section(lines[first:k], first + 1)
-            first = k + 1
+    if "// -----" not in text:              # (one section: no line to look at)
+        reader.section(lines, 1)
+    else:
+        first = 0
+        for k, line in enumerate(lines + ["// -----"]):
+            if "// -----" in line and line.strip().startswith("// -----"):
+                reader.section(lines[first:k], first + 1)
+                first = k + 1
     if not reader.modules:
         reader.modules.append(Module(file, 1))
     for m in reader.modules:
