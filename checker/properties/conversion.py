@@ -246,6 +246,7 @@ def not_held(src: LinearLayout, dst: LinearLayout, fixed, x: dict, y: dict | Non
 def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> EngineVerdict:
     span_dims = [d for d in src.in_dims if d not in fixed]
     span = [c for d in span_dims for c in frame.unit_images(src, [d])]
+    spanned = f2.Span(span)         # one echelon basis for every dst bit's membership test
     for d, size in dst.in_dim_sizes:
         for i in range(size.bit_length() - 1):
             x = {d: 1 << i}
@@ -256,7 +257,7 @@ def _f2(src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles) -> Engi
                                      explanation=f"{roles[1]} {d}={1 << i} does not exist in {roles[0]} ({d} has "
                                                  f"{1 << _bits(src, d)} values there)")
             target = col ^ (frame.unit_image(src, d, i) if d in fixed else 0)
-            if not f2.in_span(target, span):
+            if target not in spanned:
                 w = separating_functional(span, target, src.total_out_size_log2)
                 y = _holder(src, col, holder_dims)
                 cx = not_held(src, dst, fixed, x, y, w, roles)

@@ -84,6 +84,8 @@ from .smem.plan import (
     drop_broadcast_registers,
     free_bits,
     matrix_plan,
+    permute_registers,
+    quotient_block,
     vector_plan,
     word_map,
 )
@@ -189,12 +191,18 @@ def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps) -> d
     return {VEC: list(vbasis), BANK: bank, SEGMENT: kept, BLOCK: list(block), REPS: reps}
 
 
-def _tile_for(a, b, n_reg_a, n_reg_b, lanes_a, lanes_b) -> list[int] | None:
-    """Triton's optimalSwizzlingTile: the 16-byte tile both sides' instructions move, or None."""
+def _tile_for(a, b, n_reg_a, n_reg_b, lanes_a, lanes_b, cvts: dict | None = None) -> list[int] | None:
+    """Triton's optimalSwizzlingTile: the 16-byte tile both sides' instructions move, or None. ``cvts``
+    keeps b.invert_and_compose(a) by (id(a), id(b)) across the tile pairs of one `optimal_swizzling`
+    (they ask for the same two conversions, one per orientation)."""
     if n_reg_a < n_reg_b:
-        return _tile_for(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a)
+        return _tile_for(b, a, n_reg_b, n_reg_a, lanes_b, lanes_a, cvts)
     dim = a.total_out_size_log2
-    cvt = b.invert_and_compose(a)
+    cvt = cvts.get((id(a), id(b))) if cvts is not None else None
+    if cvt is None:
+        cvt = b.invert_and_compose(a)
+        if cvts is not None:
+            cvts[id(a), id(b)] = cvt
     v = _intersection(_flat(a, REG), _flat(b, REG), dim)
     if len(v) < n_reg_b:
         return None
@@ -315,9 +323,10 @@ def optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardw
     reg_src, reg_dst, lane_src, lane_dst = _flat(sf, REG), _flat(df, REG), _flat(sf, LANE), _flat(df, LANE)
     block = list(dict.fromkeys(_flat(sf, BLOCK)))
     best = None
+    cvts: dict = {}
     for ts in src_tiles:
         for td in dst_tiles:
-            v = _tile_for(sf, df, total - len(ts.contig), total - len(td.contig), ts.contig, td.contig)
+            v = _tile_for(sf, df, total - len(ts.contig), total - len(td.contig), ts.contig, td.contig, cvts)
             if v is None:
                 continue
             tile_s, tile_d = _row_tile(ts, reg_src, lane_src, v), _row_tile(td, reg_dst, lane_dst, v)
@@ -419,17 +428,15 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
         used.add(j)
         back.append(j)
     perm = [j for j in range(len(regs)) if j not in used] + back
-    total = LinearLayout([(d, [regs[p] for p in perm] if d == REG else total.in_bases(d)) for d in total.in_dims],
-                         total.out_dim_sizes)
-    cvt = divide_right(total, LinearLayout.identity_1d(reps, REG, REPS))
+    total = permute_registers(total, perm)
+    cvt = _divide_reps(total, reps)
     if cvt is None:
         raise InternalError("conversion_cost: the reps do not divide the conversion on the right")
     n_block = cvt.in_dim_size(BLOCK)
     cvt = cvt.reshape_outs([(OFFSET, cvt.total_out_size // n_block), (BLOCK, n_block)])
-    local = cvt.quotient([BLOCK])
+    local = quotient_block(cvt)     # (register, lane, warp) -> offset
     if local is None:
         raise NotModelled("conversion_cost: a round trip through another CTA's shared memory is not modelled")
-    local = local.sublayout([REG, LANE, WARP], [OFFSET])
     origin = tuple(range(local.in_dim_size_log2(REG)))
     if instruction == "shared":
         p = vector_plan(local, origin, bits, direction, hw)
@@ -443,15 +450,28 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     mask = hw.banks - 1
     cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
     # the slices one rep moves, in tensor coordinates (the witness replays on them)
-    lregs = L.in_bases(REG)
-    tile = LinearLayout([(d, [lregs[q] for q in perm[:len(regs) - len(back)]] if d == REG else L.in_bases(d))
-                         for d in L.in_dims], L.out_dim_sizes)
+    tile = permute_registers(L, perm[:len(regs) - len(back)])
     flat = scratch.sublayout([VEC, BANK, SEGMENT, BLOCK], scratch.out_dims)
     nb = scratch.in_dim_size(BLOCK)
     sl = flat.reshape_ins([(OFFSET, flat.total_in_size // nb), (BLOCK, nb)])
     if tile.invert_and_compose(sl) != cvt:
         raise InternalError(f"conversion_cost: the {direction} slice does not reproduce Triton's per-rep map")
     return Side(direction, p, reps, local.in_dim_size(WARP), cost, words, mask, tile, sl)
+
+
+def _divide_reps(total: LinearLayout, reps: int) -> LinearLayout | None:
+    """divide_right(total, the identity of reps registers onto the reps dim), for total whose last
+    log2(reps) registers map to the reps unit vectors (`_side` puts them there): when no other basis has a
+    reps component, the quotient is total without those registers, the reps dim at size 1 (so tile * reps
+    gives total back). Anything else goes through `divide_right` (which raises or declines as it does)."""
+    n = log2(reps)
+    k = total.out_dim_index(REPS)
+    ins = total.bases
+    keep = len(ins[REG]) - n
+    if total.in_dims[:1] != (REG,) or any(b[k] for d, bs in ins.items() for b in (bs[:keep] if d == REG else bs)):
+        return divide_right(total, LinearLayout.identity_1d(reps, REG, REPS))
+    return LinearLayout._of([(d, bs[:keep] if d == REG else bs) for d, bs in ins.items()],
+                            [(o, 1 if o == REPS else size) for o, size in total.out_dim_sizes])
 
 
 def _witness(side: Side, hw: Hardware, x: dict, y: dict):

@@ -146,21 +146,30 @@ def drop_broadcast_registers(R: LinearLayout) -> tuple[LinearLayout, list[int]]:
     in register) != 0], register bit j of the result is R's bit keep[j]."""
     regs = R.in_bases(REG)
     keep = [i for i, b in enumerate(regs) if any(b)]
-    return LinearLayout([(d, [regs[i] for i in keep] if d == REG else R.in_bases(d)) for d in R.in_dims],
-                        R.out_dim_sizes), keep
+    if len(keep) == len(regs):  # nothing to drop: R itself
+        return R, keep
+    # R's own bases, a subset of them: no re-check of what R's construction checked
+    return LinearLayout._of([(d, [regs[i] for i in keep] if d == REG else bs) for d, bs in R.bases.items()],
+                            R.out_dim_sizes), keep
 
 
 def permute_registers(L: LinearLayout, perm) -> LinearLayout:
     """Register bit i of the result is register bit perm[i] of L (Triton's ColumnAction)."""
-    regs = L.in_bases(REG)
-    return LinearLayout([(d, [regs[p] for p in perm] if d == REG else L.in_bases(d)) for d in L.in_dims],
-                        L.out_dim_sizes)
+    return _permute(L, REG, perm)
 
 
 def _permute_lanes(L: LinearLayout, perm) -> LinearLayout:
-    lanes = L.in_bases(LANE)
-    return LinearLayout([(d, [lanes[p] for p in perm] if d == LANE else L.in_bases(d)) for d in L.in_dims],
-                        L.out_dim_sizes)
+    return _permute(L, LANE, perm)
+
+
+def _permute(L: LinearLayout, dim: str, perm) -> LinearLayout:
+    """L with basis i of in-dim `dim` taken from its basis perm[i]: L's own bases reordered (a permutation
+    of a valid layout's bases is valid, so they are not checked again); L itself for the identity."""
+    if all(i == p for i, p in enumerate(perm)) and len(perm) == L.in_dim_size_log2(dim):
+        return L
+    moved = L.in_bases(dim)
+    return LinearLayout._of([(d, [moved[p] for p in perm] if d == dim else bs) for d, bs in L.bases.items()],
+                            L.out_dim_sizes)
 
 
 def _register_perm_for(cvt: LinearLayout, tile: LinearLayout) -> list[int] | None:
@@ -184,13 +193,32 @@ def largest_vectorisation(cvt: LinearLayout, max_elems: int) -> tuple[int, list[
     identity tile (v registers -> offsets 0..v-1) divides cvt on the left after
     a register permutation; returns v and the permutation."""
     v = max_elems
+    direct = cvt.out_dims == (OFFSET,) and cvt.in_dims[:1] == (REG,)
     while v >= 1:
         tile = LinearLayout.identity_1d(v, REG, OFFSET)
         perm = _register_perm_for(cvt, tile)
-        if perm is not None and divide_left(permute_registers(cvt, perm), tile) is not None:
+        if perm is not None and (_divides_as_vector(cvt, perm, v) if direct
+                                 else divide_left(permute_registers(cvt, perm), tile) is not None):
             return v, perm
         v //= 2
     raise InternalError("largest_vectorisation: a tile of one register always divides")
+
+
+def _divides_as_vector(cvt: LinearLayout, perm: list[int], v: int) -> bool:
+    """divide_left(permute_registers(cvt, perm), identity tile of v registers) is not None, for cvt
+    (register, ...) -> offset whose registers perm[:log2 v] map to 1, 2, .., v/2 (`_register_perm_for`'s
+    front): the tile divides exactly when the offsets reach v and every other basis leaves the low log2 v
+    offset bits clear (the quotient's bases are then the others shifted down by log2 v, and tile * quotient
+    gives cvt back)."""
+    if cvt.out_dim_size(OFFSET) < v:
+        return False
+    low = v - 1
+    front = set(perm[:log2(v)])
+    for d, bs in cvt.bases.items():
+        for i, (b,) in enumerate(bs):
+            if b & low and not (d == REG and i in front):
+                return False
+    return True
 
 
 def triton_intersection_dim(b1, b2) -> int:
@@ -351,11 +379,31 @@ def local_conversion(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) 
         cvt = Rn.invert_and_compose(S)
     except LayoutError as e:
         raise CheckerError(f"R's elements are not all in S: {e.message}", field="S") from None
-    local = cvt.quotient([BLOCK])
+    local = quotient_block(cvt)
     if local is None:
         raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
                            field="S")
     return local, origin
+
+
+def quotient_block(cvt: LinearLayout) -> LinearLayout | None:
+    """cvt.quotient([BLOCK]), read off the bases where cvt is (register, lane, warp, block) -> (offset,
+    block), the frame `local_conversion` gives: trivial over the block dim exactly when the block bases are
+    the unit vectors of the block out-dim (as many as its bits) and no other basis touches it; the quotient
+    is then the offset parts of the register, lane and warp bases. Other frames go through `quotient`."""
+    if cvt.in_dims != _R_DIMS or cvt.out_dims != _S_DIMS:
+        return cvt.quotient([BLOCK])
+    ins = cvt.bases
+    blocks = ins[BLOCK]
+    if cvt.out_dim_size_log2(BLOCK) != len(blocks) or any(b != (0, 1 << i) for i, b in enumerate(blocks)):
+        return None
+    local = []
+    for d in (REG, LANE, WARP):
+        bs = ins[d]
+        if any(b[1] for b in bs):
+            return None
+        local.append((d, [(b[0],) for b in bs]))
+    return LinearLayout._of(local, [(OFFSET, cvt.out_dim_size(OFFSET))])
 
 
 def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
