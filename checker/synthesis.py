@@ -188,15 +188,20 @@ class VectorFigures:
         self.out_sizes = R.out_dim_sizes
         self.regs = [c for c in _cols(R, REG) if c]           # drop_broadcast_registers
         self.lanes, self.warps = _cols(R, LANE), _cols(R, WARP)
+        self._targets = self.regs + self.lanes + self.warps
         self.kmax = log2(max(1, min(128, hw.max_vector_bytes * 8) // bits))
         self.up = log2(e // hw.bank_bytes) if e > hw.bank_bytes else 0
         self.down = log2(hw.bank_bytes // e) if e < hw.bank_bytes else 0
         self._per_k: dict[int, tuple[int, list[int]] | None] = {}
+        # (k, lane offsets) -> wavefronts: the figure depends on the offsets only through the vector width and
+        # the lanes' columns (registers and warps decide k alone), and one search's candidates often share
+        # the lanes' offsets (a swizzle that leaves the lanes' bits alone): kept for this object's search
+        self._by_lanes: dict[tuple[int, tuple[int, ...]], int | None] = {}
 
     @property
     def targets(self) -> list[int]:
         """R's columns whose offsets the figure needs (non-zero registers, lanes, warps), in that order."""
-        return self.regs + self.lanes + self.warps
+        return self._targets
 
     def _groups(self, k: int) -> tuple[int, list[int]] | None:
         """(phases, coset basis of lane 0's group) for vectors of 2^k elements; None: no phase rule, or a
@@ -215,15 +220,22 @@ class VectorFigures:
     def wavefronts(self, offsets: Sequence[int]) -> int | None:
         """The side's wavefronts given cvt's columns (`targets`' offsets under S^-1, same order)."""
         nr, nl = len(self.regs), len(self.lanes)
-        regs, lanes, others = offsets[:nr], offsets[nr:nr + nl], offsets[nr:]
+        regs, lanes = offsets[:nr], offsets[nr:nr + nl]
+        touched = 0                             # the offset bits some lane or warp column sets
+        for c in offsets[nr:]:
+            touched |= c
         k = self.kmax
         while k > 0:
             low = (1 << k) - 1
-            if not any(c & low for c in others) and sorted(c for c in regs if c & low) == [1 << i for i in range(k)]:
+            if not touched & low and sorted(c for c in regs if c & low) == [1 << i for i in range(k)]:
                 break
             k -= 1
+        key = (k, tuple(lanes))
+        if key in self._by_lanes:
+            return self._by_lanes[key]
         got = self._groups(k)
         if got is None:
+            self._by_lanes[key] = None
             return None
         phases, coset = got
         up, down = self.up, self.down
@@ -231,7 +243,9 @@ class VectorFigures:
         words = ([((1 << i) << up) >> down for i in range(k)] + [f2.combine(lane_words, g) for g in coset]
                  + [1 << i for i in range(up)])
         mask = self.hw.banks - 1
-        return (1 << (f2.rank(words) - f2.rank([w & mask for w in words]))) * phases
+        value = (1 << (f2.rank(words) - f2.rank([w & mask for w in words]))) * phases
+        self._by_lanes[key] = value
+        return value
 
 
 def vector_bounds(S, sides: Sequence[VectorFigures]) -> list[int | None]:
@@ -244,14 +258,39 @@ def vector_bounds(S, sides: Sequence[VectorFigures]) -> list[int | None]:
             (S.has_in_dim(BLOCK) and S.in_dim_size(BLOCK) != 1):
         return out
     cols = _cols(S, OFFSET)
-    n = len(cols)
-    if n != sum(log2(s) for _, s in S.out_dim_sizes):
+    if len(cols) != sum(log2(s) for _, s in S.out_dim_sizes):
         return out
-    inverse = f2.solve(cols, [1 << b for b in range(n)])     # S^-1 on the unit vectors: None unless bijective
-    if inverse is None:
-        return out
+    # cvt's column for a target t is the x with S x = t, unique when S is bijective. One echelon basis of S's
+    # columns (`f2.solve`'s, inline: this runs once per candidate of the search), each stored vector tagged
+    # with the columns it sums, answers both: S is bijective iff no column reduces to 0 (n independent columns
+    # of F2^n), and then reducing t to 0 XORs the tags of x.
+    basis: dict[int, tuple[int, int]] = {}                  # leading bit -> (vector, columns summed)
+    for j, v in enumerate(cols):
+        tag = 1 << j
+        while v:
+            lead = v.bit_length() - 1
+            hit = basis.get(lead)
+            if hit is None:
+                basis[lead] = (v, tag)
+                break
+            v ^= hit[0]
+            tag ^= hit[1]
+        else:
+            return out                                      # dependent columns: not bijective
+    solved: dict[int, int] = {}                             # t -> x: the sides share most targets
     for i in use:
-        out[i] = sides[i].wavefronts([f2.combine(inverse, t) for t in sides[i].targets])
+        offsets = []
+        for t in sides[i].targets:
+            x = solved.get(t)
+            if x is None:
+                x, rest = 0, t
+                while rest:
+                    v, tag = basis[rest.bit_length() - 1]   # every bit leads a vector: the basis spans F2^n
+                    rest ^= v
+                    x ^= tag
+                solved[t] = x
+            offsets.append(x)
+        out[i] = sides[i].wavefronts(offsets)
     return out
 
 
@@ -418,10 +457,21 @@ class _Checks:
                 return False
         return True
 
+    def add(self, v: int) -> bool:
+        """Grows A to A + span(v) (False when v is in A already). (A + v)^⊥ is the kernel of h -> h·v on A^⊥:
+        the checks with an even overlap stay, and one check h0 with an odd overlap is spent making every other
+        odd one even (h + h0), one check fewer, as the dimension says."""
+        odd = [h for h in self.checks if (h & v).bit_count() & 1]
+        if not odd:
+            return False
+        h0 = odd[0]
+        self.checks = [h for h in self.checks if not (h & v).bit_count() & 1] + [h ^ h0 for h in odd[1:]]
+        return True
+
 
 def _membership(vectors: Sequence[int], n: int):
-    """A membership test for span(vectors) within F2^n: parity checks for a large span, an echelon basis
-    for a small one (whichever needs fewer steps per test)."""
+    """A membership test for span(vectors) within F2^n that can grow (``add``): parity checks for a large
+    span, an echelon basis for a small one (whichever needs fewer steps per test)."""
     return _Checks(vectors, n) if 2 * f2.rank(vectors) > n else f2.Span(vectors)
 
 
@@ -462,12 +512,16 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
     # draws are made in full at every step (the generator's state stays the eager search's); a combination is
     # formed only when the walk reaches it. A vector met again in one step cannot win (the choice needs a
     # strictly smaller increase), nor can one whose partial increase already reaches the best: both are skipped.
+    # span(uext + g) and each area + span(g) grow by the chosen w after every step (built once, not per step);
+    # an area kept as an echelon basis turns to parity checks once it spans more than half of F2^n (`_membership`)
     fixed = list(cbasis) + [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
+    taken = f2.Span(uext)
+    area_spans = [(_membership(a, n), wt) for a, wt in areas]
+    area_vectors = [list(a) for a, _ in areas]
+    area_dims = [f2.rank(a) for a in area_vectors]
     for _ in range(max(0, n - c)):
         best, best_inc = None, None
         draws = [rng.getrandbits(len(cbasis)) for _ in range(48)]
-        taken = f2.Span(uext + g)
-        area_spans = [(_membership(a + g, n), wt) for a, wt in areas]
         seen: set[int] = set()
         for w in itertools.chain(fixed, (f2.combine(cbasis, x) for x in draws)):
             if not w or w in seen:
@@ -488,8 +542,14 @@ def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, pref
         if best is None:
             return None
         g.append(best)
+        taken.add(best)
+        for j, (area, wt) in enumerate(area_spans):
+            area_vectors[j].append(best)
+            area_dims[j] += area.add(best)
+            if isinstance(area, f2.Span) and 2 * area_dims[j] > n:
+                area_spans[j] = (_Checks(area_vectors[j], n), wt)
     bank: list[int] = []
-    banked = f2.Span(uext + g)                  # uext + g + bank
+    banked = taken                              # uext + g, then + bank
     for w in cbasis:
         if len(uext) + len(bank) + len(g) == len(cbasis):
             break
