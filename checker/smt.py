@@ -438,6 +438,40 @@ class Obligation:
             _IMAGES[key] = (out.text, out.width, set_bits, nonzero)
         return out
 
+    def maps_to_zero(self, L: LinearLayout, index: Mapping[str, Term]):
+        """L(index) = 0, as `image`'s value compared with 0, written out bit by bit: an out bit that one index
+        bit alone sets says that index bit is 0, and those are asked together per variable (x AND mask = 0);
+        an out bit that several set says their XOR is 0. The same formula in a third of the text (a layout's
+        out bits are mostly set by one index bit each), which Z3 reads in half the time."""
+        n = max(1, L.total_out_size_log2)
+        rows: list[list[tuple[str, int]]] = [[] for _ in range(n)]     # out bit -> (variable, bit) setting it
+        j = 0
+        cols = L.columns
+        for d, size in L.in_dim_sizes:
+            x = index.get(d)
+            k_max = size.bit_length() - 1
+            if x is not None:
+                for k in range(min(k_max, x.size())):
+                    positions = _bit_positions(cols[j + k])
+                    if positions:                   # weighed as `image` weighs it (`dense`)
+                        self._weight[0] += len(positions)
+                        self._weight[1] += 1
+                    for b in positions:
+                        rows[b].append((x.text, k))
+            j += k_max
+        masks: dict[str, int] = {}
+        widths = {x.text: x.size() for x in index.values()}
+        parts = []
+        for row in rows:
+            if len(row) == 1:
+                name, k = row[0]
+                masks[name] = masks.get(name, 0) | 1 << k
+            elif row:
+                parts.append(f"(= {_xor_text([f'((_ extract {k} {k}) {name})' for name, k in row])} (_ bv0 1))")
+        parts = [f"(= (bvand {name} (_ bv{m} {widths[name]})) (_ bv0 {widths[name]}))" for name, m in masks.items()] \
+            + parts
+        return _and([Term(t, None) for t in parts])
+
     # ------------------------------------------------------------------ solve
 
     def script(self) -> str:
@@ -683,8 +717,28 @@ def dot(w: Term, v: Term):
 
 
 def annihilates(w: Term, columns: Sequence[int]):
-    """w·c = 0 for every constant column c."""
+    """w·c = 0 for every constant column c. When every column has at most one set bit (a layout whose bases
+    are unit vectors, most distributed layouts), that says w is 0 on the bits they set: one extract per run
+    of consecutive such bits, all of w when they are all of it (a third of the text, which Z3 reads in half
+    the time); otherwise one XOR per column."""
     text = w.text
+    if all(not c & (c - 1) for c in columns):
+        single = 0
+        for c in columns:
+            single |= c
+        out = []
+        lo = 0
+        while single >> lo:
+            if not single >> lo & 1:
+                lo += 1
+                continue
+            hi = lo
+            while single >> (hi + 1) & 1:
+                hi += 1
+            part = text if lo == 0 and hi == w.size() - 1 else f"((_ extract {hi} {lo}) {text})"
+            out.append(Term(f"(= {part} (_ bv0 {hi - lo + 1}))", None))
+            lo = hi + 1
+        return _and(out)
     bits: dict[int, str] = {}      # bit b of w, written once
     out = []
     for c in columns:

@@ -131,7 +131,7 @@ def obligation(name: str, L: LinearLayout, modulo_broadcast: bool) -> smt.Obliga
     if modulo_broadcast:
         z = broadcast_masks(L)
         nonzero = {d: m & ~z[d] for d, m in nonzero.items()}
-    ob.require(smt.masked_nonzero(k, nonzero), ob.image(L, k) == 0)
+    ob.require(smt.masked_nonzero(k, nonzero), ob.maps_to_zero(L, k))
     return ob
 
 
