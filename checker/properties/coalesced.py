@@ -534,61 +534,49 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
         lane_values.append(f"({named} {value})")
         starts.append(named)
         ends.append(f"(bvadd {named} {last_text})")
-    sectors, sector_values = [], []
-    for k, a in enumerate(starts + (ends if crossing else [])):
-        named = f"?s{k}"
-        sector_values.append(f"({named} ({shift_op} {a} {shift_text}))")
-        sectors.append(named)
+    terms = starts + (ends if crossing else [])
+    sector_values: dict[int, str] = {}          # term k's sector number, bound by a let where a comparison reads it
+
+    def sector(k: int) -> str:
+        if k not in sector_values:
+            sector_values[k] = f"(?s{k} ({shift_op} {terms[k]} {shift_text}))"
+        return f"?s{k}"
     # the counters' width: room for 32 x (at most two sectors per lane) and for distinct lanes x vector bytes + 32
     cw = max((2 * p.lanes * SECTOR_BYTES).bit_length(), (p.lanes * p.vector_bytes + SECTOR_BYTES).bit_length()) + 1
-    start_offsets = end_offsets = None
-    if lane_offsets is not None:
-        start_offsets = lane_offsets
-        end_offsets = lane_offsets + ([b + p.vector_bytes - 1 for b in lane_offsets] if crossing else [])
+    one, zero = f"(_ bv1 {cw})", f"(_ bv0 {cw})"
 
-    def distinct(texts, offsets, apart):
-        """How many of the terms differ from every earlier one: [t_0 new] + [t_1 new] + ..., written as
-        SMT-LIB2 text at once (a request of 64 lanes compares 2,016 pairs), the terms known to be new counted
-        into one constant. With `offsets` (every term is one
-        symbolic value plus its offset: `_lane_offsets`), a pair whose offsets differ by `apart` or more always
-        differs and one with equal offsets never does, so only the others are compared: the earlier terms
-        whose offsets lie in the same or a neighbouring bucket of `apart` (offset // apart), in their order."""
-        one, zero = f"(_ bv1 {cw})", f"(_ bv0 {cw})"
-        if offsets is not None and apart == 1:      # only equal offsets are near, and a repeat is never new
-            return smt.const(len(set(offsets)), cw)
-        parts = []
-        certain = 0
-        seen: set[int] = set()
-        buckets: dict[int, list[int]] = {}
-        for i, t in enumerate(texts):
-            if offsets is None:
-                others: Any = range(i)
-            else:
-                o = offsets[i]
-                b = o // apart
-                here = buckets.setdefault(b, [])
-                if o in seen:
-                    here.append(i)
-                    continue                                # the same value as an earlier term: never new
-                seen.add(o)
-                near = buckets.get(b - 1, []) + here + buckets.get(b + 1, [])
-                here.append(i)
-                others = sorted([j for j in near if abs(offsets[j] - o) < apart])
-            if not others:
-                certain += 1
-                continue
-            if len(others) == 1:
-                new = f"(distinct {t} {texts[others[0]]})"
-            else:
-                new = f"(and {' '.join([f'(distinct {t} {texts[j]})' for j in others])})"
-            parts.append(f"(ite {new} {one} {zero})")
+    def count(certain: int, parts: list[str]) -> Any:
+        """certain + the 0/1 terms `parts`, as a counter."""
         if not parts:
             return smt.const(certain, cw)
         return smt.Term(f"(bvadd (_ bv{certain} {cw}) {' '.join(parts)})", cw)
-    n_sectors = distinct(sectors, end_offsets, SECTOR_BYTES)
-    n_addrs = distinct(starts, start_offsets, 1)
+
+    if lane_offsets is not None:
+        # every term is one symbolic value A plus its offset, and its sector number floor((A + o) / 32) grows with
+        # o: over the distinct offsets in increasing order, the sectors are the first one and each change between
+        # neighbours, a change for certain where they are a sector or more apart, else where their numbers differ
+        # (modulo 2^MODULAR_BITS they differ exactly then); the distinct addresses are the distinct start offsets
+        offsets = lane_offsets + ([b + p.vector_bytes - 1 for b in lane_offsets] if crossing else [])
+        first: dict[int, int] = {}
+        for k, o in enumerate(offsets):
+            first.setdefault(o, k)
+        rising = sorted(first)
+        changes = [f"(ite (distinct {sector(first[o])} {sector(first[prev])}) {one} {zero})"
+                   for prev, o in zip(rising, rising[1:]) if o - prev < SECTOR_BYTES]
+        n_sectors = count(len(rising) - len(changes), changes)
+        n_addrs = smt.const(len(set(lane_offsets)), cw)
+    else:
+        # any two terms may meet: a term is new when it differs from every earlier one (a request of 64 lanes
+        # compares 2,016 pairs)
+        def new_terms(texts: list[str]) -> Any:
+            return count(1, [f"(ite (and {' '.join(f'(distinct {t} {u})' for u in texts[:i])}) {one} {zero})"
+                             if i > 1 else f"(ite (distinct {t} {texts[0]}) {one} {zero})"
+                             for i, t in enumerate(texts) if i])
+        n_sectors = new_terms([sector(k) for k in range(len(terms))])
+        n_addrs = new_terms(starts)
     bound = smt.negate(smt.ult(n_sectors * SECTOR_BYTES, n_addrs * p.vector_bytes + SECTOR_BYTES))
-    ob.require(smt.Term(f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values)}) {bound.text}))", None))
+    ob.require(smt.Term(f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values.values())}) {bound.text}))",
+                        None))
 
     def on_sat(values):
         warp = values.get("w", 0)
