@@ -52,8 +52,8 @@ start, its lanes' addresses, sectors and minimum), and where it can say one, ``d
 Engines. F2 (enumeration in the "f2" slot, as `aligned`'s padded case): cpt read off the register bases, every
 request's lanes enumerated, the first request above its minimum the witness. Z3: the largest W with
 L(register = r) = r along o for every r < W (unsat of its negation; sat at 2W) is cpt, and one query asks for
-a warp and a vector start (free bits pinned as above) whose lanes' sector numbers, counted distinct
-pairwise, exceed ceil(distinct addresses x vector bytes / 32) -- unsat proves every request minimal. Both
+a warp and a vector start (free bits pinned as above) whose lanes' distinct sector numbers exceed
+ceil(distinct addresses x vector bytes / 32) -- unsat proves every request minimal. Both
 witnesses are replayed on the concrete addresses.
 
 Assumptions (docs/coalescing.md): the base is at ``base_offset_bytes`` from a 32-byte boundary (0: aligned;
@@ -594,7 +594,8 @@ def _lane_offsets(p: Plan) -> list[int] | None:
     issuing registers' and warps' bases set are disjoint: then the XOR of their coordinates is their sum, and the
     address (a sum of coordinates times strides) splits into the two parts. Two lanes' addresses then differ by
     the constant B_i - B_j in every request: they are equal exactly when the offsets are, and their 32-byte
-    sectors differ whenever the offsets are 32 or more apart (the Z3 engine compares only the other pairs)."""
+    sectors differ whenever the offsets are 32 or more apart (the Z3 engine compares only neighbouring offsets
+    closer than that, modulo 2^MODULAR_BITS)."""
     L = p.L
     dims = L.num_out_dims
 
