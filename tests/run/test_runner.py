@@ -233,7 +233,8 @@ def test_z3_witnesses_do_not_depend_on_the_checks_before_them():
         return next(c["details"]["witnesses"] for c in report["checks"] if c["id"].endswith(target))
     alone = witness(["specs/kernels/attention.cuda90.ttgir"])
     assert alone == witness(["specs/kernels/attention.cuda80.ttgir", "specs/kernels/attention.cuda90.ttgir"])
-    assert alone["register"]["dst_index"] == {"register": 0, "lane": 4, "warp": 0, "block": 0}
+    # Z3's model for the query as written today (a different text, e.g. shorter SMT-LIB2, may give another valid one)
+    assert alone["register"]["dst_index"] == {"register": 0, "lane": 23, "warp": 0, "block": 0}
     assert runner.proof_sharing("z3").__class__.__name__ == "nullcontext"
 
 
