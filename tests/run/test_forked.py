@@ -108,8 +108,8 @@ def test_ctrl_c_stops_a_verify_run_with_one_line_and_exit_130(tmp_path, jobs):
         if seen >= 4:                   # the same workers for 0.2 s: the run is proving, not starting up
             break
         time.sleep(0.05)
-        if not workers and time.monotonic() > deadline - 28.5:       # one process: 1.5 s in (past start-up;
-            break                                                        # the 10,080 checks take about 3 s)
+        if not workers and time.monotonic() > deadline - 29.2:       # one process: 0.8 s in (past start-up;
+            break                                                        # the 10,080 checks take about 1.9 s)
     time.sleep(0.3)
     os.killpg(run.pid, signal.SIGINT)                                  # Ctrl-C: the whole foreground group
     out, err = run.communicate(timeout=30)
