@@ -400,33 +400,19 @@ class Obligation:
             self._weight[1] += nonzero
             self._weight[0] += set_bits
             return Term(text, width)
-        n = max(1, L.total_out_size_log2)
-        terms: list[list[str]] = [[] for _ in range(n)]
+        rows, set_bits, nonzero = _rows(L, index)
         lets = []       # index terms other than variables, named once
-        j = 0
-        cols = L.columns
-        set_bits, nonzero = 0, 0
-        for d, size in L.in_dim_sizes:
+        names = {}
+        for d, _ in L.in_dim_sizes:
             x = index.get(d)
-            k_max = size.bit_length() - 1
             if x is None:
-                j += k_max
                 continue
-            w, name = x.size(), x.text
+            name = x.text
             if name.startswith("("):
                 lets.append(f"(?i{len(lets)} {name})")
                 name = f"?i{len(lets) - 1}"
-            for k in range(min(k_max, w)):
-                col = cols[j + k]
-                if not col:
-                    continue
-                bit = f"((_ extract {k} {k}) {name})"
-                positions = _bit_positions(col)
-                nonzero += 1
-                set_bits += len(positions)
-                for b in positions:
-                    terms[b].append(bit)
-            j += k_max
+            names[d] = name
+        terms = [[f"((_ extract {k} {k}) {names[d]})" for d, k in row] for row in rows]
         self._weight[1] += nonzero
         self._weight[0] += set_bits
         out = _concat([_xor_text(t) for t in terms])
@@ -443,33 +429,19 @@ class Obligation:
         bit alone sets says that index bit is 0, and those are asked together per variable (x AND mask = 0);
         an out bit that several set says their XOR is 0. The same formula in a third of the text (a layout's
         out bits are mostly set by one index bit each), which Z3 reads in half the time."""
-        n = max(1, L.total_out_size_log2)
-        rows: list[list[tuple[str, int]]] = [[] for _ in range(n)]     # out bit -> (variable, bit) setting it
-        j = 0
-        cols = L.columns
-        for d, size in L.in_dim_sizes:
-            x = index.get(d)
-            k_max = size.bit_length() - 1
-            if x is not None:
-                for k in range(min(k_max, x.size())):
-                    positions = _bit_positions(cols[j + k])
-                    if positions:                   # weighed as `image` weighs it (`dense`)
-                        self._weight[0] += len(positions)
-                        self._weight[1] += 1
-                    for b in positions:
-                        rows[b].append((x.text, k))
-            j += k_max
+        rows, set_bits, nonzero = _rows(L, index)
+        self._weight[1] += nonzero                  # weighed as `image` weighs it (`dense`)
+        self._weight[0] += set_bits
         masks: dict[str, int] = {}
-        widths = {x.text: x.size() for x in index.values()}
         parts = []
         for row in rows:
             if len(row) == 1:
-                name, k = row[0]
-                masks[name] = masks.get(name, 0) | 1 << k
+                d, k = row[0]
+                masks[d] = masks.get(d, 0) | 1 << k
             elif row:
-                parts.append(f"(= {_xor_text([f'((_ extract {k} {k}) {name})' for name, k in row])} (_ bv0 1))")
-        parts = [f"(= (bvand {name} (_ bv{m} {widths[name]})) (_ bv0 {widths[name]}))" for name, m in masks.items()] \
-            + parts
+                parts.append(f"(= {_xor_text([f'((_ extract {k} {k}) {index[d].text})' for d, k in row])} (_ bv0 1))")
+        parts = [f"(= (bvand {index[d].text} (_ bv{m} {index[d].size()})) (_ bv0 {index[d].size()}))"
+                 for d, m in masks.items()] + parts
         return _and([Term(t, None) for t in parts])
 
     # ------------------------------------------------------------------ solve
@@ -894,6 +866,29 @@ def _xor_text(bits: list[str]) -> str:
     if not bits:
         return "(_ bv0 1)"
     return bits[0] if len(bits) == 1 else f"(bvxor {' '.join(bits)})"
+
+
+def _rows(L: LinearLayout, index: Mapping[str, Term]) -> tuple[list[list[tuple[str, int]]], int, int]:
+    """Per out bit of L, the index bits (in-dim, bit) whose column sets it, in index order, over the bits each
+    index term has below its in-dim's size (missing dims read as 0); and the set bits and nonzero columns read
+    (what `Obligation.dense` weighs)."""
+    rows: list[list[tuple[str, int]]] = [[] for _ in range(max(1, L.total_out_size_log2))]
+    set_bits = nonzero = 0
+    j = 0
+    cols = L.columns
+    for d, size in L.in_dim_sizes:
+        x = index.get(d)
+        k_max = size.bit_length() - 1
+        if x is not None:
+            for k in range(min(k_max, x.size())):
+                positions = _bit_positions(cols[j + k])
+                if positions:
+                    nonzero += 1
+                    set_bits += len(positions)
+                for b in positions:
+                    rows[b].append((d, k))
+        j += k_max
+    return rows, set_bits, nonzero
 
 
 def _concat(bits: list[str]) -> Term:
