@@ -476,12 +476,15 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
     ob = smt.Obligation(NAME, counting=True)
     reg_bits, vec_bits = log2(p.regs), log2(p.vec)
     warp_bits, lane_bits = log2(p.warps), log2(p.lanes)
-    span = sum(abs(s) * (size - 1) for s, (_, size) in zip(p.strides, L.out_dim_sizes)) + abs(p.base) + \
-        p.vector_bytes + SECTOR_BYTES
     lane_offsets = _lane_offsets(p)
     # split addresses compare only near pairs, so they are written modulo 2^MODULAR_BITS (`_lane_offsets`);
-    # others at a width that holds every address as a non-negative number, with room to spare
-    width = MODULAR_BITS if lane_offsets is not None else max(16, span.bit_length() + 2)
+    # others at a width that holds every address (its span) as a non-negative number, with room to spare
+    if lane_offsets is not None:
+        width = MODULAR_BITS
+    else:
+        span = sum(abs(s) * (size - 1) for s, (_, size) in zip(p.strides, L.out_dim_sizes)) + abs(p.base) + \
+            p.vector_bytes + SECTOR_BYTES
+        width = max(16, span.bit_length() + 2)
     shift_op = "bvlshr" if lane_offsets is not None else "bvashr"
     index: dict[str, Any] = {}
     if reg_bits > vec_bits:
