@@ -1,4 +1,4 @@
-"""Bit-vector lowering of LinearLayouts for the Z3 engine (the only module that imports z3).
+"""Bit-vector lowering of LinearLayouts for the Z3 engine (the only module that uses Z3, with `z3lib`).
 
 Every property is checked as an *obligation*: a quantifier-free formula whose
 models are exactly the counterexamples. ``unsat`` proves the property,
@@ -24,16 +24,22 @@ Terms are SMT-LIB2 text (`Term`: a bit-vector or Boolean term with Python's
 operators, as Z3's own Python terms have them), built without the Z3 API; an
 obligation is one script. Z3 decides it in up to three steps (`Obligation.solve`):
 
-1. in the context's command session (`_Session`: Z3's SMT-LIB2 interpreter, kept
-   per context), push, script, check-sat, pop, bounded by SESSION_WORK: no parser
-   or tactic set-up per obligation (a solver's ``from_string`` alone costs 0.1 ms),
-   and 97% of the obligations of specs/ and tests/corpus decide here;
-2. what that leaves, by a solver of ``simplify, propagate-values, solve-eqs,
-   bit-blast, smt`` (the bit-blasted formula goes to the SMT core's CDCL, whose
-   set-up costs a tenth of the stand-alone SAT solver's), first bounded by
-   BOUNDED_WORK, then under the timeout;
-3. dense XOR systems (`Obligation.dense`) skip step 1 and go to the stand-alone
-   SAT solver, which takes them better.
+1. in a command session (`_Session`: Z3's SMT-LIB2 interpreter in a context of
+   its own, driven through `checker.z3lib`, so a run that decides everything there
+   never imports the z3 package: 18 ms of a process), push, script, check-sat,
+   pop, bounded by SESSION_WORK: no parser or tactic set-up per obligation (a
+   solver's ``from_string`` alone costs 0.1 ms), and 97% of the obligations of
+   specs/ and tests/corpus decide here;
+2. what that leaves, and the counting obligations (`Obligation.counting`), in the
+   same session by ``check-sat-using`` the tactic ``simplify, propagate-values,
+   solve-eqs, bit-blast, smt`` (the bit-blasted formula goes to the SMT core's
+   CDCL, whose set-up costs a tenth of the stand-alone SAT solver's), bounded by
+   BOUNDED_WORK (the same tactic in a solver of its own costs 15% more: its
+   parser set-up);
+3. what that leaves, by a solver of that tactic under the timeout (then Z3's
+   default solver, should the tactic give up for another reason); dense XOR
+   systems (`Obligation.dense`) skip steps 1 and 2 and go to the stand-alone SAT
+   solver, which takes them better.
 
 `to_smtlib` prints any obligation as an SMT-LIB2 script (``(check-sat)``
 answers ``unsat`` exactly when the property holds) for another solver.
@@ -51,6 +57,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import z3lib
 from .errors import InternalError
 from .layout import LinearLayout, log2
 from .padded import PaddedLayout, phys
@@ -117,11 +124,12 @@ def solver_name() -> str:
 # is first given a fixed amount of work instead (Z3's rlimit, no timer): every obligation of specs/ and
 # tests/corpus decides within BOUNDED_WORK (the padded-layout ones, the costliest at 2-4 ms, need up to 50,000;
 # 20,000 left them to the timed check after a wasted try); one that does not gets the timed check as before.
-# Only with a timeout of BOUNDED_FIRST_MS or more, so that the bounded try stays far below the time allowed.
+# The bounded try is the command session's ``check-sat-using`` the tactic (step 2 of the module docstring).
+# Only with a timeout of BOUNDED_FIRST_MS or more (or none), so that it stays far below the time allowed.
 BOUNDED_WORK = 100_000
 BOUNDED_FIRST_MS = 1000
 
-# Before that (with a timeout of BOUNDED_FIRST_MS or more, or none), a sparse obligation goes to the context's
+# Before that (with a timeout of BOUNDED_FIRST_MS or more, or none), a sparse obligation goes to the
 # command session (`_Session`) with SESSION_WORK of work:
 # Z3 keeps one command interpreter per context, so the script is read without the parser set-up that a solver's
 # from_string pays on every call (0.1 ms), and decided by the session's incremental SMT core without the tactic's
@@ -351,8 +359,9 @@ class Obligation:
 
     def __init__(self, name: str, *, counting: bool = False):
         """`counting`: the obligation counts (sums of if-then-else over many pairwise comparisons, as a request's
-        distinct sectors): the command session runs out of its work on those before the tactic's preprocessing
-        decides them (a coalescing obligation: 5 ms lost, then 7 ms in the tactic), so `solve` skips it."""
+        distinct sectors): the command session's SMT core runs out of its work on those before the tactic's
+        preprocessing decides them (a coalescing obligation: 5 ms lost, then 7 ms in the tactic), so `solve` gives
+        them to the tactic at once."""
         self.name = name
         self.counting = counting
         self._constraints: list[Term] = []
@@ -457,8 +466,9 @@ class Obligation:
         solving, then to a CDCL solver (`_tactic`; random dense 24-bit layouts: a few hundredths of
         a second, where Z3's default solver takes seconds); should that pipeline give up for another
         reason than the time limit, the default solver gets the same script. A sparse obligation is first
-        given BOUNDED_WORK of work with no timer (see there); only if that does not decide it does the timed
-        check run. Inside `solved_by`, that solver answers instead. ``timeout_ms``: milliseconds (a positive
+        given SESSION_WORK in the command session (not a counting one), then the tactic with BOUNDED_WORK there,
+        with no timer (see both); only if that does not decide it does the timed check run (module docstring).
+        Inside `solved_by`, that solver answers instead. ``timeout_ms``: milliseconds (a positive
         integer) or None for no limit; left out, the limit in force (`time_limit`)."""
         if timeout_ms is _IN_FORCE:
             timeout_ms = _TIME_LIMIT.get()
@@ -471,23 +481,21 @@ class Obligation:
         proved = _PROVED.get()
         if proved is not None and text in proved:
             return Answer("unsat")
-        if not self.dense and not self.counting and (timeout_ms is None or timeout_ms >= BOUNDED_FIRST_MS):
-            answer = _session().decide(text, self._vars)      # bounded by SESSION_WORK (see there)
-            if answer is not None:
-                if answer.status == "unsat" and proved is not None:
-                    _remember(proved, text)
-                return answer
+        answer = None
+        if not self.dense and (timeout_ms is None or timeout_ms >= BOUNDED_FIRST_MS):
+            session = _session()
+            if not self.counting:
+                answer = session.decide(text, self._vars)      # bounded by SESSION_WORK (see there)
+            if answer is None:                                  # the tactic, bounded by BOUNDED_WORK (see there)
+                answer = session.decide(text, self._vars, check=_CHECK_USING_TACTIC, work=BOUNDED_WORK)
+        if answer is not None:
+            if answer.status == "unsat" and proved is not None:
+                _remember(proved, text)
+            return answer
         ctx = context()
-        r = None
-        if not self.dense and timeout_ms is not None and timeout_ms >= BOUNDED_FIRST_MS:
-            s = _tactic(False).solver()         # bounded by work, not by a timer (see BOUNDED_WORK)
-            s.set("rlimit", BOUNDED_WORK)
-            s.from_string(text)
-            r = s.check()
-        if r is None or r == z3.unknown:
-            s = _solver(_tactic(self.dense).solver(), timeout_ms)
-            s.from_string(text)
-            r = s.check()
+        s = _solver(_tactic(self.dense).solver(), timeout_ms)
+        s.from_string(text)
+        r = s.check()
         if r == z3.unknown and "timeout" not in s.reason_unknown() and "canceled" not in s.reason_unknown():
             s = _solver(z3.Solver(ctx=ctx), timeout_ms)
             s.from_string(text)
@@ -545,40 +553,59 @@ def _remember(proved: set, text: str) -> None:
 
 
 class _Session:
-    """Z3's SMT-LIB2 command interpreter of one context (``Z3_eval_smtlib2_string``: Z3 keeps one per
-    context and reuses it), with models on and each ``check-sat`` bounded by SESSION_WORK.
+    """Z3's SMT-LIB2 command interpreter in a context of its own, with models on and each ``check-sat``
+    bounded by SESSION_WORK, driven through `checker.z3lib` (the ``z3`` package is not imported for it).
 
-    An obligation is evaluated as ``(push)``, its script, ``(check-sat)`` (and ``(get-value ...)`` of its
-    variables on sat), ``(pop)``: the pop takes its declarations and assertions back out, so every
-    obligation starts from the same empty assertion stack. `decide` answers None when Z3 runs out of work
-    (``unknown``) or answers anything it cannot read; the caller then decides the obligation the other way.
+    An obligation is evaluated as ``(push)``, its script, a check (``(check-sat)``, or ``(check-sat-using`` the
+    tactic``)`` with a bound of its own) and ``(get-value ...)`` of its variables on sat, ``(pop)``: the pop
+    takes its declarations and assertions back out, so every obligation starts from the same empty assertion
+    stack. `decide` answers None when Z3 runs out of work (``unknown``) or answers anything it cannot read; the
+    caller then decides the obligation the other way.
 
     Z3 puts the work bound on the whole context while a scope is open (its push bounds the context's
-    resource limit; its pop lifts the bound again). Should a push or a pop itself fail, the bound may stay on
-    the context, and every later solver in it would run out of work at once: `decide` then leaves that
-    context (`fresh_context`) before it answers None."""
+    resource limit; its pop lifts the bound again), and writes every ``:rlimit`` the session sets into its
+    global parameters too, which each context made later starts from: the global value is put back after
+    each. Should a push or a pop itself fail, the bound may stay on the context, and every later check in it
+    would run out of work at once: `decide` then leaves that session (`fresh_context`) before it answers
+    None."""
 
-    def __init__(self, ctx):
-        self._ref = ctx.ref()
-        previous = z3.get_param("rlimit")
-        try:        # Z3 also writes a session's rlimit into its global parameters, which every context made
-            #         later starts from: the global value is put back, the session keeps its own
+    def __init__(self) -> None:
+        self._ref = None
+        self._lib = z3lib.library()
+        self._ref = self._lib.new_context()
+        self._global_rlimit = self._lib.get_param("rlimit")
+        try:
             self._eval("(set-option :print-success false)(set-option :produce-models true)"
                        f"(set-option :rlimit {SESSION_WORK})")
         finally:
-            z3.set_param("rlimit", previous)
+            self._restore_global_rlimit()
+
+    def __del__(self) -> None:
+        if self._ref:
+            self._lib.delete_context(self._ref)
+            self._ref = None
+
+    def _restore_global_rlimit(self) -> None:
+        if self._global_rlimit is not None:
+            self._lib.set_param("rlimit", self._global_rlimit)
 
     def _eval(self, commands: str) -> str:
-        return z3.z3core.Z3_eval_smtlib2_string(self._ref, commands)
+        return self._lib.eval(self._ref, commands)
 
-    def decide(self, text: str, variables: Mapping[str, tuple[str, int]]) -> Answer | None:
+    def decide(self, text: str, variables: Mapping[str, tuple[str, int]], check: str = "(check-sat)",
+               work: int | None = None) -> Answer | None:
+        """`text` decided by `check`, with `work` instead of SESSION_WORK where given."""
+        bound = f"(set-option :rlimit {work})" if work is not None else ""
         try:
-            self._eval("(push)")
-        except z3.Z3Exception:
+            self._eval(bound + "(push)")
+        except z3lib.Z3Error:
             fresh_context()
             return None
+        finally:
+            if bound:
+                self._restore_global_rlimit()
         try:
-            status = self._eval(text + "(check-sat)").strip()
+            status = self._eval(text + check).strip()
             if status == "unsat":
                 return Answer("unsat")
             if status != "sat":
@@ -593,13 +620,16 @@ class _Session:
                         return None
                     values[name] = value
             return Answer("sat", values)
-        except z3.Z3Exception:
+        except z3lib.Z3Error:
             return None
         finally:
             try:
-                self._eval("(pop)")
-            except z3.Z3Exception:
+                self._eval("(pop)" + (f"(set-option :rlimit {SESSION_WORK})" if bound else ""))
+            except z3lib.Z3Error:
                 fresh_context()
+            finally:
+                if bound:
+                    self._restore_global_rlimit()
 
 
 _VALUE_PAIR = re.compile(r"\((\|[^|]*\||[^\s()|]+)\s+(#b[01]+|#x[0-9a-fA-F]+|\(_\s+bv\d+\s+\d+\))\)")
@@ -618,7 +648,7 @@ def _session() -> _Session:
     """The command session of `context()`."""
     global _SESSION
     if _SESSION is None:
-        _SESSION = _Session(context())
+        _SESSION = _Session()
     return _SESSION
 
 
@@ -763,10 +793,15 @@ def _tactic(dense: bool = False):
     stand-alone SAT solver after a second simplification, whose set-up costs 0.8 ms a check."""
     t = _TACTICS.get(dense)
     if t is None:
-        steps = (("simplify", "solve-eqs", "simplify", "bit-blast", "sat") if dense else
-                 ("simplify", "propagate-values", "solve-eqs", "bit-blast", "smt"))
-        t = _TACTICS[dense] = z3.Then(*steps, ctx=context())
+        t = _TACTICS[dense] = z3.Then(*_TACTIC_STEPS[dense], ctx=context())
     return t
+
+
+# `_tactic`'s steps for sparse (False) and dense (True) obligations
+_TACTIC_STEPS = {False: ("simplify", "propagate-values", "solve-eqs", "bit-blast", "smt"),
+                 True: ("simplify", "solve-eqs", "simplify", "bit-blast", "sat")}
+# the sparse tactic as the command session's check (the bounded try of `Obligation.solve`)
+_CHECK_USING_TACTIC = f"(check-sat-using (then {' '.join(_TACTIC_STEPS[False])}))"
 
 
 def context():

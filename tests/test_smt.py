@@ -192,18 +192,22 @@ def test_product_by_a_constant_matches_python(a, c, width):
 
 def _spy_on_z3(monkeypatch) -> tuple[list, list]:
     """(every script Z3 is asked to decide, in the command session or by the tactic's solvers; every setting
-    put on those solvers, "session" for a script the session decided), recorded as they happen."""
+    put on those solvers, "session" for a script the session decided, "rlimit" for the tactic's bounded try in
+    the session), recorded as they happen."""
     asked, settings_seen = [], []
     real = smt._tactic
     real_decide = smt._Session.decide
 
-    def decide(self, text, variables):
+    def decide(self, text, variables, check="(check-sat)", work=None):
         asked.append(text)
-        answer = real_decide(self, text, variables)
-        if answer is not None:
+        answer = real_decide(self, text, variables, check, work)
+        if work is not None:                        # the tactic's bounded try, in the session
+            assert check == smt._CHECK_USING_TACTIC
+            settings_seen.append("rlimit")
+        elif answer is not None:
             settings_seen.append("session")
         else:
-            asked.pop()                             # asked again by the tactic's solvers
+            asked.pop()                             # asked again with the tactic
         return answer
     monkeypatch.setattr(smt._Session, "decide", decide)
 
@@ -300,6 +304,10 @@ def test_the_session_leaves_z3s_global_rlimit_alone(monkeypatch):
     smt.fresh_context()
     assert smt._session().decide("(declare-fun y () (_ BitVec 3))(assert (= y #b101))", {}) is None
     assert z3.get_param("rlimit") == "0"
+    bounded = smt._session().decide("(declare-fun y () (_ BitVec 3))(assert (= y #b101))", {"y": ("y", 3)},
+                                    check=smt._CHECK_USING_TACTIC, work=50_000)
+    assert bounded.values == {"y": 5} and z3.get_param("rlimit") == "0"
+    assert smt._session().decide("(declare-fun y () (_ BitVec 3))(assert (= y #b101))", {}) is None  # 1 again
     s = z3.Solver(ctx=z3.Context())
     s.from_string("(declare-fun y () (_ BitVec 3))(assert (= y #b101))")
     assert s.check() == z3.sat
