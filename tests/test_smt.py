@@ -1,3 +1,4 @@
+import pathlib
 import random
 
 import pytest
@@ -334,3 +335,16 @@ def test_a_model_given_when_the_timer_cut_z3_off_is_no_answer(monkeypatch):
 
 def test_unquote():
     assert [smt.unquote(s) for s in ("|a b|", "x", "|", "||", "|x")] == ["a b", "x", "|", "", "|x"]
+
+
+def test_a_kernel_is_verified_without_importing_the_z3_package():
+    """Every obligation of this kernel (counting ones included: its coalescing checks) is decided in the command
+    session, through Z3's library alone (checker.z3lib): the z3 package, 18 ms of a process, is never imported."""
+    import subprocess
+    import sys
+    code = ("import sys, checker; r = checker.verify('specs/kernels/matmul.gfx942.ttgir', engine='both'); "
+            "import checker.smt as smt; "
+            "print(r['summary']['checks'], r['summary']['failed'], 'z3' in sys.modules, smt._SESSION is not None)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=pathlib.Path(__file__).resolve().parents[1])
+    assert out.stdout.split() == ["98", "0", "False", "True"]
