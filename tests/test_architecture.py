@@ -21,7 +21,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("encodings", ("checker.encodings",)),
     ("hardware", ("checker.hardware",)),
     ("syntax", ("checker.syntax",)),
-    ("smt", ("checker.verdict", "checker.certificate", "checker.smt", "checker.solvers")),
+    ("smt", ("checker.verdict", "checker.certificate", "checker.z3lib", "checker.smt", "checker.solvers")),
     ("properties", ("checker.properties", "checker.synthesis", "checker.registry")),
     ("prove", ("checker.prove",)),
     ("checks", ("checker.spec", "checker.ttgir")),

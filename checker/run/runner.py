@@ -68,7 +68,6 @@ from ..spec import Check, lower_operands
 from ..syntax.mlir_attr import print_attribute
 from ..verdict import TIMEOUT_MS
 from ..versions import using
-from .forked import forked_answers
 from .record import encode_compact
 
 
@@ -348,6 +347,7 @@ def _answers(tasks: list, jobs: int | None, executor: str | None) -> Iterator[tu
     gc.freeze()         # a forked worker's collector leaves the parent's objects alone: their pages stay shared
     try:
         if sys.platform.startswith("linux"):          # a chunk is sent as its number: the tasks are forked along
+            from .forked import forked_answers  # lazy: pickle and selectors (2.4 ms of a process) only with workers
             for answers in forked_answers(lambda k: [_work(tasks[i]) for i in chunks[k]], len(chunks), jobs):
                 yield from answers
             return
