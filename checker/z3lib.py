@@ -13,9 +13,11 @@ imported only where its Python API is used (the timed fallback of
 
 The library is the one the z3-solver package ships (``z3/lib/libz3.so``, ``.dylib``
 or ``.dll``), found without importing the package; where it is not there (a Z3 the
-package finds elsewhere, through ``Z3_LIBRARY_PATH`` and the like) the package's own
-loader gives it. Loading the same file twice gives the same library, so the global
-parameters (``rlimit``, ``ctrl_c``) are the ones the package sees.
+package finds elsewhere, through ``Z3_LIBRARY_PATH``, the system's library path and
+the like) the session makes the same calls through the package (`_ThroughPackage`).
+Loading the same file twice gives the same library, so the global parameters
+(``rlimit``, ``ctrl_c``) are the ones the package sees; the prototypes are set on a
+`ctypes.CDLL` of our own, never on the package's.
 
 Errors: the context gets no error handler (a null one), so Z3 records an error and
 returns instead of exiting the process; `Library.eval` reads the error code after
@@ -111,22 +113,51 @@ class Library:
         self._lib.Z3_global_param_set(name.encode(), value.encode())
 
 
-_LIBRARY: Library | None = None
+class _ThroughPackage:
+    """`Library`'s calls made by the z3 package, where its library is not beside it: the package's own search
+    found it, and its wrappers call it (contexts are the package's, kept here by their address)."""
+
+    def __init__(self) -> None:
+        import z3  # type: ignore[import-untyped]  # lazy: only where the package keeps its library elsewhere
+        self._z3 = z3
+        self._contexts: dict[int, object] = {}
+
+    def new_context(self) -> int:
+        context = self._z3.Context()
+        ref = int(context.ref().value)
+        self._contexts[ref] = context
+        return ref
+
+    def delete_context(self, ctx: int) -> None:
+        self._contexts.pop(ctx, None)
+
+    def eval(self, ctx: int, commands: str) -> str:
+        try:
+            return str(self._z3.z3core.Z3_eval_smtlib2_string(self._contexts[ctx].ref(), commands))  # type: ignore[attr-defined]
+        except self._z3.Z3Exception as e:
+            raise Z3Error(str(e.value.decode(errors="replace") if isinstance(e.value, bytes) else e.value)) from None
+
+    def get_param(self, name: str) -> str | None:
+        try:
+            return str(self._z3.get_param(name))
+        except self._z3.Z3Exception:
+            return None
+
+    def set_param(self, name: str, value: str) -> None:
+        self._z3.set_param(name, value)
 
 
-def library() -> Library:
+_LIBRARY: Library | _ThroughPackage | None = None
+
+
+def library() -> Library | _ThroughPackage:
     """The library, loaded on first use: Z3 would take SIGINT over while it works (its own handler cancels the
     call and the run goes on, a Ctrl-C lost), so ``ctrl_c`` is turned off before any call, as `smt` does for
     the package; the interrupt then waits for the call to return and stops the run (exit 130)."""
     global _LIBRARY
     if _LIBRARY is None:
         path = _library_path()
-        if path is not None:
-            lib = ctypes.CDLL(path)
-        else:
-            import z3.z3core  # type: ignore[import-untyped]  # lazy: only where the package keeps its library elsewhere (its own search finds it)
-            lib = z3.z3core.lib()
-        loaded = Library(lib)
+        loaded = Library(ctypes.CDLL(path)) if path is not None else _ThroughPackage()
         loaded.set_param("ctrl_c", "false")
         _LIBRARY = loaded
     return _LIBRARY

@@ -348,3 +348,20 @@ def test_a_kernel_is_verified_without_importing_the_z3_package():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=pathlib.Path(__file__).resolve().parents[1])
     assert out.stdout.split() == ["98", "0", "False", "True"]
+
+
+def test_z3s_library_is_found_through_the_package_where_it_is_not_beside_it():
+    """Where the z3 package keeps its library elsewhere (no z3/lib/libz3.*: a distribution's or conda's Z3), the
+    session's calls go through the package, which found it: they decide as before, ctrl_c is off, and an SMT-LIB2
+    error is a Z3Error with Z3's message."""
+    import subprocess
+    import sys
+    code = ("from checker import z3lib; z3lib._library_path = lambda: None; lib = z3lib.library(); "
+            "import sys; assert 'z3' in sys.modules; ctx = lib.new_context(); "
+            "print(lib.eval(ctx, '(declare-fun x () (_ BitVec 2))(assert (= x #b10))(check-sat)').strip()); "
+            "print(lib.get_param('ctrl_c'))\n"
+            "try:\n    lib.eval(ctx, '(assert (= y #b1))')\n"
+            "except z3lib.Z3Error as e:\n    print('Z3Error', 'unknown constant y' in str(e))\n"
+            "lib.delete_context(ctx)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:3] == ["sat", "false", "Z3Error True"]
