@@ -35,7 +35,6 @@ element type and the figures Triton's lowering reads (`GlobalAccess`).
 from __future__ import annotations
 
 import dataclasses
-import heapq
 import math
 import re
 from collections.abc import Sequence
@@ -167,11 +166,15 @@ def _binary(lhs: AxisInfo, rhs: AxisInfo, shape: Sequence[int], constant: int | 
     the op's contiguity / divisibility rules, constancy the gcd of the operands' unless the op says more."""
     rank = lhs.rank
     if constant is not None:
-        return AxisInfo((1,) * rank, (pow2_divisor(constant),) * rank, tuple(shape) if shape else (1,) * rank,
-                        constant)
+        return _constant_result(rank, shape, constant)
     r = range(rank)
     cons = constancy or (lambda d: _gcd2(lhs.constancy[d], rhs.constancy[d]))
     return AxisInfo(tuple(map(contiguity, r)), tuple(map(divisibility, r)), tuple(map(cons, r)))
+
+
+def _constant_result(rank: int, shape: Sequence[int], constant: int) -> AxisInfo:
+    """A binary op's result known to be `constant`: the same value over the whole shape."""
+    return AxisInfo((1,) * rank, (pow2_divisor(constant),) * rank, tuple(shape) if shape else (1,) * rank, constant)
 
 
 def _is_contiguous_dim(x: AxisInfo, shape, d) -> bool:
@@ -186,29 +189,36 @@ def add_sub(kind: str, lhs: AxisInfo, rhs: AxisInfo, shape, elem_bytes: int = 1)
     """AddSubOpAxisInfoVisitor (``arith.addi``, ``arith.subi``, ``tt.addptr`` with elem_bytes the pointee's
     size). A run of one side plus a constant run of the other stays a run; two runs added do not; the
     divisibility of a run start is the gcd of the sides' (the offset side scaled to bytes for addptr), clamped
-    to the result's run length when a side's runs are longer."""
-    def contiguity(d):
-        if kind == "sub":
-            return gcd(lhs.contiguity[d], rhs.constancy[d])
-        return max(gcd(lhs.constancy[d], rhs.contiguity[d]), gcd(lhs.contiguity[d], rhs.constancy[d]))
-
-    def divisibility(d):
-        ld, rd = lhs.divisibility[d], rhs.divisibility[d]
-        if kind == "addptr":
-            rd = times(rhs.divisibility[d], elem_bytes)
-        if lhs.contiguity[d] > 1 and rhs.contiguity[d] > 1:
-            if kind == "sub" and lhs.contiguity[d] == rhs.contiguity[d]:
-                return gcd(ld, rd)
-            return 2 if ld % 2 == 0 and rd % 2 == 0 else 1
-        if lhs.contiguity[d] > 1 or rhs.contiguity[d] > 1:
-            return gcd(ld, rd, times(contiguity(d), elem_bytes if kind == "addptr" else 1))
-        return gcd(ld, rd)
-
-    constant = None
+    to the result's run length when a side's runs are longer. (`_binary` written out, one pass over the dims:
+    the hottest rule.)"""
     if lhs.constant is not None and rhs.constant is not None:
         constant = {"add": lhs.constant + rhs.constant, "sub": lhs.constant - rhs.constant,
                     "addptr": lhs.constant + rhs.constant * elem_bytes}[kind]
-    return _binary(lhs, rhs, shape, constant, contiguity, divisibility)
+        return _constant_result(lhs.rank, shape, constant)
+    lc, lv, lk = lhs.contiguity, lhs.divisibility, lhs.constancy
+    rc, rv, rk = rhs.contiguity, rhs.divisibility, rhs.constancy
+    contiguity, divisibility, constancy = [], [], []
+    for d in range(len(lc)):
+        a_run, a_div, a_const, b_run, b_div, b_const = lc[d], lv[d], lk[d], rc[d], rv[d], rk[d]
+        if kind == "sub":
+            run = _gcd2(a_run, b_const)
+        else:
+            run = max(_gcd2(a_const, b_run), _gcd2(a_run, b_const))
+        if kind == "addptr":
+            b_div = times(b_div, elem_bytes)
+        if a_run > 1 and b_run > 1:
+            if kind == "sub" and a_run == b_run:
+                div = _gcd2(a_div, b_div)
+            else:
+                div = 2 if a_div % 2 == 0 and b_div % 2 == 0 else 1
+        elif a_run > 1 or b_run > 1:
+            div = _gcd2(_gcd2(a_div, b_div), times(run, elem_bytes if kind == "addptr" else 1))
+        else:
+            div = _gcd2(a_div, b_div)
+        contiguity.append(run)
+        divisibility.append(div)
+        constancy.append(_gcd2(a_const, b_const))
+    return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy))
 
 
 def mul(lhs: AxisInfo, rhs: AxisInfo, shape) -> AxisInfo:
@@ -560,7 +570,7 @@ class Analysis:
 
 def _func_arg_hints(op: Operation) -> dict[str, dict[str, list[int]]]:
     """Each function argument's tt.* hint attributes, read from the signature text."""
-    m = re.search(r"@[\w.$-]+\s*\((.*)", op.text)
+    m = _SIGNATURE.search(op.text)
     if not m:
         return {}
     depth, end = 0, None
@@ -577,18 +587,20 @@ def _func_arg_hints(op: Operation) -> dict[str, dict[str, list[int]]]:
     args = split_top(body[:end] if end is not None else body)
     out = {}
     for a in args:
-        name = re.match(r"\s*(%[\w.$-]+)", a)
+        name = _ARG_NAME.match(a)
         if not name:
             continue
         hints = {}
         for key, pattern in _ARG_HINTS:
             h = pattern.search(a) if key in a else None
             if h:
-                hints[key] = [int(x) for x in re.findall(r"-?\d+", h.group(1))]
+                hints[key] = [int(x) for x in _INTEGER.findall(h.group(1))]
         out[name.group(1)] = hints
     return out
 
 
+_SIGNATURE = re.compile(r"@[\w.$-]+\s*\((.*)")
+_ARG_NAME = re.compile(r"\s*(%[\w.$-]+)")
 _BRACKET = re.compile(r"[()<>\[\]{}]")
 _ARG_HINTS = [(key, re.compile(re.escape(key) + r"\s*=\s*(dense<[^>]*>|-?\d+)"))
               for key in ("tt.contiguity", "tt.divisibility", "tt.constancy")]
@@ -665,11 +677,17 @@ def _fixed_point(a: Analysis, ops: list[Operation], children: list[list[Operatio
       assumed: Triton's gcd is not idempotent on negative hints.
 
     So an op is visited when it is not clean, or when one of its inputs changed since its last visit: a
-    value changed by op j's visit queues its users, those after j for this round (the plain loop visits
+    value changed by op j's visit marks its users, those after j for this round (the plain loop visits
     them after j), those up to j for the next. A round changed "something" exactly when some visit changed
     a value's AxisInfo or form (key presence included), as the plain loop's comparison of a.info / a.forms
     before and after the round sees it: a value is written only in its owner's visit, once a round.
-    Shapes changed only queue users (the plain loop does not compare them)."""
+    Shapes changed only mark users (the plain loop does not compare them).
+
+    A round scans the ops owning values in order and visits those marked: a mark made during the round is
+    always ahead of the scan. An ordinary op with distinct results (no scf op, no region arguments: most of
+    them) is visited here, `_visit`'s steps written out (`_outcome`, then each result joined as `_set` does),
+    so each result's change is seen as it is made; any other op is visited by `_visit` and its values
+    compared with a snapshot taken before."""
     n = len(ops)
     users: dict[str, list[int]] = {}
     for k, op in enumerate(ops):
@@ -679,38 +697,72 @@ def _fixed_point(a: Analysis, ops: list[Operation], children: list[list[Operatio
         for v in (dict.fromkeys(inputs) if len(inputs) > 1 else inputs):     # each op once per value
             users.setdefault(v, []).append(k)
     owned = [op.results + op.arguments for op in ops]
+    writers = [k for k in range(n) if owned[k]]     # an op owning no value (a store, a yield) writes nothing
+    ordinary = [not op.arguments and op.name not in ("scf.for", "scf.if") and
+                (len(op.results) < 2 or len(set(op.results)) == len(op.results)) for op in ops]
     info, forms, shapes = a.info, a.forms, a.shapes
     # the shape each visit gives an op's results: its value_shape, which `analyze` set on them (one list)
     op_shapes = [shapes.get(op.results[0]) if op.results else None for op in ops]
-    pending = set(range(n))              # the ops to visit in the next round
+    pending = bytearray(b"\x01" * n)     # the ops marked for the next round
     for _ in range(MAX_ROUNDS):
         changed = False
-        queue = sorted(pending)          # this round's, a heap in op order
-        queued = set(queue)
-        pending = set()
-        while queue:
-            k = heapq.heappop(queue)
-            mine = owned[k]
-            if not mine:                 # nothing to set (a store, a yield): a visit writes nothing at all
+        marked, pending = pending, bytearray(n)
+        for k in writers:
+            if not marked[k]:
                 continue
-            # the state of each value it owns, before and after
+            op = ops[k]
+            if ordinary[k]:
+                shape = op_shapes[k]
+                got = _outcome(a, op, shape)
+                if got is None:          # an operand not reached: nothing written
+                    continue
+                c, form = got
+                dirty = False
+                for v in op.results:
+                    old = info.get(v, _ABSENT)
+                    new = c if old is _ABSENT else join(old, c)
+                    info[v] = new
+                    moved = old is _ABSENT or (new is not old and new != old)
+                    old_form = forms.get(v, _ABSENT)
+                    if old_form is _ABSENT:
+                        forms[v] = form
+                        moved = True
+                    elif old_form != form:
+                        forms[v] = None
+                        moved = moved or old_form is not None
+                    old_shape = shapes.get(v, _ABSENT)
+                    shapes[v] = shape
+                    if moved or (old_shape is not shape and old_shape != shape):
+                        dirty = True
+                        changed = changed or moved
+                        for u in users.get(v, ()):
+                            if u <= k:
+                                pending[u] = 1
+                            else:
+                                marked[u] = 1
+                if dirty:
+                    for v in op.results:
+                        if not _join_keeps(info[v], c):
+                            pending[k] = 1       # not clean: visit again next round
+                            break
+                continue
+            mine = owned[k]
             before = [(info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT)) for v in mine]
-            got = _visit(a, ops[k], children[k], op_shapes[k])
+            got = _visit(a, op, children[k], op_shapes[k])
             dirty = False
-            for v, old in zip(mine, before):
-                new = (info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT))
-                if new == old:
+            for v, old_state in zip(mine, before):
+                state = (info.get(v, _ABSENT), forms.get(v, _ABSENT), shapes.get(v, _ABSENT))
+                if state == old_state:
                     continue
                 dirty = True
-                changed = changed or new[:2] != old[:2]
+                changed = changed or state[:2] != old_state[:2]
                 for u in users.get(v, ()):
                     if u <= k:
-                        pending.add(u)
-                    elif u not in queued:
-                        heapq.heappush(queue, u)
-                        queued.add(u)
-            if dirty and not (got is not None and all(_join_keeps(info[r], got[0]) for r in ops[k].results)):
-                pending.add(k)           # not clean: visit again next round
+                        pending[u] = 1
+                    else:
+                        marked[u] = 1
+            if dirty and not (got is not None and all(_join_keeps(info[r], got[0]) for r in op.results)):
+                pending[k] = 1           # not clean: visit again next round
         if not changed:
             return True
     return False
@@ -723,7 +775,7 @@ def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
 
     An op's scope, the (parent index, region) chain from its block out to the module, innermost first,
     depends only on its block (its parent and region): it is the block itself followed by the parent op's
-    scope, so it is computed once per block."""
+    scope, so it is computed once per block. Each definition is kept with its unique name, made once."""
     blocks: dict[tuple, tuple[tuple, set]] = {}      # block -> (its chain, the scopes whose names it sees)
 
     def scope(op: Operation) -> tuple[tuple, set]:
@@ -734,28 +786,31 @@ def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
             got = blocks[block] = (chain, set(chain) | {(p, None) for p, _ in chain})
         return got
 
-    defs: dict[str, list[tuple[int, tuple]]] = {}
+    defs: dict[str, list[tuple[tuple, str]]] = {}    # name -> (the scope of each definition, its unique name)
+    renamed = a.renamed
     out = []
     for i, op in enumerate(ops):
         chain, enclosing = scope(op)
         operands = []
         for name in op.operands:
-            for k, where in reversed(defs.get(name, ())):
+            for where, unique in reversed(defs.get(name, ())):
                 if where in enclosing:
-                    name = f"{name}@{k}"
+                    name = unique
                     break
             operands.append(name)
         own = chain[0]
         results = []
         for r in op.results:
-            defs.setdefault(r, []).append((i, own))
-            results.append(f"{r}@{i}")
+            unique = f"{r}@{i}"
+            defs.setdefault(r, []).append((own, unique))
+            results.append(unique)
         arguments = []
         for r in op.arguments:
-            defs.setdefault(r, []).append((i, (i, None)))       # visible in each of its regions
-            arguments.append(f"{r}@{i}")
+            unique = f"{r}@{i}"
+            defs.setdefault(r, []).append(((i, None), unique))       # visible in each of its regions
+            arguments.append(unique)
         copy = _renamed_copy(op, operands, results, arguments)
-        a.renamed[id(op)] = copy
+        renamed[id(op)] = copy
         out.append(copy)
     return out
 
@@ -769,12 +824,14 @@ def _renamed_copy(op: Operation, operands: list[str], results: list[str], argume
     """``dataclasses.replace(op, operands=..., results=..., arguments=...)``. While Operation is a plain
     dataclass (no slots, no __post_init__, every field set by __init__), the object replace builds is a
     shallow copy of op's fields with those three replaced, which a copy of its __dict__ (holding nothing but
-    the fields) gives at a third of the cost (replace walks the fields and calls __init__ for each op)."""
+    the fields) made the new object's gives at a fifth of the cost (replace walks the fields and calls
+    __init__ for each op)."""
     if not _PLAIN_OPERATION or type(op) is not Operation or len(op.__dict__) != _OPERATION_FIELDS:
         return dataclasses.replace(op, operands=operands, results=results, arguments=arguments)
+    fields = op.__dict__.copy()
+    fields["operands"], fields["results"], fields["arguments"] = operands, results, arguments
     copy = object.__new__(Operation)
-    copy.__dict__.update(op.__dict__)
-    copy.operands, copy.results, copy.arguments = operands, results, arguments
+    copy.__dict__ = fields
     return copy
 
 
@@ -826,13 +883,27 @@ def _visit(a: Analysis, op: Operation, children: list[Operation], shape: list[in
     if op.arguments:
         _region_arguments(a, op)
     if not op.results:
-        return
+        return None
+    if shape is None:
+        shape = value_shape(op)
+    got = _outcome(a, op, shape)
+    if got is None:
+        return None
+    info, form = got
+    for r in op.results:
+        _set(a, r, info, form)
+        a.shapes[r] = shape
+    return got
+
+
+def _outcome(a: Analysis, op: Operation, shape: list[int]) -> tuple | None:
+    """The (AxisInfo, form) a visit of an ordinary op joins into each of its results: its rule's (`_rule`),
+    pessimistic where it has none or gives another rank, its hint attributes over it. None while an operand
+    is not reached yet (visitOperation waits for it): the visit writes nothing."""
     known = a.info
     for v in op.operands:
         if v not in known and v.startswith("%"):
-            return                            # an operand not reached yet (visitOperation waits for it)
-    if shape is None:
-        shape = value_shape(op)
+            return None
     rank = max(1, len(shape))
     try:
         got = _rule(a, op, shape)
@@ -840,17 +911,27 @@ def _visit(a: Analysis, op: Operation, children: list[Operation], shape: list[in
         got = None                            # operands of another rank than the op's rule reads: unsure
     hints = _hints(op.attributes) if op.attributes else None
     if got is None:
-        info, form = AxisInfo.pessimistic(rank), None
+        info, form = _pessimistic(rank), None
     else:
         info, form = got
-        if info.rank != rank or not info.consistent or (form is not None and len(form) != rank):
-            info, form = AxisInfo.pessimistic(rank), None
+        if not len(info.contiguity) == len(info.divisibility) == len(info.constancy) == rank or \
+                (form is not None and len(form) != rank):
+            info, form = _pessimistic(rank), None
     if hints:
         info = info.with_hints({k: list(_fit(v, rank)) for k, v in hints.items()})
-    for r in op.results:
-        _set(a, r, info, form)
-        a.shapes[r] = shape
     return info, form
+
+
+_PESSIMISTIC: dict[int, AxisInfo] = {}
+
+
+def _pessimistic(rank: int) -> AxisInfo:
+    """`AxisInfo.pessimistic(rank)`, one object per rank (AxisInfo is frozen): the outcome of a third of the
+    visits (no rule), made once."""
+    got = _PESSIMISTIC.get(rank)
+    if got is None:
+        got = _PESSIMISTIC[rank] = AxisInfo.pessimistic(rank)
+    return got
 
 
 def _region_arguments(a: Analysis, op: Operation) -> None:
@@ -876,66 +957,118 @@ _BINARY = {"arith.addi": "add", "arith.subi": "sub", "tt.addptr": "addptr", "ari
 
 
 def _rule(a: Analysis, op: Operation, shape: list[int]):
-    """(AxisInfo, affine form) of the op's result by Triton's visitor for it; None: no visitor (pessimistic).
-    Index casts are not among Triton's visitors either: they are read as casts here only for the affine
-    form (their AxisInfo is pessimistic, as Triton's)."""
-    name = op.name
-    rank = max(1, len(shape))
+    """(AxisInfo, affine form) of the op's result by Triton's visitor for it (`_RULES`, by op name); None: no
+    visitor (pessimistic), or operands it does not read. Index casts are not among Triton's visitors either:
+    they are read as casts here only for the affine form (their AxisInfo is pessimistic, as Triton's)."""
+    rule = _RULES.get(op.name)
+    return None if rule is None else rule(a, op, shape)
+
+
+def _cast_rule(a: Analysis, op: Operation, shape: list[int]):
     operands = op.operands
-    if name in _CASTS and operands:
-        x = a.info[operands[0]]
-        form = a.forms.get(operands[0])
-        if name.startswith("arith.index_cast"):
-            return AxisInfo.pessimistic(rank), form
-        if name == "builtin.unrealized_conversion_cast" and x.rank != rank:
-            return None
-        return x, form
-    if name == "tt.make_range":
-        start, end = op.attributes.get("start", 0), op.attributes.get("end")
-        if not isinstance(end, int) or not isinstance(start, int):
-            return None
-        return make_range(start, end), (1,)
-    if name == "arith.constant":
-        return _constant(op, shape)
-    if name == "ub.poison":
-        return AxisInfo((MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank), None
-    if name == "tt.splat" and operands:
-        return splat(a.info[operands[0]], shape), (0,) * rank
-    if name == "tt.expand_dims" and operands:
-        axis = op.axis
-        x = a.info[operands[0]]
-        if axis is None:
-            return None
-        f = a.forms.get(operands[0])
-        return expand_dims(x, axis), (f[:axis] + (0,) + f[axis:] if f is not None else None)
-    if name == "tt.broadcast" and operands:
-        src = a.shapes.get(operands[0]) or []
-        if len(src) != len(shape):
-            return None
-        return broadcast(a.info[operands[0]], src, shape), a.forms.get(operands[0])
-    if name == "tt.trans" and operands:
-        m = re.search(r"order\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
-        if not m:
-            return None
-        order = [int(x) for x in m.group(1).split(",") if x.strip()]
-        f = a.forms.get(operands[0])
-        return trans(a.info[operands[0]], order), (tuple(f[o] for o in order) if f is not None else None)
-    if name == "tt.reshape" and operands:
-        src = a.shapes.get(operands[0]) or []
-        if not src or not shape:
-            return None
-        return reshape(a.info[operands[0]], src, shape), None
-    if name == "tt.load" and operands:
-        mask = a.info.get(operands[1]) if len(operands) > 1 else None
-        return load_result(a.info[operands[0]], mask), None
-    if name == "arith.select" and len(operands) == 3:
-        cond = a.info[operands[0]]
-        scalar = not any(t.kind == "tensor" and t.element_type == "i1" for t in op.operand_types[:1]) and \
-            (a.shapes.get(operands[0]) == [])
-        return select(cond, a.info[operands[1]], a.info[operands[2]], shape, scalar), None
-    kind = _BINARY.get(name)
-    if kind is None or len(operands) != 2:
+    if not operands:
         return None
+    rank = max(1, len(shape))
+    x = a.info[operands[0]]
+    form = a.forms.get(operands[0])
+    if op.name.startswith("arith.index_cast"):
+        return AxisInfo.pessimistic(rank), form
+    if op.name == "builtin.unrealized_conversion_cast" and x.rank != rank:
+        return None
+    return x, form
+
+
+def _make_range_rule(a: Analysis, op: Operation, shape: list[int]):
+    start, end = op.attributes.get("start", 0), op.attributes.get("end")
+    if not isinstance(end, int) or not isinstance(start, int):
+        return None
+    return make_range(start, end), (1,)
+
+
+def _constant_rule(a: Analysis, op: Operation, shape: list[int]):
+    return _constant(op, shape)
+
+
+def _poison_rule(a: Analysis, op: Operation, shape: list[int]):
+    rank = max(1, len(shape))
+    return AxisInfo((MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank, (MAX_DIVISOR,) * rank), None
+
+
+def _splat_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    return splat(a.info[operands[0]], shape), (0,) * max(1, len(shape))
+
+
+def _expand_dims_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    axis = op.axis
+    x = a.info[operands[0]]
+    if axis is None:
+        return None
+    f = a.forms.get(operands[0])
+    return expand_dims(x, axis), (f[:axis] + (0,) + f[axis:] if f is not None else None)
+
+
+def _broadcast_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    src = a.shapes.get(operands[0]) or []
+    if len(src) != len(shape):
+        return None
+    return broadcast(a.info[operands[0]], src, shape), a.forms.get(operands[0])
+
+
+def _trans_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    m = re.search(r"order\s*=\s*array<i32:\s*([\d,\s]+)>", op.text)
+    if not m:
+        return None
+    order = [int(x) for x in m.group(1).split(",") if x.strip()]
+    f = a.forms.get(operands[0])
+    return trans(a.info[operands[0]], order), (tuple(f[o] for o in order) if f is not None else None)
+
+
+def _reshape_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    src = a.shapes.get(operands[0]) or []
+    if not src or not shape:
+        return None
+    return reshape(a.info[operands[0]], src, shape), None
+
+
+def _load_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if not operands:
+        return None
+    mask = a.info.get(operands[1]) if len(operands) > 1 else None
+    return load_result(a.info[operands[0]], mask), None
+
+
+def _select_rule(a: Analysis, op: Operation, shape: list[int]):
+    operands = op.operands
+    if len(operands) != 3:
+        return None
+    cond = a.info[operands[0]]
+    scalar = not any(t.kind == "tensor" and t.element_type == "i1" for t in op.operand_types[:1]) and \
+        (a.shapes.get(operands[0]) == [])
+    return select(cond, a.info[operands[1]], a.info[operands[2]], shape, scalar), None
+
+
+def _binary_rule(a: Analysis, op: Operation, shape: list[int]):
+    """The rules of two operands of one rank (`_BINARY` names each op's), and the affine form of the result."""
+    operands = op.operands
+    if len(operands) != 2:
+        return None
+    kind = _BINARY[op.name]
     lhs, rhs = a.info[operands[0]], a.info[operands[1]]
     if lhs.rank != rhs.rank:
         return None
@@ -969,12 +1102,17 @@ def _rule(a: Analysis, op: Operation, shape: list[int]):
         return logical(kind, lhs, rhs, shape), None
     if kind in ("max", "min"):
         return max_min(kind, lhs, rhs, shape), None
-    if kind == "cmp":
-        m = _PRED.search(op.text)
-        if not m:
-            return None
-        return compare(m.group(1), lhs, rhs, shape), None
-    return None
+    m = _PRED.search(op.text)                 # cmp
+    if not m:
+        return None
+    return compare(m.group(1), lhs, rhs, shape), None
+
+
+# each op's rule by its name: (AxisInfo, form) of its result, None where its operands are not what the rule reads
+_RULES = {name: _cast_rule for name in _CASTS} | {name: _binary_rule for name in _BINARY} | {
+    "tt.make_range": _make_range_rule, "arith.constant": _constant_rule, "ub.poison": _poison_rule,
+    "tt.splat": _splat_rule, "tt.expand_dims": _expand_dims_rule, "tt.broadcast": _broadcast_rule,
+    "tt.trans": _trans_rule, "tt.reshape": _reshape_rule, "tt.load": _load_rule, "arith.select": _select_rule}
 
 
 def _mul_form(lf, rf, lhs: AxisInfo, rhs: AxisInfo, shape):
