@@ -82,14 +82,7 @@ NAME = "coalesced"
 SECTOR_BYTES = 32
 MAX_VECTOR_BITS = 128
 UNKNOWN_STRIDE_BYTES = 1 << 20
-# The width of the Z3 engine's addresses when they split as A + B_i (`_lane_offsets`): there it compares the
-# sectors of two terms only when their offsets are less than a sector apart, and two such sector numbers
-# floor(x / 32), floor(y / 32) differ by at most one, so they are equal exactly when they agree modulo 2; the
-# numbers modulo 2^(k - 5) are those of the addresses modulo 2^k (floor(x / 32) mod 2^(k-5) is
-# floor((x mod 2^k) / 32), negative x too, bit-vector arithmetic being arithmetic modulo 2^k). So any k >= 6
-# decides the same; 8 leaves room. Adders of 8 bits instead of 16 or more: the 22 coalescing checks of five
-# kernels of specs/kernels take 11 ms instead of 21.
-MODULAR_BITS = 8
+SECTOR_BITS = log2(SECTOR_BYTES)   # the Z3 engine's split addresses are read modulo a sector (`_z3_sectors`)
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 
 
@@ -477,15 +470,14 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
     reg_bits, vec_bits = log2(p.regs), log2(p.vec)
     warp_bits, lane_bits = log2(p.warps), log2(p.lanes)
     lane_offsets = _lane_offsets(p)
-    # split addresses compare only near pairs, so they are written modulo 2^MODULAR_BITS (`_lane_offsets`);
-    # others at a width that holds every address (its span) as a non-negative number, with room to spare
+    # split addresses need only A modulo a sector (the residue r below); others are written at a width that holds
+    # every address (its span) as a non-negative number, with room to spare
     if lane_offsets is not None:
-        width = MODULAR_BITS
+        width = SECTOR_BITS
     else:
         span = sum(abs(s) * (size - 1) for s, (_, size) in zip(p.strides, L.out_dim_sizes)) + abs(p.base) + \
             p.vector_bytes + SECTOR_BYTES
         width = max(16, span.bit_length() + 2)
-    shift_op = "bvlshr" if lane_offsets is not None else "bvashr"
     index: dict[str, Any] = {}
     if reg_bits > vec_bits:
         g = ob.var("g", reg_bits - vec_bits)
@@ -502,7 +494,6 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
     for _, size in L.out_dim_sizes:
         shifts.append(acc)
         acc += log2(size)
-    starts, ends = [], []
     crossing = not _aligned_statically(p)
 
     def address(lane: int | None) -> Any:
@@ -520,66 +511,68 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
             coord = smt.widen(smt.extract(shifts[k] + low - 1, shifts[k], packed), width)
             addr = addr + coord * s
         return addr
-    # the terms are written as SMT-LIB2 text directly (the text `smt.Term`'s operators give: `==` is ``=``, an
-    # int operand a constant of the other's width, `+` ``bvadd``), each lane's address and each sector number
-    # bound once by a ``let`` (the text stays linear, and no equation is left for the solver to substitute)
-    mod = 1 << width
-    shift_text = f"(_ bv{log2(SECTOR_BYTES)} {width})"
-    last_text = f"(_ bv{(p.vector_bytes - 1) % mod} {width})"
-    if lane_offsets is not None:                 # lane i's address is A + B_i (`_lane_offsets`): A built once
-        shared = ob.var("a", width)
-        ob.require(shared == address(None) - lane_offsets[0])
-    lane_values = []
-    for ln in range(p.lanes):
-        named = f"?a{ln}"
-        value = f"(bvadd {shared.text} (_ bv{lane_offsets[ln] % mod} {width}))" if lane_offsets is not None \
-            else address(ln).text
-        lane_values.append(f"({named} {value})")
-        starts.append(named)
-        ends.append(f"(bvadd {named} {last_text})")
-    terms = starts + (ends if crossing else [])
-    sector_values: dict[int, str] = {}          # term k's sector number, bound by a let where a comparison reads it
-
-    def sector(k: int) -> str:
-        if k not in sector_values:
-            sector_values[k] = f"(?s{k} ({shift_op} {terms[k]} {shift_text}))"
-        return f"?s{k}"
     # the counters' width: room for 32 x (at most two sectors per lane) and for distinct lanes x vector bytes + 32
     cw = max((2 * p.lanes * SECTOR_BYTES).bit_length(), (p.lanes * p.vector_bytes + SECTOR_BYTES).bit_length()) + 1
     one, zero = f"(_ bv1 {cw})", f"(_ bv0 {cw})"
 
     def count(certain: int, parts: list[str]) -> Any:
-        """certain + the 0/1 terms `parts`, as a counter."""
+        """certain + the terms `parts`, as a counter."""
         if not parts:
             return smt.const(certain, cw)
         return smt.Term(f"(bvadd (_ bv{certain} {cw}) {' '.join(parts)})", cw)
 
     if lane_offsets is not None:
-        # every term is one symbolic value A plus its offset, and its sector number floor((A + o) / 32) grows with
-        # o: over the distinct offsets in increasing order, the sectors are the first one and each change between
-        # neighbours, a change for certain where they are a sector or more apart, else where their numbers differ
-        # (modulo 2^MODULAR_BITS they differ exactly then); the distinct addresses are the distinct start offsets
+        # lane i's address is A + B_i (`_lane_offsets`), A a term of the request's registers and warp, and the
+        # sector number floor((A + o) / 32) of a term grows with its offset o: over the distinct offsets in
+        # increasing order, the sectors are the first one and each change between neighbours. Neighbours a sector
+        # or more apart change for certain; neighbours o < o' closer than that (d = o' - o) change exactly when
+        # (A + o) mod 32 + d >= 32, and (A + o) mod 32 = (r + o) mod 32 with r = A mod 32. So the count is
+        # 1 + certain + sum over the near pairs of [(r + o) mod 32 >= 32 - d], a function of the 5 bits r alone
+        # (`a` below, A's value modulo 32), and pairs alike in (o mod 32, d) are one test counted that many times.
+        # The distinct addresses are the distinct start offsets.
+        shared = ob.var("a", width)
+        ob.require(shared == address(None) - lane_offsets[0])
         offsets = lane_offsets + ([b + p.vector_bytes - 1 for b in lane_offsets] if crossing else [])
-        first: dict[int, int] = {}
-        for k, o in enumerate(offsets):
-            first.setdefault(o, k)
-        rising = sorted(first)
-        changes = [f"(ite (distinct {sector(first[o])} {sector(first[prev])}) {one} {zero})"
-                   for prev, o in zip(rising, rising[1:]) if o - prev < SECTOR_BYTES]
-        n_sectors = count(len(rising) - len(changes), changes)
+        rising = sorted(set(offsets))
+        near: dict[tuple[int, int], int] = {}
+        certain = 1
+        for prev, o in zip(rising, rising[1:]):
+            if o - prev >= SECTOR_BYTES:
+                certain += 1
+            else:
+                key = (prev % SECTOR_BYTES, o - prev)
+                near[key] = near.get(key, 0) + 1
+        tests = [f"(ite (bvuge (bvadd {shared.text} (_ bv{c} {width})) (_ bv{SECTOR_BYTES - d} {width})) "
+                 f"(_ bv{m} {cw}) {zero})" for (c, d), m in sorted(near.items())]
+        n_sectors = count(certain, tests)
         n_addrs = smt.const(len(set(lane_offsets)), cw)
+        lets = ""
     else:
         # any two terms may meet: a term is new when it differs from every earlier one (a request of 64 lanes
-        # compares 2,016 pairs)
+        # compares 2,016 pairs). The terms are written as SMT-LIB2 text directly (the text `smt.Term`'s operators
+        # give), each lane's address and each sector number bound once by a ``let`` (the text stays linear, and
+        # no equation is left for the solver to substitute)
+        mod = 1 << width
+        shift_text = f"(_ bv{log2(SECTOR_BYTES)} {width})"
+        last_text = f"(_ bv{(p.vector_bytes - 1) % mod} {width})"
+        lane_values, starts, ends = [], [], []
+        for ln in range(p.lanes):
+            named = f"?a{ln}"
+            lane_values.append(f"({named} {address(ln).text})")
+            starts.append(named)
+            ends.append(f"(bvadd {named} {last_text})")
+        terms = starts + (ends if crossing else [])
+        sector_values = [f"(?s{k} (bvashr {t} {shift_text}))" for k, t in enumerate(terms)]
+
         def new_terms(texts: list[str]) -> Any:
             return count(1, [f"(ite (and {' '.join(f'(distinct {t} {u})' for u in texts[:i])}) {one} {zero})"
                              if i > 1 else f"(ite (distinct {t} {texts[0]}) {one} {zero})"
                              for i, t in enumerate(texts) if i])
-        n_sectors = new_terms([sector(k) for k in range(len(terms))])
+        n_sectors = new_terms([f"?s{k}" for k in range(len(terms))])
         n_addrs = new_terms(starts)
+        lets = f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values)}) "
     bound = smt.negate(smt.ult(n_sectors * SECTOR_BYTES, n_addrs * p.vector_bytes + SECTOR_BYTES))
-    ob.require(smt.Term(f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values.values())}) {bound.text}))",
-                        None))
+    ob.require(smt.Term(f"{lets}{bound.text}))" if lets else bound.text, None))
 
     def on_sat(values):
         warp = values.get("w", 0)
@@ -597,8 +590,8 @@ def _lane_offsets(p: Plan) -> list[int] | None:
     issuing registers' and warps' bases set are disjoint: then the XOR of their coordinates is their sum, and the
     address (a sum of coordinates times strides) splits into the two parts. Two lanes' addresses then differ by
     the constant B_i - B_j in every request: they are equal exactly when the offsets are, and their 32-byte
-    sectors differ whenever the offsets are 32 or more apart (the Z3 engine compares only neighbouring offsets
-    closer than that, modulo 2^MODULAR_BITS)."""
+    sectors differ whenever the offsets are 32 or more apart (the Z3 engine tests only neighbouring offsets
+    closer than that, on A modulo a sector)."""
     L = p.L
     dims = L.num_out_dims
 

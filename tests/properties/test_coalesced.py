@@ -102,6 +102,33 @@ def test_sector_counting():
     assert sectors_of([30], 4) == 2
 
 
+def test_split_addresses_are_counted_on_their_residue_modulo_a_sector(monkeypatch):
+    """Lanes 16 bytes apart, a row 96 bytes on: every request's addresses are A + B_i, so the Z3 engine counts
+    sectors from A modulo 32 alone, one test per kind of neighbouring pair (here: 16 bytes apart, starting at
+    0 or 16 modulo 32), with no per-lane terms. Against the F2 engine for every base offset 0..31 (each shifts
+    A's residue, crossing vectors too), both engines and Z3 alone."""
+    from checker import smt
+    seen = []
+    real = smt.Obligation.solve
+
+    def solve(self, *a, **k):
+        if self.counting:
+            seen.append(self.script())
+        return real(self, *a, **k)
+    monkeypatch.setattr(smt.Obligation, "solve", solve)
+    lay = blocked("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], "
+                  "order = [1, 0]}>")
+    sectors = []
+    for base in range(0, 32, 4):
+        both = prove.coalesced(lay, [32, 64], 32, strides=[24, 1], base_offset_bytes=base)
+        alone = prove.coalesced(lay, [32, 64], 32, strides=[24, 1], base_offset_bytes=base, engine="z3")
+        assert both.status == alone.status and (alone.holds or alone.counterexample.replay())
+        sectors.append(both.details["sectors"])
+    assert sectors == [208] + [224] * 7          # 16 requests of 13 sectors at base 0, of 14 at any other
+    assert seen and all("?a" not in t and "coalesced.a () (_ BitVec 5)" in t for t in seen)
+    assert max(t.count("(ite ") for t in seen) <= 4
+
+
 @settings(max_examples=25, deadline=None)
 @given(spt=st.sampled_from([1, 2, 4, 8]), tpw=st.sampled_from([(1, 32), (2, 16), (4, 8), (8, 4), (32, 1)]),
        order=st.sampled_from([[1, 0], [0, 1]]), bits=st.sampled_from([8, 16, 32]),
