@@ -74,7 +74,7 @@ engines on both sides (`Synthesis.verify`).
 
 from __future__ import annotations
 
-import bisect
+import heapq
 import itertools
 import random
 from collections.abc import Sequence
@@ -189,6 +189,8 @@ class VectorFigures:
         self.regs = [c for c in _cols(R, REG) if c]           # drop_broadcast_registers
         self.lanes, self.warps = _cols(R, LANE), _cols(R, WARP)
         self._targets = self.regs + self.lanes + self.warps
+        self._reg_set = frozenset(self.regs)
+        self._least_by_run: list[int | None] | None = None     # `least` by the run's length
         self.kmax = log2(max(1, min(128, hw.max_vector_bytes * 8) // bits))
         self.up = log2(e // hw.bank_bytes) if e > hw.bank_bytes else 0
         self.down = log2(hw.bank_bytes // e) if e < hw.bank_bytes else 0
@@ -197,6 +199,24 @@ class VectorFigures:
         # the lanes' columns (registers and warps decide k alone), and one search's candidates often share
         # the lanes' offsets (a swizzle that leaves the lanes' bits alone): kept for this object's search
         self._by_lanes: dict[tuple[int, tuple[int, ...]], int | None] = {}
+
+    def least(self, columns: Sequence[int]) -> int | None:
+        """A lower bound on `wavefronts` from S's columns alone (columns[i] = S(offset 2^i)); None where
+        `wavefronts` may be None. Vectors of 2^k elements need registers with offsets 1, 2, .., 2^(k-1), i.e.
+        columns[0] .. columns[k-1] among R's registers, so k is at most the length of that run (and at most the
+        registers); and every phase costs at least one wavefront: the least phases over those k."""
+        if self._least_by_run is None:             # the least phases over k <= run, while every k has a rule
+            self._least_by_run, least = [], None
+            for k in range(min(self.kmax, len(self.regs)) + 1):
+                got = self._groups(k)
+                if got is None:
+                    break
+                least = got[0] if least is None else min(least, got[0])
+                self._least_by_run.append(least)
+        run = 0
+        while run < min(self.kmax, len(self.regs), len(columns)) and columns[run] in self._reg_set:
+            run += 1
+        return self._least_by_run[run] if run < len(self._least_by_run) else None
 
     @property
     def targets(self) -> list[int]:
@@ -252,46 +272,78 @@ def vector_bounds(S, sides: Sequence[VectorFigures]) -> list[int | None]:
     """Each side's `VectorFigures.wavefronts` under the shared layout S (None for a side it does not apply to,
     or when S is not a bijective LinearLayout of one CTA in the sides' frame): one solve of S's offset columns
     for every side's targets."""
-    out: list[int | None] = [None] * len(sides)
-    use = [i for i, f in enumerate(sides) if f.applies and f.out_sizes == getattr(S, "out_dim_sizes", None)]
-    if not use or not isinstance(S, LinearLayout) or not set(S.in_dims) <= {OFFSET, BLOCK} or \
-            (S.has_in_dim(BLOCK) and S.in_dim_size(BLOCK) != 1):
-        return out
-    cols = _cols(S, OFFSET)
-    if len(cols) != sum(log2(s) for _, s in S.out_dim_sizes):
-        return out
-    # cvt's column for a target t is the x with S x = t, unique when S is bijective. One echelon basis of S's
-    # columns (`f2.solve`'s, inline: this runs once per candidate of the search), each stored vector tagged
-    # with the columns it sums, answers both: S is bijective iff no column reduces to 0 (n independent columns
-    # of F2^n), and then reducing t to 0 XORs the tags of x.
-    basis: dict[int, tuple[int, int]] = {}                  # leading bit -> (vector, columns summed)
-    for j, v in enumerate(cols):
-        tag = 1 << j
-        while v:
-            lead = v.bit_length() - 1
-            hit = basis.get(lead)
-            if hit is None:
-                basis[lead] = (v, tag)
-                break
-            v ^= hit[0]
-            tag ^= hit[1]
-        else:
-            return out                                      # dependent columns: not bijective
-    solved: dict[int, int] = {}                             # t -> x: the sides share most targets
-    for i in use:
+    inverse = _OffsetInverse.of(S, sides)
+    return inverse.bounds() if inverse is not None else [None] * len(sides)
+
+
+class _OffsetInverse:
+    """S^-1 for `vector_bounds`: S's offset columns in one echelon basis (`f2.solve`'s, inline: this runs once
+    per candidate of the search), each stored vector tagged with the columns it sums. S is bijective iff no
+    column reduces to 0 (n independent columns of F2^n), and then reducing a target t to 0 XORs the tags of
+    x = S^-1 t, cvt's column for t."""
+
+    __slots__ = ("sides", "use", "columns", "basis", "solved")
+
+    def __init__(self, sides: Sequence[VectorFigures], use: list[int], columns: Sequence[int],
+                 basis: dict[int, tuple[int, int]]):
+        self.sides, self.use, self.columns, self.basis = sides, use, columns, basis
+        self.solved: dict[int, int] = {}                    # t -> x: the sides share most targets
+
+    @classmethod
+    def of(cls, S, sides: Sequence[VectorFigures]) -> _OffsetInverse | None:
+        """None where `vector_bounds` gives no figure for any side."""
+        sizes = getattr(S, "out_dim_sizes", None)
+        use = [i for i, f in enumerate(sides) if f.applies and f.out_sizes == sizes]
+        # offsets and at most a block dim of size 1: S's columns are the offset columns
+        if not use or not isinstance(S, LinearLayout) or \
+                any(d != OFFSET and (d != BLOCK or size != 1) for d, size in S.in_dim_sizes):
+            return None
+        columns = S.columns
+        if len(columns) != sum(log2(s) for _, s in sizes):
+            return None
+        basis: dict[int, tuple[int, int]] = {}              # leading bit -> (vector, columns summed)
+        for j, v in enumerate(columns):
+            tag = 1 << j
+            while v:
+                lead = v.bit_length() - 1
+                hit = basis.get(lead)
+                if hit is None:
+                    basis[lead] = (v, tag)
+                    break
+                v ^= hit[0]
+                tag ^= hit[1]
+            else:
+                return None                                 # dependent columns: not bijective
+        return cls(sides, use, columns, basis)
+
+    def bounds(self) -> list[int | None]:
+        """`vector_bounds`: each side's `VectorFigures.wavefronts`."""
+        return [self.figure(i) for i in range(len(self.sides))]
+
+    def figure(self, i: int) -> int | None:
+        """Side i's `VectorFigures.wavefronts` (None where `vector_bounds` gives none)."""
+        if i not in self.use:
+            return None
+        basis, solved = self.basis, self.solved
         offsets = []
-        for t in sides[i].targets:
+        for t in self.sides[i].targets:
             x = solved.get(t)
             if x is None:
                 x, rest = 0, t
                 while rest:
-                    v, tag = basis[rest.bit_length() - 1]   # every bit leads a vector: the basis spans F2^n
+                    v, tag = basis[rest.bit_length() - 1]       # every bit leads a vector: the basis spans F2^n
                     rest ^= v
                     x ^= tag
                 solved[t] = x
             offsets.append(x)
-        out[i] = sides[i].wavefronts(offsets)
-    return out
+        return self.sides[i].wavefronts(offsets)
+
+    def least(self) -> list[int | None]:
+        """A lower bound on each of `bounds` from S's columns alone (`VectorFigures.least`), no solve."""
+        out: list[int | None] = [None] * len(self.sides)
+        for i in self.use:
+            out[i] = self.sides[i].least(self.columns)
+        return out
 
 
 # ------------------------------------------------------------- the lower bound
@@ -437,7 +489,8 @@ def compatible(a: Option, b: Option) -> bool:
 class _Checks:
     """Membership in a subspace A of F2^n by parity checks: w is in A iff w has an even overlap with every
     vector of a basis of the annihilator A^⊥ = {h : h·a = 0 for all a in A} ((A^⊥)^⊥ = A in finite dimension),
-    n - dim A popcounts against the dim A reduction steps of an echelon basis."""
+    n - dim A popcounts against the dim A reduction steps of an echelon basis. `_Construction` restricts the
+    checks to its coordinates."""
 
     __slots__ = ("checks",)
 
@@ -457,23 +510,6 @@ class _Checks:
                 return False
         return True
 
-    def add(self, v: int) -> bool:
-        """Grows A to A + span(v) (False when v is in A already). (A + v)^⊥ is the kernel of h -> h·v on A^⊥:
-        the checks with an even overlap stay, and one check h0 with an odd overlap is spent making every other
-        odd one even (h + h0), one check fewer, as the dimension says."""
-        odd = [h for h in self.checks if (h & v).bit_count() & 1]
-        if not odd:
-            return False
-        h0 = odd[0]
-        self.checks = [h for h in self.checks if not (h & v).bit_count() & 1] + [h ^ h0 for h in odd[1:]]
-        return True
-
-
-def _membership(vectors: Sequence[int], n: int):
-    """A membership test for span(vectors) within F2^n that can grow (``add``): parity checks for a large
-    span, an echelon basis for a small one (whichever needs fewer steps per test)."""
-    return _Checks(vectors, n) if 2 * f2.rank(vectors) > n else f2.Span(vectors)
-
 
 def _side_columns(R: LinearLayout) -> tuple[list[int], list[int], list[int]]:
     """R's register (broadcast registers dropped), lane and warp columns."""
@@ -481,82 +517,194 @@ def _side_columns(R: LinearLayout) -> tuple[list[int], list[int], list[int]]:
     return _cols(Rn, REG), _cols(Rn, LANE), _cols(Rn, WARP)
 
 
-def _construct(Rs: LinearLayout, Rl: LinearLayout, os_: Option, ol: Option, prefix: tuple[int, ...],
-               n: int, c: int, down: int, rng: random.Random, columns=None) -> list[int] | None:
-    """An ordered basis t_0..t_{n-1} with the given prefix (module docstring), or None. columns: the
-    `_side_columns` of Rs and Rl when the caller has them (one search builds them once)."""
-    k = len(prefix)
-    columns = columns or (_side_columns(Rs), _side_columns(Rl))
-    others = []
-    for side in columns:
-        for cols in side:
-            others += [v for v in cols if v and v not in prefix]
-    spanned = f2.Span(prefix)                   # prefix + tprime, then prefix + cbasis
-    tprime = [v for v in others if spanned.add(v)]
-    cbasis = list(tprime)
-    for i in range(n):
-        if len(prefix) + len(cbasis) == n:
-            break
-        if spanned.add(1 << i):
-            cbasis.append(1 << i)
-    if len(prefix) + len(cbasis) != n:
-        return None
-    uext = cbasis[:max(0, down - k)]
-    u = list(prefix[:down]) + uext
-    areas = []
-    for (_, lanes, _), o, weight in ((columns[0], os_, os_.phases), (columns[1], ol, ol.phases)):
-        q = [prefix[i] for i in o.reg_positions if i < k] + [f2.combine(lanes, v) for v in o.phase_lanes]
-        areas.append((q + u, weight))
-    g: list[int] = []
-    # the vectors tried for each w: cbasis, its first 64 pairwise sums, 48 random combinations. The random
-    # draws are made in full at every step (the generator's state stays the eager search's); a combination is
-    # formed only when the walk reaches it. A vector met again in one step cannot win (the choice needs a
-    # strictly smaller increase), nor can one whose partial increase already reaches the best: both are skipped.
-    # span(uext + g) and each area + span(g) grow by the chosen w after every step (built once, not per step);
-    # an area kept as an echelon basis turns to parity checks once it spans more than half of F2^n (`_membership`)
-    fixed = list(cbasis) + [a ^ b for a, b in itertools.combinations(cbasis, 2)][:64]
-    taken = f2.Span(uext)
-    area_spans = [(_membership(a, n), wt) for a, wt in areas]
-    area_vectors = [list(a) for a, _ in areas]
-    area_dims = [f2.rank(a) for a in area_vectors]
-    for _ in range(max(0, n - c)):
-        best, best_inc = None, None
-        draws = [rng.getrandbits(len(cbasis)) for _ in range(48)]
-        seen: set[int] = set()
-        for w in itertools.chain(fixed, (f2.combine(cbasis, x) for x in draws)):
-            if not w or w in seen:
-                continue
-            seen.add(w)
-            if w in taken:
-                continue
-            inc = 0
-            for area, wt in area_spans:
-                if w in area:
-                    inc += wt                   # weights are phase counts, >= 1
-                    if best_inc is not None and inc >= best_inc:
-                        break
-            if best_inc is None or inc < best_inc:
-                best, best_inc = w, inc
-                if inc == 0:
-                    break
-        if best is None:
+def _xor_rows(rows: Sequence[int], x: int) -> int:
+    """The XOR of rows[i] over the set bits i of x."""
+    out = 0
+    while x:
+        low = x & -x
+        out ^= rows[low.bit_length() - 1]
+        x ^= low
+    return out
+
+
+def _covered(unit: Sequence[int], masks: Sequence[int]) -> bool:
+    """Whether the spaces K_M = {x : `_xor_rows(unit, x)` & M = 0} of F2^m (m = len(unit)), one per mask M,
+    cover F2^m. Inclusion–exclusion: |union| is the signed sum over the nonempty sets of spaces of the size of
+    their intersection, K_(OR of their masks), of dimension m - rank of its checks (rank of the rows restricted
+    to the checks = rank of the columns ``unit[i] & M``)."""
+    m = len(unit)
+    size = 0
+    for r in range(1, len(masks) + 1):
+        for some in itertools.combinations(masks, r):
+            joint = 0
+            for mask in some:
+                joint |= mask
+            size += (1 if r % 2 else -1) << (m - f2.rank([u & joint for u in unit]))
+    return size == 1 << m
+
+
+RANDOM_PER_STEP = 48                            # random combinations tried for each w of G
+PAIRS_PER_STEP = 64                             # pairwise sums of cbasis tried for each w of G
+
+
+class _Construction:
+    """The construction (module docstring) for one option pair and prefix: an ordered basis t_0..t_{n-1}
+    with that prefix per `order(rng)`, or None. What takes no random draw (the complement, the spaces the
+    greedy choice of G asks about, the vectors it tries first) is done once for all of the search's attempts.
+
+    Coordinates. Every w tried is a combination cbasis·x (cbasis is independent: x <-> w is one to one), and
+    every space asked about is one in coordinates x: span(uext + G) (uext = cbasis[:len(uext)]) and each
+    area A + span(G), whose coordinates are (A ∩ span(cbasis)) + span(G) (G lies in span(cbasis)): A's parity
+    checks h restricted to cbasis, h·(cbasis·x) = (h·cbasis_i)_i · x. Each space is the kernel of its checks;
+    all the checks are packed in one int per coordinate (``unit[i]``: bit p is check p's parity on
+    coordinate i), so x's syndrome is the XOR of ``unit[i]`` over the set bits of x, and x lies in a space
+    iff its syndrome meets the space's ``mask`` nowhere.
+
+    Bit-sliced fixed vectors. The vectors tried first for each w (cbasis, then its first pairwise sums: the
+    ``fixed`` coordinates) are the same at every step, so ``sliced[p]`` holds, one bit per fixed vector, its
+    syndrome's bit p: the fixed vectors outside a space are the OR of ``sliced`` over the space's mask."""
+
+    def __init__(self, os_: Option, ol: Option, prefix: tuple[int, ...], n: int, c: int, down: int,
+                 columns) -> None:
+        k = len(prefix)
+        others = []
+        for side in columns:
+            for cols in side:
+                others += [v for v in cols if v and v not in prefix]
+        spanned = f2.Span(prefix)               # prefix + the sides' columns, then prefix + cbasis
+        cbasis = [v for v in others if spanned.add(v)]
+        for i in range(n):
+            if len(prefix) + len(cbasis) == n:
+                break
+            if spanned.add(1 << i):
+                cbasis.append(1 << i)
+        self.prefix, self.n, self.steps = prefix, n, max(0, n - c)
+        self.cbasis = cbasis if len(prefix) + len(cbasis) == n else None
+        if self.cbasis is None:
+            return
+        m = len(cbasis)
+        self.uext = cbasis[:max(0, down - k)]
+        u = list(prefix[:down]) + self.uext
+        checks = [[1 << i for i in range(len(self.uext), m)]]           # span(uext + G)
+        rows = [0] * n                          # rows[r]: the coordinates i whose cbasis_i has bit r
+        for i, b in enumerate(cbasis):
+            while b:
+                low = b & -b
+                rows[low.bit_length() - 1] |= 1 << i
+                b ^= low
+        self.weights = []
+        for (_, lanes, _), o in ((columns[0], os_), (columns[1], ol)):
+            q = [prefix[i] for i in o.reg_positions if i < k] + [f2.combine(lanes, v) for v in o.phase_lanes]
+            checks.append(f2.span_basis([_xor_rows(rows, h) for h in _Checks(q + u, n).checks]))
+            self.weights.append(o.phases)       # phase counts, >= 1
+        self.unit = [0] * m                     # the packed checks (class docstring), one bit per check
+        self.masks = []                         # per space: the bits of its checks
+        bits = 0
+        for space in checks:
+            mask = 0
+            for h in space:
+                mask |= 1 << bits
+                while h:
+                    low = h & -h
+                    self.unit[low.bit_length() - 1] |= 1 << bits
+                    h ^= low
+                bits += 1
+            self.masks.append(mask)
+        pairs = list(itertools.combinations(range(m), 2))[:PAIRS_PER_STEP]
+        self.fixed = [1 << i for i in range(m)] + [(1 << a) | (1 << b) for a, b in pairs]
+        holds = [1 << i for i in range(m)]      # holds[i]: the fixed vectors with coordinate i
+        for j, (a, b) in enumerate(pairs, m):
+            holds[a] |= 1 << j
+            holds[b] |= 1 << j
+        self.sliced = [0] * bits
+        for i, packed in enumerate(self.unit):
+            while packed:
+                low = packed & -packed
+                self.sliced[low.bit_length() - 1] ^= holds[i]
+                packed ^= low
+
+    def order(self, rng: random.Random) -> list[int] | None:
+        """One attempt: G chosen greedily, w by w: among the fixed vectors, then RANDOM_PER_STEP random
+        combinations of cbasis (drawn in full at every step, so the generator's state is the same whatever is
+        chosen), the first w outside span(uext + G) with the least increase, the sum of the weights of the
+        areas holding it (a random one must be strictly better than the best before it)."""
+        if self.cbasis is None:
             return None
-        g.append(best)
-        taken.add(best)
-        for j, (area, wt) in enumerate(area_spans):
-            area_vectors[j].append(best)
-            area_dims[j] += area.add(best)
-            if isinstance(area, f2.Span) and 2 * area_dims[j] > n:
-                area_spans[j] = (_Checks(area_vectors[j], n), wt)
-    bank: list[int] = []
-    banked = taken                              # uext + g, then + bank
-    for w in cbasis:
-        if len(uext) + len(bank) + len(g) == len(cbasis):
-            break
-        if banked.add(w):
-            bank.append(w)
-    order = list(prefix) + uext + bank + g
-    return order if len(order) == n and f2.rank(order) == n else None
+        unit, masks, sliced = list(self.unit), list(self.masks), list(self.sliced)
+        (wt_s, wt_l), fixed, m = self.weights, self.fixed, len(self.cbasis)
+        g: list[int] = []                       # coordinates
+        for _ in range(self.steps):
+            outside = []
+            for mask in masks:
+                out = 0
+                while mask:
+                    low = mask & -mask
+                    out |= sliced[low.bit_length() - 1]
+                    mask ^= low
+                outside.append(out)
+            free, out_s, out_l = outside
+            best = best_inc = None
+            # the fixed vectors by increase; equal weights tie, and then the first of either set wins
+            by_inc: dict[int, int] = {}
+            for inc, members in ((0, free & out_s & out_l), (wt_s, free & ~out_s & out_l),
+                                 (wt_l, free & out_s & ~out_l), (wt_s + wt_l, free & ~out_s & ~out_l)):
+                by_inc[inc] = by_inc.get(inc, 0) | members
+            for inc in sorted(by_inc):
+                if by_inc[inc]:
+                    first = by_inc[inc] & -by_inc[inc]
+                    best, best_inc = fixed[first.bit_length() - 1], inc
+                    break
+            draws = list(map(rng.getrandbits, itertools.repeat(m, RANDOM_PER_STEP)))
+            in_taken, in_s, in_l = masks
+            # a random x can win only outside span(uext + G) with an increase below best_inc: outside the areas
+            # whose weights reach it (their intersection when neither does). When those spaces cover F2^m, as
+            # they often do once the fixed vectors all fall in one, no draw can win
+            barred = [in_taken]
+            if best_inc is not None:
+                barred += [mask for wt, mask in ((wt_s, in_s), (wt_l, in_l)) if wt >= best_inc]
+                if max(wt_s, wt_l) < best_inc:
+                    barred.append(in_s | in_l)
+            if best_inc != 0 and not _covered(unit, barred):
+                for x in draws:
+                    syn = _xor_rows(unit, x)
+                    if not syn & in_taken:      # x = 0 too (w = 0)
+                        continue
+                    inc = (0 if syn & in_s else wt_s) + (0 if syn & in_l else wt_l)
+                    if best_inc is None or inc < best_inc:
+                        best, best_inc = x, inc
+                        if inc == 0:
+                            break
+            if best is None:
+                return None
+            g.append(best)
+            # every space grows by best. (K + x)^⊥ is the kernel of h -> h·x on K^⊥: the checks with an even
+            # parity on x stay, and one check h0 with an odd parity is spent making every other odd one even
+            # (h + h0), one check fewer, as the dimension says (none odd: x is in K already). In the packed
+            # syndromes, check h + h0 is bit h XOR bit h0; h0's bit leaves the mask
+            syn = _xor_rows(unit, best)
+            for t, mask in enumerate(masks):
+                odd = syn & mask
+                if odd:
+                    h0 = odd & -odd
+                    rest = odd ^ h0
+                    unit = [u ^ rest if u & h0 else u for u in unit]
+                    spent = sliced[h0.bit_length() - 1]
+                    while rest:
+                        low = rest & -rest
+                        sliced[low.bit_length() - 1] ^= spent
+                        rest ^= low
+                    masks[t] = mask ^ h0
+        cbasis, uext = self.cbasis, self.uext
+        g = [f2.combine(cbasis, x) for x in g]
+        bank: list[int] = []
+        banked = f2.Span(uext + g)              # uext + g, then + bank
+        for w in cbasis:
+            if len(uext) + len(bank) + len(g) == len(cbasis):
+                break
+            if banked.add(w):
+                bank.append(w)
+        order = list(self.prefix) + uext + bank + g
+        return order if len(order) == self.n and f2.rank(order) == self.n else None
 
 
 # ------------------------------------------------------------------ the result
@@ -668,6 +816,11 @@ def _shared_of(order: Sequence[int], sizes) -> LinearLayout:
     return LinearLayout([(OFFSET, [sizes_unpack(sizes, v) for v in order])], sizes)
 
 
+def _linear_encoding(order: Sequence[int], sizes) -> SharedLinearEncoding:
+    """The shared_linear encoding of the ordered basis `order` (`_shared_of`'s offset bases, unpacked directly)."""
+    return SharedLinearEncoding(tuple(sizes_unpack(sizes, v) for v in order))
+
+
 def sizes_unpack(sizes, v: int) -> tuple[int, ...]:
     out = []
     for _, s in sizes:
@@ -741,34 +894,45 @@ class _LazyPool:
     as far as the search's questions need.
 
     Candidate i has a lower bound B_i on its total (store + load wavefronts): at first the sum of its sides'
-    bounds (`synthesize`'s ``bounds``), then store + the load side's bound once its store side is scored,
-    then its total once both are (+inf when a side cannot be scored: the eager search drops it). Bounds only
-    rise, so walking the candidates in the order of their first bounds one may stop at the first whose first
-    bound exceeds x: no later one can be <= x."""
+    bounds (`synthesize`'s ``bounds``), then the sum of its sharper ones where it has them (``sharper(x)``,
+    asked the first time the candidate may be <= x), then store + the load side's bound once its store side is
+    scored, then its total once both are (+inf when a side cannot be scored: the eager search drops it).
+    Bounds only rise. The candidates not fully scored wait in a heap by their bound: a question about x takes
+    out those whose bound is <= x, one at a time, scores each as far as the question needs, and puts it back
+    when its bound rose above x (a later question about x finds the heap's least bound above it at once). The
+    answers are exact, so the search's choice does not depend on which candidates were scored first."""
 
     def __init__(self, side):
         self.side = side                              # (L, direction) -> SideFigures
         self.items: list[tuple[Any, Any, str]] = []   # (encoding, layout, source)
         self.load_bound: list[int] = []
-        self.first: list[int] = []
         self.bound: list[float] = []
-        self.order: list[tuple[int, int]] = []        # (first bound, index), sorted
         self.store: list[SideFigures | None] = []
+        self.sharper: list[Any] = []                  # x -> sharper (store, load) bounds, None once asked
+        self.waiting: list[tuple[float, int]] = []    # (bound, index) of every candidate not fully scored: a heap
         self.got: dict[int, Candidate | None] = {}    # fully scored: the candidate, None when it cannot be
         self.best: int | None = None                  # the least total scored
 
-    def add(self, enc, L, source: str, bounds: tuple[int, int]) -> None:
+    def add(self, enc, L, source: str, bounds: tuple[int, int], sharper=None) -> None:
         i = len(self.items)
         self.items.append((enc, L, source))
         self.load_bound.append(bounds[1])
-        self.first.append(bounds[0] + bounds[1])
         self.bound.append(bounds[0] + bounds[1])
         self.store.append(None)
-        bisect.insort(self.order, (self.first[i], i))
+        self.sharper.append(sharper)
+        heapq.heappush(self.waiting, (self.bound[i], i))
 
     def _refine(self, i: int, x: float) -> None:
-        """Scores candidate i as far as telling whether its total is <= x takes (the store side first)."""
+        """Scores candidate i as far as telling whether its total is <= x takes (its sharper bounds, then the
+        store side)."""
         enc, L, source = self.items[i]
+        if self.sharper[i] is not None:
+            store, load = self.sharper[i](x)
+            self.sharper[i] = None
+            self.load_bound[i] = max(self.load_bound[i], load)
+            self.bound[i] = max(self.bound[i], store + load)
+            if self.bound[i] > x:
+                return
         try:
             if self.store[i] is None:
                 self.store[i] = self.side(L, "store")
@@ -783,32 +947,31 @@ class _LazyPool:
         if self.best is None or got.total < self.best:
             self.best = got.total
 
+    def _step(self, x: float) -> bool:
+        """Scores the waiting candidate of least bound as far as x needs; False when no bound is <= x."""
+        if not self.waiting or self.waiting[0][0] > x:
+            return False
+        _, i = heapq.heappop(self.waiting)
+        self._refine(i, x)
+        if i not in self.got:
+            heapq.heappush(self.waiting, (self.bound[i], i))
+        return True
+
     def at_most(self, x: int) -> bool:
         """Whether the least total of the candidates so far is <= x (exactly: every candidate whose bound
         allows it is scored until one is)."""
-        if self.best is not None and self.best <= x:
-            return True
-        for first, i in self.order:
-            if first > x:
-                break
-            if i not in self.got and self.bound[i] <= x:
-                self._refine(i, x)
-                if self.best is not None and self.best <= x:
-                    return True
-        return False
+        while self.best is None or self.best > x:
+            if not self._step(x):
+                return False
+        return True
 
     def scored(self, x: int | None) -> list[Candidate]:
         """The scored candidates, in the order they came, after scoring every one whose bound is <= x (None:
         no limit), x falling to the least total seen: any other has a total above some candidate's, so it can
         neither be the search's choice nor tie it."""
         limit = float("inf") if x is None else x
-        for first, i in self.order:
-            if first > limit:
-                break
-            if i not in self.got and self.bound[i] <= limit:
-                self._refine(i, limit)
-            if self.best is not None:
-                limit = min(limit, self.best)
+        while self._step(limit if self.best is None else min(limit, self.best)):
+            pass
         return [got for _, got in sorted(self.got.items()) if got is not None]
 
 
@@ -825,7 +988,8 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     With at_current off, family ``any`` and more than 2^EXHAUSTIVE_BITS elements the search is also lazy, with
     the same result: every candidate (swizzled, constructed, random) gets a cheap lower bound on its total
     (`VectorFigures` where it applies, else 0 + the load side's bound) and is scored only as far as the search's
-    questions need (`_LazyPool`). The eager search depends on the figures only through (1) whether the least
+    questions need (`_LazyPool`; where `VectorFigures` applies, its `least` first and its figure only when a
+    question may need it). The eager search depends on the figures only through (1) whether the least
     total so far is <= x, for the x the construction loop and the "attained" test compare it with, and (2) the
     argmin of (total, source rank, store wavefronts) over every candidate, the earliest on a tie. (1) is answered
     exactly by scoring the candidates whose bound is <= x until one has a total <= x; for (2) every candidate
@@ -872,11 +1036,28 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     sides = [VectorFigures(Rs, bits, "store", store_access, hw), VectorFigures(Rl, bits, "load", load_access, hw)]
     use_vector = lazy and any(f.applies for f in sides)
 
-    def bounds(L) -> tuple[int, int]:
-        """Lower bounds on (store, load) wavefronts under L: `VectorFigures` where it applies, else 0 for the
-        store and the load side's bound (the one the pruning above takes)."""
-        b = vector_bounds(L, sides) if use_vector else [None, None]
-        return (0 if b[0] is None else b[0], side_bounds[1] if b[1] is None else b[1])
+    def bounds(L):
+        """Lower bounds on (store, load) wavefronts under L, and a callable giving sharper ones for a question
+        about x (None: none): `VectorFigures` where it applies, its `least` (L's columns alone) first and its
+        figures when the search asks (`_LazyPool`), else 0 for the store and the load side's bound (the one the
+        pruning above takes)."""
+        inverse = _OffsetInverse.of(L, sides) if use_vector else None
+        if inverse is None:
+            return (0, side_bounds[1]), None
+
+        least = inverse.least()
+        first = (0 if least[0] is None else least[0], side_bounds[1] if least[1] is None else least[1])
+
+        def sharper(x: float) -> tuple[int, int]:
+            """The store side's figure, then the load side's unless the store's already exceeds x."""
+            store = inverse.figure(0)
+            store = first[0] if store is None else store
+            if store + first[1] > x:
+                return store, first[1]
+            load = inverse.figure(1)
+            return store, side_bounds[1] if load is None else load
+
+        return first, sharper
 
     def score(enc, L, source, prune: bool = not at_current) -> Candidate | None:
         try:
@@ -918,7 +1099,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     if family == "any":
         for enc, L in swizzled:
             if pool is not None:
-                pool.add(enc, L, "swizzled", bounds(L))
+                pool.add(enc, L, "swizzled", *bounds(L))
                 continue
             got = score(enc, L, "swizzled")
             if got is not None:
@@ -931,15 +1112,16 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
             if tried >= budget:
                 break
             for prefix in _fill(a.prefix, b.prefix, limit=16):
+                construction = _Construction(a, b, prefix, n, c, down, columns)
                 for _attempt in range(2):
-                    order = _construct(Rs, Rl, a, b, prefix, n, c, down, rng, columns)
+                    order = construction.order(rng)
                     tried += 1
                     if order is None:
                         break
-                    enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
+                    enc = _linear_encoding(order, sizes)
                     L = lower(enc, list(shape))
                     if pool is not None:
-                        pool.add(enc, L, "constructed", bounds(L))
+                        pool.add(enc, L, "constructed", *bounds(L))
                         got = None
                     else:
                         got = score(enc, L, "constructed")
@@ -975,10 +1157,10 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
         exhaustive = n <= EXHAUSTIVE_BITS
         gen = _all_bases(n) if exhaustive else (_random_basis(n, rng) for _ in range(RANDOM_TRIES))
         for order in gen:
-            enc = SharedLinearEncoding(tuple(_shared_of(order, sizes).in_bases(OFFSET)))
+            enc = _linear_encoding(order, sizes)
             L = lower(enc, list(shape))
             if pool is not None:
-                pool.add(enc, L, "constructed", bounds(L))
+                pool.add(enc, L, "constructed", *bounds(L))
                 continue
             got = score(enc, L, "constructed", prune=not exhaustive and not at_current)
             if got is not None:
