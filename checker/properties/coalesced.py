@@ -466,10 +466,11 @@ def _z3(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) 
 
 def _z3_sectors(p: Plan) -> EngineVerdict:
     L = p.L
-    ob = smt.Obligation(NAME, counting=True)
+    lane_offsets = _lane_offsets(p)
+    # counting over pairs of lanes goes to the tactic at once (`smt.Obligation`); split addresses are a few tests
+    ob = smt.Obligation(NAME, counting=lane_offsets is None)
     reg_bits, vec_bits = log2(p.regs), log2(p.vec)
     warp_bits, lane_bits = log2(p.warps), log2(p.lanes)
-    lane_offsets = _lane_offsets(p)
     # split addresses need only A modulo a sector (the residue r below); others are written at a width that holds
     # every address (its span) as a non-negative number, with room to spare
     if lane_offsets is not None:

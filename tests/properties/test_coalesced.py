@@ -105,14 +105,16 @@ def test_sector_counting():
 def test_split_addresses_are_counted_on_their_residue_modulo_a_sector(monkeypatch):
     """Lanes 16 bytes apart, a row 96 bytes on: every request's addresses are A + B_i, so the Z3 engine counts
     sectors from A modulo 32 alone, one test per kind of neighbouring pair (here: 16 bytes apart, starting at
-    0 or 16 modulo 32), with no per-lane terms. Against the F2 engine for every base offset 0..31 (each shifts
+    0 or 16 modulo 32), with no per-lane terms, decided in the command session (not a counting obligation, which
+    goes to the tactic). Against the F2 engine for every base offset 0..31 (each shifts
     A's residue, crossing vectors too), both engines and Z3 alone."""
     from checker import smt
     seen = []
     real = smt.Obligation.solve
 
     def solve(self, *a, **k):
-        if self.counting:
+        if "coalesced.a " in self.script():
+            assert not self.counting                 # a few tests: the command session takes them
             seen.append(self.script())
         return real(self, *a, **k)
     monkeypatch.setattr(smt.Obligation, "solve", solve)
