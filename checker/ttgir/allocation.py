@@ -83,6 +83,8 @@ FOREVER = (0, 1 << 64)              # the live range of a buffer owned by the fu
 VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
          "ttg.memdesc_reinterpret", "ttg.memdesc_subview", "ttng.memdesc_subslice", "amdg.memdesc_reinterpret")
 YIELDS = ("scf.yield", "scf.condition", "ttg.warp_yield")
+_FLOWS = frozenset(VIEWS + YIELDS + ("arith.select", "scf.for", "scf.while", "ttg.warp_specialize"))
+"""The operations `aliases` follows a memdesc through (besides ``ttg.memdesc_*`` ones and branches)."""
 
 
 @dataclass(eq=False)
@@ -146,7 +148,7 @@ class Function:
     def __init__(self, ops: Sequence[Operation], members: Sequence[int]):
         self.ops = ops
         self.members = list(members)
-        self.users: dict[Value, list[int]] = {}
+        self.used: set[Value] = set()          # the values some operation of the function uses
         self.operand_values: dict[int, list[Value | None]] = {}
         scopes: dict[Block, dict[str, Value]] = {}
 
@@ -158,29 +160,32 @@ class Function:
                     if argument_region(ops[p], k) == r}
             return scopes[block]
 
-        # the scopes an operand is looked up in, innermost first: those of `chain`, which depends on the block
-        # holding the operation alone (each scope a dict that grows as the block's results are defined)
+        # the scopes an operand is looked up in, innermost first (its own block's, where its results go, first):
+        # those of `chain`, which depends on the block holding the operation alone (each scope a dict that grows
+        # as the block's results are defined)
         visible: dict[Block, list[dict[str, Value]]] = {}
+        used, operand_values = self.used, self.operand_values
         for i in self.members:
             op = ops[i]
             block = (op.parent, op.region)
+            chain = visible.get(block)
+            if chain is None:
+                chain = visible[block] = [scope(b) for b in self.chain(i)]
             resolved: list[Value | None] = []
-            if op.operands:
-                chain = visible.get(block)
-                if chain is None:
-                    chain = visible[block] = [scope(b) for b in self.chain(i)]
-                for name in op.operands:
-                    v = None
-                    for names in chain:
-                        v = names.get(name)
-                        if v is not None:
-                            break
-                    resolved.append(v)
+            for name in op.operands:
+                v = None
+                for names in chain:
+                    v = names.get(name)
                     if v is not None:
-                        self.users.setdefault(v, []).append(i)
-            self.operand_values[i] = resolved
-            for r in op.results:
-                scope(block)[r] = ("result", i, r)
+                        break
+                resolved.append(v)
+                if v is not None:
+                    used.add(v)
+            operand_values[i] = resolved
+            if op.results:
+                names = chain[0]
+                for r in op.results:
+                    names[r] = ("result", i, r)
         self.flow = ControlFlow(ops, self.members, self.operand_values.__getitem__, argument_region)
         self.ids = self.flow.ids
 
@@ -227,13 +232,32 @@ class Analysis:
         self._functions: dict[tuple[int, tuple[int, ...]], tuple[Sequence[Operation], Function]] = {}
         self._dead: dict[int, tuple[Function, set[int]]] = {}                       # id(Function) -> ...
         self._aliases: dict[int, tuple[Function, dict[Value, set[int]]]] = {}        # id(Function) -> ...
+        self._symbols: dict[int, tuple[Sequence[Operation], dict[str, int], set[str]]] = {}     # id(ops) -> ...
+        self._members: dict[tuple[int, int], tuple[Sequence[Operation], list[int]]] = {}     # (id(ops), root) -> ...
         self.scratch_sizes: dict[tuple, tuple[int, str]] = {}
 
     @property
     def inlined(self) -> Inlined:
         if self._inlined is None:
-            self._inlined = inline_calls(self.module)
+            self._inlined = inline_calls(self.module, self)
         return self._inlined
+
+    def symbols(self, ops: Sequence[Operation]) -> tuple[dict[str, int], set[str]]:
+        """The functions of `ops` by name (the index of each top-level tt.func) and the names its tt.calls call
+        (not to be changed by the caller)."""
+        got = self._symbols.get(id(ops))
+        if got is None or got[0] is not ops:
+            funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
+            got = self._symbols[id(ops)] = (ops, funcs, {_symbol(op) for op in ops if op.name == "tt.call"})
+        return got[1], got[2]
+
+    def members(self, ops: Sequence[Operation], root: int) -> list[int]:
+        """`_members(ops, root)` (not to be changed by the caller)."""
+        key = (id(ops), root)
+        got = self._members.get(key)
+        if got is None or got[0] is not ops:
+            got = self._members[key] = (ops, _members(ops, root))
+        return got[1]
 
     def function(self, ops: Sequence[Operation], members: Sequence[int]) -> Function:
         key = (id(ops), tuple(members))
@@ -279,10 +303,6 @@ def aliases(fn: Function) -> dict[Value, set[int]]:
                 changed = True
         return changed
 
-    for i in fn.members:
-        op = ops[i]
-        if op.name == "ttg.local_alloc" and op.results and op.result_types and _shared_memdesc(op.result_types[0]):
-            out[("result", i, op.results[0])] = {i}
     # Which values flow into which depends on the function alone, not on what is found so far: the flows are
     # collected once, in the order the analysis visits them, then run in that order until nothing changes.
     edges: list[tuple[Sequence[Value], Sequence[Value | None]]] = []
@@ -299,31 +319,38 @@ def aliases(fn: Function) -> dict[Value, set[int]]:
         known = ops[i].result_types if len(ops[i].result_types) == len(res) else [None] * len(res)
         return [v for v, t in zip(res, known) if t is None or _shared_memdesc(t)]
 
+    branches = fn.flow.branches
     for i in fn.members:
-        op, src = ops[i], fn.operand_values[i]
-        if op.name == "ttg.local_alloc":
+        op = ops[i]
+        name = op.name
+        if name == "ttg.local_alloc":           # an allocation: the values it starts with
+            if op.results and op.result_types and _shared_memdesc(op.result_types[0]):
+                out[("result", i, op.results[0])] = {i}
             continue
-        if op.name in VIEWS or op.name.startswith("ttg.memdesc"):
+        if name not in _FLOWS and not name.startswith("ttg.memdesc") and i not in branches:
+            continue                            # (most operations: no memdesc flows through them)
+        src = fn.operand_values[i]
+        if name in VIEWS or name.startswith("ttg.memdesc"):
             edge(shared_results(i), src[:1])
-        elif op.name == "arith.select":
+        elif name == "arith.select":
             edge(shared_results(i), src[1:3])
-        elif op.name == "scf.for":
+        elif name == "scf.for":
             iter_args, res = fn.argument_values(i), fn.values(i)
             for k, init in enumerate(src[3:]):
                 edge(iter_args[1 + k:2 + k] + res[k:k + 1], [init])
-        elif op.name == "scf.while":
+        elif name == "scf.while":
             before = fn.argument_values(i, 0)
             for k, init in enumerate(src):
                 edge(before[k:k + 1], [init])
-        elif op.name == "ttg.warp_specialize":
+        elif name == "ttg.warp_specialize":
             n = len(src)
             args = fn.argument_values(i)
             for k, capture in enumerate(src):
                 edge(args[k::n] if n else [], [capture])
-        elif op.name in YIELDS and op.parent is not None:
+        elif name in YIELDS and op.parent is not None:
             _flow_yield(fn, i, edge)
-        elif i in fn.flow.branches:                  # cf.br / cf.cond_br: operands -> successor arguments
-            for arguments, passed in fn.flow.branches[i]:
+        elif i in branches:                          # cf.br / cf.cond_br: operands -> successor arguments
+            for arguments, passed in branches[i]:
                 for a, v in zip(arguments, passed):
                     edge([a], [v])
     changed = True
@@ -372,7 +399,7 @@ def budget(module: Module, hardware: Hardware | None = None, analysis: Analysis 
     analysis = analysis if analysis is not None else Analysis(module)
     inlined = analysis.inlined
     functions = _budgets(inlined, hardware or hardware_for_target(module.target), analysis)
-    called = {_symbol(op) for op in inlined.module.operations if op.name == "tt.call"}
+    called = analysis.symbols(inlined.module.operations)[1]
     roots = [n for n in functions if n not in called] or list(functions)
     if not roots:
         return Budget(0)
@@ -390,8 +417,7 @@ def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[s
 def _budgets(inlined: Inlined, hw: Hardware | None, analysis: Analysis) -> dict[str, Budget]:
     module = inlined.module
     ops = module.operations
-    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
-    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    funcs, called = analysis.symbols(ops)
     done: dict[str, Budget] = {}
     for name in funcs:
         _callee_budget(module, name, funcs, hw, done, (), analysis)
@@ -409,13 +435,12 @@ def unallocated(module: Module, analysis: Analysis | None = None) -> set[int]:
     analysis = analysis if analysis is not None else Analysis(module)
     inlined = analysis.inlined
     ops = inlined.module.operations
-    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
-    called = {_symbol(op) for op in ops if op.name == "tt.call"}
+    funcs, called = analysis.symbols(ops)
     kept: set[int] = set()
     for name, root in funcs.items():
         if name not in called and re.match(r"tt\.func\s+private\b", ops[root].text):
             continue
-        members = _members(ops, root)
+        members = analysis.members(ops, root)
         gone = _gone(ops, members, analysis.dead(analysis.function(ops, members)))
         kept |= {inlined.origin[i] for i in members if i not in gone}
     return set(range(len(module.operations))) - kept
@@ -442,7 +467,7 @@ def _callee_budget(module, name, funcs, hw, done, stack, analysis: Analysis) -> 
         return Budget(0, uncertain=[f"tt.call @{name}: " + ("a recursive call" if name in stack
                                                             else "the callee is not in the module")])
     calls: dict[str, Budget] = {}
-    members = _members(module.operations, funcs[name])
+    members = analysis.members(module.operations, funcs[name])
     for i in members:
         op = module.operations[i]
         if op.name == "tt.call":
@@ -473,7 +498,7 @@ class Inlined:
     uncertain: dict[str, list[str]] = field(default_factory=dict)
 
 
-def inline_calls(module: Module) -> Inlined:
+def inline_calls(module: Module, analysis: Analysis | None = None) -> Inlined:
     """What MLIR's inliner, run by the Gluon inliner before allocation, makes of the module: a ``tt.call`` of
     a function of the module whose ``noinline`` attribute is not true (``TritonInlinerInterface::
     isLegalToInline``), whose body only holds operations of dialects that can be inlined and which is not
@@ -481,10 +506,10 @@ def inline_calls(module: Module) -> Inlined:
     call graph bottom-up). The callee's arguments become the call's operands and the call's results the
     values its ``tt.return`` returns (a one-block body spliced in place; the simplifier merges the blocks a
     body of several splits off). Each copied operation keeps its own line: Triton's operations keep the
-    callee's location (inside a ``callsite``)."""
+    callee's location (inside a ``callsite``). `analysis`: the module's (`Analysis`), when the caller has one."""
     ops = module.operations
-    funcs = {_symbol(op): i for i, op in enumerate(ops) if op.name == "tt.func" and op.parent is None}
-    if not any(op.name == "tt.call" and _inlinable(ops, funcs, _symbol(op)) for op in ops):
+    funcs, called = (analysis if analysis is not None else Analysis(module)).symbols(ops)
+    if not any(_inlinable(ops, funcs, name) for name in called):
         return Inlined(module, list(range(len(ops))))
     bodies: dict[str, list[tuple[Operation, int]]] = {}
     notes: dict[str, list[str]] = {}
@@ -572,9 +597,10 @@ def _signature_count(func: Operation) -> int:
 def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> set[int]:
     """The dead operations and everything inside them (an erased operation takes its regions with it)."""
     gone = set(dead)
-    for i in members:
-        if ops[i].parent in gone:
-            gone.add(i)
+    if gone:                        # (most functions: nothing is dead)
+        for i in members:
+            if ops[i].parent in gone:
+                gone.add(i)
     return gone
 
 
@@ -594,7 +620,7 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
     alias = analysis.aliases(fn)
     ranges: dict[int, tuple[int, int]] = {}          # alloc op -> hull of the ranges of everything aliasing it
     for v, allocs in alias.items():
-        if not allocs or not (v[0] == "result" or v in fn.users):
+        if not allocs or not (v[0] == "result" or v in fn.used):
             continue
         r = fn.live_range(v)
         if r is None:
@@ -606,6 +632,8 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
     explicit, scratch_buffers, virtual = [], [], []
     for i in fn.members:
         op = ops[i]
+        if op.name not in _BUFFER_OWNERS:
+            continue                # nothing below gives it a buffer
         if op.name == "ttg.local_alloc" and op.result_types and _shared_memdesc(op.result_types[0]) and op.results:
             t = op.result_types[0]
             sizes, align = _alloc_bytes(t)
@@ -637,7 +665,7 @@ def _function_budget(module: Module, members: list[int], hw: Hardware | None, ca
             continue
         if op.name not in SCRATCH_OPS:
             continue                # `scratch` gives it none
-        used = any(fn.users.get(v) for v in fn.values(i))
+        used = any(v in fn.used for v in fn.values(i))
         size, what, align = scratch(op, module, used, hw, out.uncertain, analysis.scratch_sizes)
         if size:
             scratch_buffers.append(Buffer(op.line, op.name, "scratch", size, align, fn.ids[i], fn.ids[i] + 1,
@@ -668,6 +696,7 @@ STRUCTURED_CONTROL = ("scf.for", "scf.if", "scf.while")
 
 _REMOVABLE = frozenset(REMOVABLE)
 _EFFECTS_INSIDE = frozenset(("ttg.warp_specialize",) + STRUCTURED_CONTROL)    # effects: those of what they hold
+_LIVE_FROM_START = frozenset(STRUCTURED_CONTROL + ("tt.return", "tt.func"))
 
 
 def _removable(op: Operation) -> bool:
@@ -687,12 +716,16 @@ def erased_before_allocation(fn: Function) -> set[int]:
     atomics, calls, ...) and returns; a ``ttg.warp_specialize`` is ``RecursiveMemoryEffects``, so it goes
     when nothing inside it has such effects and its results are unused (and with it the function's buffer of
     partition warps). The lowered loops' and branches' own control (bounds, step, conditions) stays."""
-    ops = fn.ops
+    ops, operand_values, branches = fn.ops, fn.operand_values, fn.flow.branches
     members = set(fn.members)
     inside: dict[int, list[int]] = {}
     for i in fn.members:
-        if ops[i].parent is not None:
-            inside.setdefault(ops[i].parent, []).append(i)
+        p = ops[i].parent
+        if p is not None:
+            if p in inside:
+                inside[p].append(i)
+            else:
+                inside[p] = [i]
 
     free: dict[int, bool] = {}          # effect_free of each operation asked (a loop asks for all it holds)
 
@@ -745,7 +778,7 @@ def erased_before_allocation(fn: Function) -> set[int]:
             return
         live_ops.add(i)
         op = ops[i]
-        if i in fn.flow.branches:                         # a branch keeps its condition; what it passes
+        if i in branches:                                 # a branch keeps its condition; what it passes
             if op.name == "cf.cond_br":                   # lives with the successor's argument
                 operand(i, 0)
             return
@@ -758,8 +791,10 @@ def erased_before_allocation(fn: Function) -> set[int]:
             else:
                 operand(terminator(i, 0), 0)
             return
-        for v in fn.operand_values.get(i, []):
-            value_live(v)
+        for v in operand_values.get(i, ()):
+            if v is not None and v not in live_values:    # value_live, spelled out (once per operand)
+                live_values.add(v)
+                todo.append(v)
         if op.name == "ttg.warp_specialize":
             for j in inside.get(i, ()):
                 if ops[j].name in ("ttg.warp_yield", "ttg.warp_return"):
@@ -774,23 +809,25 @@ def erased_before_allocation(fn: Function) -> set[int]:
         operand(terminator(i, 0), k)
 
     passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches pass it
-    for targets in fn.flow.branches.values():
+    for targets in branches.values():
         for arguments, passed in targets:
             for a, v in zip(arguments, passed):
                 if v is not None:
                     passed_to.setdefault(a, []).append(v)
     for i in fn.members:
-        op = ops[i]
-        if op.name in STRUCTURED_CONTROL or op.name in ("tt.return", "tt.func") or i in fn.flow.branches or \
-                (op.name not in PURE_TERMINATORS and not effect_free(i)):
+        name = ops[i].name
+        if name in _LIVE_FROM_START or i in branches:
             op_live(i)
+        elif name not in PURE_TERMINATORS and not (effect_free(i) if name in _EFFECTS_INSIDE else _removable(ops[i])):
+            op_live(i)                  # (effect_free(i): `_removable` for an op whose effects are its own)
     while todo:
         v = todo.pop()
         holder = v[1]
         op = ops[holder]
         if v[0] == "result":
             if op.name not in STRUCTURED_CONTROL:
-                op_live(holder)
+                if holder not in live_ops:
+                    op_live(holder)
                 continue
             k = op.results.index(v[2]) if v[2] in op.results else -1
             if op.name == "scf.for":
@@ -1058,6 +1095,7 @@ ATOMICS = ("tt.atomic_rmw", "tt.atomic_cas", "ttg.local_atomic_scatter_rmw", "tt
 SCRATCH_OPS = frozenset(("ttg.convert_layout", "tt.reduce", "tt.scan", "tt.histogram", "tt.gather",
                          "ttng.tensormap_create", "ttg.warp_specialize") + ATOMICS)
 """The operations `scratch` may give a buffer; it gives every other one none."""
+_BUFFER_OWNERS = SCRATCH_OPS | {"ttg.local_alloc", "tt.func", "tt.call"}    # what `_function_budget` gives one
 
 
 def _atomic_bits(op: Operation) -> int:
@@ -1183,11 +1221,11 @@ def _interference(order: list[Buffer], rng, concurrent=None, partition_bytes: in
     graph: dict[int, list[Buffer]] = {}
     for x in order:
         near = graph.setdefault(id(x), [])
+        start, end, live = x.offset, x.offset + x.size, rng[id(x)]
         for y in order:
-            if x is y:
+            if x is y or not (start < y.offset + y.size and y.offset < end):    # (`_intersects` of their bytes)
                 continue
-            overlap = _intersects((x.offset, x.offset + x.size), (y.offset, y.offset + y.size))
-            if overlap and (_intersects(rng[id(x)], rng[id(y)]) or (concurrent is not None and concurrent(x, y))):
+            if _intersects(live, rng[id(y)]) or (concurrent is not None and concurrent(x, y)):
                 near.append(y)
         if partition_bytes:
             near += [y for y in x.neighbours if y not in near

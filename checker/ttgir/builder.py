@@ -12,6 +12,7 @@ cover; `KernelChecks` collects a file's checks, skips, problems and notes.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -107,10 +108,32 @@ class Builder:
         self.hw = hardware or hardware_for_target(module.target)
         self.seen: set[tuple] = set()
         self.ids: Counter = Counter()
-        self.defs: dict[str, Operation] = {}
-        self.warps = tuple(sorted({module.num_warps} | set(_partition_warps(module)))) if module.num_warps else ()
         self._block_warps: dict[tuple[int | None, int | None], tuple[int, ...]] = {}    # `warps_of`, per block
         self._typed: dict[tuple, Encoding] = {}         # the types `type_checks` has checked, by text and block
+        self._lowers: dict[tuple, bool] = {}            # `lowers`, by (encoding, shape)
+
+    @cached_property
+    def defs(self) -> dict[str, Operation]:
+        """Each SSA value's defining operation (`defining_op`; the last of a name defined twice), made when a
+        rule first asks."""
+        return {r: op for op in self.m.operations for r in op.results}
+
+    @cached_property
+    def held(self) -> dict[int, list[Operation]]:
+        """id of an operation -> the operations its regions hold directly, in order (a rule reading an op's body
+        finds it here, not by a pass over the module)."""
+        ops = self.m.operations
+        out: dict[int, list[Operation]] = {}
+        for op in ops:
+            if op.parent is not None:
+                out.setdefault(id(ops[op.parent]), []).append(op)
+        return out
+
+    @cached_property
+    def warps(self) -> tuple[int, ...]:
+        """Every warp count the module runs with: its own and its warp_specialize partitions' (`warps_of`)."""
+        m = self.m
+        return tuple(sorted({m.num_warps} | set(_partition_warps(m)))) if m.num_warps else ()
 
     @cached_property
     def analysis(self):
@@ -140,13 +163,13 @@ class Builder:
                                  "hardware": self.hw.name if self.hw else None,
                                  "triton_version": self.selection.to_dict()})
         self.out.problems += [(p.line, p.message) for p in m.problems]
+        counts, type_checks = self.out.ops, self.type_checks
         for op in m.operations:
-            for r in op.results:
-                self.defs[r] = op
-        for op in m.operations:
-            self.out.ops[op.name] += 1
-            for ref in op.types:
-                self.type_checks(op, ref)
+            counts[op.name] += 1
+            for ref in op.operand_types:        # op.types, without making that list
+                type_checks(op, ref)
+            for ref in op.result_types:
+                type_checks(op, ref)
             rules = OP_CHECKS.get(op.name)
             if rules:
                 for derive in rules:
@@ -161,15 +184,15 @@ class Builder:
         buffering, every conversion, reduction and scan scratch, placed as Triton places them) against
         the target's capacity: one ``fits`` check per module, at its function (severity error)."""
         from .allocation import budget
-        funcs = [op for op in self.m.operations if op.name == "tt.func"]
-        if not funcs or self.hw is None:
+        func = next((op for op in self.m.operations if op.name == "tt.func"), None)
+        if func is None or self.hw is None:
             return
         b = budget(self.m, self.hw, self.analysis)
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
                   ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
         # a figure the model does not reproduce exactly is an estimate: past the capacity it warns, never errs
-        self.add(funcs[0], "fits", "kernel", [], [max(b.total, 1)], params=params,
+        self.add(func, "fits", "kernel", [], [max(b.total, 1)], params=params,
                  severity="warning" if b.uncertain else "error")
     # ------------------------------------------------------------ helpers
 
@@ -178,21 +201,29 @@ class Builder:
         base = f"{self.file}:{op.line}:{op.name}:{prop}" + (f"[{what}]" if what else "")
         n = self.ids[base] = self.ids.get(base, 0) + 1
         ob_id = base if n == 1 else f"{base}#{n}"
-        self.out.obligations.append(Check(
-            id=ob_id, property=prop, operands=tuple(operands), shape=tuple(shape), layout_shape=None,
-            dtype=dtype, dtype_bits=bits, hardware=self.hw, params=tuple(params), expect="holds",
-            expect_conflicts=None, expect_level=None, file=self.file, line=op.line, op=op.name,
-            severity=severity, python=getattr(op, "loc", None), triton_version=self._version))
+        self.out.obligations.append(_new_check({
+            "id": ob_id, "property": prop, "operands": tuple(operands), "shape": tuple(shape), "layout_shape": None,
+            "dtype": dtype, "dtype_bits": bits, "hardware": self.hw, "params": tuple(params), "expect": "holds",
+            "expect_conflicts": None, "expect_level": None, "file": self.file, "line": op.line, "op": op.name,
+            "severity": severity, "python": getattr(op, "loc", None), "operand_sources": (), "param_lines": (),
+            "triton_version": self._version}))
 
     def skip(self, op: Operation, reason: str, check: str | None = None) -> None:
         self.out.skip(op.line, op.name, reason, check, getattr(op, "loc", None))
 
     def lowers(self, enc: Encoding, shape) -> bool:
-        try:
-            lower(enc, shape)
-            return True
-        except CheckerError:
-            return False
+        """Whether `enc` lowers at `shape` (`checker.encodings.lower`), found once per (encoding, shape) in the
+        module: the rules ask it of every type they read, most of them asked before."""
+        key = (enc, tuple(shape))
+        got = self._lowers.get(key)
+        if got is None:
+            try:
+                lower(enc, shape)
+                got = True
+            except CheckerError:
+                got = False
+            self._lowers[key] = got
+        return got
 
     def defining_op(self, value: str) -> Operation | None:
         return self.defs.get(value)
@@ -250,18 +281,19 @@ class Builder:
             return                      # tensor memory: the TMEM op checks read it (checker.ttgir.ops_nvidia)
         if ref.kind == "tensordesc":
             return                      # a TMA box, not a buffer: the TMA checks read it
-        shape = layout_shape(ref)
+        shape = tuple(layout_shape(ref))
         warps = () if enc.is_shared else self.warps_of(op)
-        formed = ("well_formed", ref.kind, enc, tuple(shape), warps)   # the warp count depends on the op
-        key = (ref.kind, enc, tuple(shape))
+        formed = ("well_formed", ref.kind, enc, shape, warps)   # the warp count depends on the op
+        key = (ref.kind, enc, shape)
         if formed in self.seen and key in self.seen:
             return                      # a type seen before (most are): nothing new to check
         what = f"{_compact(ref.encoding_text)} {'x'.join(map(str, shape))}"
+        layout = (("layout", enc),)     # the operands of each of its checks (one tuple for all)
         if formed not in self.seen:
             self.seen.add(formed)
             params = (("threads_per_warp", self.m.threads_per_warp), ("warps", warps),
                       ("num_ctas", self.m.num_ctas))
-            self.add(op, "well_formed", what, [("layout", enc)], shape, params=params)
+            self.add(op, "well_formed", what, layout, shape, params=params)
         if key in self.seen or not self.lowers(enc, shape):
             return
         self.seen.add(key)
@@ -269,12 +301,29 @@ class Builder:
             params = (("element_type", ref.element_type if not ref.element_type.startswith("!") else "i64"),
                       ("target", self.m.target), ("num_warps", warps[0] if warps else self.m.num_warps),
                       ("threads_per_warp", self.m.threads_per_warp), ("num_ctas", self.m.num_ctas))
-            self.add(op, "matches_triton", what, [("layout", enc)], shape, params=params)
+            self.add(op, "matches_triton", what, layout, shape, params=params)
         if enc.is_shared:
-            self.add(op, "invertible", what, [("layout", enc)], shape)
+            self.add(op, "invertible", what, layout, shape)
         elif ref.kind == "tensor":
-            self.add(op, "surjective", what, [("layout", enc)], shape)
-            self.add(op, "injective_up_to_broadcast", what, [("layout", enc)], shape)
+            self.add(op, "surjective", what, layout, shape)
+            self.add(op, "injective_up_to_broadcast", what, layout, shape)
+
+
+_PLAIN_CHECK = not hasattr(Check, "__slots__") and not hasattr(Check, "__post_init__") and \
+    all(f.init for f in dataclasses.fields(Check))
+_CHECK_FIELDS = tuple(f.name for f in dataclasses.fields(Check))
+
+
+def _new_check(fields: dict) -> Check:
+    """``Check(**fields)``. While Check is a plain frozen dataclass (no slots, no __post_init__, every field set by
+    __init__) and `fields` gives each of its fields in their order, the object its __init__ builds holds them, in
+    that order, in its __dict__ and nothing else: adopting `fields` as that dict gives the same object at a third
+    of the cost (a frozen __init__ sets each field through object.__setattr__; a kernel makes hundreds of checks)."""
+    if not _PLAIN_CHECK or tuple(fields) != _CHECK_FIELDS:
+        return Check(**fields)
+    check = object.__new__(Check)
+    object.__setattr__(check, "__dict__", fields)
+    return check
 
 
 def _compact(text: str) -> str:

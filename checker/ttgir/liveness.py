@@ -41,10 +41,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..syntax.ttgir import Operation, _group_end
 
 STRUCTURED = ("scf.for", "scf.if", "scf.while")
+_LOWERED = frozenset(STRUCTURED + ("scf.yield", "scf.condition"))     # what `_emit` does not simply place
 BRANCHES = ("cf.br", "cf.cond_br")
 TERMINATORS = BRANCHES + ("tt.return", "cf.switch", "llvm.return", "llvm.unreachable")
 Value = tuple     # ("result", op index, name) | ("argument", op index, region, name)
@@ -69,8 +71,14 @@ class ControlFlow:
         self.ops = ops
         self.root = members[0]
         self.children: dict[tuple, list[int]] = {}
+        children = self.children
         for i in members[1:]:
-            self.children.setdefault((ops[i].parent, ops[i].region), []).append(i)
+            op = ops[i]
+            block = (op.parent, op.region)
+            if block in children:
+                children[block].append(i)
+            else:
+                children[block] = [i]
         self._regions: dict[int, list[int]] = {}       # op -> its regions that hold operations
         for p, r in self.children:
             self._regions.setdefault(p, []).append(r)
@@ -78,16 +86,15 @@ class ControlFlow:
         self.blocks: list[Block] = []
         self.region_blocks: dict[tuple, list[int]] = {}
         self.block_of: dict[Item, int] = {}
-        self.uses: dict[Item, list[Value]] = {}
+        self.uses: dict[Item, Sequence[Value | None]] = {}     # its operands (None: defined outside the function)
         self.rename: dict[Value, Value] = {}
-        self.defined_in: dict[Value, int] = {}
+        self.defined_in: dict[Value, int] = {}     # each block argument's block (a result's: its operation's)
         self._synthetic = 0
         self._operands = operands
         self.branches: dict[int, list[tuple[list[Value], list[Value | None]]]] = {}
         self.unread: str | None = None
         self._flatten_region((self.root, 0))
         self._number()
-        self._liveness()
 
     # ---------------------------------------------------------------- building the graph
 
@@ -102,7 +109,7 @@ class ControlFlow:
     def _place(self, block: int, item: Item, uses: Sequence[Value | None] = ()) -> None:
         self.blocks[block].items.append(item)
         self.block_of[item] = block
-        self.uses[item] = [u for u in uses if u is not None]
+        self.uses[item] = uses
 
     def _added(self, block: int, uses: Sequence[Value | None] = ()) -> Item:
         """An operation the lowering adds (a branch, the loop's compare or step) at the end of `block`."""
@@ -188,21 +195,27 @@ class ControlFlow:
     def _emit(self, items: list[int], cur: int, region: tuple) -> int:
         """Append the operations of one structured block to `cur` (and the blocks after it); returns the
         block the code after them continues in."""
+        ops, operands_of, regions = self.ops, self._operands, self._regions
         for i in items:
-            op = self.ops[i]
-            operands = self._operands(i)
-            if op.name == "scf.for":
-                cur = self._for(i, operands, cur, region)
-            elif op.name == "scf.if":
-                cur = self._if(i, operands, cur, region)
-            elif op.name == "scf.while":
-                cur = self._while(i, operands, cur, region)
-            elif op.name in ("scf.yield", "scf.condition") and op.parent is not None \
-                    and self.ops[op.parent].name in STRUCTURED:
-                continue                    # the enclosing structured op's lowering places its branch
-            else:
-                self._place(cur, i, operands)
-                for r in sorted(self._regions.get(i, ())):
+            op = ops[i]
+            name = op.name
+            operands = operands_of(i)
+            if name in _LOWERED:
+                if name == "scf.for":
+                    cur = self._for(i, operands, cur, region)
+                    continue
+                if name == "scf.if":
+                    cur = self._if(i, operands, cur, region)
+                    continue
+                if name == "scf.while":
+                    cur = self._while(i, operands, cur, region)
+                    continue
+                if op.parent is not None and ops[op.parent].name in STRUCTURED:
+                    continue                # the enclosing structured op's lowering places its branch
+            self._place(cur, i, operands)
+            held = regions.get(i)
+            if held:
+                for r in sorted(held):
                     self._flatten_region((i, r))
         return cur
 
@@ -280,48 +293,57 @@ class ControlFlow:
     def _number(self) -> None:
         self.ids: dict[Item, int] = {}
         self.position: dict[Item, int] = {}
+        ids, position, blocks, region_blocks = self.ids, self.position, self.blocks, self.region_blocks
         regions: dict[Item, list[int]] = {}            # op -> its regions that have blocks
-        for owner, r in self.region_blocks:
+        for owner, r in region_blocks:
             regions.setdefault(owner, []).append(r)
 
         def region(key: tuple) -> None:
-            for b in self.region_blocks.get(key, []):
-                for k, item in enumerate(self.blocks[b].items):
-                    self.position[item] = k
-                    if item >= 0:
-                        for r in sorted(regions.get(item, ())):
+            for b in region_blocks.get(key, ()):
+                for k, item in enumerate(blocks[b].items):
+                    position[item] = k
+                    if item in regions:
+                        for r in sorted(regions[item]):
                             region((item, r))
-                    self.ids[item] = len(self.ids)
+                    ids[item] = len(ids)
         region((self.root, 0))
-        self.ids[self.root] = len(self.ids)
+        ids[self.root] = len(ids)
 
     def value(self, v: Value) -> Value:
         return self.rename.get(v, v)
 
-    def _liveness(self) -> None:
-        """Where each value is defined and used, the blocks enclosing each block and each block's
-        predecessors: what `_live_blocks` reads."""
-        renamed = self.rename.get          # `value` (once per value of the function: spelled out)
-        for b, block in enumerate(self.blocks):
-            for item in block.items:
-                if item >= 0:
-                    for r in self.ops[item].results:
-                        v = ("result", item, r)
-                        self.defined_in.setdefault(renamed(v, v), b)
+    # What `_live_blocks` and `live_range` read, gathered when the first live range is asked (a function with no
+    # shared allocation asks none): where each value is used, the blocks enclosing each block and each block's
+    # predecessors.
+
+    @cached_property
+    def users(self) -> dict[Value, list[Item]]:
+        """Every value used in the function -> the items using it (as renamed: `value`), in order."""
+        renamed = self.rename.get          # `value` (once per use: spelled out)
         users: dict[Value, list[Item]] = {}
         for item, uses in self.uses.items():
             for u in uses:
+                if u is None:
+                    continue
                 v = renamed(u, u)
                 if v in users:
                     users[v].append(item)
                 else:
                     users[v] = [item]
-        self.users = users
-        self._outer = [self._enclosing(b) for b in range(len(self.blocks))]   # a block, then the blocks holding it
-        self._preds: dict[int, list[int]] = {}
+        return users
+
+    @cached_property
+    def _outer(self) -> list[list[int]]:
+        """Per block: itself, then the blocks holding it."""
+        return [self._enclosing(b) for b in range(len(self.blocks))]
+
+    @cached_property
+    def _preds(self) -> dict[int, list[int]]:
+        preds: dict[int, list[int]] = {}
         for b, block in enumerate(self.blocks):
             for s in block.successors:
-                self._preds.setdefault(s, []).append(b)
+                preds.setdefault(s, []).append(b)
+        return preds
 
     def _live_blocks(self, v: Value, home: int) -> tuple[set[int], set[int]]:
         """(the blocks v is live-in at, those it is live-out at) by MLIR's equations (module docstring),
@@ -333,10 +355,11 @@ class ControlFlow:
         and live-out at home as said and at every predecessor of a live-in block."""
         defining = set(self._outer[home])
         users = self.users.get(v, ())
+        block_of = self.block_of
         live_in: set[int] = set()
         todo: list[int] = []
         for u in users:
-            for x in self._outer[self.block_of[u]]:
+            for x in self._outer[block_of[u]]:
                 if x not in defining and x not in live_in:
                     live_in.add(x)
                     todo.append(x)
@@ -347,7 +370,8 @@ class ControlFlow:
                     todo.append(p)
         live_out = {p for b in live_in for p in self._preds.get(b, ())}
         region = self.blocks[home].region
-        if any(self._block_in_region(self.block_of[u], region) not in (None, home) for u in users):
+        if any(block_of[u] != home and self._block_in_region(block_of[u], region) not in (None, home)
+               for u in users):         # (a user in home itself is in home's region: no)
             live_out.add(home)
         return live_in, live_out
 
@@ -384,11 +408,14 @@ class ControlFlow:
         the graph does not hold."""
         v = self.value(v)
         home = self.defined_in.get(v)
+        if home is None and v[0] == "result" and v[2] in self.ops[v[1]].results:
+            home = self.block_of.get(v[1])      # the block holding its operation (a structured op is in none)
         if home is None:
             return None
         users = self.users.get(v, [])
         live_in, live_out = self._live_blocks(v, home)
-        todo = [home] + [self.block_of[u] for u in users]
+        block_of, position, ids = self.block_of, self.position, self.ids
+        todo = [home] + [block_of[u] for u in users]
         seen: set[int] = set()
         lo = hi = None
         while todo:
@@ -399,17 +426,17 @@ class ControlFlow:
             items = self.blocks[b].items
             if not items:
                 continue
-            defined_here = v[0] == "result" and b == home and self.block_of.get(v[1]) == b
+            defined_here = v[0] == "result" and b == home and block_of.get(v[1]) == b
             start = v[1] if defined_here and b not in live_in else items[0]
             if b in live_out:
                 end = items[-1]
             else:
                 end = start
                 for u in users:
-                    a = self._ancestor_in(b, u)
-                    if a is not None and self.position[a] > self.position[end]:
+                    a = u if block_of.get(u) == b else self._ancestor_in(b, u)     # (most users: in b itself)
+                    if a is not None and position[a] > position[end]:
                         end = a
-            lo = self.ids[start] if lo is None else min(lo, self.ids[start])
-            hi = self.ids[end] + 1 if hi is None else max(hi, self.ids[end] + 1)
+            lo = ids[start] if lo is None else min(lo, ids[start])
+            hi = ids[end] + 1 if hi is None else max(hi, ids[end] + 1)
             todo += [s for s in self.blocks[b].successors if s in live_in and s not in seen]
         return None if lo is None else (lo, hi)

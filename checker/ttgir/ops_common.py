@@ -141,8 +141,7 @@ def _redux(b: Builder, op: Operation, ins) -> bool:
     m = re.fullmatch(r"cuda:(\d+)a?", b.m.target or "")
     if len(ins) != 1 or not m or int(m.group(1)) < 80:
         return False
-    body = [o for o in b.m.operations if o.parent is not None and b.m.operations[o.parent] is op
-            and o.name != "tt.reduce.return"]
+    body = [o for o in b.held.get(id(op), ()) if o.name != "tt.reduce.return"]
     if len(body) != 1:
         return False
     bits, element = ins[0].element_bits or 0, ins[0].element_type

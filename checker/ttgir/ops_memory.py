@@ -41,8 +41,9 @@ def convert(b: Builder, op: Operation) -> None:
 
 @op_check(*STORES, *LOADS)
 def shared_access(b: Builder, op: Operation) -> None:
-    mems = [t for t in op.types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
-    regs = layout_tensors(op.types)
+    types = op.types
+    mems = [t for t in types if t.kind == "memdesc" and t.encoding is not None and t.encoding.is_shared]
+    regs = layout_tensors(types)
     if len(mems) != 1:
         b.skip(op, f"{op.name} without a shared memdesc type", "bank_conflict_free")
         return
@@ -75,23 +76,21 @@ def shared_access(b: Builder, op: Operation) -> None:
         view += (("padded_view", True), ("buffers", buffers), ("slice_starts", starts))
     pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
     what = " -> ".join(pair if direction == "store" else pair[::-1])
-    b.add(op, "bank_conflict_free", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
-          severity="warning", dtype=dtype, bits=bits,
+    operands, dims = (("reg", reg.encoding), ("shared", mem.encoding)), tuple(shape)     # (shared by its checks)
+    b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view
           + (() if view else _partner(b, op)))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
-        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
-              severity=MISALIGNED.get(b.hw.vendor, "error"), dtype=dtype, bits=bits,
-              params=(("direction", direction),) + view)
+        b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"),
+              dtype=dtype, bits=bits, params=(("direction", direction),) + view)
     elif padded:  # the direct-to-LDS write: aligned, and where the hardware puts each lane's vector
-        b.add(op, "aligned_access", what, [("reg", reg.encoding), ("shared", mem.encoding)], shape,
-              severity="error", dtype=dtype, bits=bits,
+        b.add(op, "aligned_access", what, operands, dims, severity="error", dtype=dtype, bits=bits,
               params=(("direction", direction), ("access", access)) + view)
     if op.name in ASYNC_ACCESS and b.hw.vendor == "amd" and re.search(r"\bother\s+%", op.text):
         # AMD stores the `other` values of masked elements with a plain LDS store after each
         # direct-to-LDS load (`smem.plan`'s fill store): a second access on the line
-        b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", [("reg", reg.encoding),
-              ("shared", mem.encoding)], shape, severity="warning", dtype=dtype, bits=bits,
+        b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", operands, dims, severity="warning",
+              dtype=dtype, bits=bits,
               params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view)
 
 

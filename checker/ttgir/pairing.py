@@ -74,23 +74,21 @@ def allocation_sets(operations: Sequence[Any], analysis: Analysis | None = None)
     aliases (`checker.ttgir.allocation.aliases`: views, loop-carried values, branches, selects); op -> None
     outside every function. `analysis`: the module's (`checker.ttgir.allocation.Analysis`), whose functions
     and aliases are shared with the module's other readers, when the caller has one."""
-    where: dict[int, tuple[Function, dict, int]] = {}      # id(op) -> its function, that one's aliases, its index
+    functions: list[tuple[Function, dict, dict[int, int]]] = []     # each with its aliases, id(op) -> its index
     for root, f in enumerate(operations):
         if f.name != "tt.func" or f.parent is not None:
             continue
-        members = _members(operations, root)
         if analysis is not None:
-            fn = analysis.function(operations, members)
+            fn = analysis.function(operations, analysis.members(operations, root))
             alias = analysis.aliases(fn)
         else:
-            fn = Function(operations, members)
+            fn = Function(operations, _members(operations, root))
             alias = aliases(fn)
-        for i in fn.members:
-            where[id(operations[i])] = (fn, alias, i)
+        functions.append((fn, alias, {id(operations[i]): i for i in fn.members}))
 
     def allocations(op) -> frozenset | None:
         """op's set, made when asked (only the shared accesses are asked for theirs)."""
-        got = where.get(id(op))
+        got = next(((fn, alias, index[id(op)]) for fn, alias, index in functions if id(op) in index), None)
         if got is None:
             return None
         fn, alias, i = got
@@ -114,17 +112,21 @@ class BufferPairs:
         # per access, what `partners` compares: its allocations and its memdesc traced back through views
         self._sides = [(acc, self.allocations(acc.op), _root(_memdesc_value(acc.op), self.defs))
                        for acc in self.accesses]
+        self._side_of = {id(side[0].op): side for side in self._sides}
 
     def partners(self, op) -> list[Access]:
         """The accesses of the other direction to the same buffer (one the allocation analysis says both
         memdescs may point into: through views, loop-carried values, branches) with the same memdesc type:
         the local_store (local_alloc with a value, async copy) feeding a local_load, or the local_loads reading
         what a store wrote. Outside a function, the memdesc traced back through views."""
-        me = access_of(op)
-        if me is None:
-            return []
-        root = _root(_memdesc_value(op), self.defs)
-        mine = self.allocations(op)
+        side = self._side_of.get(id(op))         # an access of the module: its side, made once
+        if side is None:
+            me = access_of(op)
+            if me is None:
+                return []
+            mine, root = self.allocations(op), _root(_memdesc_value(op), self.defs)
+        else:
+            me, mine, root = side
         if root is None and not mine:
             return []
         out = []
