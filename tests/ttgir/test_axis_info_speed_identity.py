@@ -1,15 +1,10 @@
 """The AxisInfo analysis' fast paths (checker/ttgir/axis_info.py) give what the plain forms they stand for give:
-`add_sub` written out against the BinaryOpVisitorImpl form (`_binary` with per-dim rules), and the fixed point's
-inline visit of ordinary ops against `_visit` on every op of every round."""
+`add_sub` written out against the BinaryOpVisitorImpl form (`_binary` with per-dim rules). (The fixed point's inline
+visit of ordinary ops is compared with `_visit` on every op of every round in test_axis_info.py.)"""
 
 import itertools
-from pathlib import Path
 
-from checker.syntax.ttgir import read_ttgir
-from checker.ttgir import axis_info
-from checker.ttgir.axis_info import MAX_DIVISOR, AxisInfo, _binary, add_sub, analyze, gcd, times
-
-ROOT = Path(__file__).resolve().parents[2]
+from checker.ttgir.axis_info import MAX_DIVISOR, AxisInfo, _binary, add_sub, gcd, times
 
 
 def _add_sub_by_binary(kind, lhs, rhs, shape, elem_bytes=1):
@@ -62,31 +57,3 @@ def test_add_sub_written_out_is_the_binary_visitor():
             assert _outcome_of(add_sub, kind, lhs, rhs, shape, 4) == \
                 _outcome_of(_add_sub_by_binary, kind, lhs, rhs, shape, 4)
     assert cases > 10_000
-
-
-def test_the_inline_visit_of_ordinary_ops_is_the_visit(monkeypatch):
-    """Every kernel of specs/kernels, and a loop whose negative hints do not settle at once: `analyze` (ordinary
-    ops visited inline, others by `_visit`, only when marked) gives what `_visit` on every op, every round gives,
-    value for value and in the same order."""
-    from tests.ttgir.test_axis_info import NEGATIVE_HINT_LOOP
-
-    def plain(a, ops, children):
-        for _ in range(axis_info.MAX_ROUNDS):
-            before = (dict(a.info), dict(a.forms))
-            for op, ch in zip(ops, children):
-                axis_info._visit(a, op, ch)
-            if (a.info, a.forms) == before:
-                return True
-        return False
-
-    modules = [read_ttgir(NEGATIVE_HINT_LOOP, "k.ttgir")[0]]
-    for path in sorted((ROOT / "specs" / "kernels").glob("*.ttgir")):
-        modules += read_ttgir(path.read_text(), str(path))
-    for m in modules:
-        fast = analyze(m)
-        with monkeypatch.context() as mp:
-            mp.setattr(axis_info, "_fixed_point", plain)
-            slow = analyze(m)
-        assert list(fast.info.items()) == list(slow.info.items())
-        assert list(fast.forms.items()) == list(slow.forms.items())
-        assert list(fast.shapes.items()) == list(slow.shapes.items())
