@@ -645,7 +645,7 @@ def _bv_value(printed: str) -> int:
 
 
 def _session() -> _Session:
-    """The command session of `context()`."""
+    """The command session (a Z3 context of its own, made on first use; `fresh_context` drops it)."""
     global _SESSION
     if _SESSION is None:
         _SESSION = _Session()

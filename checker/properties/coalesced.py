@@ -547,7 +547,7 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
                  f"(_ bv{m} {cw}) {zero})" for (c, d), m in sorted(near.items())]
         n_sectors = count(certain, tests)
         n_addrs = smt.const(len(set(lane_offsets)), cw)
-        lets = ""
+        opening, closing = "", ""                   # no let: the tests read `a` alone
     else:
         # any two terms may meet: a term is new when it differs from every earlier one (a request of 64 lanes
         # compares 2,016 pairs). The terms are written as SMT-LIB2 text directly (the text `smt.Term`'s operators
@@ -571,9 +571,9 @@ def _z3_sectors(p: Plan) -> EngineVerdict:
                              for i, t in enumerate(texts) if i])
         n_sectors = new_terms([f"?s{k}" for k in range(len(terms))])
         n_addrs = new_terms(starts)
-        lets = f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values)}) "
+        opening, closing = f"(let ({' '.join(lane_values)}) (let ({' '.join(sector_values)}) ", "))"
     bound = smt.negate(smt.ult(n_sectors * SECTOR_BYTES, n_addrs * p.vector_bytes + SECTOR_BYTES))
-    ob.require(smt.Term(f"{lets}{bound.text}))" if lets else bound.text, None))
+    ob.require(smt.Term(opening + bound.text + closing, None))
 
     def on_sat(values):
         warp = values.get("w", 0)
