@@ -276,23 +276,50 @@ class Plan:
         self.lanes = L.in_dim_size(LANE) if L.has_in_dim(LANE) else 1
         self.warps = L.in_dim_size(WARP) if L.has_in_dim(WARP) else 1
 
-    def _table(self, d: str) -> list[tuple[int, ...]]:
-        """The coordinates of every value of in-dim d alone (the others 0): a layout is linear, so an
-        index's coordinates are the XOR of its in-dims' (tables cached per plan). Built by doubling: the
-        values with bit k set are those below 2^k XORed with basis k (what `LinearLayout.apply` computes)."""
-        cache = self.__dict__.setdefault("_tables", {})
-        table = cache.get(d)
-        if table is None:
+    def _columns(self, d: str) -> list[list[int]]:
+        """Per out-dim, its coordinate at every value of in-dim d alone (the others 0): a layout is linear, so
+        an index's coordinates are the XOR of its in-dims' (cached per plan). Built by doubling: the values
+        with bit k set are those below 2^k XORed with basis k (what `LinearLayout.apply` computes)."""
+        cache: dict[str, list[list[int]]] = self.__dict__.setdefault("_coordinates", {})
+        columns = cache.get(d)
+        if columns is None:
             bases = self.L.in_bases(d) if self.L.has_in_dim(d) else ()
-            columns = []                                    # per out-dim, its coordinate at every value of d
+            columns = cache[d] = []
             for k in range(self.L.num_out_dims):
                 col = [0]
                 for b in bases:
                     c = b[k]
                     col += [x ^ c for x in col]
                 columns.append(col)
-            table = cache[d] = list(zip(*columns)) if columns else [()] * (1 << len(bases))
+        return columns
+
+    def _table(self, d: str) -> list[tuple[int, ...]]:
+        """The coordinates of every value of in-dim d alone (`_columns`, row by row; cached per plan)."""
+        cache = self.__dict__.setdefault("_tables", {})
+        table = cache.get(d)
+        if table is None:
+            columns = self._columns(d)
+            table = cache[d] = list(zip(*columns)) if columns else [()] * self._size(d)
         return table
+
+    def _size(self, d: str) -> int:
+        return self.L.in_dim_size(d) if self.L.has_in_dim(d) else 1
+
+    def _offsets(self, d: str) -> list[int]:
+        """Per value of in-dim d alone, its address offset sum_k c_k * stride_k (`_columns`, dim by dim)."""
+        offsets = [0] * self._size(d)
+        for col, s in zip(self._columns(d), self.strides):
+            if s:
+                offsets = [o + c * s for o, c in zip(offsets, col)]
+        return offsets
+
+    def _basis_bits(self, d: str, skip: int = 0) -> list[int]:
+        """Per out-dim, the coordinate bits in-dim d's bases (from basis `skip` on) set: their OR."""
+        acc = [0] * self.L.num_out_dims
+        if self.L.has_in_dim(d):
+            for b in self.L.in_bases(d)[skip:]:
+                acc = [m | c for m, c in zip(acc, b)]
+        return acc
 
     def _lane_parts(self) -> tuple[list[int], list[int]]:
         """Per dim, the coordinate bits some lane sets (the OR of the lane bases); per lane, its address
@@ -300,12 +327,7 @@ class Plan:
         shares no bit with the lanes' in every dim, r_d ^ c_d = r_d + c_d: lane i's address is A + B_i."""
         parts = self.__dict__.get("_lanes")
         if parts is None:
-            masks = [0] * self.L.num_out_dims
-            for b in self.L.in_bases(LANE) if self.L.has_in_dim(LANE) else ():
-                masks = [m | c for m, c in zip(masks, b)]
-            strides = self.strides
-            offsets = [sum([c * s for c, s in zip(row, strides)]) for row in self._table(LANE)]
-            parts = self.__dict__["_lanes"] = (masks, offsets)
+            parts = self.__dict__["_lanes"] = (self._basis_bits(LANE), self._offsets(LANE))
         return parts
 
     def address(self, register: int, lane: int, warp: int) -> int:
@@ -321,37 +343,82 @@ class Plan:
 
     def request(self, warp: int, register: int) -> Request:
         """The request of one warp at one register start: `address` of every lane (the register's and the
-        warp's coordinates XORed once, then each lane's)."""
-        return self._request(warp, register, self._table(REG)[register], self._table(WARP)[warp])
-
-    def _request(self, warp: int, register: int, r: Sequence[int], w: Sequence[int]) -> Request:
-        """`request` from the register's and the warp's coordinates. Where those share no coordinate bit with
-        the lanes' (`_lane_parts`), every lane's address is A + B_i, and the request's sectors depend on A only
-        through A mod 32 (adding 32 k to every address moves every sector by k): counted once per residue."""
+        warp's coordinates XORed once, then each lane's), and its sectors (`_count`)."""
+        r, w = self._table(REG)[register], self._table(WARP)[warp]
         rw = [a ^ b for a, b in zip(r, w)]
-        base, strides, vb = self.base, self.strides, self.vector_bytes
-        masks, offsets = self._lane_parts()
+        return Request(warp, register, self._lane_addresses(rw), *self._count(rw))
+
+    def _lane_addresses(self, rw: Sequence[int]) -> tuple[int, ...]:
+        """Every lane's address at the register-and-warp coordinates rw: base + sum_d (rw_d ^ c_d) * stride_d,
+        which is A + B_i where rw shares no bit with the lanes' (`_split`)."""
+        shift = self._split(rw)
+        if shift is not None:
+            return tuple([shift + b for b in self._lane_parts()[1]])
+        base, strides = self.base, self.strides
+        return tuple(base + sum((a ^ c) * s for a, c, s in zip(rw, lane, strides)) for lane in self._table(LANE))
+
+    def _split(self, rw: Sequence[int]) -> int | None:
+        """A = base + sum_d rw_d * stride_d, when the register-and-warp coordinates rw share no coordinate bit
+        with the lanes' in any dim (`_lane_parts`: lane i's address is then A + B_i); else None."""
+        masks, _ = self._lane_parts()
         if any([a & m for a, m in zip(rw, masks)]):
-            addrs = tuple(base + sum((a ^ c) * s for a, c, s in zip(rw, lane, strides))
-                          for lane in self._table(LANE))
-            return Request(warp, register, addrs, sectors_of(addrs, vb), min_sectors_of(addrs, vb))
-        shift = base + sum([a * s for a, s in zip(rw, strides)])
-        addrs = tuple([shift + b for b in offsets])
-        counts = self.__dict__.setdefault("_counts", {})
+            return None
+        return self.base + sum([a * s for a, s in zip(rw, self.strides)])
+
+    def _count(self, rw: Sequence[int]) -> tuple[int, int]:
+        """(sectors, min_sectors) of the request at the register-and-warp coordinates rw: by A's residue where
+        the address splits (`_split`, `_residue_count`); else over the lanes' addresses."""
+        shift = self._split(rw)
+        if shift is not None:
+            return self._residue_count(shift)
+        addrs, vb = self._lane_addresses(rw), self.vector_bytes
+        return sectors_of(addrs, vb), min_sectors_of(addrs, vb)
+
+    def _residue_count(self, shift: int) -> tuple[int, int]:
+        """(sectors, min_sectors) of the request whose lane i's address is shift + B_i (`_lane_parts`). They
+        depend on shift only through shift mod 32 (adding 32 k to every address moves every sector by k):
+        counted once per residue (cached per plan)."""
+        counts: dict[int, tuple[int, int]] = self.__dict__.setdefault("_counts", {})
         count = counts.get(shift % SECTOR_BYTES)
         if count is None:
+            addrs, vb = [shift + b for b in self._lane_parts()[1]], self.vector_bytes
             count = counts[shift % SECTOR_BYTES] = (sectors_of(addrs, vb), min_sectors_of(addrs, vb))
-        return Request(warp, register, addrs, *count)
+        return count
+
+    def _split_shifts(self, starts: Sequence[int], warps: Sequence[int]) -> tuple[list[int], list[int]] | None:
+        """Per register start and per issuing warp, its share of A (`_residue_count`): sum_d r_d * stride_d,
+        and base + sum_d w_d * stride_d; when, per dim, the bits the starts' bases (those from vec on: a start
+        is a multiple of vec), the warps' and the lanes' set are pairwise disjoint. Then every request's
+        r_d ^ w_d = r_d + w_d shares no bit with the lanes', and its A is the start's share plus the warp's;
+        else None."""
+        masks, _ = self._lane_parts()
+        start_bits, warp_bits = self._basis_bits(REG, log2(self.vec)), self._basis_bits(WARP)
+        if any([(a & b) | (a & m) | (b & m) for a, b, m in zip(start_bits, warp_bits, masks)]):
+            return None
+        register_offsets, warp_offsets = self._offsets(REG), self._offsets(WARP)
+        return [register_offsets[r] for r in starts], [self.base + warp_offsets[w] for w in warps]
+
+    def counts(self) -> list[tuple[int, int, int, int]]:
+        """(warp, register start, sectors, min_sectors) of every request, in `requests`' order, without the
+        lanes' addresses (made once per plan: the F2 engine and the details both read them)."""
+        cache = self.__dict__.get("_tally")
+        if cache is None:
+            starts, warps = self.starts(), self.issuing_warps()
+            split = self._split_shifts(starts, warps)
+            if split is not None:
+                start_shares, warp_shares = split
+                cache = [(w, r, *self._residue_count(ws + rs))
+                         for w, ws in zip(warps, warp_shares) for r, rs in zip(starts, start_shares)]
+            else:
+                regs, warp_rows = self._table(REG), self._table(WARP)
+                cache = [(w, r, *self._count([a ^ b for a, b in zip(regs[r], warp_rows[w])]))
+                         for w in warps for r in starts]
+            self.__dict__["_tally"] = cache
+        return cache
 
     def requests(self) -> list[Request]:
-        """Every request, warp by warp, register start by register start (made once per plan: the F2 engine and
-        the details both read them)."""
-        cache = self.__dict__.get("_requests")
-        if cache is None:
-            regs, warps, starts = self._table(REG), self._table(WARP), self.starts()
-            cache = self.__dict__["_requests"] = [self._request(w, r, regs[r], warps[w])
-                                                  for w in self.issuing_warps() for r in starts]
-        return cache
+        """Every request, warp by warp, register start by register start, with its lanes' addresses."""
+        return [self.request(w, r) for w, r, _, _ in self.counts()]
 
 
 def stores_skip_repeated_registers() -> bool:
@@ -408,16 +475,20 @@ def _f2(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) 
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=_narrow_text(v))
     if plan is None:
         return EngineVerdict("f2", "holds", explanation=f"{v.vec}-element vectors, the layout's most")
-    for req in plan.requests():
-        if req.sectors > req.min_sectors:
+    for warp, register, sectors, least in plan.counts():
+        if sectors > least:
+            req = plan.request(warp, register)
             cx = _split_witness(plan, req)
             return EngineVerdict("f2", "fails", counterexample=cx, explanation=_split_text(plan, req))
     return EngineVerdict("f2", "holds", explanation="full vectors; every request touches its minimum sectors")
 
 
-def _z3_layout_vec(L: LinearLayout, order0: int, cap: int) -> tuple[int, str | None]:
+def _z3_layout_vec(L: LinearLayout, order0: int, cap: int, guess: int = 1) -> tuple[int, str | None]:
     """The largest W (a power of two, at most cap and the registers) such that every register r < W holds
-    r along order0 alone: proved by Z3 (unsat for W, sat for 2W)."""
+    r along order0 alone: proved by Z3 (unsat for W, sat for 2W). What W claims is monotone (the registers
+    below W include those below W / 2: unsat at W is unsat at every power of two below it), so the walk up
+    from 1 may start at the largest power of two T <= min(`guess`, cap) once T is unsat: a right guess (the
+    F2 walk's cpt) leaves one unsat query and at most one sat; a wrong one (sat at T) walks up from 1."""
     regs = L.in_dim_size(REG) if L.has_in_dim(REG) else 1
     shifts, acc = [], 0
     for _, size in L.out_dim_sizes:
@@ -439,6 +510,13 @@ def _z3_layout_vec(L: LinearLayout, order0: int, cap: int) -> tuple[int, str | N
         return ob.solve().status
 
     w = 1
+    start = 1 << (max(1, min(guess, cap)).bit_length() - 1)
+    if start > 1:
+        s = holds(start)
+        if s == "unknown":
+            return w, f"{smt.solver_name()} gave up on the layout's contiguous registers"
+        if s == "unsat":
+            w = start
     while w < cap:
         s = holds(w * 2)
         if s == "unknown":
@@ -451,7 +529,7 @@ def _z3_layout_vec(L: LinearLayout, order0: int, cap: int) -> tuple[int, str | N
 
 def _z3(L: LinearLayout, v: Vector, plan: Plan | None, broadcast: bool = False) -> EngineVerdict:
     cap = min(v.limits["bits"], v.limits.get("atomic", v.limits["bits"]))      # an atomic's own cap too
-    w, gave_up = _z3_layout_vec(L, v.order0, cap)
+    w, gave_up = _z3_layout_vec(L, v.order0, cap, v.cpt)
     if gave_up:
         return EngineVerdict("z3", "unknown", explanation=gave_up)
     layout_vec = min(cap, w)
@@ -593,18 +671,8 @@ def _lane_offsets(p: Plan) -> list[int] | None:
     the constant B_i - B_j in every request: they are equal exactly when the offsets are, and their 32-byte
     sectors differ whenever the offsets are 32 or more apart (the Z3 engine tests only neighbouring offsets
     closer than that, on A modulo a sector)."""
-    L = p.L
-    dims = L.num_out_dims
-
-    def bits(d: str, skip: int = 0) -> list[int]:
-        acc = [0] * dims
-        if L.has_in_dim(d):
-            for b in L.in_bases(d)[skip:]:
-                for k, c in enumerate(b):
-                    acc[k] |= c
-        return acc
     lanes, offsets = p._lane_parts()                     # the lane bases' bits per dim, sum_d c_d * stride_d
-    rest = [a | b for a, b in zip(bits(REG, log2(p.vec)), bits(WARP))]
+    rest = [a | b for a, b in zip(p._basis_bits(REG, log2(p.vec)), p._basis_bits(WARP))]
     if any(a & b for a, b in zip(lanes, rest)):
         return None
     return list(offsets)
@@ -759,9 +827,9 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     if kind == "atomic" and atomic_word and v.vec == 1 and bits == 16:
         details.update({"instruction": atomic_word, "vector_bytes": 4, "atomic_word": True})
     if plan is not None:
-        reqs = list(plan.requests())
-        details.update({"requests": len(reqs), "sectors": sum(r.sectors for r in reqs),
-                        "min_sectors": sum(r.min_sectors for r in reqs),
+        counts = plan.counts()
+        details.update({"requests": len(counts), "sectors": sum([c[2] for c in counts]),
+                        "min_sectors": sum([c[3] for c in counts]),
                         "strides_bytes": [s if isinstance(s, int) else None for s in strides_bytes]})
     else:
         details.update({"requests": None, "sectors": None, "min_sectors": None})

@@ -132,8 +132,14 @@ def shuffles(L: LinearLayout, axis: int, inputs: int, redux: bool = False) -> tu
     accumulator; a step over part of the warp whose other lanes hold distinct data shuffles. Where the other
     lanes are broadcast copies, Triton 3.9 sometimes uses redux by rules not modelled here: such a reduction
     gives None (only its rounds are stated)."""
+    return _shuffle_counts(reduced_registers(L, axis), cross_warp_rounds(L, axis), axis, inputs, redux)
+
+
+def _shuffle_counts(reduced: LinearLayout, rounds: list[tuple[LinearLayout, LinearLayout]], axis: int, inputs: int,
+                    redux: bool) -> tuple[int, int] | None:
+    """`shuffles` from the reduction's `reduced_registers` and `cross_warp_rounds`, which the caller has."""
     shfl = red = 0
-    for layout in [reduced_registers(L, axis)] + [inter for _, inter in cross_warp_rounds(L, axis)]:
+    for layout in [reduced] + [inter for _, inter in rounds]:
         lanes = [b for b in layout.in_bases(LANE) if b[axis]]
         full = len(lanes) == len(layout.in_bases(LANE))
         if redux and lanes and not full and any(not any(b) for b in layout.in_bases(LANE)):
@@ -283,12 +289,14 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
         return Result(NAME, "fails", {}, None, f"Triton 3.9 lowers a scan only on a blocked layout, not "
                                                f"{layout_kind} (ScanLoweringHelper::isSupported)", details)
     if kind == "reduce":
-        details["accumulators"] = accumulators(reduced_registers(L, axis))
-        counts = shuffles(L, axis, len(bits), instructions == "redux") if instructions is not None else None
+        reduced, rounds = reduced_registers(L, axis), cross_warp_rounds(L, axis)
+        details["accumulators"] = accumulators(reduced)
+        counts = _shuffle_counts(reduced, rounds, axis, len(bits), instructions == "redux") \
+            if instructions is not None else None
         if counts is not None:
             details["shuffles_per_thread"], details["redux_per_thread"] = counts
-        details["cross_warp_rounds"] = len(cross_warp_rounds(L, axis))
-        details["scratch_bytes"] = scratch_bytes(L, axis, bits)
+        details["cross_warp_rounds"] = len(rounds)
+        details["scratch_bytes"] = rounds_scratch_bytes(rounds, bits)
     else:
         details["cross_warp_rounds"] = 1 if any(d in levels for d in (WARP, BLOCK)) else 0
     layouts = [L] + ([index_layout] if kind == "gather" and index_layout is not None else [])
