@@ -27,10 +27,9 @@ Where the version came from is a `Selection`: ``given`` (an argument, ``--triton
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -84,18 +83,27 @@ def active() -> TritonVersion:
     return _ACTIVE.get()
 
 
-@contextlib.contextmanager
-def using(version: str | TritonVersion | None) -> Iterator[TritonVersion]:
-    """Follow `version`'s semantics inside the block (None: keep the one in force)."""
-    if version is None:
-        yield _ACTIVE.get()
-        return
-    v = parse(version)
-    token = _ACTIVE.set(v)
-    try:
-        yield v
-    finally:
-        _ACTIVE.reset(token)
+class using:
+    """Follow `version`'s semantics inside the block (None: keep the one in force); ``as`` gives the version in
+    force there. A class rather than a generator-based context manager: it is entered twice per check."""
+
+    __slots__ = ("_version", "_token")
+
+    def __init__(self, version: str | TritonVersion | None) -> None:
+        self._version = version
+        self._token: contextvars.Token[TritonVersion] | None = None
+
+    def __enter__(self) -> TritonVersion:
+        if self._version is None:
+            return _ACTIVE.get()
+        v = parse(self._version)
+        self._token = _ACTIVE.set(v)
+        return v
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _ACTIVE.reset(self._token)
+            self._token = None
 
 
 _R = TypeVar("_R")
