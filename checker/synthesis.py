@@ -77,19 +77,22 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import f2
 from .encodings import lower
+from .encodings.closed import names
 from .encodings.nvmma_shared import NvmmaSharedEncoding
 from .encodings.padded_shared import PaddedSharedEncoding
 from .encodings.shared_linear import SharedLinearEncoding
 from .encodings.swizzled_shared import SwizzledSharedEncoding
 from .errors import CheckerError, InternalError
 from .hardware import PRESETS, Hardware, coset_basis, resolve
-from .layout import LinearLayout, log2, standard_out_dims
+from .layout import LinearLayout, log2, powers_below, standard_out_dims
+from .limits import shape as checked_shape
 from .padded import PaddedLayout
 from .properties import bank_conflicts as bc
 from .properties.smem import plan as sp
@@ -213,8 +216,8 @@ class VectorFigures:
                     break
                 least = got[0] if least is None else min(least, got[0])
                 self._least_by_run.append(least)
-        run = 0
-        while run < min(self.kmax, len(self.regs), len(columns)) and columns[run] in self._reg_set:
+        run, most = 0, min(self.kmax, len(self.regs), len(columns))
+        while run < most and columns[run] in self._reg_set:
             run += 1
         return self._least_by_run[run] if run < len(self._least_by_run) else None
 
@@ -280,29 +283,46 @@ class _OffsetInverse:
     """S^-1 for `vector_bounds`: S's offset columns in one echelon basis (`f2.solve`'s, inline: this runs once
     per candidate of the search), each stored vector tagged with the columns it sums. S is bijective iff no
     column reduces to 0 (n independent columns of F2^n), and then reducing a target t to 0 XORs the tags of
-    x = S^-1 t, cvt's column for t."""
+    x = S^-1 t, cvt's column for t. The basis is built when first needed: at once where S's bijectivity is in
+    question (`of`), else at the first `figure` (`of_columns` with ``independent``: most candidates of a search
+    are ruled out by `least`, which reads the columns alone)."""
 
-    __slots__ = ("sides", "use", "columns", "basis", "solved")
+    __slots__ = ("sides", "use", "columns", "_basis", "solved")
 
-    def __init__(self, sides: Sequence[VectorFigures], use: list[int], columns: Sequence[int],
-                 basis: dict[int, tuple[int, int]]):
-        self.sides, self.use, self.columns, self.basis = sides, use, columns, basis
+    def __init__(self, sides: Sequence[VectorFigures], use: list[int], columns: Sequence[int]):
+        self.sides, self.use, self.columns = sides, use, columns
+        self._basis: dict[int, tuple[int, int]] | None = None
         self.solved: dict[int, int] = {}                    # t -> x: the sides share most targets
 
     @classmethod
     def of(cls, S, sides: Sequence[VectorFigures]) -> _OffsetInverse | None:
         """None where `vector_bounds` gives no figure for any side."""
         sizes = getattr(S, "out_dim_sizes", None)
-        use = [i for i, f in enumerate(sides) if f.applies and f.out_sizes == sizes]
         # offsets and at most a block dim of size 1: S's columns are the offset columns
-        if not use or not isinstance(S, LinearLayout) or \
+        if not isinstance(S, LinearLayout) or \
                 any(d != OFFSET and (d != BLOCK or size != 1) for d, size in S.in_dim_sizes):
             return None
-        columns = S.columns
-        if len(columns) != sum(log2(s) for _, s in sizes):
+        return cls.of_columns(S.columns, sizes, sides)
+
+    @classmethod
+    def of_columns(cls, columns: Sequence[int], sizes, sides: Sequence[VectorFigures],
+                   independent: bool = False) -> _OffsetInverse | None:
+        """`of` for the layout of one offset dim (and a block dim of size 1) with these columns and out sizes;
+        independent: the caller knows the columns independent (S bijective), so the basis waits for `figure`."""
+        use = [i for i, f in enumerate(sides) if f.applies and f.out_sizes == sizes]
+        if not use or len(columns) != sum(log2(s) for _, s in sizes):
             return None
-        basis: dict[int, tuple[int, int]] = {}              # leading bit -> (vector, columns summed)
-        for j, v in enumerate(columns):
+        inverse = cls(sides, use, columns)
+        if not independent and inverse.basis() is None:
+            return None                                     # dependent columns: not bijective
+        return inverse
+
+    def basis(self) -> dict[int, tuple[int, int]] | None:
+        """Leading bit -> (vector, columns summed), built once; None when the columns are dependent."""
+        if self._basis is not None:
+            return self._basis
+        basis: dict[int, tuple[int, int]] = {}
+        for j, v in enumerate(self.columns):
             tag = 1 << j
             while v:
                 lead = v.bit_length() - 1
@@ -313,8 +333,9 @@ class _OffsetInverse:
                 v ^= hit[0]
                 tag ^= hit[1]
             else:
-                return None                                 # dependent columns: not bijective
-        return cls(sides, use, columns, basis)
+                return None
+        self._basis = basis
+        return basis
 
     def bounds(self) -> list[int | None]:
         """`vector_bounds`: each side's `VectorFigures.wavefronts`."""
@@ -324,7 +345,9 @@ class _OffsetInverse:
         """Side i's `VectorFigures.wavefronts` (None where `vector_bounds` gives none)."""
         if i not in self.use:
             return None
-        basis, solved = self.basis, self.solved
+        basis, solved = self.basis(), self.solved
+        if basis is None:
+            raise InternalError("synthesis: a layout's columns vouched independent are not")
         offsets = []
         for t in self.sides[i].targets:
             x = solved.get(t)
@@ -531,8 +554,12 @@ def _covered(unit: Sequence[int], masks: Sequence[int]) -> bool:
     """Whether the spaces K_M = {x : `_xor_rows(unit, x)` & M = 0} of F2^m (m = len(unit)), one per mask M,
     cover F2^m. Inclusion–exclusion: |union| is the signed sum over the nonempty sets of spaces of the size of
     their intersection, K_(OR of their masks), of dimension m - rank of its checks (rank of the rows restricted
-    to the checks = rank of the columns ``unit[i] & M``)."""
+    to the checks = rank of the columns ``unit[i] & M``). First the common case, no count: a space no check of
+    which meets any coordinate (``unit[i] & M`` all 0) is F2^m itself."""
     m = len(unit)
+    for mask in masks:
+        if not any(u & mask for u in unit):
+            return True
     size = 0
     for r in range(1, len(masks) + 1):
         for some in itertools.combinations(masks, r):
@@ -580,6 +607,8 @@ class _Construction:
                 cbasis.append(1 << i)
         self.prefix, self.n, self.steps = prefix, n, max(0, n - c)
         self.cbasis = cbasis if len(prefix) + len(cbasis) == n else None
+        # (batches of draws taken, the order) of an attempt that read none of its draws (`order`)
+        self.replay: tuple[int, list[int] | None] | None = None
         if self.cbasis is None:
             return
         m = len(cbasis)
@@ -627,11 +656,31 @@ class _Construction:
         """One attempt: G chosen greedily, w by w: among the fixed vectors, then RANDOM_PER_STEP random
         combinations of cbasis (drawn in full at every step, so the generator's state is the same whatever is
         chosen), the first w outside span(uext + G) with the least increase, the sum of the weights of the
-        areas holding it (a random one must be strictly better than the best before it)."""
+        areas holding it (a random one must be strictly better than the best before it).
+
+        Replay. The generator feeds the walk only through the draws, and a step reads them only when no fixed
+        vector has increase 0 and some draw may win (below); otherwise the step's choice is a function of the
+        walk so far. So an attempt that read no draw at all is a function of this object alone: every later
+        attempt walks the same way to the same order. It is kept (`replay`), and a later attempt takes the
+        same number of draws from the generator (RANDOM_PER_STEP per step walked, each ``getrandbits(m)``, as
+        the walk does) and returns it: the same order, the generator left in the same state."""
         if self.cbasis is None:
             return None
+        m = len(self.cbasis)
+        if self.replay is not None:
+            batches, got = self.replay
+            deque(map(rng.getrandbits, itertools.repeat(m, batches * RANDOM_PER_STEP)), maxlen=0)
+            return None if got is None else list(got)
+        tally: list[Any] = [0, False]
+        got = self._walk(rng, self.cbasis, tally)
+        if not tally[1]:
+            self.replay = (tally[0], None if got is None else list(got))
+        return got
+
+    def _walk(self, rng: random.Random, cbasis: list[int], tally: list[Any]) -> list[int] | None:
+        """One attempt of `order`; tally: [batches of draws taken, whether a draw was read], kept up to date."""
         unit, masks, sliced = list(self.unit), list(self.masks), list(self.sliced)
-        (wt_s, wt_l), fixed, m = self.weights, self.fixed, len(self.cbasis)
+        (wt_s, wt_l), fixed, m = self.weights, self.fixed, len(cbasis)
         g: list[int] = []                       # coordinates
         for _ in range(self.steps):
             outside = []
@@ -655,6 +704,7 @@ class _Construction:
                     best, best_inc = fixed[first.bit_length() - 1], inc
                     break
             draws = list(map(rng.getrandbits, itertools.repeat(m, RANDOM_PER_STEP)))
+            tally[0] += 1
             in_taken, in_s, in_l = masks
             # a random x can win only outside span(uext + G) with an increase below best_inc: outside the areas
             # whose weights reach it (their intersection when neither does). When those spaces cover F2^m, as
@@ -665,6 +715,7 @@ class _Construction:
                 if max(wt_s, wt_l) < best_inc:
                     barred.append(in_s | in_l)
             if best_inc != 0 and not _covered(unit, barred):
+                tally[1] = True
                 for x in draws:
                     syn = _xor_rows(unit, x)
                     if not syn & in_taken:      # x = 0 too (w = 0)
@@ -694,7 +745,7 @@ class _Construction:
                         sliced[low.bit_length() - 1] ^= spent
                         rest ^= low
                     masks[t] = mask ^ h0
-        cbasis, uext = self.cbasis, self.uext
+        uext = self.uext
         g = [f2.combine(cbasis, x) for x in g]
         bank: list[int] = []
         banked = f2.Span(uext + g)              # uext + g, then + bank
@@ -832,27 +883,111 @@ def sizes_unpack(sizes, v: int) -> tuple[int, ...]:
 def swizzled_candidates(shape: Sequence[int]):
     """Every distinct #ttg.swizzled_shared layout of the shape (vec, perPhase, maxPhase powers of two, every
     order), with its layout."""
+    for entry in _swizzled_entries(shape):
+        yield entry.get()
+
+
+def _swizzled_parameters(shape: Sequence[int]):
+    """(vec, perPhase, maxPhase, order) of every swizzled layout `swizzled_candidates` tries, in its order."""
     rank = len(shape)
-    seen = set()
     orders = list(itertools.permutations(range(rank))) if rank > 1 else [(0,)]
     for order in orders:
         cols = shape[order[0]] if rank > 1 else 1
         rows = shape[order[1]] if rank > 1 else 1
-        vecs = [1 << i for i in range(log2(cols) + 1)]
-        for vec in vecs:
+        for vec in [1 << i for i in range(log2(cols) + 1)]:
             for mp in [1 << i for i in range(log2(max(1, cols // vec)) + 1)]:
                 for pp in [1 << i for i in range(log2(rows) + 1)]:
                     if mp == 1 and (vec, pp) != (1, 1):
                         continue                     # maxPhase 1: no swizzle, whatever vec and perPhase
-                    enc = SwizzledSharedEncoding(vec, pp, mp, tuple(order))
-                    try:
-                        L = lower(enc, list(shape))
-                    except CheckerError:
-                        continue
-                    if L in seen:
-                        continue
-                    seen.add(L)
-                    yield enc, L
+                    yield vec, pp, mp, tuple(order)
+
+
+class _SwizzledEntry:
+    """One layout of `_swizzled_entries`: its packed columns (`LinearLayout.columns`) at once, its encoding and
+    layout when first asked (`get`): the lazy search rules most of them out by their columns alone."""
+
+    __slots__ = ("columns", "sizes", "independent", "_make", "_got")
+
+    def __init__(self, columns: tuple[int, ...], sizes: Any, independent: bool,
+                 make: Callable[[], tuple[Any, Any]]):
+        self.columns, self.sizes = columns, sizes   # the layout's columns and out-dim sizes
+        self.independent = independent          # the columns are known independent (the layout bijective)
+        self._make: Callable[[], tuple[Any, Any]] = make
+        self._got: tuple[Any, Any] | None = None
+
+    def get(self) -> tuple[Any, Any]:
+        """(encoding, layout)."""
+        if self._got is None:
+            self._got = self._make()
+        return self._got
+
+
+def _swizzled_entries(shape: Sequence[int]) -> list[_SwizzledEntry]:
+    """`swizzled_candidates`, in its order, as `_SwizzledEntry` values.
+
+    For a shape of rank >= 2, powers of two within `checker.limits` (every shape `synthesize` sees: a layout's
+    out sizes), each layout comes from the closed form of swizzled_shared's lowering (the module docstring of
+    `checker.encodings.swizzled_shared`: the identity bases of the columns, one base per row bit r with column
+    (vec * ((r / perPhase) % maxPhase)) % numCols, the identity bases of order[2:], an empty block dim) instead of
+    `lower`, which validates and builds the same value (no CGA; vec, perPhase, maxPhase >= 1 and a permutation
+    always pass its checks). Every such layout of one shape has the same in-dims and out-dims, so two are equal
+    iff their packed columns are: the columns, computed first, pick the distinct ones. The columns are
+    independent: each row bit's column holds that row bit, which no other column has, so no sum of columns with
+    one of them in it is 0, and the rest are distinct unit vectors. `tests/test_synthesis_layouts_identity.py`
+    compares this with `lower` over many shapes."""
+    try:
+        dims = checked_shape(shape)
+    except CheckerError:
+        dims = ()
+    if len(dims) < 2 or any(d & (d - 1) for d in dims):
+        return _swizzled_lowered(shape)
+    rank = len(dims)
+    outs = tuple(zip(names(rank), dims))
+    shifts = [sum(log2(d) for d in dims[:k]) for k in range(rank)]
+    seen: set[tuple[int, ...]] = set()
+    parts: dict[tuple[int, ...], tuple[Any, ...]] = {}    # order -> fixed columns, (r, r's bits) per row bit r
+    out = []
+    for vec, pp, mp, order in _swizzled_parameters(dims):
+        col, row = order[0], order[1]
+        num_cols, col_shift = dims[col], shifts[col]
+        if order not in parts:
+            head_cols = tuple(v << col_shift for v in powers_below(num_cols))
+            tail_cols = tuple(v << shifts[d] for d in order[2:] for v in powers_below(dims[d]))
+            parts[order] = (head_cols, tail_cols, [(r, r << shifts[row]) for r in powers_below(dims[row])])
+        head_cols, tail_cols, row_bits = parts[order]
+        columns = head_cols + tuple([bit | (((vec * ((r // pp) % mp)) % num_cols) << col_shift)
+                                     for r, bit in row_bits]) + tail_cols
+        if columns in seen:
+            continue
+        seen.add(columns)
+        out.append(_SwizzledEntry(columns, outs, True, _swizzled_maker(vec, pp, mp, order, dims)))
+    return out
+
+
+def _swizzled_maker(vec: int, pp: int, mp: int, order: tuple[int, ...], dims: tuple[int, ...]):
+    """Builds (encoding, layout) of one layout of `_swizzled_entries`, when called: the encoding's closed form
+    (what `lower` gives once the encoding validates, which these parameters do)."""
+    def make() -> tuple[SwizzledSharedEncoding, LinearLayout]:
+        enc = SwizzledSharedEncoding(vec, pp, mp, order)
+        return enc, enc.to_linear_layout(list(dims))
+    return make
+
+
+def _swizzled_lowered(shape: Sequence[int]) -> list[_SwizzledEntry]:
+    """`_swizzled_entries` by `lower` itself (any shape)."""
+    seen = set()
+    out = []
+    for vec, pp, mp, order in _swizzled_parameters(shape):
+        enc = SwizzledSharedEncoding(vec, pp, mp, order)
+        try:
+            L = lower(enc, list(shape))
+        except CheckerError:
+            continue
+        if L in seen:
+            continue
+        seen.add(L)
+        out.append(_SwizzledEntry(L.columns, L.out_dim_sizes, False, _ready(enc, L)))
+    return out
 
 
 def nvmma_candidates(shape: Sequence[int], bits: int):
@@ -904,7 +1039,7 @@ class _LazyPool:
 
     def __init__(self, side):
         self.side = side                              # (L, direction) -> SideFigures
-        self.items: list[tuple[Any, Any, str]] = []   # (encoding, layout, source)
+        self.items: list[tuple[Any, str]] = []        # (() -> (encoding, layout), source)
         self.load_bound: list[int] = []
         self.bound: list[float] = []
         self.store: list[SideFigures | None] = []
@@ -913,9 +1048,10 @@ class _LazyPool:
         self.got: dict[int, Candidate | None] = {}    # fully scored: the candidate, None when it cannot be
         self.best: int | None = None                  # the least total scored
 
-    def add(self, enc, L, source: str, bounds: tuple[int, int], sharper=None) -> None:
+    def add(self, make, source: str, bounds: tuple[int, int], sharper=None) -> None:
+        """A candidate: make() gives its (encoding, layout), asked only when its store side is scored."""
         i = len(self.items)
-        self.items.append((enc, L, source))
+        self.items.append((make, source))
         self.load_bound.append(bounds[1])
         self.bound.append(bounds[0] + bounds[1])
         self.store.append(None)
@@ -925,7 +1061,7 @@ class _LazyPool:
     def _refine(self, i: int, x: float) -> None:
         """Scores candidate i as far as telling whether its total is <= x takes (its sharper bounds, then the
         store side)."""
-        enc, L, source = self.items[i]
+        make, source = self.items[i]
         if self.sharper[i] is not None:
             store, load = self.sharper[i](x)
             self.sharper[i] = None
@@ -933,6 +1069,7 @@ class _LazyPool:
             self.bound[i] = max(self.bound[i], store + load)
             if self.bound[i] > x:
                 return
+        enc, L = make()
         try:
             if self.store[i] is None:
                 self.store[i] = self.side(L, "store")
@@ -973,6 +1110,11 @@ class _LazyPool:
         while self._step(limit if self.best is None else min(limit, self.best)):
             pass
         return [got for _, got in sorted(self.got.items()) if got is not None]
+
+
+def _ready(enc: Any, L: Any) -> Callable[[], tuple[Any, Any]]:
+    """A `_LazyPool` candidate's make() for an encoding and layout built already."""
+    return lambda: (enc, L)
 
 
 def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware: Any = "sm90", *,
@@ -1036,12 +1178,12 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     sides = [VectorFigures(Rs, bits, "store", store_access, hw), VectorFigures(Rl, bits, "load", load_access, hw)]
     use_vector = lazy and any(f.applies for f in sides)
 
-    def bounds(L):
-        """Lower bounds on (store, load) wavefronts under L, and a callable giving sharper ones for a question
-        about x (None: none): `VectorFigures` where it applies, its `least` (L's columns alone) first and its
-        figures when the search asks (`_LazyPool`), else 0 for the store and the load side's bound (the one the
-        pruning above takes)."""
-        inverse = _OffsetInverse.of(L, sides) if use_vector else None
+    def bounds(inverse: _OffsetInverse | None):
+        """Lower bounds on (store, load) wavefronts under a layout L (its `_OffsetInverse`, None where
+        `VectorFigures` applies to no side), and a callable giving sharper ones for a question about x (None:
+        none): `VectorFigures` where it applies, its `least` (L's columns alone) first and its figures when the
+        search asks (`_LazyPool`), else 0 for the store and the load side's bound (the one the pruning above
+        takes)."""
         if inverse is None:
             return (0, side_bounds[1]), None
 
@@ -1058,6 +1200,17 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
             return store, side_bounds[1] if load is None else load
 
         return first, sharper
+
+    inverses: dict[Any, _OffsetInverse | None] = {}
+
+    def layout_bounds(L):
+        """`bounds` under the layout L. A layout met again (a construction's second attempt often gives its first
+        one's order) shares its `_OffsetInverse`: its figures are functions of L, kept once solved."""
+        if not use_vector:
+            return bounds(None)
+        if L not in inverses:
+            inverses[L] = _OffsetInverse.of(L, sides)
+        return bounds(inverses[L])
 
     def score(enc, L, source, prune: bool = not at_current) -> Candidate | None:
         try:
@@ -1082,13 +1235,19 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     lb, _, _, a0, b0 = pairs[0]
     bound_pair = (a0.describe(), b0.describe())
 
-    swizzled = list(swizzled_candidates(shape)) if family == "any" else []
+    swizzled = _swizzled_entries(shape) if family == "any" else []
     columns = (_side_columns(Rs), _side_columns(Rl))
     pool = None
     if lazy:
+        scored_sides: dict[tuple[Any, str], SideFigures] = {}
+
         def side(L, direction: str) -> SideFigures:
-            R, access = (Rs, store_access) if direction == "store" else (Rl, load_access)
-            return side_figures(R, L, bits, direction, access, hw)
+            """`side_figures` of one side, a function of L: kept for a layout the search meets again."""
+            key = (L, direction)
+            if key not in scored_sides:
+                R, access = (Rs, store_access) if direction == "store" else (Rl, load_access)
+                scored_sides[key] = side_figures(R, L, bits, direction, access, hw)
+            return scored_sides[key]
 
         pool = _LazyPool(side)
 
@@ -1097,10 +1256,13 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
         return pool.at_most(x) if pool is not None else best_total is not None and best_total <= x
 
     if family == "any":
-        for enc, L in swizzled:
-            if pool is not None:
-                pool.add(enc, L, "swizzled", *bounds(L))
+        for entry in swizzled:
+            if pool is not None:               # the layout is built only if the pool scores it
+                inverse = _OffsetInverse.of_columns(entry.columns, entry.sizes, sides, entry.independent) \
+                    if use_vector else None
+                pool.add(entry.get, "swizzled", *bounds(inverse))
                 continue
+            enc, L = entry.get()
             got = score(enc, L, "swizzled")
             if got is not None:
                 cands.append(got)
@@ -1121,7 +1283,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
                     enc = _linear_encoding(order, sizes)
                     L = lower(enc, list(shape))
                     if pool is not None:
-                        pool.add(enc, L, "constructed", *bounds(L))
+                        pool.add(_ready(enc, L), "constructed", *layout_bounds(L))
                         got = None
                     else:
                         got = score(enc, L, "constructed")
@@ -1160,7 +1322,7 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
             enc = _linear_encoding(order, sizes)
             L = lower(enc, list(shape))
             if pool is not None:
-                pool.add(enc, L, "constructed", *bounds(L))
+                pool.add(_ready(enc, L), "constructed", *layout_bounds(L))
                 continue
             got = score(enc, L, "constructed", prune=not exhaustive and not at_current)
             if got is not None:
@@ -1178,8 +1340,10 @@ def synthesize(R_store: LinearLayout, R_load: LinearLayout, bits: int, hardware:
     rank_of = {"swizzled": 0, "nvmma": 0, "padded": 0, "ir": 1, "constructed": 2}
     best = min(cands, key=lambda x: (x.total, rank_of[x.source], x.store.wavefronts))
     if best.source == "constructed":            # printed as swizzled_shared when it is one
-        for enc, L in (swizzled if family == "any" else swizzled_candidates(shape)):
-            if L == best.layout:
+        best_columns = best.layout.columns       # equal layouts have equal columns: only those are built
+        for entry in (swizzled if family == "any" else _swizzled_entries(shape)):
+            if entry.columns == best_columns and entry.get()[1] == best.layout:
+                enc, L = entry.get()
                 best = Candidate(enc, L, best.store, best.load, "swizzled")
                 break
     proven = best.total <= fam_lb
