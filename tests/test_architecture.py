@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "checker"
 # package's public API, `import checker`) is the last stage.
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("checker.errors", "checker.limits", "checker.versions", "checker.about", "checker.dtypes",
-                    "checker.schema")),
+                    "checker.schema", "checker.memo")),
     ("f2", ("checker.f2",)),
     ("layout", ("checker.layout",)),
     ("padded", ("checker.padded",)),

@@ -34,7 +34,9 @@ Triton's lowering (`gather_warp_local`: warp shuffles, else the whole source thr
 
 from __future__ import annotations
 
-from .. import smt
+from collections.abc import Sequence
+
+from .. import memo, smt
 from ..encodings import lower
 from ..errors import CheckerError
 from ..layout import LinearLayout
@@ -135,7 +137,7 @@ def shuffles(L: LinearLayout, axis: int, inputs: int, redux: bool = False) -> tu
     return _shuffle_counts(reduced_registers(L, axis), cross_warp_rounds(L, axis), axis, inputs, redux)
 
 
-def _shuffle_counts(reduced: LinearLayout, rounds: list[tuple[LinearLayout, LinearLayout]], axis: int, inputs: int,
+def _shuffle_counts(reduced: LinearLayout, rounds: Sequence[tuple[LinearLayout, LinearLayout]], axis: int, inputs: int,
                     redux: bool) -> tuple[int, int] | None:
     """`shuffles` from the reduction's `reduced_registers` and `cross_warp_rounds`, which the caller has."""
     shfl = red = 0
@@ -185,6 +187,15 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
     return rounds
 
 
+def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int]) -> tuple[tuple, int]:
+    """(`cross_warp_rounds`, as a tuple, and `rounds_scratch_bytes` of them for inputs of `bits`), once per run
+    (`checker.memo`): the kernel's shared-memory budget and the reduction's check both need them."""
+    def compute() -> tuple[tuple, int]:
+        rounds = tuple(cross_warp_rounds(L, axis))
+        return rounds, rounds_scratch_bytes(rounds, bits)
+    return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits)), compute)
+
+
 def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L: its largest round, every input's tile side by side
@@ -192,7 +203,7 @@ def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     return rounds_scratch_bytes(cross_warp_rounds(L, axis), bits)
 
 
-def rounds_scratch_bytes(rounds: list[tuple[LinearLayout, LinearLayout]], bits: list[int]) -> int:
+def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bits: Sequence[int]) -> int:
     """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
     for src, dst in rounds:
@@ -289,14 +300,14 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
         return Result(NAME, "fails", {}, None, f"Triton 3.9 lowers a scan only on a blocked layout, not "
                                                f"{layout_kind} (ScanLoweringHelper::isSupported)", details)
     if kind == "reduce":
-        reduced, rounds = reduced_registers(L, axis), cross_warp_rounds(L, axis)
+        reduced, (rounds, scratch) = reduced_registers(L, axis), rounds_and_scratch(L, axis, bits)
         details["accumulators"] = accumulators(reduced)
         counts = _shuffle_counts(reduced, rounds, axis, len(bits), instructions == "redux") \
             if instructions is not None else None
         if counts is not None:
             details["shuffles_per_thread"], details["redux_per_thread"] = counts
         details["cross_warp_rounds"] = len(rounds)
-        details["scratch_bytes"] = rounds_scratch_bytes(rounds, bits)
+        details["scratch_bytes"] = scratch
     else:
         details["cross_warp_rounds"] = 1 if any(d in levels for d in (WARP, BLOCK)) else 0
     layouts = [L] + ([index_layout] if kind == "gather" and index_layout is not None else [])

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..encodings import lower
 from ..errors import CheckerError
+from ..memo import Memo
 from ..registry import PROPERTIES
 from ..spec import find_inputs, is_ir, load_paths, lower_operands, select
 from ..syntax.ttgir import read_ttgir
@@ -42,6 +43,7 @@ class Inputs:
     kernels: list = field(default_factory=list)
     obligations: list = field(default_factory=list)
     version: VersionRequest = VersionRequest()          # the Triton version asked for
+    memo: Memo = field(default_factory=Memo)            # what reading and proving share (`checker.memo`)
 
 
 @dataclass
@@ -93,16 +95,17 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
             ob = dataclasses.replace(ob, triton_version=str(version.given))
         by_spec.setdefault(ob.file, []).append(ob)
     out = Inputs(specs, version=version)
-    for f in files:                     # checks in input order: a spec's, or a TTGIR file's
-        if is_ir(f):
-            out.kernels.append(read_ir_file(f, hardware, differential=differential, version=version))
+    with out.memo:
+        for f in files:                 # checks in input order: a spec's, or a TTGIR file's
+            if is_ir(f):
+                out.kernels.append(read_ir_file(f, hardware, differential=differential, version=version))
+                out.obligations += out.kernels[-1].obligations
+            else:
+                out.obligations += by_spec.get(f, [])
+        for name, text in texts:
+            out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware, differential=differential,
+                                             text=text, version=version))
             out.obligations += out.kernels[-1].obligations
-        else:
-            out.obligations += by_spec.get(f, [])
-    for name, text in texts:
-        out.kernels.append(kernel_checks(read_ttgir(text, name), name, hardware, differential=differential,
-                                         text=text, version=version))
-        out.obligations += out.kernels[-1].obligations
     if werror:
         out.obligations = [dataclasses.replace(ob, severity="error") for ob in out.obligations]
     return out
@@ -145,8 +148,10 @@ def verify_inputs(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[st
     start = time.perf_counter()
     bar = progress(len(obligations)) if progress is not None and obligations else None
     try:
-        outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar, layouts=layouts,
-                       executor=executor, json_rows=json_report and not indents(pretty, len(obligations)))
+        with inputs.memo:
+            outcomes = run(obligations, jobs=jobs, engine=engine, timeout_ms=timeout_ms, progress=bar,
+                           layouts=layouts, executor=executor,
+                           json_rows=json_report and not indents(pretty, len(obligations)))
     finally:
         if bar is not None:
             bar.close()

@@ -1034,9 +1034,8 @@ def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None) ->
 
 
 def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]:
-    from ..properties.reduction import cross_warp_rounds, rounds_scratch_bytes  # lazy: only kernels with reductions
-    rounds = cross_warp_rounds(_layout(first), axis)
-    size = rounds_scratch_bytes(rounds, bits)
+    from ..properties.reduction import rounds_and_scratch  # lazy: only kernels with reductions
+    rounds, size = rounds_and_scratch(_layout(first), axis, bits)
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 
