@@ -57,11 +57,35 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
         common.append(s)
     comp = dst.invert_and_compose(src)
     for dim in common:
-        q = comp.quotient([dim])
+        q = _quotient(comp, dim)
         if q is None:
             break
         comp = q
     return comp
+
+
+def _quotient(comp: LinearLayout, dim: str) -> LinearLayout | None:
+    """``comp.quotient([dim])`` read off the bases, when `dim` is both an in-dim and an out-dim of comp
+    (always so in `minimal_conversion`: comp maps dst's in-dims to src's, and dim is in both; otherwise
+    `LinearLayout.quotient` answers). With k the position of out-dim `dim`, comp is trivial over it when
+    in-dim `dim` has as many bits as out-dim `dim` and its bit i maps to 2^i there and to 0 elsewhere, and
+    no other in-dim's basis touches out-dim `dim`; the quotient is then the other in-dims' bases without
+    component k."""
+    outs = comp.out_dim_sizes
+    names = [n for n, _ in outs]
+    if dim not in names or not comp.has_in_dim(dim):
+        return comp.quotient([dim])
+    k = names.index(dim)
+    ins = comp.bases
+    own = ins[dim]
+    if 1 << len(own) != outs[k][1]:
+        return None
+    if any(c != (1 << i if j == k else 0) for i, b in enumerate(own) for j, c in enumerate(b)):
+        return None
+    if any(b[k] for n, bs in ins.items() if n != dim for b in bs):
+        return None
+    return LinearLayout._of([(n, [b[:k] + b[k + 1:] for b in bs]) for n, bs in ins.items() if n != dim],
+                            outs[:k] + outs[k + 1:])
 
 
 LOWERINGS = ("none", "register_permutation", "warp_shuffle", "shared_memory", "distributed_shared_memory")
