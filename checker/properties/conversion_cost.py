@@ -66,7 +66,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import f2, smt
+from .. import f2, memo, smt
 from ..errors import CheckerError, InternalError, LayoutError, NotModelled
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, divide_right, log2
@@ -299,7 +299,7 @@ def _tiles(hw: Hardware, bits: int, cross_cta: bool) -> tuple[list[_Tile], list[
     return src, dst
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scratch:
     """The scratch layout Triton picks, with the instructions chosen for it."""
 
@@ -314,7 +314,13 @@ class Scratch:
 
 
 def optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardware) -> Scratch:
-    """Triton's optimalSwizzling(src, dst, srcTiles, dstTiles) on broadcast-free src and dst."""
+    """Triton's optimalSwizzling(src, dst, srcTiles, dstTiles) on broadcast-free src and dst, once per run
+    (`checker.memo`: the kernel's shared-memory budget and the conversion's cost both ask)."""
+    return memo.shared("conversion_cost.optimal_swizzling", (src, dst, bits, hw),
+                       lambda: _optimal_swizzling(src, dst, bits, hw))
+
+
+def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardware) -> Scratch:
     sf, df = src.flatten_outs(), dst.flatten_outs()
     dim = sf.total_out_size_log2
     cross = not _trivial_over_block(dst.invert_and_compose(src))

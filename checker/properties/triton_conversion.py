@@ -44,12 +44,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import memo
 from ..errors import LayoutError
 from ..layout import LinearLayout, log2
 
 
 def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
-    """Triton's minimalCvtLayout (raises LayoutError when dst needs elements src lacks)."""
+    """Triton's minimalCvtLayout (raises LayoutError when dst needs elements src lacks), once per run
+    (`checker.memo`: the kernel's shared-memory budget, the conversion and its cost all ask)."""
+    return memo.shared("triton_conversion.minimal_conversion", (src, dst), lambda: _minimal_conversion(src, dst))
+
+
+def _minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
     common = []
     for s, d in zip(reversed(src.in_dims), reversed(dst.in_dims)):
         if s != d:

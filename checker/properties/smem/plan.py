@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ... import f2
+from ... import f2, memo
 from ...errors import CheckerError, InternalError, LayoutError
 from ...hardware import Hardware, coset_basis
 from ...layout import LinearLayout, divide_left, is_power_of_two, log2
@@ -364,11 +364,17 @@ def amd_mnemonic(instruction: str, vb: int, bits: int, hw: Hardware) -> str:
     return f"ds_{'load' if new else 'read'}_{'u' if vb < 4 else 'b'}{vb * 8}"
 
 
-def local_conversion(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> tuple[LinearLayout, list[int]]:
+def local_conversion(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) -> tuple[LinearLayout, tuple[int, ...]]:
     """The conversion R -> S within one CTA (R's broadcast registers dropped) and the R register behind
     each of its registers, after the checks every plan makes: element width, warp size, R's elements in
     S, one CTA. cvt = drop_broadcast_registers(R).invert_and_compose(S), quotiented by the block dim:
-    (register, lane, warp) -> offset, F2-linear."""
+    (register, lane, warp) -> offset, F2-linear. Once per run (`checker.memo`): a buffer's bank check, its
+    access plans and the kernel's coalescing ask for the same pairs."""
+    return memo.shared("smem.local_conversion", (R, S, bits, hw), lambda: _local_conversion(R, S, bits, hw))
+
+
+def _local_conversion(R: LinearLayout, S: LinearLayout, bits: int,
+                      hw: Hardware) -> tuple[LinearLayout, tuple[int, ...]]:
     if bits < 8 or bits // 8 > hw.max_vector_bytes:
         raise CheckerError(f"the hardware model covers elements of 8 to {hw.max_vector_bytes * 8} bits, "
                            f"got {bits}", field="dtype_bits")
@@ -383,7 +389,7 @@ def local_conversion(R: LinearLayout, S: LinearLayout, bits: int, hw: Hardware) 
     if local is None:
         raise CheckerError("R and S spread over CTAs differently: distributed shared memory is not modeled",
                            field="S")
-    return local, origin
+    return local, tuple(origin)
 
 
 def quotient_block(cvt: LinearLayout) -> LinearLayout | None:
