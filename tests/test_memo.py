@@ -76,3 +76,15 @@ def test_a_kernels_reduction_rounds_are_computed_once_for_its_budget_and_its_che
     assert len(seen) == 1
     checker.verify(text)
     assert len(seen) == 2
+
+
+def test_a_kernels_shared_memory_plans_are_made_once_per_distinct_side(monkeypatch):
+    """matmul's buffers are planned by their bank checks, their data movement and their access checks alike:
+    each distinct (R, S, bits, direction, access, hardware) is planned once per run."""
+    from checker.properties.smem import plan as sp
+    asked, made = [], []
+    public, private = sp.plan, sp._plan
+    monkeypatch.setattr(sp, "plan", lambda *a: asked.append(a) or public(*a))
+    monkeypatch.setattr(sp, "_plan", lambda *a: made.append(a) or private(*a))
+    checker.verify((KERNELS / "matmul.cuda80.ttgir").read_text())
+    assert len(made) == len(set(made)) == len(set(asked)) < len(asked)

@@ -422,7 +422,13 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     has the higher pattern benefit), else ``ds_read/ds_write``. ``cp.async`` and
     ``direct_to_lds`` are the asynchronous global-to-shared copies; ``fill_store`` AMD's store of an
     asynchronous copy's ``other`` values. The phases of the result are the cosets of span(phase register
-    bits, the lane group of lane 0) (module docstring)."""
+    bits, the lane group of lane 0) (module docstring). Once per run (`checker.memo`): a buffer's bank checks,
+    its data movement and its access checks ask for the same sides."""
+    return memo.shared("smem.plan", (R, S, bits, direction, access, hw),
+                       lambda: _plan(R, S, bits, direction, access, hw))
+
+
+def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
     local, origin = local_conversion(R, S, bits, hw)
     matrix = "stmatrix" if direction == "store" else "ldmatrix"
     if access in (matrix, matrix + ".trans"):
