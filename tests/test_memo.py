@@ -80,11 +80,17 @@ def test_a_kernels_reduction_rounds_are_computed_once_for_its_budget_and_its_che
 
 def test_a_kernels_shared_memory_plans_are_made_once_per_distinct_side(monkeypatch):
     """matmul's buffers are planned by their bank checks, their data movement and their access checks alike:
-    each distinct (R, S, bits, direction, access, hardware) is planned once per run."""
+    each distinct (R, S, bits, direction, access, hardware) is planned once per run, where without the memo
+    the same sides are planned again."""
     from checker.properties.smem import plan as sp
-    asked, made = [], []
-    public, private = sp.plan, sp._plan
-    monkeypatch.setattr(sp, "plan", lambda *a: asked.append(a) or public(*a))
+    made = []
+    private = sp._plan
     monkeypatch.setattr(sp, "_plan", lambda *a: made.append(a) or private(*a))
-    checker.verify((KERNELS / "matmul.cuda80.ttgir").read_text())
-    assert len(made) == len(set(made)) == len(set(asked)) < len(asked)
+    text = (KERNELS / "matmul.cuda80.ttgir").read_text()
+    checker.verify(text)
+    shared = list(made)
+    assert shared and len(shared) == len(set(shared))
+    made.clear()
+    monkeypatch.setattr(memo, "shared", lambda kind, key, compute: compute())
+    checker.verify(text)
+    assert set(made) == set(shared) and len(made) > len(shared)
