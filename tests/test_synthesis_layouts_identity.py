@@ -1,8 +1,8 @@
 """checker.synthesis: the search's shortcuts give what the plain forms give (the swizzled layouts from their closed
-form, a construction's replayed attempt, the inverse whose basis waits, the search's memos)."""
+form, the inverse whose basis waits, the covering test's shortcut; a construction's replayed
+attempt is in test_synthesis_speed_identity.py)."""
 
 import itertools
-import random
 
 import pytest
 
@@ -80,49 +80,6 @@ def test_inverse_of_vouched_columns_is_the_layouts(hw, bits):
             assert lazy.least() == eager.least() and lazy.bounds() == eager.bounds()
             compared += 1
     assert compared > 0
-
-
-def _blocked(rng, warp_size, shape):
-    tpw0 = 1 << rng.randrange(warp_size.bit_length())
-    spt = [1 << rng.randrange(3), 1 << rng.randrange(4)]
-    wpc = [1 << rng.randrange(3), 1]
-    order = rng.choice([[1, 0], [0, 1]])
-    return lower(P(f"#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = [{tpw0}, {warp_size // tpw0}], "
-                   f"warpsPerCTA = {wpc}, order = {order}}}>"), shape)
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_replayed_attempts_are_fresh_walks(seed):
-    """Attempt after attempt on one construction (replayed where the first read no draw) gives the order a fresh
-    construction's walk gives from the same generator state, and leaves the generator in the same state."""
-    rng = random.Random(seed)
-    compared = replayed = 0
-    while compared < 60:
-        hw = rng.choice([resolve("gfx942"), resolve("gfx950"), resolve("sm90")])
-        shape = rng.choice([[64, 64], [32, 64], [16, 32], [8, 16]])
-        bits = rng.choice([8, 16, 32])
-        try:
-            Rs = sy._std(_blocked(rng, hw.warp_size, shape), 2, "store")
-            Rl = sy._std(_blocked(rng, hw.warp_size, shape), 2, "load")
-            opts_s = sy.side_options(Rs, bits, "store", "auto", hw)
-            opts_l = sy.side_options(Rl, bits, "load", "auto", hw)
-        except CheckerError:
-            continue
-        n = sum(s.bit_length() - 1 for s in shape)
-        columns = (sy._side_columns(Rs), sy._side_columns(Rl))
-        a, b = rng.choice(opts_s), rng.choice(opts_l)
-        c, down = rng.randrange(n + 1), rng.randrange(3)
-        for prefix in sy._fill(a.prefix, b.prefix, limit=2):
-            state = rng.getrandbits(32)
-            plain, fast = random.Random(state), random.Random(state)
-            kept = sy._Construction(a, b, prefix, n, c, down, columns)
-            for _ in range(4):
-                replayed += kept.replay is not None
-                fresh = sy._Construction(a, b, prefix, n, c, down, columns)
-                assert kept.order(fast) == fresh.order(plain)
-                assert fast.getstate() == plain.getstate()
-                compared += 1
-    assert replayed > 0
 
 
 def test_covered_when_one_space_is_everything():

@@ -1,5 +1,5 @@
 """checker.synthesis: the fast paths of the search give what the plain definitions give (the construction's
-bit-sliced walk, its covering test, the lazy search's first bound)."""
+bit-sliced walk and its replayed attempts, its covering test, the lazy search's first bound)."""
 
 import itertools
 import random
@@ -75,16 +75,13 @@ def _blocked(rng, warp_size, shape):
                            f"warpsPerCTA = {wpc}, order = {order}}}>"), shape)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_construction_is_the_plain_greedy_walk(seed):
-    """`_Construction.order` (coordinates, bit-sliced fixed vectors, draws skipped where no draw can win) gives
-    the plain walk's basis and leaves the generator in the same state, attempt after attempt."""
-    rng = random.Random(seed)
-    compared = 0
-    while compared < 40:
-        hw = rng.choice([resolve("gfx942"), resolve("gfx950"), resolve("sm90"), TINY])
+def _constructions(rng, hardware, bits_choices):
+    """Random constructions of a search, forever: (store side, load side, prefix, n, c, down, columns, generator
+    state) from two random blocked layouts of a random shape on one of `hardware`."""
+    while True:
+        hw = rng.choice(hardware)
         shape = rng.choice([[2, 4], [4, 4]] if hw is TINY else [[64, 64], [32, 64], [16, 32], [8, 16]])
-        bits = rng.choice([8, 16, 32, 64])
+        bits = rng.choice(bits_choices)
         try:
             Rs = sy._std(_blocked(rng, hw.warp_size, shape), 2, "store")
             Rl = sy._std(_blocked(rng, hw.warp_size, shape), 2, "load")
@@ -97,13 +94,40 @@ def test_construction_is_the_plain_greedy_walk(seed):
         a, b = rng.choice(opts_s), rng.choice(opts_l)
         c, down = rng.randrange(n + 1), rng.randrange(3)
         for prefix in sy._fill(a.prefix, b.prefix, limit=2):
-            state = rng.getrandbits(32)
-            plain, fast = random.Random(state), random.Random(state)
-            construction = sy._Construction(a, b, prefix, n, c, down, columns)
-            for _ in range(2):
-                assert construction.order(fast) == _plain_construct(columns, a, b, prefix, n, c, down, plain)
-                assert fast.getstate() == plain.getstate()
-                compared += 1
+            yield a, b, prefix, n, c, down, columns, rng.getrandbits(32)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_construction_is_the_plain_greedy_walk(seed):
+    """`_Construction.order` (coordinates, bit-sliced fixed vectors, draws skipped where no draw can win) gives
+    the plain walk's basis and leaves the generator in the same state, attempt after attempt."""
+    rng = random.Random(seed)
+    hardware = [resolve("gfx942"), resolve("gfx950"), resolve("sm90"), TINY]
+    for a, b, prefix, n, c, down, columns, state in itertools.islice(_constructions(rng, hardware, [8, 16, 32, 64]),
+                                                                     20):
+        plain, fast = random.Random(state), random.Random(state)
+        construction = sy._Construction(a, b, prefix, n, c, down, columns)
+        for _ in range(2):
+            assert construction.order(fast) == _plain_construct(columns, a, b, prefix, n, c, down, plain)
+            assert fast.getstate() == plain.getstate()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_replayed_attempts_are_fresh_walks(seed):
+    """Attempt after attempt on one construction (replayed where the first read no draw) gives the order a fresh
+    construction's walk gives from the same generator state, and leaves the generator in the same state."""
+    rng = random.Random(seed)
+    replayed = 0
+    hardware = [resolve("gfx942"), resolve("gfx950"), resolve("sm90")]
+    for a, b, prefix, n, c, down, columns, state in itertools.islice(_constructions(rng, hardware, [8, 16, 32]), 15):
+        plain, fast = random.Random(state), random.Random(state)
+        kept = sy._Construction(a, b, prefix, n, c, down, columns)
+        for _ in range(4):
+            replayed += kept.replay is not None
+            fresh = sy._Construction(a, b, prefix, n, c, down, columns)
+            assert kept.order(fast) == fresh.order(plain)
+            assert fast.getstate() == plain.getstate()
+    assert replayed > 0
 
 
 def test_covered_counts_like_listing_every_vector():
