@@ -257,12 +257,22 @@ def _frozen(v: Any) -> Any:
     return v
 
 
+def _frozen_params(params: Any) -> Any:
+    """`_frozen` of a check's parameters: most are hashable already (tuples of scalars), and `_frozen` gives
+    such a value back equal."""
+    try:
+        hash(params)
+    except TypeError:
+        return _frozen(params)
+    return params
+
+
 def proof_key(ob: Check) -> tuple | None:
     """What a check's proof depends on (its property, operands, shapes, element type, hardware and
     parameters; whether it comes from TTGIR, which decides what an error means), or None when a part of
     it cannot be compared."""
     key = (ob.property, ob.operands, ob.shape, ob.layout_shape, ob.dtype, ob.dtype_bits, ob.hardware,
-           _frozen(ob.params), ob.op is None, ob.triton_version)
+           _frozen_params(ob.params), ob.op is None, ob.triton_version)
     try:
         hash(key)
     except TypeError:
