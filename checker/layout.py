@@ -45,11 +45,6 @@ def log2(n: int) -> int:
     return n.bit_length() - 1
 
 
-def _next_power_of_two_above(x: int) -> int:
-    """Smallest power of two strictly greater than x (0 -> 1, 4 -> 8)."""
-    return 1 << x.bit_length()
-
-
 class LinearLayout:
     """An F2-linear map {in-dims} -> {out-dims}; see the module docstring."""
 
@@ -64,7 +59,7 @@ class LinearLayout:
     def __init__(self, bases: Mapping[str, Sequence[Sequence[int]]] | Sequence[tuple[str, Sequence[Sequence[int]]]],
                  out_dims: Sequence[tuple[str, int]], *, require_surjective: bool = False) -> None:
         items = bases.items() if isinstance(bases, Mapping) else bases
-        ins = tuple((str(name), tuple(tuple(int(c) for c in b) for b in bs)) for name, bs in items)
+        ins = tuple((str(name), tuple([tuple(map(int, b)) for b in bs])) for name, bs in items)
         outs = tuple((str(name), int(size)) for name, size in out_dims)
         self._ins = ins
         self._outs = outs
@@ -99,7 +94,9 @@ class LinearLayout:
                 if len(b) != len(out_names):
                     raise LayoutError(f"basis {list(b)} has {len(b)} components, expected {len(out_names)}")
                 for k, c in enumerate(b):
-                    sizes[k] = max(sizes[k], _next_power_of_two_above(int(c)))
+                    above = 1 << int(c).bit_length()        # the least power of two above c (0 -> 1)
+                    if above > sizes[k]:
+                        sizes[k] = above
         return cls(items, list(zip(out_names, sizes)), require_surjective=True)
 
     @classmethod
@@ -143,6 +140,17 @@ class LinearLayout:
         for name, size in self._outs:
             if not is_power_of_two(size):
                 raise LayoutError(f"out-dim '{name}' has size {size}: out-dim sizes must be powers of two")
+        sizes = [size for _, size in self._outs]
+        if not all(len(b) == n_out and all([0 <= c < size for c, size in zip(b, sizes)])
+                   for _, bs in self._ins for b in bs):
+            self._refuse_basis_out_of_range()
+        if require_surjective and not self.is_surjective():
+            raise LayoutError(f"layout is required to be surjective but is not: {self.summary()}")
+
+    def _refuse_basis_out_of_range(self) -> None:
+        """The LayoutError naming the first basis with a component too many or too few, negative, or not below
+        its out-dim's size (`_check_invariants` found one)."""
+        n_out = len(self._outs)
         for in_dim, bs in self._ins:
             for b in bs:
                 if len(b) != n_out:
@@ -154,8 +162,6 @@ class LinearLayout:
                     if c >= size:
                         raise LayoutError(f"basis {c} of in-dim '{in_dim}' for out-dim '{out_dim}' "
                                           f"is not less than the out-dim size {size}")
-        if require_surjective and not self.is_surjective():
-            raise LayoutError(f"layout is required to be surjective but is not: {self.summary()}")
 
     # ------------------------------------------------------------------ queries
 
