@@ -12,8 +12,9 @@ A memo lives as long as its run's inputs (`checker.run.verification.Inputs.memo`
 new kernel, an edited one) computes everything once, so no value outlives the inputs it was computed for, and
 a benchmark's cold run still does all of the work. A value is keyed by its kind, its key and the Triton
 version in force (`checker.versions.active`), so it must be a function of those alone; it is shared between its
-readers, who never change it (give tuples, not lists). Worker processes (``--jobs``) open no memo: there every
-`shared` computes."""
+readers, who never change it (give tuples, not lists). A worker forked for the run (``--jobs``,
+`checker.run.forked`) starts with a copy of the memo as it was, and adds to its own copy; Ray's workers open
+none, and there every `shared` computes."""
 
 from __future__ import annotations
 
