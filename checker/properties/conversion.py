@@ -11,8 +11,7 @@ Hardware indices are (register, lane, warp, block); a *thread* is
     index y that agrees with x on F_level (y_d = x_d for d in F_level; x_d
     must be a valid src value). The *level* of the conversion is the first of
     register, warp, cta, cross_cta that holds (cross_cta is (a) itself; each
-    level implies the next, so the levels after one that holds are not asked
-    again: `_implied`). With x_F embedded into src, the set of such y
+    level implies the next). With x_F embedded into src, the set of such y
     images is src(x_F) + V_F, V_F = span(src bases of the other in-dims), so
     the level holds iff dst(x) + src(x_F) lies in V_F for every x: a linear
     condition, checked on each dst in-bit.
@@ -103,9 +102,7 @@ def conversion(src: LinearLayout, dst: LinearLayout, *, via=None, same_encoding:
     levels: dict[str, Result] = {}
     if subs["contains"].holds:
         for level in LEVELS[:-1]:
-            below = next((lv for lv, r in levels.items() if r.holds), None)
-            levels[level] = (_implied(level, below, engines) if below is not None else
-                             _claim(f"local_{level}", src, dst, FIXED[level], engines, holder_dims=HW))
+            levels[level] = _claim(f"local_{level}", src, dst, FIXED[level], engines, holder_dims=HW)
         levels["cross_cta"] = subs["contains"]
     trip: dict[str, Result] = {}
     if mem is not None:
@@ -165,26 +162,6 @@ def register_local(src: LinearLayout, dst: LinearLayout, *, engines: Engines = D
     if not contains.holds:
         return contains
     return _claim("local_register", src, dst, FIXED["register"], engines, holder_dims=HW, roles=roles)
-
-
-def _implied(level: str, below: str, engines: Engines) -> Result:
-    """The direct conversion is local at `level` because it is at the lower level `below`, which every
-    engine found to hold: each level keeps fewer components fixed, F_level a subset of F_below, so V_below
-    (the span of src's columns outside F_below) lies in V_level, and for every dst index x
-
-        dst(x) + src(x_F_level) = (dst(x) + src(x_F_below)) + src(x on F_below minus F_level),
-
-    the first term in V_below (below holds; x's thread exists in src) and the second a sum of src columns
-    outside F_level: in V_level. Each engine's verdict there is the one its own obligation would give
-    (F2: every dst bit's target in the span; Z3: unsat), so neither is asked again. Such a level is never
-    the one that certifies the conversion (`_fold` certifies the first level that holds) nor the one whose
-    explanation says why a lower level fails."""
-    fixed = ", ".join(FIXED[level])
-    verdicts = {name: EngineVerdict(name, "holds", explanation=f"local at {below}, hence at {level}")
-                for name in engines_for(engines.choice)}
-    return Result(f"{NAME}.local_{level}", "holds", verdicts, None,
-                  f"every dst element is held at an index with the same {fixed}: the conversion is local at "
-                  f"{below}")
 
 
 def _through(direct: Result, trip: dict[str, Result]) -> Result:
