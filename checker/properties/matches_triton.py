@@ -78,7 +78,10 @@ def triton_version() -> str | None:
 class _Bridge:
     """One MLIR context with Triton's dialects and a Gluon builder, per process."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: str | None = None) -> None:
+        """`folder`: where the one-function modules are written for Triton's parser (which reads a file);
+        the worker's own folder (`_Worker`), which its parent removes however the child ends."""
+        self.folder = folder
         # lazy: Triton is optional, imported only to compare with it (once per process)
         import triton._C.libtriton as lt
         import triton.experimental.gluon.language  # noqa: F401  (the layout classes Triton returns)
@@ -96,7 +99,7 @@ class _Bridge:
     def lower(self, type_text: str, shared: bool, shape: tuple[int, ...], module_attrs: str) -> dict:
         text = (f"module attributes {{{module_attrs}}} {{\n"
                 f"  tt.func public @layoutcheck_probe(%arg0: {type_text}) {{\n    tt.return\n  }}\n}}\n")
-        fd, path = tempfile.mkstemp(suffix=".mlir", prefix="layoutcheck-")
+        fd, path = tempfile.mkstemp(suffix=".mlir", prefix="layoutcheck-", dir=self.folder)
         try:
             with os.fdopen(fd, "w") as f:
                 f.write(text)
@@ -128,13 +131,16 @@ class _Worker:
     """A child process that owns Triton's MLIR context and answers one lowering per line of JSON: an
     abort inside Triton (its parser aborts on some gfx1250 WMMA layouts) ends the child, not the caller,
     and Triton's objects die with it (nanobind reports them as leaked when an interpreter holding them
-    exits). The child's stderr goes to /dev/null."""
+    exits). The child's stderr goes to /dev/null. The child writes the modules it parses into a folder of
+    its own, which the child removes when its input ends, and this side when the child aborts (leaving the
+    module it was parsing)."""
 
     def __init__(self) -> None:
         import subprocess
         import sys
         self.pid = os.getpid()          # a forked runner worker starts its own child
-        self.proc = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+        self.folder = tempfile.mkdtemp(prefix="layoutcheck-triton-")
+        self.proc = subprocess.Popen([sys.executable, "-m", __name__, self.folder], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def ask(self, request: dict) -> dict:
@@ -147,6 +153,7 @@ class _Worker:
             line = ""
         if not line:
             code = self.proc.wait()
+            self._remove_folder()
             _WORKER.clear()
             raise NotModelled(f"Triton aborted on it (exit status {code})")
         return json.loads(line)
@@ -157,6 +164,11 @@ class _Worker:
             self.proc.wait(timeout=10)
         except Exception:
             self.proc.kill()
+        self._remove_folder()
+
+    def _remove_folder(self) -> None:
+        import shutil
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 _WORKER: list[_Worker] = []
@@ -182,7 +194,8 @@ def serve() -> None:
     """The child's loop (`_Worker`): one request per line, one answer per line."""
     import json
     import sys
-    bridge = _Bridge()
+    folder = sys.argv[1] if len(sys.argv) > 1 else None
+    bridge = _Bridge(folder)
     for line in sys.stdin:
         req = json.loads(line)
         try:
@@ -193,6 +206,9 @@ def serve() -> None:
             out = {"not_modelled": f"Triton raised {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
+    if folder:              # the parent is gone or done (a forked runner worker ends without closing it)
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @lru_cache(maxsize=4096)

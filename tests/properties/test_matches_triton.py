@@ -61,3 +61,28 @@ def test_a_wrong_lowering_fails_with_both_bases(monkeypatch):
     assert "layoutcheck: register=" in text and "; Triton: register=" in text
     ours, theirs = bad[0]["details"]["layoutcheck"], bad[0]["details"]["triton"]
     assert ours["lane"] == theirs["lane"][::-1] != theirs["lane"]
+
+
+def test_an_abort_inside_triton_is_not_modelled_and_leaves_no_file(tmp_path, monkeypatch):
+    """Triton 3.9's parser aborts on this gfx1250 WMMA operand layout (SIGABRT in the child that owns Triton's
+    context): the lowering is not modelled, and the module the child was parsing goes with the child's folder."""
+    import tempfile
+
+    from checker.errors import NotModelled
+    from checker.properties import matches_triton as mt
+
+    mt._close()                                           # a child of its own, its folder under tmp_path
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    text = ("#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {}, "
+            "instrShape = [16, 16, 32]}>, kWidth = 8}>")
+    with pytest.raises(NotModelled, match=r"Triton aborted on it \(exit status -6\)"):
+        mt.triton_lowering(text, False, (16, 32), "f16", mt.module_attributes("hip:gfx1250", 1, 32, 1))
+    assert list(tmp_path.iterdir()) == []
+    # the next request starts a new child, which answers, and closing it removes its folder too
+    ok = mt.triton_lowering("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], "
+                            "order = [1, 0]}>", False, (16, 32), "f16", mt.module_attributes("cuda:90", 1, 32, 1))
+    assert ok == {"register": [[0, 1], [0, 2], [4, 0], [8, 0]], "lane": [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]],
+                  "warp": [], "block": [], "shape": [16, 32]}
+    assert len(list(tmp_path.iterdir())) == 1
+    mt._close()
+    assert list(tmp_path.iterdir()) == []
