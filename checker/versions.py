@@ -187,6 +187,12 @@ _change("stores_skip_repeated_registers", "3.9", None,
         "every vector start is stored, repeats included, and ptxas keeps them (an H100 counts 8 store requests "
         "where 3.9 issues 4: tools/coalescing_probe.py's f32_reg_broadcast)", "checker/properties/coalesced.py")
 
+_change("tmem_subslice_offset_dim", "3.9", None,
+        "ttng.tmem_subslice takes {offset, dim} (dim 1 by default): a 2-D or 3-D view sliced along any dim, at an "
+        "offset that need not be a multiple of the width where the sliced bits stay inside the tile",
+        "{N}: the column of a 2-D view, a multiple of its width (3.8 rejects offset: \"requires attribute 'N'\")",
+        "checker/properties/tmem_views.py (and the op rule, checker/ttgir/ops_nvidia.py)")
+
 
 def follows(name: str) -> bool:
     """Whether the active version has change `name` (a key of `CHANGES`)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..syntax.ttgir import Operation, TypeRef
+from ..versions import active, follows
 from .builder import Builder, _compact, layout_shape, op_check
 
 TMEM = "tensor_memory"
@@ -159,29 +160,46 @@ def tma(b: Builder, op: Operation) -> None:
 
 # ------------------------------------------------------------------ TMEM views and copies
 
-_N_ATTR = re.compile(r"\bN\s*=\s*(-?\d+)")
+def _int_attribute(op: Operation, name: str) -> int | None:
+    """An integer attribute of the op's attr-dict (``{offset = 128 : i32}``), None when it has none."""
+    value = op.attributes.get(name)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    m = re.search(rf"\{{[^}}]*\b{name}\s*=\s*(-?\d+)", op.text)
+    return int(m.group(1)) if m else None
 
 
 @op_check("ttng.tmem_subslice")
 def tmem_subslice(b: Builder, op: Operation) -> None:
+    """A TMEM view: from Triton 3.9 ``{offset, dim}`` (dim 1 when left out), before it ``{N}`` (the column);
+    change ``tmem_subslice_offset_dim``."""
     mems = [t for t in op.types if t.kind == "memdesc"]
     if len(mems) != 2 or any(t.encoding is None for t in mems):
         b.skip(op, "ttng.tmem_subslice without two typed memdescs", "tmem_subslice")
         return
-    n = op.attributes.get("N")
-    if not isinstance(n, int):
-        m = _N_ATTR.search(op.text)
-        n = int(m.group(1)) if m else None
-    if n is None:
-        b.skip(op, "ttng.tmem_subslice without its N offset", "tmem_subslice")
-        return
     src, dst = mems
+    if follows("tmem_subslice_offset_dim"):
+        n, dim = _int_attribute(op, "offset"), _int_attribute(op, "dim")
+        if n is None:
+            b.skip(op, f"ttng.tmem_subslice without its offset (Triton {active()} writes {{offset, dim}}; "
+                       "{N} is Triton 3.8's)", "tmem_subslice")
+            return
+        dim = 1 if dim is None else dim
+        what = f"{_compact(src.encoding_text)} offset={n}" + (f" dim={dim}" if dim != 1 else "")
+        place: tuple = (("offset", n), ("dim", dim))
+    else:
+        n = _int_attribute(op, "N")
+        if n is None:
+            b.skip(op, f"ttng.tmem_subslice without its N offset (Triton {active()} writes {{N}}; "
+                       "{offset, dim} is Triton 3.9's)", "tmem_subslice")
+            return
+        what = f"{_compact(src.encoding_text)} N={n}"
+        place = (("n", n),)
     src_alloc, dst_alloc = list(src.alloc_shape or src.shape), list(dst.alloc_shape or dst.shape)
-    what = f"{_compact(src.encoding_text)} N={n}"
     b.add(op, "tmem_subslice", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
           dtype=dst.element_type, bits=dst.element_bits,
-          params=(("n", n), ("source_shape", list(src.shape)), ("source_alloc", src_alloc), ("alloc", dst_alloc),
-                  ("source_type", src.element_type)))
+          params=place + (("source_shape", list(src.shape)), ("source_alloc", src_alloc), ("alloc", dst_alloc),
+                          ("source_type", src.element_type)))
 
 
 @op_check("ttng.tmem_copy")

@@ -105,6 +105,7 @@ def test_every_marks_needle_is_in_each_of_its_matches_so_the_quick_test_drops_no
         "shape = [64, 64]}>\n#s = #ttg.shared_linear<{offset = []}>\n#r = #ttg.partitioned_shared<{n = 2}>",
         '  %1 = amdgpu.buffer_load %p[%o] : tensor<64xf16>\n  "amdg.async_wait"() : () -> ()',
         '#loc = loc("k.py":1:0)\nmodule attributes {ttg.target = "cuda:90"} {\n  %v = ttg.memdesc_subview %a[%c0]',
+        "  %b = ttng.tmem_subslice %a {N = 128 : i32} : !ttg.memdesc<128x256xf32, #tmem, #ttng.tensor_memory>",
     ]
     seen = set()
     for text in texts:
