@@ -331,7 +331,7 @@ def finding(check: Mapping[str, Any]) -> str:
     if prop == "bank_conflict_free":
         return bank_conflict_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
-        return aligned_message(cx, check.get("hardware"))
+        return aligned_message(cx, check.get("hardware"), (check.get("parameters") or {}).get("access"))
     if prop == "coalesced" and cx.get("kind") in ("split_sectors", "narrow_vector"):
         return coalesced_message(d, cx, check.get("explanation", ""))
     if prop in STATIC_PROPERTIES:            # direct checks: the explanation names the broken rule
@@ -383,15 +383,20 @@ def coalesced_message(details: Mapping[str, Any], cx: Mapping[str, Any], explana
 
 
 MISALIGNED_EFFECT = {"nvidia": "it faults: cudaErrorMisalignedAddress",
-                     "amd": "LDS serves it in the unaligned access mode, split into smaller accesses"}
+                     "amd": "LDS serves it in the unaligned access mode, split into smaller accesses",
+                     "amd direct-to-LDS":
+                         "AMD documents no alignment rule for a direct-to-LDS write; Triton accepts it"}
 
 
-def aligned_message(cx: Mapping[str, Any], hardware: str | None = None) -> str:
+def aligned_message(cx: Mapping[str, Any], hardware: str | None = None, access: str | None = None) -> str:
     """'misaligned 16-byte access (LDS.128): lane 8 register 0 of warp 0 at offset 32 (slot 33) is byte 132 ...',
-    with what the target does with it (NVIDIA faults; AMD's LDS splits it)."""
+    with what the target does with it (NVIDIA faults; AMD's LDS splits it; of AMD's direct-to-LDS write nothing
+    is documented)."""
     from ..hardware import PRESETS  # lazy: `layoutcheck --version` loads this module; presets only for this message
     vb, byte = cx.get("vector_bytes"), cx.get("byte_address", 0)
     vendor = PRESETS[hardware].vendor if hardware in PRESETS else "nvidia"
+    if vendor == "amd" and access in ("cp.async", "direct_to_lds"):
+        vendor = "amd direct-to-LDS"
     return (f"misaligned {vb}-byte access ({cx.get('mnemonic')}): lane {cx.get('lane')} register "
             f"{cx.get('register')} of warp {cx.get('warp')} at offset {cx.get('offset')} (slot "
             f"{cx.get('physical_offset')}) is byte {byte}, {byte % vb if vb else '?'} past a {vb}-byte boundary "
