@@ -71,7 +71,7 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
     if op in LOADS and not mutable:
         problems.append("a TMA load writes its buffer, which must be mutable")
     if op in COUNTED:
-        if mem_type != block_type:
+        if _signless(mem_type) != _signless(block_type):
             problems.append(f"element types differ: descriptor block {block_type}, buffer {mem_type}")
         n_block, n_mem = math.prod(block), math.prod(shape)
         if n_block != n_mem:
@@ -96,6 +96,15 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
 
 
 
+
+def _signless(element_type: str | None) -> str | None:
+    """An MLIR element type without its integer signedness (``si8``, ``ui8`` -> ``i8``): a descriptor's block
+    keeps the sign of its pointer's type (``tl.make_tensor_descriptor`` of an ``*i32``: ``si32``, a Gluon
+    descriptor argument of int8: ``si8``) and a buffer is signless; Triton compares the descriptor's signless
+    block type (``getSignlessBlockType``) with the buffer's."""
+    if element_type and element_type[:2] in ("si", "ui") and element_type[2:].isdigit():
+        return element_type[1:]
+    return element_type
 
 def decide(ob) -> Result:
     p = ob.param

@@ -43,6 +43,10 @@ One function:
   partition of a gfx1250 LDS) coloured greedily, each coloured buffer moved past its neighbours, until
   nothing interferes. The total is the largest ``offset + size``.
 
+The kernel's figure is the largest total over the functions no other calls; a module that allocates tensor
+memory has at least 4 bytes, where ``tcgen05.alloc`` writes the address of its allocation (the
+TensorMemoryAllocation pass raises ``ttg.shared`` to 4).
+
 Whatever the model does not reproduce exactly (an operation producing a shared memdesc it does not know,
 a scratch size it could not compute, a call to a function it does not have) is listed in
 ``Budget.uncertain``; the total is then an estimate, and the ``fits`` check says so (a warning, never an
@@ -403,7 +407,27 @@ def budget(module: Module, hardware: Hardware | None = None, analysis: Analysis 
     roots = [n for n in functions if n not in called] or list(functions)
     if not roots:
         return Budget(0)
-    return max((functions[n] for n in roots), key=lambda b: b.total)
+    return _with_tmem_address(max((functions[n] for n in roots), key=lambda b: b.total), module, analysis)
+
+
+TMEM_ADDRESS_BYTES = 4
+
+
+def _with_tmem_address(b: Budget, module: Module, analysis: Analysis) -> Budget:
+    """A kernel that allocates tensor memory has at least TMEM_ADDRESS_BYTES of shared memory: ``tcgen05.alloc``
+    writes the base address of the allocation there (Triton's TensorMemoryAllocation pass raises ``ttg.shared``
+    to 4 once the module's tensor memory is not empty, since Gluon's tensor memory, #6985). A kernel with
+    shared buffers of its own reuses them for it: its total stays."""
+    if b.total >= TMEM_ADDRESS_BYTES:
+        return b
+    gone = unallocated(module, analysis)
+    alloc = next((op for i, op in enumerate(module.operations) if op.name == "ttng.tmem_alloc" and i not in gone),
+                 None)
+    if alloc is None:
+        return b
+    address = Buffer(alloc.line, alloc.name, "scratch", TMEM_ADDRESS_BYTES, TMEM_ADDRESS_BYTES, 0, 0,
+                     what="the TMEM base address tcgen05.alloc writes")
+    return Budget(TMEM_ADDRESS_BYTES, b.buffers + [address], b.notes, b.uncertain)
 
 
 def function_budgets(module: Module, hardware: Hardware | None = None) -> dict[str, Budget]:

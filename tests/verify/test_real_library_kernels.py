@@ -1,7 +1,8 @@
-"""Library-style kernels Triton 3.9 compiled (CPU) that the corpus lacked, each with its ops' checks and the kernel's
-shared memory against Triton's own metadata.shared (tests/verify/ttgir): a persistent Blackwell matmul whose
-epilogue is split (ttng.tmem_subslice {offset}), a row-gather GEMM with a TMA atomic add (ttng.async_tma_gather,
-ttng.async_tma_reduce) and a weight-only int8 GEMM copying straight into padded LDS on gfx950."""
+"""Kernels Triton 3.9 compiled (CPU) that the corpus lacked, each with its ops' checks and the kernel's shared memory
+against Triton's own metadata.shared (tests/verify/ttgir): a persistent Blackwell matmul whose epilogue is split
+(ttng.tmem_subslice {offset}), a row-gather GEMM with a TMA atomic add (ttng.async_tma_gather, ttng.async_tma_reduce),
+a weight-only int8 GEMM copying straight into padded LDS on gfx950, TMA copies of integer tiles (descriptors keep
+the sign: si8, ui32) and a kernel with tensor memory and no shared buffer."""
 
 import pytest
 
@@ -12,7 +13,8 @@ FIXTURES = ROOT / "tests" / "verify" / "ttgir"
 
 # file -> Triton 3.9.0's metadata.shared for it (bytes)
 TRITON_SHARED = {"blackwell_epilogue_split.ttgir": 180272, "blackwell_tma_gather_reduce.ttgir": 12296,
-                 "amd_w8a16_padded_direct_to_lds.ttgir": 49704}
+                 "amd_w8a16_padded_direct_to_lds.ttgir": 49704, "hopper_tma_int8_descriptors.ttgir": 16400,
+                 "blackwell_tma_u32_descriptor.ttgir": 8200, "blackwell_tmem_only.ttgir": 4}
 
 
 @pytest.mark.parametrize("name", sorted(TRITON_SHARED))
@@ -35,3 +37,21 @@ def test_tma_gather_and_reduce_boxes():
                    (82, "ttng.async_tma_gather", "holds", [1, 64], 128),
                    (83, "ttng.async_tma_copy_global_to_local", "holds", [64, 64], 128),
                    (92, "ttng.async_tma_reduce", "holds", [32, 32], 128)]
+
+
+def test_integer_descriptors_keep_their_sign_and_copy_signless_buffers():
+    """A descriptor's block is si8 / ui32 where the buffer is i8 / i32: Triton compares signless types, and so does
+    the check (it reported "element types differ: descriptor block si8, buffer i8", an error, on every one)."""
+    for name, sign in (("hopper_tma_int8_descriptors.ttgir", "si8"), ("blackwell_tma_u32_descriptor.ttgir", "ui32")):
+        report = checker.verify(str(FIXTURES / name), engine="f2")
+        tma = [c for c in report["checks"] if c["property"] == "tma_copy"]
+        assert tma and all(c["verdict"] == "holds" for c in tma), [c["explanation"] for c in tma]
+        assert {c["parameters"]["block_type"] for c in tma} == {sign}
+
+
+def test_tensor_memory_alone_takes_four_bytes_of_shared_memory():
+    report = checker.verify(str(FIXTURES / "blackwell_tmem_only.ttgir"), engine="f2")
+    (budget,) = [c for c in report["checks"] if c["id"].endswith("fits[kernel]")]
+    assert [{k: b[k] for k in ("op", "kind", "bytes", "offset", "what")} for b in budget["details"]["buffers"]] == [
+        {"op": "ttng.tmem_alloc", "kind": "scratch", "bytes": 4, "offset": 0,
+         "what": "the TMEM base address tcgen05.alloc writes"}]
