@@ -28,7 +28,7 @@ gives no form. The coalescing property counts 32-byte sectors on that form (`che
 
 `access_of(module, op, info)` reads one global access (``tt.load``, ``tt.store``, ``amdg.buffer_load`` /
 ``amdg.buffer_store``, the global side of ``ttg.async_copy_global_to_local`` / ``amdg.buffer_load_to_local``,
-``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``amdg.buffer_atomic_rmw``): its pointer (or base and offsets), mask,
+``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``amdg.buffer_atomic_rmw`` / ``_cas``): its pointer (or base and offsets), mask,
 element type and the figures Triton's lowering reads (`GlobalAccess`).
 """
 
@@ -1191,7 +1191,7 @@ ACCESSES = {"tt.load": ("load", False), "tt.store": ("store", False),
             "amdg.buffer_load": ("load", True), "amdg.buffer_store": ("store", True),
             "ttg.async_copy_global_to_local": ("copy", False), "amdg.buffer_load_to_local": ("copy", True),
             "tt.atomic_rmw": ("atomic", False), "tt.atomic_cas": ("atomic", False),
-            "amdg.buffer_atomic_rmw": ("atomic", True)}
+            "amdg.buffer_atomic_rmw": ("atomic", True), "amdg.buffer_atomic_cas": ("atomic", True)}
 _KEYWORD_VALUE = r"\b{}\s*=?\s*(%[\w.#-]+)"
 _RMW = re.compile(r"\b(?:tt\.atomic_rmw|amdg\.buffer_atomic_rmw)\s+(\w+)")
 
@@ -1240,7 +1240,8 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
         return GlobalAccess(op, kind, True, a.of(offs, len(ptr_type.shape)), mask, ptr_type, bits, strides,
                             base_divisibility_bytes=a.of(base).divisibility[0],
                             contiguity_hint=hint if isinstance(hint, int) else 0, shared=shared,
-                            atomic=m_rmw.group(1) if kind == "atomic" and m_rmw else None,
+                            atomic=("cas" if op.name == "amdg.buffer_atomic_cas" else
+                                    m_rmw.group(1) if kind == "atomic" and m_rmw else None),
                             element=m_el.group(1) if m_el else None)
     ptrs = [t for t in tensors if t.element_type.startswith("!tt.ptr")]
     if not ptrs:

@@ -10,7 +10,8 @@
   layout's order[0], capped by its contiguous elements per thread, the scalar base's divisibility in elements,
   128 bits, raised to the op's ``contiguity`` attribute, then capped by the mask's constancy; issued as
   ``buffer_load_dword[xN]`` / ``_ushort`` / ``_ubyte`` ... by BufferOpsEmitter.cpp); ``amdg.buffer_atomic_rmw``
-  too (``BufferAtomicRMWOpConversion``: pairs of f16 / bf16, else one element);
+  too (``BufferAtomicRMWOpConversion``: pairs of f16 / bf16, else one element), and ``amdg.buffer_atomic_cas``
+  (``BufferAtomicCASOpConversion``: one element at a time);
 
 ``amdg.buffer_load_to_local`` is registered in checker/ttgir/ops_memory.py (its
 shared-memory store's bank conflicts); checker/ttgir/ops_common.py adds the
@@ -44,9 +45,10 @@ def tdm_copy(b: Builder, op: Operation) -> None:
           params=(("block", list(desc.shape)),))
 
 
-@op_check("amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw")
+@op_check("amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas")
 def buffer_access(b: Builder, op: Operation) -> None:
     """`coalesced` of an AMD buffer load, store or atomic (ops_common.global_access with the buffer figures of
     `checker.ttgir.axis_info.access_of`; ``BufferAtomicRMWOpConversion`` in LoadStoreOpToLLVM.cpp: f16 / bf16 in
-    pairs, 32- and 64-bit elements one at a time)."""
+    pairs, 32- and 64-bit elements one at a time; ``BufferAtomicCASOpConversion``: one element at a time, the
+    ``buffer_atomic_cmpswap`` of 32- and 64-bit elements)."""
     global_access(b, op)

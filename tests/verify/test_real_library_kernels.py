@@ -2,7 +2,8 @@
 against Triton's own metadata.shared (tests/verify/ttgir): a persistent Blackwell matmul whose epilogue is split
 (ttng.tmem_subslice {offset}), a row-gather GEMM with a TMA atomic add (ttng.async_tma_gather, ttng.async_tma_reduce),
 a weight-only int8 GEMM copying straight into padded LDS on gfx950, TMA copies of integer tiles (descriptors keep
-the sign: si8, ui32) and a kernel with tensor memory and no shared buffer."""
+the sign: si8, ui32), a kernel with tensor memory and no shared buffer, and a tensor compare-and-swap that Triton
+turns into amdg.buffer_atomic_cas on gfx942."""
 
 import pytest
 
@@ -14,7 +15,8 @@ FIXTURES = ROOT / "tests" / "verify" / "ttgir"
 # file -> Triton 3.9.0's metadata.shared for it (bytes)
 TRITON_SHARED = {"blackwell_epilogue_split.ttgir": 180272, "blackwell_tma_gather_reduce.ttgir": 12296,
                  "amd_w8a16_padded_direct_to_lds.ttgir": 49704, "hopper_tma_int8_descriptors.ttgir": 16400,
-                 "blackwell_tma_u32_descriptor.ttgir": 8200, "blackwell_tmem_only.ttgir": 4}
+                 "blackwell_tma_u32_descriptor.ttgir": 8200, "blackwell_tmem_only.ttgir": 4,
+                 "amd_buffer_atomic_cas.ttgir": 4096}
 
 
 @pytest.mark.parametrize("name", sorted(TRITON_SHARED))
@@ -55,3 +57,15 @@ def test_tensor_memory_alone_takes_four_bytes_of_shared_memory():
     assert [{k: b[k] for k in ("op", "kind", "bytes", "offset", "what")} for b in budget["details"]["buffers"]] == [
         {"op": "ttng.tmem_alloc", "kind": "scratch", "bytes": 4, "offset": 0,
          "what": "the TMEM base address tcgen05.alloc writes"}]
+
+
+def test_an_amd_buffer_compare_and_swap_is_priced_one_element_at_a_time():
+    """amdg.buffer_atomic_cas (BufferAtomicCASOpConversion: one element a lane per instruction) gets its coalesced
+    check like buffer_atomic_rmw (it was skipped as an op without checks): 16 requests of 4 bytes a lane, every
+    sector touched once."""
+    report = checker.verify(str(FIXTURES / "amd_buffer_atomic_cas.ttgir"), engine="both")
+    (cas,) = [c for c in report["checks"] if c["source"]["op"] == "amdg.buffer_atomic_cas"]
+    d = cas["details"]
+    assert (cas["property"], cas["verdict"], cas["parameters"]["atomic"], cas["parameters"]["atomic_vec"]) == (
+        "coalesced", "holds", "cas", 1)
+    assert (d["vec"], d["vector_bytes"], d["requests"], d["sectors"], d["min_sectors"]) == (1, 4, 16, 128, 128)
