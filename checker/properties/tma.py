@@ -94,9 +94,6 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
                   details)
 
 
-
-
-
 def _signless(element_type: str | None) -> str | None:
     """An MLIR element type without its integer signedness (``si8``, ``ui8`` -> ``i8``): a descriptor's block
     keeps the sign of its pointer's type (``tl.make_tensor_descriptor`` of an ``*i32``: ``si32``, a Gluon
@@ -105,6 +102,7 @@ def _signless(element_type: str | None) -> str | None:
     if element_type and element_type[:2] in ("si", "ui") and element_type[2:].isdigit():
         return element_type[1:]
     return element_type
+
 
 def decide(ob) -> Result:
     p = ob.param
