@@ -222,8 +222,10 @@ def _gap(name: str, since: str, what: str, evidence: str) -> None:
 
 _gap("tmem_scales_access", "3.6", "the tcgen05 access to a TMEM scales layout",
      "3.5's scales layout has no broadcast rows (change tmem_scales_broadcast_rows)")
-_gap("padded_direct_to_lds", "3.9", "the direct-to-LDS vector of a copy into a padded layout (canLoadDirectToLDS)",
-     "Triton 3.6 emits buffer_load_dwordx4 lds into padded_shared<[64:+8]> on gfx950, which 3.9's cap refuses")
+_gap("padded_direct_to_lds", "3.9", "the direct-to-LDS vector of a copy into a padded layout where the padding's cap "
+     "binds (canLoadDirectToLDS)", "Triton 3.6 emits buffer_load_dwordx4 lds into padded_shared<[64:+8]> on gfx950, "
+     "which 3.9's cap refuses; where the cap does not bind, both give one vector (Triton 3.8 emits "
+     "global_load_lds_dwordx4 into padded_shared<[512:+8]> as 3.9 does)")
 
 
 def require_modelled(name: str) -> None:

@@ -182,8 +182,9 @@ def test_a_gap_skips_with_its_reason_under_older_versions(tmp_path):
     versions.require_modelled("padded_direct_to_lds")                  # 3.9: modelled
     with using("3.6"), pytest.raises(NotModelled) as e:
         versions.require_modelled("padded_direct_to_lds")
-    assert str(e.value).startswith("Triton 3.6: the direct-to-LDS vector of a copy into a padded layout "
-                                   "(canLoadDirectToLDS) is modelled from Triton 3.9 on (Triton 3.6 emits")
+    assert str(e.value).startswith("Triton 3.6: the direct-to-LDS vector of a copy into a padded layout where the "
+                                   "padding's cap binds (canLoadDirectToLDS) is modelled from Triton 3.9 on (Triton "
+                                   "3.6 emits")
     done = _cli("verify", "tests/versions/corpus/3.6/gl_lds_direct_mfma.gfx950.ttgir", "--triton-version", "3.6",
                 "--engine", "f2", "--report-dir", str(tmp_path), "--format", "text")
     assert "skipped 8x  tests/versions/corpus/3.6/gl_lds_direct_mfma.gfx950.ttgir:33: Triton 3.6: the direct-to-LDS" \

@@ -256,7 +256,6 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
     canLoadDirectToLDS and fitted to the target's direct-to-LDS widths (NVIDIA: cp.async of at most 16
     bytes, capped at the smallest interval)."""
     eb = bits // 8
-    require_modelled("padded_direct_to_lds")
     if hw.vendor != "amd":
         if access != "cp.async":
             raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")
@@ -265,9 +264,9 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
         widths, cap = [w for w in hw.direct_to_lds if w >= eb], direct_to_lds_cap(mem, hw)
     if not widths:
         raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
-    v, perm = largest_vectorisation(cvt, max(1, min(max(widths) // eb, cap)))
-    while v * eb not in widths and v > 1:
-        v //= 2
+    v, perm = _fitted(cvt, widths, eb, cap)
+    if v != _fitted(cvt, widths, eb, max(widths) // eb)[0]:
+        require_modelled("padded_direct_to_lds")        # the padding's cap binds: a Triton without it differs
     if v * eb not in widths:
         raise CheckerError(f"Triton cannot lower this copy (canLoadDirectToLDS): {hw.name}'s direct-to-LDS loads "
                            f"move {sorted(widths)} bytes per lane; the layouts and the padding (smallest "
@@ -275,6 +274,15 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
                            field="access")
     return Plan(access, "store", bits, v * eb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
                 tuple(range(log2(v))), (), hw.groups("store", v * eb))
+
+
+def _fitted(cvt: LinearLayout, widths: Sequence[int], eb: int, cap: int) -> tuple[int, list[int]]:
+    """The widest vector (elements) of at most `cap` the layouts allow, halved to one of the target's `widths`
+    (bytes) where it can be, with its register permutation (`largest_vectorisation`)."""
+    v, perm = largest_vectorisation(cvt, max(1, min(max(widths) // eb, cap)))
+    while v * eb not in widths and v > 1:
+        v //= 2
+    return v, perm
 
 
 # ------------------------------------------------------------------ addresses

@@ -101,6 +101,12 @@ _mark("amdgpu_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdgpu\.[a-z_]+", None,
       "the 'amdgpu.' op prefix (amdg. from Triton 3.6)", needle="amdgpu.")
 _mark("amdg_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdg\.[a-z_]+", "3.6", None, 8675,
       "the 'amdg.' op prefix (amdgpu. up to Triton 3.5)", needle="amdg.")
+_mark("buffer_op_value_type", r"\bamdg(?:pu)?\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n]*?:\s*tensor<", None,
+      "3.8", None, "an AMD buffer load, store or atomic typed by its value alone (Triton 3.9 writes '!tt.ptr<T> ->' "
+      "first)", needle=".buffer_")
+_mark("buffer_op_pointer_type", r"\bamdg\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n]*?:\s*!tt\.ptr<", "3.9",
+      None, None, "an AMD buffer load, store or atomic typed '!tt.ptr<T> -> tensor<...>' (its value alone up to "
+      "Triton 3.8)", needle=".buffer_")
 _mark("shared_linear", r"#ttg\.shared_linear<", "3.6", None, 8116, "#ttg.shared_linear (from Triton 3.6)",
       needle="#ttg.shared_linear<")
 _mark("padded_shared_shape", r"#ttg\.padded_shared<\[[^\]]*\]\s*\{[^}]*\bshape\s*=", "3.6", None, 7929,

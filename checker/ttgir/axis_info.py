@@ -1215,8 +1215,12 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
             return f"{op.name} without a typed value tensor"
         ptr_type = typed[0]
         bits = pointee_bits(op.text)
+        value_type = None       # Triton <= 3.8 prints no `!tt.ptr<T>` on a buffer load, store or atomic: the value's
         if bits is None and kind == "copy":      # no `!tt.ptr<T>` in the text: the destination's element
             bits = next((t.element_bits for t in op.types if t.kind == "memdesc" and t.element_bits), None)
+        elif bits is None:
+            value_type = ptr_type.element_type
+            bits = ptr_type.element_bits
         if bits is None:
             return f"{op.name} whose element type is not read"
         rest = op.operands[op.operands.index(offs) + 1:] if offs in op.operands else []
@@ -1242,7 +1246,7 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
                             contiguity_hint=hint if isinstance(hint, int) else 0, shared=shared,
                             atomic=("cas" if op.name == "amdg.buffer_atomic_cas" else
                                     m_rmw.group(1) if kind == "atomic" and m_rmw else None),
-                            element=m_el.group(1) if m_el else None)
+                            element=m_el.group(1) if m_el else value_type)
     ptrs = [t for t in tensors if t.element_type.startswith("!tt.ptr")]
     if not ptrs:
         return f"{op.name} of a scalar pointer or a tensor descriptor (not a tensor of pointers)"

@@ -20,11 +20,16 @@ def test_marks_with_their_lines():
     text = ("#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16], isTransposed = true}>\n"
             "module attributes {ttg.target = \"hip:gfx942\"} {\n"
             "  %a_12 = amdgpu.buffer_load %a_ptr[%a_11] : tensor<64x64xf16, #blocked>\n}\n")
-    assert _names(text) == [("mfma_two_entry_instr", 1), ("amdgpu_ops", 3)]
+    assert _names(text) == [("mfma_two_entry_instr", 1), ("amdgpu_ops", 3), ("buffer_op_value_type", 3)]
     assert bounds(find_marks(text)) == [V(3, 5)]
-    # the same spellings as 3.6 prints them bound nothing from above
+    # the same spellings as 3.6 prints them: 3.6 or later, and a buffer load typed by its value alone (3.9 writes
+    # `!tt.ptr<f16> ->` first) 3.8 or earlier
     newer = text.replace("[16, 16]", "[16, 16, 16]").replace("amdgpu.", "amdg.")
-    assert _names(newer) == [("amdg_ops", 3)] and bounds(find_marks(newer))[-1] == V(3, 9)
+    assert _names(newer) == [("amdg_ops", 3), ("buffer_op_value_type", 3)]
+    assert bounds(find_marks(newer)) == [V(3, 6), V(3, 7), V(3, 8)]
+    newest = newer.replace(": tensor<", ": !tt.ptr<f16> -> tensor<")
+    assert _names(newest) == [("amdg_ops", 3), ("buffer_op_pointer_type", 3)]
+    assert bounds(find_marks(newest)) == [V(3, 9)]
 
 
 def test_an_nvidia_module_without_two_ctas_is_at_most_38():
