@@ -187,6 +187,11 @@ _change("stores_skip_repeated_registers", "3.9", None,
         "every vector start is stored, repeats included, and ptxas keeps them (an H100 counts 8 store requests "
         "where 3.9 issues 4: tools/coalescing_probe.py's f32_reg_broadcast)", "checker/properties/coalesced.py")
 
+_change("reduce_scratch_by_rounds", "3.8", 9219,
+        "a tt.reduce's scratch is its largest cross-warp round, every input's swizzled tile side by side",
+        "the tensor's shape with the axis cut to its warps, every input side by side (none in one warp): an 8x1024 "
+        "fp32 reduce over 2 warps along the axis takes 8,192 bytes where 3.8 gives 4,096 (metadata.shared of 3.6 "
+        "and 3.7)", "checker/properties/reduction.py")
 _change("tmem_subslice_offset_dim", "3.9", None,
         "ttng.tmem_subslice takes {offset, dim} (dim 1 by default): a 2-D or 3-D view sliced along any dim, at an "
         "offset that need not be a multiple of the width where the sliced bits stay inside the tile",

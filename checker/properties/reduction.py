@@ -35,12 +35,14 @@ Triton's lowering (`gather_warp_local`: warp shuffles, else the whole source thr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
 from .. import memo, smt
 from ..encodings import lower
 from ..errors import CheckerError
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
+from ..versions import follows
 from . import frame
 from .conversion_cost import scratch_elements
 from .result import Counterexample, EngineVerdict, Result, run_engines
@@ -188,19 +190,39 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
 
 
 def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int]) -> tuple[tuple, int]:
-    """(`cross_warp_rounds`, as a tuple, and `rounds_scratch_bytes` of them for inputs of `bits`), once per run
-    (`checker.memo`): the kernel's shared-memory budget and the reduction's check both need them."""
+    """(`cross_warp_rounds`, as a tuple, and the scratch the allocation gives the reduction of inputs of `bits`:
+    `rounds_scratch_bytes` of them, before Triton 3.8 `warp_tile_scratch_bytes`), once per run (`checker.memo`):
+    the kernel's shared-memory budget and the reduction's check both need them."""
     def compute() -> tuple[tuple, int]:
         rounds = tuple(cross_warp_rounds(L, axis))
-        return rounds, rounds_scratch_bytes(rounds, bits)
+        size = rounds_scratch_bytes(rounds, bits) if follows("reduce_scratch_by_rounds") else \
+            warp_tile_scratch_bytes(L, axis, bits)
+        return rounds, size
     return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits)), compute)
 
 
 def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
-    pointers 64) in layout L: its largest round, every input's tile side by side
-    (ReduceOpHelper::getScratchSizeInBytes)."""
-    return rounds_scratch_bytes(cross_warp_rounds(L, axis), bits)
+    pointers 64) in layout L (ReduceOpHelper::getScratchSizeInBytes): from Triton 3.8 its largest round, every
+    input's tile side by side; before, `warp_tile_scratch_bytes`."""
+    return rounds_and_scratch(L, axis, bits)[1]
+
+
+def warp_tile_scratch_bytes(L: LinearLayout, axis: int, bits: Sequence[int]) -> int:
+    """The scratch of a reduction before Triton 3.8 (change ``reduce_scratch_by_rounds``): none when one warp
+    holds the axis (warpsPerCTA[axis] = 1: the warp bases, by the out-dim each first moves, zero bases left
+    out), else the tensor's shape with the axis cut to those warps, every input side by side:
+    prod(shape with shape[axis] = warps[axis]) x sum over the inputs of ceil(bits / 8)."""
+    warps = [1] * L.num_out_dims
+    for b in L.in_bases(WARP) if L.has_in_dim(WARP) else ():
+        first = next((k for k, c in enumerate(b) if c), None)
+        if first is not None:
+            warps[first] *= 2
+    if warps[axis] == 1:
+        return 0
+    sizes = [s for _, s in L.out_dim_sizes]
+    sizes[axis] = warps[axis]
+    return prod(sizes) * sum(-(-b // 8) for b in bits)
 
 
 def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bits: Sequence[int]) -> int:

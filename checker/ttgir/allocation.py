@@ -77,6 +77,7 @@ from ..syntax.ttgir import (
     split_top,
 )
 from ..versions import active as active_version
+from ..versions import follows
 from .liveness import ControlFlow
 
 SCRATCH_ALIGN = 128
@@ -1060,6 +1061,8 @@ def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None) ->
 def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]:
     from ..properties.reduction import rounds_and_scratch  # lazy: only kernels with reductions
     rounds, size = rounds_and_scratch(_layout(first), axis, bits)
+    if not follows("reduce_scratch_by_rounds"):
+        return size, "cross-warp reduction, the axis's warps' tile" if size else ""
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 

@@ -1,0 +1,40 @@
+"""A reduction's scratch before and after Triton 3.8 (change reduce_scratch_by_rounds, #9219): a layer-norm backward
+Triton 3.6.0 compiled (tests/verify/ttgir/layernorm_bwd_triton36.ttgir; Triton 3.6's metadata.shared 8192, what 3.8
+and 3.9 make of the same kernel: 4096)."""
+
+import pytest
+
+import checker
+from checker.layout import LinearLayout
+from checker.properties.reduction import warp_tile_scratch_bytes
+from checker.versions import using
+from tests.verify.conftest import ROOT
+
+KERNEL = ROOT / "tests" / "verify" / "ttgir" / "layernorm_bwd_triton36.ttgir"
+
+
+@pytest.mark.parametrize("version,expected", [("3.6", 8192), ("3.7", 8192), ("3.8", 4096)])
+def test_the_kernels_shared_memory_follows_the_version(version, expected):
+    report = checker.verify(str(KERNEL), engine="f2", triton_version=version)
+    (budget,) = [c for c in report["checks"] if c["id"].endswith("fits[kernel]")]
+    assert (budget["details"]["kernel_bytes"], budget["details"]["exact"]) == (expected, True)
+    scratch = sorted((b["line"], b["bytes"], b["what"]) for b in budget["details"]["buffers"]
+                     if b["what"].startswith("cross-warp reduction"))
+    what = "cross-warp reduction, the axis's warps' tile" if version < "3.8" else "cross-warp reduction, 1 round(s)"
+    # two reductions of 128 bytes in either version, and the two 8x1024 column sums the versions size apart
+    assert scratch == [(86, 128, what), (92, 128, what), (113, expected, what), (122, expected, what)]
+
+
+def test_warp_tile_scratch():
+    """8x1024 fp32 over 2 warps along axis 1 (and 4 along axis 0): 8 x 2 x 4 bytes per input; none along an axis
+    one warp holds."""
+    L = LinearLayout.from_bases([("register", [[0, 1], [0, 2], [0, 4], [0, 8]]),
+                                 ("lane", [[0, 16], [0, 32], [0, 64], [0, 128], [0, 256]]),
+                                 ("warp", [[1, 0], [2, 0], [0, 512]])], ["dim0", "dim1"])
+    assert dict(L.out_dim_sizes) == {"dim0": 4, "dim1": 1024}
+    with using("3.6"):
+        assert warp_tile_scratch_bytes(L, 1, [32]) == 4 * 2 * 4
+        assert warp_tile_scratch_bytes(L, 1, [32, 16]) == 4 * 2 * (4 + 2)
+        assert warp_tile_scratch_bytes(L, 0, [32]) == 4 * 1024 * 4
+    L1 = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]]), ("warp", [[0], [0]])], ["dim0"])
+    assert warp_tile_scratch_bytes(L1, 0, [32]) == 0
