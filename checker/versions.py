@@ -161,7 +161,11 @@ _change("blocked_drops_cut_registers", "3.9", 11541,
         "checker/encodings/blocked.py")
 _change("tmem_block_in_dim", "3.8", 9557,
         "tensor memory layouts (tensor_memory_encoding, tensor_memory_scales_encoding) have a block in-dim for "
-        "the CGA", "the CGA's bases are the last col bases", "checker/encodings/tensor_memory.py")
+        "the CGA; a tcgen05.ld/st needs the register layout's CGA to be the TMEM layout's (cvt quotient over block)",
+        "the CGA's bases are the last col bases; a tcgen05.ld/st drops the register layout's block (each CTA "
+        "addresses its own TMEM at block 0), so its block bases may move only those columns and no other basis "
+        "may (Triton 3.6/3.7 check only that the block bases miss the message's tile)",
+        "checker/encodings/tensor_memory.py (and tmem_access, checker/properties/tmem_access.py)")
 _change("tmem_scales_broadcast_rows", "3.6", 8148,
         "tensor_memory_scales_encoding's tile has two zero row bases (the 4 warps that broadcast)",
         "no such bases: 32 rows only", "checker/encodings/tensor_memory.py")
@@ -192,6 +196,12 @@ _change("reduce_scratch_by_rounds", "3.8", 9219,
         "the tensor's shape with the axis cut to its warps, every input side by side (none in one warp): an 8x1024 "
         "fp32 reduce over 2 warps along the axis takes 8,192 bytes where 3.8 gives 4,096 (metadata.shared of 3.6 "
         "and 3.7)", "checker/properties/reduction.py")
+_change("tmem_subslice_tile_rules", "3.8", 7777,
+        "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
+        "its N a multiple of its width inside the source",
+        "only a 128xN or 64xN source and its blockM, CTA split and column stride in the result (3.6 and 3.7 print a "
+        "result of blockN 128 over a source of 256 and accept N = 64 for a 128-wide view)",
+        "checker/properties/tmem_views.py")
 _change("tmem_subslice_offset_dim", "3.9", None,
         "ttng.tmem_subslice takes {offset, dim} (dim 1 by default): a 2-D or 3-D view sliced along any dim, at an "
         "offset that need not be a multiple of the width where the sliced bits stay inside the tile",

@@ -10,7 +10,11 @@ verifier requires (lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp
     the offset N is a multiple of the result's width (N & (width - 1) = 0)
         and lies inside the source (N < source width)
 
-That is Triton 3.8's op, ``{N}``. From Triton 3.9 the op is ``{offset, dim}``
+That is Triton 3.8's op, ``{N}``. Before 3.8 (change ``tmem_subslice_tile_rules``, #7777) the verifier
+asks only for a 128xN or 64xN source and the source's blockM, CTA split and column stride in the
+result (a result with a narrower blockN, an offset off the width: accepted); the check adds that the
+window lies inside the source's columns (a window past them is a defect whatever the verifier says) and
+leaves a view that is not 2-D or changes the rows not modelled. From Triton 3.9 the op is ``{offset, dim}``
 (dim 1 when left out; change ``tmem_subslice_offset_dim``) and its verifier asks:
 
     source and result: tensor memory, one encoding, one element type, one
@@ -59,8 +63,9 @@ from collections.abc import Sequence
 
 from ..encodings import lower
 from ..encodings.base import Encoding
-from ..errors import CheckerError
+from ..errors import CheckerError, NotModelled
 from ..layout import LayoutError
+from ..versions import active, follows
 from .result import Result
 
 TMEM = "tensor_memory_encoding"
@@ -78,6 +83,7 @@ def tmem_subslice(src: Encoding, dst: Encoding, src_shape: Sequence[int], dst_sh
     """The subslice of `src_shape` at column `n` with type `dst_shape` is one Triton accepts (module docstring)."""
     problems: list[str] = []
     details: dict = {"offset": n, "source_shape": list(src_shape), "shape": list(dst_shape)}
+    tile_rules = follows("tmem_subslice_tile_rules")
     if src.kind != TMEM:
         problems.append(f"the source must be a tensor_memory_encoding buffer, got {src.kind}")
     if dst.kind != TMEM:
@@ -89,21 +95,29 @@ def tmem_subslice(src: Encoding, dst: Encoding, src_shape: Sequence[int], dst_sh
         if diff:
             problems.append("the result must keep the source's blockM, CGA layout and colStride (result vs source): "
                             + ", ".join(diff))
-        elif src != dst:
+        elif tile_rules and src != dst:
             problems.append("the source and the result must have the same encoding")
-    if src_type != dst_type:
+        if not tile_rules and src.block_m not in (64, 128):
+            problems.append(f"the source must have a 128xN or 64xN layout, got blockM = {src.block_m}")
+    if tile_rules and src_type != dst_type:
         problems.append(f"element types differ: source {src_type}, result {dst_type}")
-    if list(src_alloc) != list(dst_alloc):
+    if tile_rules and list(src_alloc) != list(dst_alloc):
         problems.append(f"the result's allocation shape {list(dst_alloc)} is not the source's {list(src_alloc)}")
-    if len(src_shape) != 2 or len(dst_shape) != 2:
-        problems.append(f"source and result must be rank 2: {list(src_shape)}, {list(dst_shape)}")
-        return _result("tmem_subslice", problems, "", details)
-    if dst_shape[0] != src_shape[0]:
+    if len(src_shape) != 2 or len(dst_shape) != 2 or dst_shape[0] != src_shape[0]:
+        if not tile_rules:          # Triton < 3.8 accepts these views; where they address is not modelled
+            raise NotModelled(f"Triton {active()}'s tmem_subslice of {list(src_shape)} as {list(dst_shape)} (not "
+                              "the source's rows, or not 2-D) is not modelled")
+        if len(src_shape) != 2 or len(dst_shape) != 2:
+            problems.append(f"source and result must be rank 2: {list(src_shape)}, {list(dst_shape)}")
+            return _result("tmem_subslice", problems, "", details)
         problems.append(f"the result must keep the source's {src_shape[0]} rows, got {dst_shape[0]}")
-    if n & (dst_shape[1] - 1):
+    if tile_rules and n & (dst_shape[1] - 1):
         problems.append(f"the offset N = {n} is not a multiple of the result's width {dst_shape[1]}")
-    if n >= src_shape[1]:
+    if tile_rules and n >= src_shape[1]:
         problems.append(f"the offset N = {n} is not inside the source's {src_shape[1]} columns")
+    if not tile_rules and (n < 0 or n + dst_shape[1] > src_shape[1]):
+        # Triton < 3.8's verifier lets it through: the window runs past the buffer's columns, a defect all the same
+        problems.append(f"the window N = {n} + width {dst_shape[1]} runs past the source's {src_shape[1]} columns")
     if not problems and bits:
         try:
             inv = lower(src, list(src_alloc)).pseudoinvert()

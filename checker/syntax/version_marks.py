@@ -81,6 +81,11 @@ _mark("tmem_subslice_n", r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\bN\s*=",
       "ttng.tmem_subslice's {N} (Triton 3.9 writes {offset, dim})", needle="ttng.tmem_subslice")
 _mark("tmem_subslice_offset", r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\boffset\s*=", "3.9", None, None,
       "ttng.tmem_subslice's {offset, dim} (Triton 3.8 and before write {N})", needle="ttng.tmem_subslice")
+_mark("tmem_subslice_new_encoding",
+      r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\}\s*:\s*!ttg\.memdesc<[^,>]*,\s*(#[\w$.-]+)\s*,[^>]*>\s*->\s*"
+      r"!ttg\.memdesc<[^,>]*,\s*(?!\1\s*,)#[\w$.-]+\s*,", None, "3.7", 7777,
+      "ttng.tmem_subslice into another TMEM encoding than its source's (a narrower blockN: refused from Triton 3.8, "
+      "whose verifier wants one encoding)", needle="ttng.tmem_subslice")
 _mark("legacy_cta_layout", r"\bCTAsPerCGA\s*=", None, "3.5", 8770,
       "the CTAsPerCGA/CTASplitNum/CTAOrder triple (CGALayout from Triton 3.6)", needle="CTAsPerCGA")
 _mark("mfma_two_entry_instr", r"#ttg\.amd_mfma<\{[^>]*\binstrShape\s*=\s*\[\s*\d+\s*,\s*\d+\s*\]", None, "3.5", 8213,

@@ -12,6 +12,7 @@ import checker
 from checker.run.runner import evaluate
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir.kernel import kernel_checks
+from checker.versions import VersionRequest, parse
 from tests.verify.conftest import ROOT
 
 ENC = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 256, colStride = 1>"
@@ -53,9 +54,11 @@ CASES = [
 ]
 
 
-def verdicts(text: str) -> tuple[list[str], list[str]]:
-    """The tmem_subslice checks of a module (read as Triton 3.9's: no text given for its marks)."""
-    kc = kernel_checks(read_ttgir(text, "m.ttgir"), "m.ttgir")
+def verdicts(text: str, version: str | None = None) -> tuple[list[str], list[str]]:
+    """The tmem_subslice checks of a module, checked with `version`'s rules (None: as Triton 3.9's, no text given
+    for its marks)."""
+    request = VersionRequest(given=parse(version)) if version else VersionRequest()
+    kc = kernel_checks(read_ttgir(text, "m.ttgir"), "m.ttgir", version=request)
     results = [evaluate(ob) for ob in kc.obligations if ob.property == "tmem_subslice"]
     return [r.status for r in results], [r.explanation for r in results]
 
@@ -136,3 +139,37 @@ def test_a_blackwell_epilogue_split_compiled_by_triton_39():
     assert got == [(218, "holds", 0, 0), (219, "holds", 128, 128), (244, "holds", 0, 0), (245, "holds", 128, 128)]
     assert [s for k in report["summary"]["ttgir"] for s in k["skips"]] == []
     assert report["summary"]["failed"] == 0
+
+
+def test_before_38_a_subslice_may_narrow_blockn_and_sit_off_its_width():
+    """Triton 3.6 and 3.7 (change tmem_subslice_tile_rules, #7777): the verifier asks only for the source's blockM,
+    CTA split and column stride in the result; both accept a result of blockN 128 over a source of 256 and N = 64
+    for a 128-wide view (Triton 3.6.0 and 3.7.0 parsed these modules on 2026-12-06). A window past the source's
+    columns is a defect all the same; a view that is not 2-D or changes the rows is not modelled."""
+    narrow = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"
+    assert verdicts(module("128x256", "128x128", "N = 128 : i32", ENC, narrow), "3.7")[0] == ["holds"]
+    assert verdicts(module("128x256", "128x128", "N = 64 : i32"), "3.6")[0] == ["holds"]
+    assert verdicts(module("128x256", "128x128", "N = 192 : i32"), "3.7")[1] == [
+        "the window N = 192 + width 128 runs past the source's 256 columns"]
+    assert verdicts(module("128x256", "128x128", "N = 128 : i32", ENC, narrow), "3.8")[1] == [
+        "the source and the result must have the same encoding"]
+    assert verdicts(module("128x256", "128x128", "N = 64 : i32"), "3.8")[1] == [
+        "the offset N = 64 is not a multiple of the result's width 128"]
+    report = checker.verify(module("2x128x256", "2x128x128", "N = 128 : i32"), engine="f2", triton_version="3.7")
+    assert [s["reason"] for k in report["summary"]["ttgir"] for s in k["skips"] if s["check"] == "tmem_subslice"] == [
+        "Triton 3.7's tmem_subslice of [2, 128, 256] as [2, 128, 128] (not the source's rows, or not 2-D) is not "
+        "modelled"]
+
+
+def test_a_triton_36_epilogue_split_is_read_as_37_and_holds():
+    """Its subslices narrow blockN (mark tmem_subslice_new_encoding: Triton <= 3.7), so the module is checked with
+    3.7's rules, where they hold; 3.8's rules would call all four errors."""
+    path = str(ROOT / "tests" / "verify" / "ttgir" / "blackwell_epilogue_split_triton36.ttgir")
+    report = checker.verify(path, engine="f2")
+    assert report["summary"]["triton_version"] == "3.7" and report["summary"]["failed"] == 0
+    got = [(c["source"]["line"], c["verdict"], c["parameters"]["n"]) for c in report["checks"]
+           if c["property"] == "tmem_subslice"]
+    assert got == [(219, "holds", 0), (220, "holds", 128), (245, "holds", 0), (246, "holds", 128)]
+    forced = checker.verify(path, engine="f2", triton_version="3.8")
+    assert [c["source"]["line"] for c in forced["checks"] if c["property"] == "tmem_subslice" and not c["passed"]] \
+        == [219, 220, 245, 246]
