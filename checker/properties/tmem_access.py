@@ -10,7 +10,11 @@ in lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp and Dialect.cpp), which calls
 lib/Dialect/TritonNvidiaGPU/IR/TensorMemoryUtils.cpp:
 
     cvt = reg^-1 . mem                  register, lane, warp, block -> row, col, block
-    cvt must be trivial over block      (the same CGA layout)
+    cvt must be trivial over block      (the same CGA layout; Triton >= 3.8)
+    Triton <= 3.7 (change ``tmem_block_in_dim``): mem has no block in-dim, its CGA's bases are its last
+        col bases (the CTAs' columns); cvt keeps the register block and the lowering applies it at
+        block 0 on each CTA's own TMEM. Dropping it is right when the block bases move only the CTAs'
+        columns and no other basis touches them (Triton only asks that they miss the message's tile)
     reg warp bases 0, 1 = mem row bases 5, 6   (warps 1, 2 hold rows 32, 64)
     broadcast registers (zero bases) are dropped
     elements under 32 bits: packed (contiguous registers along col, up to 32 bits),
@@ -37,7 +41,7 @@ from ..encodings import lower
 from ..encodings.base import Encoding
 from ..errors import CheckerError
 from ..layout import LayoutError, LinearLayout, divide_left
-from ..versions import require_modelled
+from ..versions import follows, require_modelled
 from .result import Result
 
 REG, LANE, WARP, BLOCK, ROW, COL = "register", "lane", "warp", "block", "row", "col"
@@ -213,13 +217,39 @@ def lower_tmem_ld_st(cvt: LinearLayout, maxnreg: int, bits: int, scales: bool, u
             "second_half_offset": offset}
 
 
-def tmem_message(reg: LinearLayout, mem: LinearLayout, bits: int, scales: bool, maxnreg: int = 256) -> dict:
-    """computeTMemLdStEncodingInfo: the message info, or raises _Fail with the broken rule."""
+def _drop_block(cvt: LinearLayout, mem: LinearLayout, cta_col_bases: int) -> LinearLayout:
+    """Triton <= 3.7's cvt without its block in-dim (module docstring: the TMEM layout has no block in-dim,
+    its last `cta_col_bases` col bases are the CTAs'), or raises _Fail when a CTA's data is not in its own TMEM."""
+    if not cvt.has_in_dim(BLOCK):
+        return cvt
+    per_cta = mem.in_dim_size(COL) >> cta_col_bases       # the columns of one CTA's TMEM
+    cta_bits = (mem.in_dim_size(COL) - 1) & ~(per_cta - 1)
+    for b in cvt.in_bases(BLOCK):
+        row, col = _vector(cvt, ROW, b), _vector(cvt, COL, b)
+        if row or col & ~cta_bits or any(_vector(cvt, o, b) for o in cvt.out_dims if o not in (ROW, COL)):
+            raise _Fail(f"the register and TMEM layouts have different CGA layouts: a block basis of the "
+                        f"register layout moves to TMEM row {row}, col {col}, not to another CTA's columns "
+                        f"(col >= {per_cta}; Triton <= 3.7 drops the block and addresses each CTA's own TMEM)")
+    for d in cvt.in_dims:
+        for b in cvt.in_bases(d) if d != BLOCK else ():
+            if _vector(cvt, COL, b) & cta_bits:
+                raise _Fail(f"the register and TMEM layouts have different CGA layouts: a {d} basis of the "
+                            f"register layout moves to TMEM col {_vector(cvt, COL, b)}, in another CTA's "
+                            f"columns (col >= {per_cta})")
+    return cvt.sublayout([d for d in cvt.in_dims if d != BLOCK], [o for o in cvt.out_dims if o != BLOCK])
+
+
+def tmem_message(reg: LinearLayout, mem: LinearLayout, bits: int, scales: bool, maxnreg: int = 256,
+                 cta_col_bases: int | None = None) -> dict:
+    """computeTMemLdStEncodingInfo: the message info, or raises _Fail with the broken rule. `cta_col_bases`:
+    None for Triton >= 3.8 (mem has a block in-dim), else Triton <= 3.7's count of mem's CTA col bases."""
     try:
         cvt = reg.invert_and_compose(mem)
     except LayoutError as e:
         raise _Fail(f"the register layout holds elements the TMEM layout does not ({e})") from None
-    if cvt.has_in_dim(BLOCK):
+    if cta_col_bases is not None:
+        cvt = _drop_block(cvt, mem, cta_col_bases)
+    elif cvt.has_in_dim(BLOCK):
         q = cvt.quotient([BLOCK]) if cvt.has_out_dim(BLOCK) else None
         if q is None:
             raise _Fail("the register and TMEM layouts have different CGA layouts")
@@ -254,7 +284,8 @@ def tmem_access(reg: Encoding, mem: Encoding, shape: Sequence[int], mem_shape: S
     R, M = lower(reg, shape), lower(mem, mem_shape)
     details = {"shape": list(shape), "mem_shape": list(mem_shape), "element_bits": bits, "maxnreg": maxnreg}
     try:
-        info = tmem_message(R, M, bits, scales, maxnreg)
+        cta = None if follows("tmem_block_in_dim") else len(getattr(mem, "cga_layout", ()))
+        info = tmem_message(R, M, bits, scales, maxnreg, cta)
     except _Fail as e:
         return _static([f"no tcgen05.ld/st message moves this register layout: {e}"], "", details)
     except LayoutError as e:
