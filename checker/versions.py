@@ -257,11 +257,14 @@ def require_modelled(name: str) -> None:
 @dataclass(frozen=True)
 class Selection:
     """The version a run (or a module) is checked with and why: `reason` is ``given``, ``installed``,
-    ``detected`` or ``default``; `detail` says more in a few words (the construct that bounded it)."""
+    ``detected`` or ``default``; `detail` says more in a few words (the construct that bounded it); `allowed`:
+    every supported version the text's syntax allows, when the version was chosen from it (detected, default;
+    empty otherwise)."""
 
     version: TritonVersion
     reason: str
     detail: str = ""
+    allowed: tuple[TritonVersion, ...] = ()
 
     def describe(self) -> str:
         """``3.6 (detected: tensor_memory_encoding 'unpacked')``."""

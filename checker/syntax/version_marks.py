@@ -192,7 +192,7 @@ def choose(marks: list[Mark], given: TritonVersion | None = None, given_by: str 
                            "--triton-version to check it anyway)", line=old.line)
     allowed = bounds(marks)
     if not marks or allowed[-1:] == [NEWEST]:            # nothing bounds it from above
-        return Selection(NEWEST, "default"), notes, warnings
+        return Selection(NEWEST, "default", allowed=tuple(allowed)), notes, warnings
     if not allowed:
         a, b = next(((a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
                      if not any(a.marker.allows(v) and b.marker.allows(v) for v in SUPPORTED)), (marks[0], marks[-1]))
@@ -206,7 +206,7 @@ def choose(marks: list[Mark], given: TritonVersion | None = None, given_by: str 
         first = binding[0]
         notes.append(f"this {what}'s syntax is from {first.marker.span()} ({first.marker.what}); checking with "
                      f"Triton {version} semantics")
-    return Selection(version, "detected", detail), notes, warnings
+    return Selection(version, "detected", detail, tuple(allowed)), notes, warnings
 
 
 __all__ = ["Marker", "Mark", "MARKS", "find_marks", "section_marks", "bounds", "choose"]

@@ -25,7 +25,7 @@ from ..errors import CheckerError
 from ..hardware import Hardware, hardware_for_target
 from ..spec import Check
 from ..syntax.ttgir import Module, Operation, TypeRef, layout_shape, partition_warps
-from ..versions import NEWEST, Selection
+from ..versions import CHANGES, NEWEST, Selection, using
 
 TMEM_SPACE = "tensor_memory"
 
@@ -187,13 +187,33 @@ class Builder:
         func = next((op for op in self.m.operations if op.name == "tt.func"), None)
         if func is None or self.hw is None:
             return
-        b = budget(self.m, self.hw, self.analysis)
+        b = self._budget_of_any_allowed_version(budget(self.m, self.hw, self.analysis))
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
                   ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
         # a figure the model does not reproduce exactly is an estimate: past the capacity it warns, never errs
         self.add(func, "fits", "kernel", [], [max(b.total, 1)], params=params,
                  severity="warning" if b.uncertain else "error")
+    def _budget_of_any_allowed_version(self, b):
+        """`b`, or where the module's syntax leaves the version open (detected, default) and another version it
+        allows sizes a reduction's scratch another way (change ``reduce_scratch_by_rounds``) and so needs more
+        shared memory, that version's larger budget with the choice named in its ``uncertain`` (an estimate: a
+        warning, never an error; give --triton-version for the exact figure)."""
+        from .allocation import Budget, budget
+        since = CHANGES["reduce_scratch_by_rounds"].since
+        chosen = self.selection.version
+        others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
+        if not others or not any(op.name == "tt.reduce" for op in self.m.operations):
+            return b
+        with using(others[-1]):
+            other = budget(self.m, self.hw, self.analysis)
+        if other.total <= b.total:
+            return b
+        why = (f"the module's syntax allows Triton {others[0]} to {others[-1]} as well as {chosen}, whose reductions "
+               f"take more scratch: {other.total} bytes where {chosen} takes {b.total} (change "
+               "reduce_scratch_by_rounds; give --triton-version for the exact figure)")
+        return Budget(other.total, other.buffers, other.notes, other.uncertain + [why])
+
     # ------------------------------------------------------------ helpers
 
     def add(self, op: Operation, prop: str, what: str, operands, shape, *, severity: str = "error",

@@ -38,3 +38,17 @@ def test_warp_tile_scratch():
         assert warp_tile_scratch_bytes(L, 0, [32]) == 4 * 1024 * 4
     L1 = LinearLayout.from_bases([("register", [[1]]), ("lane", [[2], [4]]), ("warp", [[0], [0]])], ["dim0"])
     assert warp_tile_scratch_bytes(L1, 0, [32]) == 0
+
+
+def test_left_to_its_syntax_the_kernel_gets_the_larger_figure_as_an_estimate():
+    """Nothing in this NVIDIA module's text tells 3.6 from 3.8 (its marks allow 3.5 to 3.8, so it is checked with
+    3.8): the reductions' scratch differs across that range, and the kernel's figure is the larger one, an estimate
+    (a warning, never an error) that says why, not 3.8's exact 4096 that would understate a 3.6 or 3.7 build."""
+    report = checker.verify(str(KERNEL), engine="f2")
+    assert report["summary"]["triton_version"] == "3.8"
+    (budget,) = [c for c in report["checks"] if c["id"].endswith("fits[kernel]")]
+    d = budget["details"]
+    assert (d["kernel_bytes"], d["exact"], budget["severity"]) == (8192, False, "warning")
+    assert d["uncertain"] == [
+        "the module's syntax allows Triton 3.5 to 3.7 as well as 3.8, whose reductions take more scratch: 8192 bytes "
+        "where 3.8 takes 4096 (change reduce_scratch_by_rounds; give --triton-version for the exact figure)"]
