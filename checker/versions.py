@@ -175,6 +175,13 @@ _change("nvmma_unswizzled_transposed", "3.8", None,
 _change("mfma_operand_tiles_per_warp", "3.6", 8213,
         "a dot operand of amd_mfma tiles its non-K dim by the parent's tilesPerWarp of that dim",
         "tilesPerWarp is read reversed (operand A tiles M by tilesPerWarp[1])", "checker/encodings/amd_mfma.py")
+_change("wmma_lowered_from_cta_layout", "3.7", 8946,
+        "amd_wmma lowers as its tile times its ctaLayout (then the repetitions, N before M); a dot operand "
+        "repeats K by instrShape[2], then takes the ctaLayout with its K components zeroed, and the parent's "
+        "CGA with its K components zeroed",
+        "warpsPerCTA and tilesPerWarp: the N repetitions come before a warp's M tiles; an operand whose "
+        "parent has tilesPerWarp > 1 along its non-K dim repeats K up to max(shape[K], instrShape[2]) before "
+        "those tiles; an operand takes the parent's CGA as it is", "checker/encodings/amd_wmma.py")
 _change("wmma_operand_parent_tiles_first", "3.8", 9694,
         "a dot operand of a WMMA v3 amd_wmma puts the parent's ctaLayout register tiles before the K repetitions",
         "every register basis along K comes first (v1/v2 parents already put the tiles first)",

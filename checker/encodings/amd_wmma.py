@@ -45,6 +45,29 @@ Dot operand (K, nonK as for every operand; nonKDim = instrShape[0] for A,
 shape[K] is reached by the combine, whose K registers come after the
 ctaLayout's. The conformance data rules out max(shape[K], instrShape[2]).)
 
+Triton 3.6 and before (PR #8946 brought ctaLayout in 3.7) spell the ctaLayout as warpsPerCTA and
+tilesPerWarp (w, t: per dim); the reader turns them into the ctaLayout #8946's own conversion writes
+(`cta_bases_of_warps`: dim r-1 first, t's register tiles then w's warps, each dim's warps above its
+tiles), and `warps_and_tiles` gives them back. Triton 3.6 lowers them by its own code (change
+``wmma_lowered_from_cta_layout``, `_lower_by_warps`, `_operand_by_warps`), with the dims
+N = r-1, M = r-2:
+
+    L = tile (out order N, M) * id(t[N], register, N) * id(w[N], warp, N)
+        * id(shape[N] / (instrShape[1] * w[N] * t[N]), register, N)        # 0 = none
+        * id(t[M], register, M) * id(w[M], warp, M) [* id(w[0], warp, batch)]
+    L = combine(L, CGA, shape)
+
+(the N repetitions come before the M tiles of a warp; t[0] is not read), and for an operand
+
+    op = id(kWidth, register, K) * id(nonKDim, lane, nonK) * (v1: zeros, v2/v3: id)(depth, lane, K)
+         * (t[nonK] > 1: id(max(shape[K], instrShape[2]) / (depth * kWidth), register, K)
+                         * id(t[nonK], register, nonK)
+            else:        id(instrShape[2] / (depth * kWidth), register, K))
+    L = combine(op * the warps w with those along K zeroed (dim r-1 first), the parent's CGA, shape)
+
+in the out order [K, nonK, batch]; the CGA is the parent's as it is (3.7 zeroes its K components).
+A ctaLayout that has no warpsPerCTA/tilesPerWarp form has no Triton 3.6 lowering.
+
 Verifier: version 1..3; instrShape [16,16,16] (v1), [16,16,16|32] (v2),
 [16,16,4|32|64|128] (v3: Gluon's default [16,16,16] is invalid); operand
 kWidth 8 or 16 (v1), 4, 8 or 16 (v2), a power of two (v3).
@@ -56,7 +79,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import f2
-from ..errors import EncodingError, LayoutError
+from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import LinearLayout, standard_out_dims
 from ..versions import follows
 from .base import (
@@ -80,7 +103,7 @@ from .base import (
 )
 from .cga import combine_cta_cga_with_shape, validate_cga
 from .closed import cga_parts, combine, growth
-from .dot_operand import dot_operand_cga, dot_operand_k_dim, require_k_width
+from .dot_operand import broadcast_along_k, dot_operand_cga, dot_operand_k_dim, require_k_width
 from .linear import check_permutation_matrix, permutation_sizes
 
 WAVE_SIZE = 32
@@ -113,6 +136,20 @@ WMMA_INSTR_SHAPES = {
     3: ((16, 16, 4), (16, 16, 32), (16, 16, 64), (16, 16, 128)),
 }
 OPERAND_K_WIDTHS = {1: (8, 16), 2: (4, 8, 16)}
+
+
+def cta_bases_of_warps(warps_per_cta: Sequence[int], tiles_per_warp: Sequence[int]) -> tuple[Bases, Bases]:
+    """The ctaLayout's (register, warp) bases of Triton <= 3.6's warpsPerCTA and tilesPerWarp, as PR #8946
+    converts them (chooseWmmaCTALinearLayout): dim r-1 first, down to dim 0, each dim's tiles (register
+    bases 1, 2, .. t[d] / 2) then its warps (warp bases t[d], 2 t[d], ..); sizes are powers of two."""
+    rank = len(warps_per_cta)
+    registers: list[tuple[int, ...]] = []
+    warps: list[tuple[int, ...]] = []
+    for d in range(rank - 1, -1, -1):
+        t, w = tiles_per_warp[d], warps_per_cta[d]
+        registers += [tuple(1 << i if e == d else 0 for e in range(rank)) for i in range(t.bit_length() - 1)]
+        warps += [tuple(t << i if e == d else 0 for e in range(rank)) for i in range(w.bit_length() - 1)]
+    return tuple(registers), tuple(warps)
 
 
 @dataclass(frozen=True)
@@ -184,6 +221,8 @@ class AmdWmmaEncoding(DistributedEncoding):
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:
         """Closed form of to_linear_layout_generic, Triton's final check only where it can fail (module
         docstring)."""
+        if not follows("wmma_lowered_from_cta_layout"):
+            return self._lower_by_warps(shape)
         r = self.rank
         cta_sizes = self._cta_permutation_sizes
         a_permutation = cta_sizes is not None and permutation_sizes(self.cga_layout, r) is not None
@@ -221,6 +260,80 @@ class AmdWmmaEncoding(DistributedEncoding):
         L = (self.tile_layout() * self.cta_layout()).transpose_outs(names[::-1])
         return self._permutation(combine_cta_cga_with_shape(L, self.cga_layout, shape))
 
+    # ------------------------------------------------------------ Triton <= 3.6: warpsPerCTA, tilesPerWarp
+
+    @derived
+    def warps_and_tiles(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """(warpsPerCTA, tilesPerWarp) whose ctaLayout (`cta_bases_of_warps`) is this one's, else None."""
+        counts = []
+        for bases in (self.warp_bases, self.register_bases):
+            n = [1] * self.rank
+            for b in bases:
+                along = [d for d, c in enumerate(b) if c]
+                if len(along) != 1:
+                    return None
+                n[along[0]] *= 2
+            counts.append(tuple(n))
+        warps, tiles = counts
+        if cta_bases_of_warps(warps, tiles) != (tuple(self.register_bases), tuple(self.warp_bases)):
+            return None
+        return warps, tiles
+
+    def _warps_and_tiles(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        wt = self.warps_and_tiles
+        if wt is None:
+            raise NotModelled(f"Triton 3.6 and before spell {self.kind} by warpsPerCTA and tilesPerWarp, which "
+                              f"cannot give ctaLayout = {{register = {[list(b) for b in self.register_bases]}, "
+                              f"warp = {[list(b) for b in self.warp_bases]}}} (a ctaLayout from Triton 3.7, PR "
+                              f"#8946)", field="ctaLayout")
+        return wt
+
+    def _lower_by_warps(self, shape: Sequence[int]) -> LinearLayout:
+        """Triton 3.6's AMDWmmaEncodingAttr::toLinearLayout (module docstring)."""
+        warps, tiles = self._warps_and_tiles()
+        r = self.rank
+        names = standard_out_dims(r)
+        m, n = r - 2, r - 1
+        order = matrix_order(r, row_major=not self.is_transposed)
+        regs, lanes = TILE_BASES[self.version == 1]
+        L = LinearLayout([(REGISTER, regs), (LANE, lanes)], [(names[order[0]], TILE), (names[order[1]], TILE)])
+        L = L.transpose_outs([names[n], names[m]])
+        L = (L * LinearLayout.identity_1d(tiles[n], REGISTER, names[n])
+             * LinearLayout.identity_1d(warps[n], WARP, names[n])
+             * LinearLayout.identity_1d(shape[n] // (self.instr_shape[1] * warps[n] * tiles[n]), REGISTER, names[n])
+             * LinearLayout.identity_1d(tiles[m], REGISTER, names[m])
+             * LinearLayout.identity_1d(warps[m], WARP, names[m]))
+        if r == 3:
+            L = (L * LinearLayout.identity_1d(1, REGISTER, names[0]) * LinearLayout.identity_1d(1, LANE, names[0])
+                 * LinearLayout.identity_1d(warps[0], WARP, names[0]))
+        return combine_cta_cga_with_shape(L, self.cga_layout, shape)
+
+    def _operand_by_warps(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        """Triton 3.6's wmmaDotOperandToLinearLayout (module docstring)."""
+        warps, tiles = self._warps_and_tiles()
+        r = self.rank
+        names = standard_out_dims(r)
+        k = dot_operand_k_dim(op_idx, r)
+        non_k = r - 2 if op_idx == 0 else r - 1
+        non_k_dim = self.instr_shape[0] if op_idx == 0 else self.instr_shape[1]
+        depth = WAVE_SIZE // non_k_dim
+        across_k = LinearLayout.zeros_1d if self.version == 1 else LinearLayout.identity_1d
+        op = (LinearLayout.identity_1d(k_width, REGISTER, names[k])
+              * LinearLayout.identity_1d(non_k_dim, LANE, names[non_k])
+              * across_k(depth, LANE, names[k]))
+        k_tile = depth * k_width
+        if tiles[non_k] > 1:
+            op = (op * LinearLayout.identity_1d(max(shape[k], self.instr_shape[2]) // k_tile, REGISTER, names[k])
+                  * LinearLayout.identity_1d(tiles[non_k], REGISTER, names[non_k]))
+        else:
+            op = op * LinearLayout.identity_1d(self.instr_shape[2] // k_tile, REGISTER, names[k])
+        if r == 3:
+            op = op * LinearLayout.identity_1d(1, REGISTER, names[0]) * LinearLayout.identity_1d(1, LANE, names[0])
+        rep_order = [names[d] for d in matrix_order(r, row_major=(op_idx == 0))]
+        warp = broadcast_along_k(WARP, warps, range(r - 1, -1, -1), k)
+        L = op.transpose_outs(rep_order) * warp.transpose_outs(rep_order)
+        return combine_cta_cga_with_shape(L, self.cga_layout, shape)
+
     def _permutation(self, L: LinearLayout) -> LinearLayout:
         check_permutation_matrix(self, L, f"the lowered {self.kind} layout (duplicated or non-power-of-two "
                                           f"ctaLayout bases)")
@@ -236,6 +349,8 @@ class AmdWmmaEncoding(DistributedEncoding):
         require_k_width(k_width, f"a WMMA v{self.version}")
 
     def dot_operand_layout(self, op_idx: int, k_width: int, shape: Sequence[int]) -> LinearLayout:
+        if not follows("wmma_lowered_from_cta_layout"):
+            return self._operand_by_warps(op_idx, k_width, shape)
         r = self.rank
         names = standard_out_dims(r)
         k = dot_operand_k_dim(op_idx, r)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..encodings import ENCODING_CLASSES, lower
 from ..encodings.amd_mfma import MFMA_TILES, AmdMfmaEncoding
-from ..encodings.amd_wmma import DEFAULT_INSTR_SHAPE, AmdWmmaEncoding
+from ..encodings.amd_wmma import DEFAULT_INSTR_SHAPE, AmdWmmaEncoding, cta_bases_of_warps
 from ..encodings.base import (
     BASES,
     BOOL,
@@ -357,12 +357,22 @@ def _amd_mfma(p: Mapping[str, Any]) -> Encoding:
 
 @gluon_class("AMDWMMALayout")
 def _amd_wmma(p: Mapping[str, Any]) -> Encoding:
-    """Defaults: reg_bases [], instr_shape [16, 16, 16], rank 2."""
+    """Defaults: reg_bases [], instr_shape [16, 16, 16], rank 2. Gluon <= 3.6's warps_per_cta (and
+    tiles_per_warp, all ones by default; the rank is their length) give the ctaLayout PR #8946 converts
+    them to (`cta_bases_of_warps`)."""
     cls = "AMDWMMALayout"
     version = int(p["version"])
-    warps, regs = as_bases(p["warp_bases"]), as_bases(p.get("reg_bases"))
+    if p.get("warp_bases") is None and p.get("warps_per_cta") is not None:
+        counts = as_ints(p["warps_per_cta"])
+        tiles = (1,) * len(counts) if p.get("tiles_per_warp") is None else as_ints(p["tiles_per_warp"])
+        _gluon_assert(len(tiles) == len(counts) and all(is_power_of_two(x) for x in counts + tiles), cls,
+                      "tiles_per_warp", "warps_per_cta and tiles_per_warp must be powers of two, one per dim")
+        regs, warps = cta_bases_of_warps(counts, tiles)
+        rank = len(counts)
+    else:
+        warps, regs = as_bases(p["warp_bases"]), as_bases(p.get("reg_bases"))
+        rank = 2 if p.get("rank") is None else int(p["rank"])
     instr = DEFAULT_INSTR_SHAPE if p.get("instr_shape") is None else as_ints(p["instr_shape"])
-    rank = 2 if p.get("rank") is None else int(p["rank"])
     cga = as_bases(p.get("cga_layout"))
     _gluon_assert(1 <= version <= 3, cls, "version", f"version must be in the [1, 3] range, got {version}")
     _gluon_assert(not warps or len(warps[0]) == rank, cls, "warp_bases", "warp_bases basis rank mismatch")

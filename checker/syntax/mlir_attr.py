@@ -52,7 +52,7 @@ from functools import cache
 from typing import Any
 
 from ..encodings import ENCODING_CLASSES
-from ..encodings.amd_wmma import AmdWmmaEncoding
+from ..encodings.amd_wmma import AmdWmmaEncoding, cta_bases_of_warps
 from ..encodings.base import (
     BASES,
     BOOL,
@@ -622,13 +622,18 @@ _OLDER_SPELLINGS: dict[str, Callable[[_Parser, _Fields], None]] = {
 # ---------------------------------------------------------------- bespoke families
 
 def _read_amd_wmma(p: _Parser, mnemonic: str) -> Encoding:
-    """``ctaLayout = {register = ..., warp = ...}`` (either may be absent: no bases).
+    """``ctaLayout = {register = ..., warp = ...}`` (either may be absent: no bases), or Triton 3.6's
+    ``warpsPerCTA = [..]`` with an optional ``tilesPerWarp = [..]`` (all ones when absent), read as the
+    ctaLayout PR #8946 converts them to (`cta_bases_of_warps`; 3.6's lowering of them: change
+    ``wmma_lowered_from_cta_layout``).
 
     The rank is ``rank = N`` if given, else deduced (`implied_rank`: the length of the first basis of
-    ctaLayout or CGALayout, else 2). (Triton's own parser assumes 2 when ``rank`` is absent, so it
-    rejects the rank-3 text its printer writes.)
+    ctaLayout or CGALayout, else 2); with warpsPerCTA, its length. (Triton's own parser assumes 2 when
+    ``rank`` is absent, so it rejects the rank-3 text its printer writes.)
     """
     f = _body(p, mnemonic)
+    if f.has("warpsPerCTA") and not f.has("ctaLayout"):
+        return _read_amd_wmma_warps(p, f, mnemonic)
     cta = f.read("ctaLayout", "dict")
     cta.kind = f"{mnemonic} ctaLayout"
     registers, warps = cta.read("register", BASES, ()), cta.read("warp", BASES, ())
@@ -642,6 +647,31 @@ def _read_amd_wmma(p: _Parser, mnemonic: str) -> Encoding:
                           f.entries["ctaLayout"][1], "ctaLayout")
     params = dict(params_of(AmdWmmaEncoding))
     enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warps,
+                          instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default),
+                          cga_layout=f.cga(rank), rank=rank)
+    f.finish()
+    return enc
+
+
+def _read_amd_wmma_warps(p: _Parser, f: _Fields, mnemonic: str) -> Encoding:
+    """Triton <= 3.6's ``warpsPerCTA`` / ``tilesPerWarp`` (rank: their length; sizes: powers of two, which
+    Triton's lowering asserts)."""
+    warps = f.read("warpsPerCTA", INTS)
+    rank = len(warps)
+    tiles = f.read("tilesPerWarp", INTS, (1,) * rank)
+    if len(tiles) != rank:
+        raise p.error(f"{mnemonic}: 'tilesPerWarp' {list(tiles)} must have one entry per dim of warpsPerCTA "
+                      f"{list(warps)}", f.entries["tilesPerWarp"][1], "tilesPerWarp")
+    for key, values in (("warpsPerCTA", warps), ("tilesPerWarp", tiles)):
+        if not all(is_power_of_two(v) for v in values):
+            raise p.error(f"{mnemonic}: every '{key}' entry must be a power of two, got {list(values)}",
+                          f.entries[key][1], key)
+    if f.has("rank") and f.read("rank", RANK) != rank:
+        raise p.error(f"{mnemonic}: 'rank' {f.raw('rank')} is not the length of warpsPerCTA {list(warps)}",
+                      f.entries["rank"][1], "rank")
+    registers, warp_bases = cta_bases_of_warps(warps, tiles)
+    params = dict(params_of(AmdWmmaEncoding))
+    enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warp_bases,
                           instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default),
                           cga_layout=f.cga(rank), rank=rank)
     f.finish()

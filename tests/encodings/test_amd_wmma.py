@@ -1,6 +1,9 @@
 """AMD WMMA accumulators and operands: the TritonGPUAttrDefs.td pictures as exact tables, the verifier,
 and the operand rules (every conformance case runs in tests/conformance/test_lowering.py)."""
 
+import json
+import pathlib
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -8,8 +11,10 @@ from hypothesis import strategies as st
 from checker.encodings import lower
 from checker.encodings.amd_wmma import PLACED_TILES, WMMA_INSTR_SHAPES, AmdWmmaEncoding, placed_tile
 from checker.encodings.dot_operand import DotOperandEncoding
-from checker.errors import CheckerError, EncodingError
+from checker.errors import CheckerError, EncodingError, NotModelled
 from checker.syntax.gluon import from_gluon
+from checker.syntax.mlir_attr import parse_attribute
+from checker.versions import using
 
 from ..tables import thread_grid
 
@@ -252,3 +257,78 @@ def test_closed_form_is_the_composition(enc_shape):
     if not isinstance(closed, tuple):
         assert closed.in_dims == generic.in_dims and closed.out_dim_sizes == generic.out_dim_sizes
         assert closed.bases == generic.bases
+
+
+# ------------------------------------------------------- Triton 3.6: warpsPerCTA and tilesPerWarp
+
+ORACLE_36 = [json.loads(line) for line in (pathlib.Path(__file__).parent / "wmma_triton36_oracle.jsonl").open()]
+
+
+def _bases(attr, shape, version):
+    with using(version):
+        L = lower(parse_attribute(attr), shape)
+    return {**{d: [list(b) for b in L.in_bases(d)] for d in ("register", "lane", "warp", "block")},
+            "shape": [s for _, s in L.out_dim_sizes]}
+
+
+def test_triton_36_lowers_warps_per_cta_as_layoutcheck_does():
+    """tests/encodings/wmma_triton36_oracle.jsonl: 463 (encoding, shape) cases in Triton 3.6's spelling
+    (warpsPerCTA, tilesPerWarp; versions 1-3 with every instrShape, isTranspose, rank 2 and 3, CGAs; dot
+    operands 0/1 with every kWidth 3.6 accepts), each lowered by Triton 3.6.0 itself (tools/version_oracle.py
+    --route both: Gluon's to_linear_layout and the C++ toLinearLayout of the parsed attribute agree). The
+    first three are h_mx_gemm_fp8's (tests/verify/ttgir/mx_gemm_fp8_gfx1250_triton36.ttgir), the rest a
+    seeded sample of the 84,138 cases of that grid (every one of which layoutcheck lowers as Triton 3.6.0)."""
+    assert len(ORACLE_36) == 463
+    wrong = [(r["attr"], r["shape"]) for r in ORACLE_36 if _bases(r["attr"], r["shape"], "3.6") != r["ll"]]
+    assert wrong == []
+    # the same encodings as layoutcheck lowers them for 3.7 (the ctaLayout #8946 converts them to): tiles
+    # and CGAs differ (change wmma_lowered_from_cta_layout), one CTA with unit tiles does not
+    differ = [r for r in ORACLE_36 if _bases(r["attr"], r["shape"], "3.7") != r["ll"]]
+    assert len(differ) > 100
+    assert all("tilesPerWarp = [2" in r["attr"] or "tilesPerWarp = [4" in r["attr"] or "CGALayout" in r["attr"]
+               or "tilesPerWarp = [1, 2" in r["attr"] or "tilesPerWarp = [1, 4" in r["attr"]
+               or "tilesPerWarp = [1, 1, 2" in r["attr"] for r in differ)
+
+
+def test_triton_36_puts_the_n_repetitions_before_a_warps_m_tiles():
+    """Triton 3.6.0's answer for tilesPerWarp = [2, 2] at [64, 128]: the N repetition (register [0, 64])
+    comes before the M tile ([16, 0]); 3.7 (tile x ctaLayout, then the repetitions) puts it after."""
+    attr = ("#ttg.amd_wmma<{version = 3, isTranspose = true, warpsPerCTA = [2, 2], tilesPerWarp = [2, 2], "
+            "instrShape = [16, 16, 128]}>")
+    tile = [[0, 1], [0, 2], [0, 4]]
+    assert _bases(attr, [64, 128], "3.6")["register"] == tile + [[0, 16], [0, 64], [16, 0]]
+    assert _bases(attr, [64, 128], "3.7")["register"] == tile + [[0, 16], [16, 0], [0, 64]]
+    assert _bases(attr, [64, 128], "3.6")["warp"] == [[0, 32], [32, 0]]
+
+
+def test_triton_36_operand_of_tiled_parent_repeats_k_first():
+    """Operand A of tilesPerWarp [2, 2], kWidth 16, K = 128 (Triton 3.6.0): K repeats up to the shape's K
+    (registers [0, 32], [0, 64]) before the parent's M tile ([16, 0]); 3.7 repeats K by instrShape[2] only."""
+    attr = ("#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 3, isTranspose = true, warpsPerCTA = [2, 2], "
+            "tilesPerWarp = [2, 2], instrShape = [16, 16, 128]}>, kWidth = 16}>")
+    got = _bases(attr, [64, 128], "3.6")
+    assert got == {"register": [[0, 1], [0, 2], [0, 4], [0, 8], [0, 32], [0, 64], [16, 0]],
+                   "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [0, 16]], "warp": [[0, 0], [32, 0]], "block": [],
+                   "shape": [64, 128]}
+
+
+def test_triton_36_operand_takes_the_parents_cga_as_it_is():
+    """Operand A's K is dim 1; Triton 3.6 gives it the parent's CGA [[0, 1]] unchanged (a block along K),
+    3.7 zeroes the K component."""
+    attr = ("#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 2], "
+            "CGALayout = [[0, 1]]}>, kWidth = 8}>")
+    assert _bases(attr, [32, 64], "3.6")["block"] == [[0, 32]]
+    assert _bases(attr, [32, 64], "3.7")["block"] == [[0, 0]]
+
+
+def test_a_cta_layout_without_a_warps_per_cta_form_has_no_triton_36_lowering():
+    """Triton 3.6's warpsPerCTA / tilesPerWarp give dim 1's tiles and warps, then dim 0's: a ctaLayout in
+    another order (here dim 0's warp before dim 1's) is a Triton 3.7 layout only."""
+    other = wmma(version=3, regs=((0, 1),), warps=((1, 0), (0, 2)), instr=(16, 16, 32))
+    assert other.warps_and_tiles is None
+    assert wmma(version=3, regs=((0, 1),), warps=((0, 2), (1, 0)), instr=(16, 16, 32)).warps_and_tiles == \
+        ((2, 2), (1, 2))
+    with using("3.6"), pytest.raises(NotModelled, match="warpsPerCTA and tilesPerWarp, which cannot give"):
+        lower(other, [64, 64])
+    assert lower(other, [64, 64]).in_bases("warp") == ((16, 0), (0, 32))   # 3.7 and later
+    assert wmma(warps=((1, 0), (0, 1))).warps_and_tiles is None

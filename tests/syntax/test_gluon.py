@@ -73,3 +73,19 @@ def test_gluon_defaults_and_required_parameters_come_from_the_metadata():
     with pytest.raises(CheckerError, match="DotOperandLayout: missing parameter k_width") as info:
         from_gluon(dot)
     assert info.value.field == "k_width"
+
+
+def test_gluon_36_wmma_warps_per_cta():
+    """Gluon <= 3.6's AMDWMMALayout(version, transposed, warps_per_cta, instr_shape, tiles_per_warp): the
+    ctaLayout PR #8946 converts it to, as the TTGIR reader reads 3.6's warpsPerCTA / tilesPerWarp."""
+    from checker.syntax.mlir_attr import parse_attribute
+    spec = {"class": "AMDWMMALayout", "params": {"version": 3, "transposed": True, "warps_per_cta": [2, 2],
+                                                   "tiles_per_warp": [2, 2], "instr_shape": [16, 16, 32]}}
+    assert from_gluon(spec) == parse_attribute(
+        "#ttg.amd_wmma<{version = 3, isTranspose = true, warpsPerCTA = [2, 2], tilesPerWarp = [2, 2], "
+        "instrShape = [16, 16, 32]}>")
+    assert from_gluon(spec).register_bases == ((0, 1), (1, 0))
+    plain = {"class": "AMDWMMALayout", "params": {"version": 2, "transposed": False, "warps_per_cta": [1, 2, 2]}}
+    assert (from_gluon(plain).rank, from_gluon(plain).warp_bases) == (3, ((0, 0, 1), (0, 1, 0)))
+    with pytest.raises(CheckerError, match="powers of two, one per dim"):
+        from_gluon({"class": "AMDWMMALayout", "params": {"version": 2, "transposed": False, "warps_per_cta": [3, 1]}})

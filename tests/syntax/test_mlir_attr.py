@@ -223,6 +223,34 @@ def test_wmma_defaults_and_rank():
         parse_attribute("#ttg.amd_wmma<{version = 2, ctaLayout = {lane = [[0, 1]]}}>")
 
 
+
+def test_wmma_warps_per_cta_of_triton_36():
+    """Triton <= 3.6 spells the ctaLayout as warpsPerCTA and tilesPerWarp (PR #8946 in 3.7): read as the
+    ctaLayout #8946 converts them to (its message's examples: [2, 2] x [1, 1] and [2, 2] x [2, 2])."""
+    pytest.importorskip("checker.encodings.amd_wmma")
+    text = "#ttg.amd_wmma<{version = 3, isTranspose = true, warpsPerCTA = [2, 2], instrShape = [16, 16, 128]}>"
+    enc = parse_attribute(text)                     # Triton 3.6.0's own output (h_mx_gemm_fp8, gfx1250)
+    assert (enc.register_bases, enc.warp_bases, enc.instr_shape, enc.rank) == ((), ((0, 1), (1, 0)), (16, 16, 128), 2)
+    assert enc == parse_attribute("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1], "
+                                  "[1, 0]]}, instrShape = [16, 16, 128]}>")
+    assert enc.warps_and_tiles == ((2, 2), (1, 1))
+    tiled = parse_attribute("#ttg.amd_wmma<{version = 3, isTranspose = false, warpsPerCTA = [2, 2], "
+                            "tilesPerWarp = [2, 2], instrShape = [16, 16, 32]}>")
+    assert (tiled.register_bases, tiled.warp_bases) == (((0, 1), (1, 0)), ((0, 2), (2, 0)))
+    assert tiled.warps_and_tiles == ((2, 2), (2, 2))
+    rank3 = parse_attribute("#ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 1, 4], "
+                            "CGALayout = [[0, 1, 0]], tilesPerWarp = [1, 2, 1]}>")
+    assert (rank3.rank, rank3.register_bases, rank3.warp_bases, rank3.cga_layout) == \
+        (3, ((0, 1, 0),), ((0, 0, 1), (0, 0, 2), (1, 0, 0)), ((0, 1, 0),))
+    assert rank3.warps_and_tiles == ((2, 1, 4), (1, 2, 1))
+    with pytest.raises(ParseError, match="every 'warpsPerCTA' entry must be a power of two, got \\[3, 1\\]"):
+        parse_attribute("#ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [3, 1]}>")
+    with pytest.raises(ParseError, match="'tilesPerWarp' \\[2\\] must have one entry per dim"):
+        parse_attribute("#ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 1], tilesPerWarp = [2]}>")
+    with pytest.raises(ParseError, match="amd_wmma: unknown key 'warpsPerCTA'"):
+        parse_attribute("#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2], ctaLayout = {warp = [[0, 1], [1, 0]]}}>")
+
+
 def test_padded_shared_identity_and_linear_forms():
     pytest.importorskip("checker.encodings.padded_shared")
     short = "#ttg.padded_shared<[32:+4, 64:+8] {order = [0, 1], shape = [16, 8]}>"
