@@ -77,12 +77,12 @@ _mark("tmem_col_stride", r"#ttng\.tensor_memory_encoding<\{?[^>]*\bcolStride\s*=
       "tensor_memory_encoding's 'colStride' (was 'unpacked' up to Triton 3.5)", needle="#ttng.tensor_memory_encoding<")
 _mark("tmem_cta_split", r"\bCTASplit[MN]\s*=", None, "3.7", 9557,
       "a TMEM layout's 'CTASplitM/N' (a CGALayout from Triton 3.8)", needle="CTASplit")
-_mark("tmem_subslice_n", r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\bN\s*=", None, "3.8", None,
+_mark("tmem_subslice_n", r"ttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\bN\s*=", None, "3.8", None,
       "ttng.tmem_subslice's {N} (Triton 3.9 writes {offset, dim})", needle="ttng.tmem_subslice")
-_mark("tmem_subslice_offset", r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\boffset\s*=", "3.9", None, None,
+_mark("tmem_subslice_offset", r"ttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\boffset\s*=", "3.9", None, None,
       "ttng.tmem_subslice's {offset, dim} (Triton 3.8 and before write {N})", needle="ttng.tmem_subslice")
 _mark("tmem_subslice_new_encoding",
-      r"\bttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\}\s*:\s*!ttg\.memdesc<[^,>]*,\s*(#[\w$.-]+)\s*,[^>]*>\s*->\s*"
+      r"ttng\.tmem_subslice\s+%[\w$.#-]+\s*\{[^}]*\}\s*:\s*!ttg\.memdesc<[^,>]*,\s*(#[\w$.-]+)\s*,[^>]*>\s*->\s*"
       r"!ttg\.memdesc<[^,>]*,\s*(?!\1\s*,)#[\w$.-]+\s*,", None, "3.7", 7777,
       "ttng.tmem_subslice into another TMEM encoding than its source's (a narrower blockN: refused from Triton 3.8, "
       "whose verifier wants one encoding)", needle="ttng.tmem_subslice")
@@ -106,10 +106,12 @@ _mark("amdgpu_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdgpu\.[a-z_]+", None,
       "the 'amdgpu.' op prefix (amdg. from Triton 3.6)", needle="amdgpu.")
 _mark("amdg_ops", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdg\.[a-z_]+", "3.6", None, 8675,
       "the 'amdg.' op prefix (amdgpu. up to Triton 3.5)", needle="amdg.")
-_mark("buffer_op_value_type", r"\bamdg(?:pu)?\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n]*?:\s*tensor<", None,
+_mark("buffer_op_value_type", r"amdg(?:pu)?\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n:{]*"
+      r"(?:\{[^}\n]*\}[^\n:]*)?:\s*tensor<", None,
       "3.8", None, "an AMD buffer load, store or atomic typed by its value alone (Triton 3.9 writes '!tt.ptr<T> ->' "
       "first)", needle=".buffer_")
-_mark("buffer_op_pointer_type", r"\bamdg\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n]*?:\s*!tt\.ptr<", "3.9",
+_mark("buffer_op_pointer_type", r"amdg\.buffer_(?:load|store|atomic_rmw|atomic_cas)\s[^\n:{]*(?:\{[^}\n]*\}[^\n:]*)?"
+      r":\s*!tt\.ptr<", "3.9",
       None, None, "an AMD buffer load, store or atomic typed '!tt.ptr<T> -> tensor<...>' (its value alone up to "
       "Triton 3.8)", needle=".buffer_")
 _mark("shared_linear", r"#ttg\.shared_linear<", "3.6", None, 8116, "#ttg.shared_linear (from Triton 3.6)",

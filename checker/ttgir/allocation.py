@@ -1059,11 +1059,17 @@ def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None) ->
 
 
 def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]:
-    from ..properties.reduction import rounds_and_scratch  # lazy: only kernels with reductions
-    rounds, size = rounds_and_scratch(_layout(first), axis, bits)
+    from ..properties.reduction import rounds_and_scratch, warp_tile_scratch_bytes  # lazy: kernels with reductions
     if not follows("reduce_scratch_by_rounds"):
+        size = warp_tile_scratch_bytes(_layout(first), axis, bits)
         return size, "cross-warp reduction, the axis's warps' tile" if size else ""
+    rounds, size = rounds_and_scratch(_layout(first), axis, bits)
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
+
+
+def reduction_scratch(module: Module) -> tuple[int, ...]:
+    """The scratch of each ``tt.reduce`` of `module`, in order, under the Triton version in force."""
+    return tuple(_reduce(op)[0] for op in module.operations if op.name == "tt.reduce")
 
 
 def _scan(op: Operation) -> tuple[int, str]:

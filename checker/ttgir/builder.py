@@ -199,13 +199,16 @@ class Builder:
         allows sizes a reduction's scratch another way (change ``reduce_scratch_by_rounds``) and so needs more
         shared memory, that version's larger budget with the choice named in its ``uncertain`` (an estimate: a
         warning, never an error; give --triton-version for the exact figure)."""
-        from .allocation import Budget, budget
+        from .allocation import Budget, budget, reduction_scratch
         since = CHANGES["reduce_scratch_by_rounds"].since
         chosen = self.selection.version
         others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
         if not others or not any(op.name == "tt.reduce" for op in self.m.operations):
             return b
+        here = reduction_scratch(self.m)
         with using(others[-1]):
+            if reduction_scratch(self.m) == here:      # the same buffers: the same budget
+                return b
             other = budget(self.m, self.hw, self.analysis)
         if other.total <= b.total:
             return b
