@@ -195,15 +195,17 @@ class Builder:
         self.add(func, "fits", "kernel", [], [max(b.total, 1)], params=params,
                  severity="warning" if b.uncertain else "error")
     def _budget_of_any_allowed_version(self, b):
-        """`b`, or where the module's syntax leaves the version open (detected, default) and another version it
-        allows sizes a reduction's scratch another way (change ``reduce_scratch_by_rounds``) and so needs more
-        shared memory, that version's larger budget with the choice named in its ``uncertain`` (an estimate: a
-        warning, never an error; give --triton-version for the exact figure)."""
+        """`b`, or where the module's syntax says it is older than the newest Triton without saying which release
+        (detected: its marks bound it from above) and another release it allows sizes a reduction's scratch another
+        way (change ``reduce_scratch_by_rounds``) and so needs more shared memory, that release's larger budget
+        with the choice named in its ``uncertain`` (an estimate: a warning, never an error; give
+        --triton-version for the exact figure). A module nothing bounds (default) is the newest's, exactly."""
         from .allocation import Budget, budget, reduction_scratch
         since = CHANGES["reduce_scratch_by_rounds"].since
         chosen = self.selection.version
         others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
-        if not others or not any(op.name == "tt.reduce" for op in self.m.operations):
+        if self.selection.reason != "detected" or not others or \
+                not any(op.name == "tt.reduce" for op in self.m.operations):
             return b
         here = reduction_scratch(self.m)
         with using(others[-1]):
