@@ -99,6 +99,7 @@ _TOKEN = re.compile(rf"(?:([<>{{}}\]=,:+]|\[{_SPACE}*{_INT_LIST}{_SPACE}*(?:,{_S
                     r"|(-?[0-9][A-Za-z0-9_$.]*|(?s:.)))"
                     rf"(?: (?![ \t\n\r\f\v\x1c-\x1f/])|{_SKIP})")
 _SKIP_RE = re.compile(_SKIP)
+_ELEMENT_TYPE = re.compile(r"[iu](?:1|8|16|32|64)|f(?:16|32|64)|bf16|tf32")
 _LIST_ITEMS = re.compile(r"-?[0-9]+")
 _INNER_LISTS = re.compile(r"\[([^\[\]]*)\]")
 _END = " end"                       # the token after the last one (no token starts with a space)
@@ -284,6 +285,9 @@ class _Parser:
         if t == "true" or t == "false":
             self.i = i + 1
             return t == "true"
+        if _ELEMENT_TYPE.fullmatch(t):          # an MLIR element type (Triton 3.5's amd_mfma elementType = i32)
+            self.i = i + 1
+            return t
         raise self.unexpected(f"expected a value, got {self.describe(i)}", i)
 
     def sequence(self, item: Callable[[], Any] | None = None) -> Any:
@@ -615,8 +619,22 @@ def _older_tensor_memory(p: _Parser, f: _Fields) -> None:
         f.entries["colStride"] = (1, f.entries["unpacked"][1])
 
 
+def _older_amd_mfma(p: _Parser, f: _Fields) -> None:
+    """Triton <= 3.5 writes an MFMA layout's accumulator type, ``elementType = f64`` (or ``i32``, ``f32``), where
+    3.6 writes ``elementBitWidth = 64`` only for a 64-bit one (PR #8213; the layout is the same): read as 64 for
+    f64, else the default 32."""
+    if "elementType" in f.entries and "elementBitWidth" not in f.entries:
+        value, at = f.entries.pop("elementType")
+        if not isinstance(value, str):
+            raise p.error(f"{f.kind}: 'elementType' must be an element type such as f32 or f64, got {value!r}", at,
+                          "elementType")
+        f.entries["elementBitWidth"] = (64 if value.endswith("64") else 32, at)
+        f.keys["elementBitWidth"] = f.keys.pop("elementType", at)
+
+
 _OLDER_SPELLINGS: dict[str, Callable[[_Parser, _Fields], None]] = {
-    "tensor_memory_encoding": _older_tensor_memory, "tensor_memory_scales_encoding": _older_tensor_memory}
+    "tensor_memory_encoding": _older_tensor_memory, "tensor_memory_scales_encoding": _older_tensor_memory,
+    "amd_mfma": _older_amd_mfma}
 
 
 # ---------------------------------------------------------------- bespoke families

@@ -173,3 +173,51 @@ def test_gluon_defaults():
                                                            "transposed": True, "warps_per_cta": [4, 1],
                                                            "tiles_per_warp": [1, 1]}})
     assert enc == AmdMfmaEncoding(4, (4, 1), (16, 16, 32), True, (), 32, ())
+
+
+# ------------------------------------------------------- Triton 3.5: elementType
+
+def test_triton_35_element_type_is_read_and_lowered_as_35_does():
+    """Triton 3.5 writes an MFMA layout's accumulator type (``elementType = f64 | i32 | f32``; 3.6 writes
+    ``elementBitWidth = 64`` for f64 only, PR #8213): read as elementBitWidth 64 for f64, else 32.
+    tests/encodings/mfma_element_type_triton35_oracle.jsonl: 216 cases (versions 2 and 3, instrShape 16 and 32,
+    three warp shapes, transposed or not, three shapes, each element type), each lowered by Triton 3.5.1 itself
+    (tools/version_oracle.py --route ctypes, 2026-12-06): every one equal."""
+    import json
+    import pathlib
+
+    from checker.syntax.mlir_attr import parse_attribute, print_attribute
+    from checker.versions import using
+    rows = [json.loads(line) for line in (pathlib.Path(__file__).parent /
+                                          "mfma_element_type_triton35_oracle.jsonl").open()]
+    assert len(rows) == 216 and {r["attr"].rsplit("elementType = ", 1)[1][:3] for r in rows} == {"f64", "i32", "f32"}
+    wrong = []
+    for r in rows:
+        with using("3.5"):
+            L = lower(parse_attribute(r["attr"], lenient=True), r["shape"])
+        got = {**{d: [list(b) for b in L.in_bases(d)] for d in ("register", "lane", "warp", "block")},
+               "shape": [s for _, s in L.out_dim_sizes]}
+        if got != r["ll"]:
+            wrong.append(r["attr"])
+    assert wrong == []
+    f64 = parse_attribute("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 1], instrShape = [16, 16], "
+                          "isTransposed = true, elementType = f64}>")
+    assert f64.element_bit_width == 64 and print_attribute(f64).endswith("elementBitWidth = 64}>")
+    i32 = parse_attribute("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 1], instrShape = [16, 16], "
+                          "isTransposed = true, elementType = i32}>")
+    assert i32.element_bit_width == 32
+    with pytest.raises(Exception, match="'elementType' must be an element type such as f32 or f64, got 5"):
+        parse_attribute("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 1], instrShape = [16, 16, 16], "
+                        "isTransposed = true, elementType = 5}>")
+
+
+def test_an_int8_gemm_triton_35_compiled_is_read():
+    """It was refused (exit 2: "expected a value, got 'i32'"); now checked with 3.5's rules, its shared memory
+    Triton 3.5's 6144."""
+    import checker
+    from tests.verify.conftest import ROOT
+    report = checker.verify(str(ROOT / "tests" / "verify" / "ttgir" / "amd_int8_mfma_triton35.ttgir"), engine="f2")
+    assert report["summary"]["triton_version"] == "3.5" and report["summary"]["failed"] == 0
+    assert [p for k in report["summary"]["ttgir"] for p in k["problems"]] == []
+    (budget,) = [c for c in report["checks"] if c["id"].endswith("fits[kernel]")]
+    assert (budget["details"]["kernel_bytes"], budget["details"]["exact"]) == (6144, True)
