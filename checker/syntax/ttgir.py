@@ -434,8 +434,11 @@ def _signature(tail: str) -> _Signature | None:
             if tok == "{":
                 braces += 1
             elif tok == "<" and not stack and _after_separator(tail, pos) and _BARE_TYPE_BODY.match(tail, pos):
-                slot = len(found)
-                found.append((pos, _BARE, ""))
+                if tail.startswith("tensor<", pos + 1):      # Triton 3.7's made descriptor <tensor<...>>: its block
+                    inner_desc = pos + 1
+                else:
+                    slot = len(found)
+                    found.append((pos, _BARE, ""))
             stack.append((tok, pos, slot))
         elif tok == ">" and tail[pos - 1] == "-":   # the end of a `->`
             if not stack and arrow is None:
@@ -485,7 +488,12 @@ def _find_types(masked: str, text: str, ends: dict[int, int], top: list[tuple[st
     if sig is not None:                         # bare <...> in a signature: a memdesc or a descriptor
         for ch, a, b in top:
             if ch == "<" and a > sig and _after_separator(masked, a) and _BARE_TYPE_BODY.match(masked, a):
-                found.append((a, bare_kind, text[a:b]))
+                if bare_kind == "tensordesc" and masked.startswith("tensor<", a + 1):
+                    # Triton 3.7 writes a made descriptor's block <tensor<...>> (3.9: <...>): the tensor inside
+                    found = [f for f in found if f[0] != a + 1]
+                    found.append((a + 1, bare_kind, text[a + 1:b - 1]))
+                else:
+                    found.append((a, bare_kind, text[a:b]))
                 in_order = False
     if type_texts and "!" in masked:            # type aliases used
         for m in _TYPE_ALIAS_USE.finditer(masked, start, end):

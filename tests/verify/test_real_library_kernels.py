@@ -69,3 +69,13 @@ def test_an_amd_buffer_compare_and_swap_is_priced_one_element_at_a_time():
     assert (cas["property"], cas["verdict"], cas["parameters"]["atomic"], cas["parameters"]["atomic_vec"]) == (
         "coalesced", "holds", "cas", 1)
     assert (d["vec"], d["vector_bytes"], d["requests"], d["sectors"], d["min_sectors"]) == (1, 4, 16, 128, 128)
+
+
+def test_a_descriptor_triton_37_makes_is_read():
+    """It was refused (exit 2: "'tensor<64x64xf16, #share' is no element type"); checked with 3.7's rules it gives the
+    checks the same kernel compiled by 3.9 gets: the TDM copy into padded LDS among them."""
+    report = checker.verify(str(FIXTURES / "amd_tdm_copy_triton37.ttgir"), engine="f2", triton_version="3.7")
+    assert [p for k in report["summary"]["ttgir"] for p in k["problems"]] == []
+    assert (report["summary"]["checks"], report["summary"]["failed"]) == (26, 0)
+    assert [(c["source"]["line"], c["verdict"], c["parameters"]["block"]) for c in report["checks"]
+            if c["property"] == "tdm_copy"] == [(22, "holds", [64, 64]), (24, "holds", [64, 64])]
