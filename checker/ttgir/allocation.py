@@ -1067,9 +1067,20 @@ def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 
-def reduction_scratch(module: Module) -> tuple[int, ...]:
-    """The scratch of each ``tt.reduce`` of `module`, in order, under the Triton version in force."""
-    return tuple(_reduce(op)[0] for op in module.operations if op.name == "tt.reduce")
+def reductions_older_rule_larger(module: Module) -> bool:
+    """Whether some ``tt.reduce`` of `module` takes more scratch by the rule before Triton 3.8
+    (`properties.reduction.warp_tile_scratch_bytes`) than it does now, its layout lowered as the version in force
+    lowers it (the warp bases the older rule reads are the same in every version): where none does, the older
+    releases allocate the module alike."""
+    from ..properties.reduction import warp_tile_scratch_bytes  # lazy: only kernels with reductions
+    for op in module.operations:
+        if op.name == "tt.reduce":
+            ins = layout_tensors(op.operand_types)
+            if ins:
+                bits = [_scratch_bits(t) for t in ins]
+                if warp_tile_scratch_bytes(_layout(ins[0]), _axis(op), bits) > _reduce(op)[0]:
+                    return True
+    return False
 
 
 def _scan(op: Operation) -> tuple[int, str]:

@@ -199,20 +199,27 @@ class Builder:
         (detected: its marks bound it from above) and another release it allows sizes a reduction's scratch another
         way (change ``reduce_scratch_by_rounds``) and so needs more shared memory, that release's larger budget
         with the choice named in its ``uncertain`` (an estimate: a warning, never an error; give
-        --triton-version for the exact figure). A module nothing bounds (default) is the newest's, exactly."""
-        from .allocation import Budget, budget, reduction_scratch
+        --triton-version for the exact figure). A module nothing bounds (default) keeps the newest's exact figure,
+        and a note at the module says what the older releases would allocate."""
+        from .allocation import Budget, budget, reductions_older_rule_larger
         since = CHANGES["reduce_scratch_by_rounds"].since
         chosen = self.selection.version
         others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
-        if self.selection.reason != "detected" or not others or \
+        if self.selection.reason not in ("detected", "default") or not others or \
                 not any(op.name == "tt.reduce" for op in self.m.operations):
             return b
-        here = reduction_scratch(self.m)
+        if (chosen >= since) and not reductions_older_rule_larger(self.m):
+            return b
         with using(others[-1]):
-            if reduction_scratch(self.m) == here:      # the same buffers: the same budget
-                return b
             other = budget(self.m, self.hw, self.analysis)
         if other.total <= b.total:
+            return b
+        if self.selection.reason == "default":
+            self.out.notes.append((self.m.line, f"Triton {others[0]} to {others[-1]}, which this module's syntax does "
+                                                f"not rule out, allocate {other.total} bytes of shared memory to it "
+                                                f"where {chosen} allocates {b.total} (their reductions take more "
+                                                "scratch: change reduce_scratch_by_rounds); give --triton-version "
+                                                "if it comes from one of them"))
             return b
         why = (f"the module's syntax allows Triton {others[0]} to {others[-1]} as well as {chosen}, whose reductions "
                f"take more scratch: {other.total} bytes where {chosen} takes {b.total} (change "

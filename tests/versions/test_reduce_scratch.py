@@ -52,3 +52,21 @@ def test_left_to_its_syntax_the_kernel_gets_the_larger_figure_as_an_estimate():
     assert d["uncertain"] == [
         "the module's syntax allows Triton 3.5 to 3.7 as well as 3.8, whose reductions take more scratch: 8192 bytes "
         "where 3.8 takes 4096 (change reduce_scratch_by_rounds; give --triton-version for the exact figure)"]
+
+
+def test_where_nothing_bounds_the_version_the_figure_is_the_newest_and_a_note_says_what_older_ones_take():
+    """A module no spelling bounds (this 3.5 gfx942 compile has no buffer op) is checked as 3.9, exactly; 3.5 to 3.7
+    would allocate twice as much, and a note at the module says so (the figure with --triton-version 3.5 is
+    Triton 3.5's 16384)."""
+    path = str(ROOT / "tests" / "verify" / "ttgir" / "layernorm_bwd_gfx942_triton35.ttgir")
+    report = checker.verify(path, engine="f2")
+    (budget,) = [c for c in report["checks"] if c["id"].endswith("fits[kernel]")]
+    assert (report["summary"]["triton_version"], budget["details"]["kernel_bytes"], budget["details"]["exact"]) == (
+        "3.9", 8192, True)
+    assert [n["message"] for k in report["summary"]["ttgir"] for n in k["version_notes"]] == [
+        "Triton 3.5 to 3.7, which this module's syntax does not rule out, allocate 16384 bytes of shared memory to "
+        "it where 3.9 allocates 8192 (their reductions take more scratch: change reduce_scratch_by_rounds); give "
+        "--triton-version if it comes from one of them"]
+    given = checker.verify(path, engine="f2", triton_version="3.5")
+    (budget,) = [c for c in given["checks"] if c["id"].endswith("fits[kernel]")]
+    assert (budget["details"]["kernel_bytes"], budget["details"]["exact"]) == (16384, True)
