@@ -313,14 +313,7 @@ class AmdWmmaEncoding(DistributedEncoding):
         warps, tiles = self._warps_and_tiles()
         r = self.rank
         names = standard_out_dims(r)
-        k = dot_operand_k_dim(op_idx, r)
-        non_k = r - 2 if op_idx == 0 else r - 1
-        non_k_dim = self.instr_shape[0] if op_idx == 0 else self.instr_shape[1]
-        depth = WAVE_SIZE // non_k_dim
-        across_k = LinearLayout.zeros_1d if self.version == 1 else LinearLayout.identity_1d
-        op = (LinearLayout.identity_1d(k_width, REGISTER, names[k])
-              * LinearLayout.identity_1d(non_k_dim, LANE, names[non_k])
-              * across_k(depth, LANE, names[k]))
+        k, non_k, depth, op = self._operand_lanes(op_idx, k_width)
         k_tile = depth * k_width
         if tiles[non_k] > 1:
             op = (op * LinearLayout.identity_1d(max(shape[k], self.instr_shape[2]) // k_tile, REGISTER, names[k])
@@ -333,6 +326,20 @@ class AmdWmmaEncoding(DistributedEncoding):
         warp = broadcast_along_k(WARP, warps, range(r - 1, -1, -1), k)
         L = op.transpose_outs(rep_order) * warp.transpose_outs(rep_order)
         return combine_cta_cga_with_shape(L, self.cga_layout, shape)
+
+    def _operand_lanes(self, op_idx: int, k_width: int) -> tuple[int, int, int, LinearLayout]:
+        """(K dim, non-K dim, lanes along K, the operand's kWidth registers along K, then its lanes: nonKDim
+        along non-K and `depth` along K, zeros for v1), which every version's operand layout starts from."""
+        r = self.rank
+        names = standard_out_dims(r)
+        k = dot_operand_k_dim(op_idx, r)
+        non_k = r - 2 if op_idx == 0 else r - 1
+        non_k_dim = self.instr_shape[0] if op_idx == 0 else self.instr_shape[1]
+        depth = WAVE_SIZE // non_k_dim
+        across_k = LinearLayout.zeros_1d if self.version == 1 else LinearLayout.identity_1d
+        return k, non_k, depth, (LinearLayout.identity_1d(k_width, REGISTER, names[k])
+                                 * LinearLayout.identity_1d(non_k_dim, LANE, names[non_k])
+                                 * across_k(depth, LANE, names[k]))
 
     def _permutation(self, L: LinearLayout) -> LinearLayout:
         check_permutation_matrix(self, L, f"the lowered {self.kind} layout (duplicated or non-power-of-two "
@@ -353,16 +360,8 @@ class AmdWmmaEncoding(DistributedEncoding):
             return self._operand_by_warps(op_idx, k_width, shape)
         r = self.rank
         names = standard_out_dims(r)
-        k = dot_operand_k_dim(op_idx, r)
-        non_k = r - 2 if op_idx == 0 else r - 1
-        non_k_dim = self.instr_shape[0] if op_idx == 0 else self.instr_shape[1]
-        depth = WAVE_SIZE // non_k_dim
-        across_k = LinearLayout.zeros_1d if self.version == 1 else LinearLayout.identity_1d
-        op = (LinearLayout.identity_1d(k_width, REGISTER, names[k])
-              * LinearLayout.identity_1d(non_k_dim, LANE, names[non_k])
-              * across_k(depth, LANE, names[k])
-              * LinearLayout.identity_1d(self.instr_shape[2] // (depth * k_width), REGISTER,
-                                         names[k]))
+        k, _, depth, op = self._operand_lanes(op_idx, k_width)
+        op = op * LinearLayout.identity_1d(self.instr_shape[2] // (depth * k_width), REGISTER, names[k])
         cta = self.cta_layout()
         projected = [(d, [tuple(0 if i == k else c for i, c in enumerate(b)) for b in bs])
                      for d, bs in cta.bases.items()]

@@ -663,12 +663,7 @@ def _read_amd_wmma(p: _Parser, mnemonic: str) -> Encoding:
         if any(len(b) != rank for b in bs):
             raise p.error(f"{mnemonic}: ctaLayout '{name}' bases do not have the rank {rank}",
                           f.entries["ctaLayout"][1], "ctaLayout")
-    params = dict(params_of(AmdWmmaEncoding))
-    enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warps,
-                          instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default),
-                          cga_layout=f.cga(rank), rank=rank)
-    f.finish()
-    return enc
+    return _wmma_of(f, registers, warps, rank)
 
 
 def _read_amd_wmma_warps(p: _Parser, f: _Fields, mnemonic: str) -> Encoding:
@@ -688,8 +683,13 @@ def _read_amd_wmma_warps(p: _Parser, f: _Fields, mnemonic: str) -> Encoding:
         raise p.error(f"{mnemonic}: 'rank' {f.raw('rank')} is not the length of warpsPerCTA {list(warps)}",
                       f.entries["rank"][1], "rank")
     registers, warp_bases = cta_bases_of_warps(warps, tiles)
+    return _wmma_of(f, registers, warp_bases, rank)
+
+
+def _wmma_of(f: _Fields, registers, warps, rank: int) -> Encoding:
+    """The amd_wmma of these ctaLayout bases, its other fields read from `f` (then finished)."""
     params = dict(params_of(AmdWmmaEncoding))
-    enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warp_bases,
+    enc = AmdWmmaEncoding(f.read("version", INT), f.read("isTranspose", BOOL, False), registers, warps,
                           instr_shape=f.read("instrShape", INTS, params["instr_shape"].text_default),
                           cga_layout=f.cga(rank), rank=rank)
     f.finish()
