@@ -171,6 +171,9 @@ class VectorFigures:
       (`paired_plan`) with no pair rule for 2v bytes (checked: else `wavefronts` gives None) moves its pair
       register from the instruction bits to the select bits, above the vector bits (`pairs.address_registers`
       steps over the vector), so the product is unchanged;
+    * where a register lies one vector away (offset 2^k), no lane or warp sets bit k and twice the vector is
+      at most `smem.plan.MERGED_BYTES`, LLVM may merge the pair into the wider vector (`smem.plan._merged`,
+      which also needs every address register to pair that way): None, the full model decides;
     * cost = 2^(rank W - rank b∘W), W the words of the phase's free directions (`free_bits`): the vector
       registers (offsets 2^i, i < k), a coset basis of lane 0's group and the sub-word bits, word(c) = (c <<
       up) >> down. The pairing rebases at most one register above the vector and keeps the groups, so W is
@@ -253,6 +256,9 @@ class VectorFigures:
             if not touched & low and sorted(c for c in regs if c & low) == [1 << i for i in range(k)]:
                 break
             k -= 1
+        if 2 * ((1 << k) * self.bits // 8) <= sp.MERGED_BYTES and any(c == 1 << k for c in regs) \
+                and not touched >> k & 1:
+            return None     # LLVM may merge the adjacent accesses (`smem.plan._merged`): the full model decides
         key = (k, tuple(lanes))
         if key in self._by_lanes:
             return self._by_lanes[key]

@@ -329,8 +329,9 @@ AMD_PAIRS = [
 @pytest.mark.parametrize("bits", [8, 16, 32, 64])
 @pytest.mark.parametrize("store, load", AMD_PAIRS)
 def test_vector_figures_are_the_hardware_models_figures(store, load, bits, hw):
-    """`VectorFigures` (the lazy search's bound) equals `side_figures` wherever it applies: every swizzled
-    layout of the shape and random bijective layouts, on both sides."""
+    """`VectorFigures` (the lazy search's bound) equals `side_figures` wherever it applies (LLVM's merges of
+    adjacent accesses included): every swizzled layout of the shape and random bijective layouts, on both
+    sides."""
     shape = [64, 64]
     H = resolve(hw)
     Rs, Rl = sy._std(lower(P(store), shape), 2, "store"), sy._std(lower(P(load), shape), 2, "load")

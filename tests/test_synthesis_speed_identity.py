@@ -157,8 +157,14 @@ def test_least_is_a_lower_bound_on_the_vector_figures(hw, bits):
     compared = 0
     for L in layouts:
         inverse = sy._OffsetInverse.of(L, sides)
-        for least, figure in zip(inverse.least(), inverse.bounds()):
-            if least is not None:
-                assert figure is not None and least <= figure
-                compared += 1
+        for R, direction, least, figure in zip((Rs, Rl), ("store", "load"), inverse.least(), inverse.bounds()):
+            if least is None:
+                continue
+            if figure is None:      # LLVM may merge adjacent accesses (smem.plan._merged): the full model's figure
+                try:
+                    figure = sy.side_figures(R, L, bits, direction, "auto", H).wavefronts
+                except CheckerError:
+                    continue
+            assert least <= figure
+            compared += 1
     assert compared > 0

@@ -76,8 +76,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import smt
-from ..errors import CheckerError
+from .. import f2, smt
+from ..errors import CheckerError, InternalError
 from ..hardware import resolve
 from ..layout import LinearLayout, log2
 from ..padded import PaddedLayout
@@ -149,6 +149,11 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
             return _lane_witness(R, mem, p, hw, x, pl, unit_bytes)
         return _witness(R, mem, p, hw, x, u, unit_bytes, pl)
 
+    if p.merged:
+        details["merged_from_bytes"] = p.merged
+        return run_engines(NAME, engines, {"f2": lambda: _merged_f2(p, what, u, unit_bytes),
+                                           "z3": lambda: _merged_z3(p, u, unit_bytes)}, details=details)
+
     def f2_engine() -> EngineVerdict:
         if not mem.padded:
             for d in DIMS:
@@ -207,6 +212,39 @@ def decide(check, engines: Engines) -> Result:
                               places=places, hardware=hw, engines=engines)
     R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), hardware=check.hardware, engines=engines)
+
+
+def _merged_f2(p: Plan, what: str, u: int, unit_bytes: int) -> EngineVerdict:
+    """An access LLVM's vectorizer merged (`smem.plan._merged`: it merges only accesses it proves aligned): its
+    vector registers (the first log2(u) phase registers; a pair's register comes after them) have offsets below u
+    that are linearly independent, so they XOR to every offset below u and every unit is one aligned block of u
+    elements (its parts perhaps reordered), whatever the other registers, lanes and warps add."""
+    vector = [p.cvt.in_bases(REG)[j][0] for j in p.phase_regs[:log2(u)]]
+    if any(o >= u for o in vector) or f2.rank(vector) != log2(u):
+        raise InternalError(f"{NAME}: a merged plan's vector offsets {vector} do not span 0 .. {u - 1}")
+    return EngineVerdict("f2", "holds", explanation=(
+        f"{what}: LLVM merged {p.merged}-byte accesses into it, and its vector registers hold offsets "
+        f"{', '.join(map(str, vector))}, which XOR to every offset below {u}: every access is the aligned "
+        f"{unit_bytes}-byte block they span"))
+
+
+def _merged_z3(p: Plan, u: int, unit_bytes: int) -> EngineVerdict:
+    """Z3 on the same claim: no nonzero choice y of the vector registers has cvt(y) = 0 or cvt(y) >= u (then
+    the u choices give u distinct offsets below u: each unit, cvt(x) XOR them, is one aligned block)."""
+    ob = smt.Obligation(f"{NAME}.merged")
+    y = ob.index(p.cvt, "y")
+    vector = sum(1 << j for j in p.phase_regs[:log2(u)])
+    for d, var in y.items():
+        ob.require(var & ((1 << var.size()) - 1 - (vector if d == REG else 0)) == 0)
+    image = ob.image(p.cvt, y)
+    ob.require(smt.any_of(smt.high_bits_set(image, log2(u)),
+                          smt.all_of(smt.masked_nonzero(y, {REG: vector}), image == 0)))
+
+    def on_sat(values):
+        raise InternalError(f"{NAME}: a merged plan's vector registers do not span one aligned block ({values})")
+
+    return smt.verdict(ob.solve(), holds=f"every merged {unit_bytes}-byte access is one aligned block (unsat)",
+                       on_sat=on_sat)
 
 
 def _misaligned(p: Plan, mem: PaddedLayout, x: dict, pl: Placement, eb: int, unit_bytes: int) -> bool:

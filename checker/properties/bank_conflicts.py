@@ -250,6 +250,8 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
     paired = p.pair is not None and p.pair.paired
     if paired:
         details["pair"] = pair_details(p)
+    if p.merged:
+        details["merged_from_bytes"] = p.merged         # LLVM's vectorizer merged accesses of that width
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "

@@ -46,6 +46,9 @@ tl_dot_fp8_tb / tl_dot_fp8e5 on gfx1250) score exactly the emitted paired instru
 the lanes' bits is folded as phys(x) too (the identity holds; no padded access of the corpus has such a part,
 so this fold is assumed for padded layouts as seen for linear ones).
 
+Before that pass, LLVM's load/store vectorizer merges a lane's adjacent accesses of one address register into one
+wider access where it proves it aligned (two 8-byte accesses: ds_write_b128); `plan._merged` takes those first.
+
 This module simulates step 2 and 3 on those constants (`address_registers` also folds the part of an
 XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is modelled when
 it is regular: every access of every address register is fused, and the two accesses of every pair

@@ -268,6 +268,7 @@ class Plan:
     groups: tuple[tuple[int, ...], ...]
     source: tuple[tuple[int, int], ...] | None = None
     pair: Pairing | None = None
+    merged: int = 0             # the width (bytes) of the accesses LLVM's vectorizer merged into this vector; 0: none
 
     @property
     def instr_regs(self) -> tuple[int, ...]:
@@ -458,6 +459,39 @@ def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: s
     return paired_plan(p, hw) if hw.vendor == "amd" else p
 
 
+MERGED_BYTES = 16   # the widest LDS access LLVM merges a lane's adjacent accesses into (ds_read/write_b128)
+
+
+def _merged(p: Plan, pr: Pairing, regs: list[int], hw: Hardware, pad) -> Plan | None:
+    """The plan as LLVM's load/store vectorizer leaves it before any pairing, where it merges every pair (docs/
+    hardware.md, measured on gfx942, gfx950 and gfx1250): each pair is two adjacent accesses (offset1 = offset0 + 1,
+    offset0 even: aligned to its width, the buffer's start being 16-byte aligned, as `pairs` assumes) told apart by one
+    register, whose offset is the vector's width, and the two make at most MERGED_BYTES. Two 8-byte accesses become
+    one ds_write_b128, two 4-byte ones a ds_write_b64, which may pair or merge again: the plan of the wider vector,
+    that register moved right after the vector's, whose offsets are then 1, 2, .., the new width / 2 elements (every
+    unit one aligned block: its halves may come swapped, where the lanes' swizzle XORs the register's bit, as LLVM
+    stores them). None where the pairs are not all such (SILoadStoreOptimizer pairs them: `paired_plan`); padded
+    layouts are left to the pairing (not measured)."""
+    n, v = len(regs), len(p.phase_regs)
+    j = (pr.delta & -pr.delta).bit_length() - 1
+    if pad is not None or pr.delta != 1 << j or j < v or p.phase_regs != tuple(range(v)) or p.select_regs \
+            or p.source is not None or 2 * p.vector_bytes > MERGED_BYTES or regs[j] != 1 << v \
+            or sorted(regs[:v]) != [1 << i for i in range(v)] \
+            or not all(not st64 and o1 == o0 + 1 and o0 % 2 == 0 for o0, o1, st64 in pr.fields):
+        return None
+    perm = list(range(v)) + [j] + [k for k in range(v, n) if k != j]
+    wider = 2 * p.vector_bytes
+    return Plan(**{**p.__dict__, "vector_bytes": wider, "cvt": permute_registers(p.cvt, perm),
+                   "origin": tuple(p.origin[k] for k in perm), "phase_regs": tuple(range(v + 1)),
+                   "groups": hw.groups(p.direction, wider), "pair": None, "merged": p.merged or p.vector_bytes})
+
+
+def _blocks(p: Plan, offsets: list[int]) -> list[int]:
+    """Offsets of a merged plan (`_merged`) as the aligned vector blocks they address (the bits below the vector's
+    width cleared: inside a block they only reorder its elements)."""
+    return [o & -(1 << len(p.phase_regs)) for o in offsets]
+
+
 def paired_plan(p: Plan, hw: Hardware, pad=None) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
@@ -472,9 +506,14 @@ def paired_plan(p: Plan, hw: Hardware, pad=None) -> Plan:
     (`checker.properties.padded_access.padded_plan`; `pairs.address_registers`)."""
     lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
     regs = [b[0] for b in p.cvt.in_bases(REG)]
+    if p.merged:    # a merged access is the aligned block its vector spans: the rest address blocks
+        lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
     pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad)
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
+    merged = _merged(p, pr, regs, hw, pad)
+    if merged is not None:
+        return paired_plan(merged, hw, pad)
     together = hw.pair_groups(2 * p.vector_bytes)
     j = (pr.delta & -pr.delta).bit_length() - 1
     if together is not None:  # both addresses of a lane in one phase: the pair register varies inside it
@@ -781,7 +820,8 @@ def pair_details(p: Plan) -> dict[str, Any]:
     instruction moves, the byte distance of the two addresses of a lane, and the instructions'
     offset0/offset1 fields (units of the element, or of 64 elements for the stride-64 forms)."""
     j = p.select_regs[0] if p.select_regs else p.phase_regs[-1]
-    delta = p.cvt.in_bases(REG)[j][0] * (p.bits // 8)
+    offset = p.cvt.in_bases(REG)[j][0]
+    delta = (_blocks(p, [offset])[0] if p.merged else offset) * (p.bits // 8)
     register = p.source[j][0] if p.source is not None else 1 << p.origin[j]
     return {"register": register, "address_bytes": delta, "stride64": p.pair.stride64,
             "addresses_served": "apart" if p.select_regs else "together",
