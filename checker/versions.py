@@ -186,6 +186,13 @@ _change("wmma_operand_parent_tiles_first", "3.8", 9694,
         "a dot operand of a WMMA v3 amd_wmma puts the parent's ctaLayout register tiles before the K repetitions",
         "every register basis along K comes first (v1/v2 parents already put the tiles first)",
         "checker/encodings/amd_wmma.py")
+_change("wmma_version_3", "3.6", 8174,
+        "amd_wmma takes version 3 (gfx1250's WMMA, instrShape [16, 16, 4|32|64|128])",
+        "the version must be 1 or 2 (\"WMMA version must be in the [1, 2] range\")", "checker/encodings/amd_wmma.py")
+_change("wmma_v3_any_k_width", "3.7", 8783,
+        "a dot operand of a WMMA v3 amd_wmma takes any power-of-two kWidth",
+        "kWidth 2, 8 or 16 only (\"ttg.dot_op kWidth parameter must be 2/8/16 for WMMA v3\")",
+        "checker/encodings/amd_wmma.py")
 _change("matrix_trans_rows_scored", "3.9", None,
         "ldmatrix.trans / stmatrix.trans rows are picked by scoring each register choice with Triton's bank "
         "model (getLdStMatrixRowPermutation)",

@@ -68,9 +68,11 @@ N = r-1, M = r-2:
 in the out order [K, nonK, batch]; the CGA is the parent's as it is (3.7 zeroes its K components).
 A ctaLayout that has no warpsPerCTA/tilesPerWarp form has no Triton 3.6 lowering.
 
-Verifier: version 1..3; instrShape [16,16,16] (v1), [16,16,16|32] (v2),
-[16,16,4|32|64|128] (v3: Gluon's default [16,16,16] is invalid); operand
-kWidth 8 or 16 (v1), 4, 8 or 16 (v2), a power of two (v3).
+Verifier: version 1..3 (1..2 before Triton 3.6: change ``wmma_version_3``);
+instrShape [16,16,16] (v1), [16,16,16|32] (v2), [16,16,4|32|64|128] (v3:
+Gluon's default [16,16,16] is invalid); operand kWidth 8 or 16 (v1), 4, 8 or
+16 (v2), a power of two (v3; 2, 8 or 16 in Triton 3.6: change
+``wmma_v3_any_k_width``).
 """
 
 from __future__ import annotations
@@ -165,8 +167,10 @@ class AmdWmmaEncoding(DistributedEncoding):
     rank: int = param("rank", RANK, default=2)  # a field here, a property elsewhere
 
     def validate(self) -> None:
-        if not 1 <= self.version <= 3:
-            raise self.fail("version", f"WMMA version must be in the [1, 3] range, got {self.version}")
+        newest = 3 if follows("wmma_version_3") else 2
+        if not 1 <= self.version <= newest:
+            raise self.fail("version", f"WMMA version must be in the [1, {newest}] range, got {self.version}"
+                                       + ("" if newest == 3 else " (version 3, gfx1250's, came with Triton 3.6)"))
         shapes = WMMA_INSTR_SHAPES[self.version]
         if tuple(self.instr_shape) not in shapes:
             raise self.fail("instrShape", f"invalid WMMA v{self.version} instruction shape {list(self.instr_shape)}:"
@@ -350,6 +354,8 @@ class AmdWmmaEncoding(DistributedEncoding):
 
     def validate_dot_operand(self, op_idx: int, k_width: int) -> None:
         allowed = OPERAND_K_WIDTHS.get(self.version)
+        if self.version == 3 and not follows("wmma_v3_any_k_width"):
+            allowed = (2, 8, 16)
         if allowed is not None and k_width not in allowed:
             raise EncodingError(f"dot_op: kWidth must be {' or '.join(map(str, allowed))} for a WMMA "
                                 f"v{self.version} parent, got {k_width}", field="kWidth")

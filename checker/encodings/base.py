@@ -31,6 +31,8 @@ from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from ..errors import EncodingError, LayoutError, NotModelled
 from ..layout import LinearLayout, is_power_of_two, standard_out_dims
+from ..versions import TritonVersion
+from ..versions import active as active_version
 
 REGISTER, LANE, WARP, BLOCK, OFFSET = "register", "lane", "warp", "block", "offset"
 
@@ -295,11 +297,17 @@ class Encoding:
     def validate(self) -> None:
         """Raise EncodingError when Triton's verifier would reject the encoding."""
 
-    @derived
+    @property
     def validated(self) -> bool:
-        """True once `validate` has passed, which it then need not again (the value is immutable; `lower`
-        asks this at every shape); raises as validate does, every time it is asked."""
-        self.validate()
+        """True once `validate` has passed under the Triton version in force, which it then need not again
+        (the value is immutable; `lower` asks this at every shape; a few rules are a release's:
+        `versions.follows`, so one value read for two versions is validated for each); raises as validate
+        does, every time it is asked."""
+        done: tuple[TritonVersion, ...] | None = self.__dict__.get("_validated_for")
+        version = active_version()
+        if done is None or version not in done:
+            self.validate()
+            self.__dict__["_validated_for"] = (done or ()) + (version,)
         return True
 
     def to_linear_layout(self, shape: Sequence[int]) -> LinearLayout:

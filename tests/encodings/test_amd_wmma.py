@@ -126,6 +126,27 @@ def test_operand_k_width(version, instr, k_width, ok):
         assert info.value.field == "kWidth"
 
 
+@pytest.mark.parametrize("k_width, accepted_by_36", [(2, True), (4, False), (8, True), (16, True), (32, False)])
+def test_operand_k_width_of_v3_by_release(k_width, accepted_by_36):
+    """Triton 3.6.0's verifier takes kWidth 2, 8 or 16 for a WMMA v3 operand, 3.7.0's any power of two (change
+    wmma_v3_any_k_width: both wheels asked, 2026-12-06); 3.5.1 refuses WMMA v3 itself (wmma_version_3). One value
+    validated under 3.9 first is validated again for each release."""
+    dot = DotOperandEncoding(0, wmma(version=3, instr=(16, 16, 32)), k_width)
+    assert dot.validated
+    for release in ("3.7", "3.8"):
+        with using(release):
+            assert dot.validated
+    with using("3.6"):
+        if accepted_by_36:
+            assert dot.validated
+        else:
+            with pytest.raises(EncodingError, match=f"kWidth must be 2 or 8 or 16 for a WMMA v3 parent, got {k_width}"):
+                dot.validated  # noqa: B018
+    with using("3.5"), pytest.raises(EncodingError, match=r"WMMA version must be in the \[1, 2\] range, got 3") as info:
+        dot.validated  # noqa: B018
+    assert info.value.field == "version"
+
+
 def test_v1_operand_duplicates_lanes_along_k():
     A = lower(DotOperandEncoding(0, wmma(version=1), 16), [16, 16])
     assert A.to_dict()["bases"]["lane"] == [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]]

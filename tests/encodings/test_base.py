@@ -211,13 +211,14 @@ def test_an_encoding_hashes_its_fields_once_and_pickles_its_fields_only():
     from checker.encodings import clear_caches, lower
     from checker.encodings.blocked import BlockedEncoding
     from checker.encodings.slice import SliceEncoding
+    from checker.versions import active
     enc = SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0)))
     assert hash(enc) == hash(enc) == hash(SliceEncoding(1, BlockedEncoding((2, 2), (8, 4), (1, 2), (1, 0))))
     assert "_field_hash" in vars(enc) and hash(enc) != hash(SliceEncoding(0, enc.parent))
     clear_caches()                                  # an equal value lowered by another test is no hit
     lower(enc, (8,))
-    assert vars(enc)["validated"] is True
+    assert vars(enc)["_validated_for"] == (active(),)      # validated once, for the version in force
     state = enc.__getstate__()
     assert set(state) == {"dim", "parent"}
     copy = pickle.loads(pickle.dumps(enc))
-    assert copy == enc and hash(copy) == hash(enc) and "validated" not in vars(copy)
+    assert copy == enc and hash(copy) == hash(enc) and "_validated_for" not in vars(copy)
