@@ -221,6 +221,34 @@ _change("tmem_subslice_offset_dim", "3.9", None,
         "offset that need not be a multiple of the width where the sliced bits stay inside the tile",
         "{N}: the column of a 2-D view, a multiple of its width (3.8 rejects offset: \"requires attribute 'N'\")",
         "checker/properties/tmem_views.py (and the op rule, checker/ttgir/ops_nvidia.py)")
+_change("tdm_store_padding", "3.7", None,
+        "amdg.async_tdm_copy_local_to_global takes a padded_shared buffer of one interval equal to the block's "
+        "innermost dim per CTA", "a padded buffer is refused (\"TDM store does not support padding\": Triton 3.6.0's "
+        "verifier)", "checker/properties/tdm.py")
+_change("tdm_layout_consistency", "3.8", None,
+        "a TDM op's buffer layout must describe its descriptor's layout: padded ones the same intervals and "
+        "paddings, others the same attribute (verifyTDMLayoutConsistency)",
+        "nothing is compared: Triton 3.7.0's verifier accepts a descriptor padded [32:+4] over a buffer padded "
+        "[64:+8] (no released verifier has the rule that refuses only when both intervals and paddings differ)",
+        "checker/properties/tdm.py")
+_change("tdm_rank_reducing_layout", "3.9", None,
+        "a swizzled descriptor block of k leading unit dims over a buffer of the remaining dims matches the buffer "
+        "layout that is the descriptor's with those dims dropped", "the two layouts must be the same attribute "
+        "(3.8 refuses a 1x64x64 order [2, 1, 0] descriptor over a 64x64 order [1, 0] buffer)",
+        "checker/properties/tdm.py")
+_change("tdm_gather_scatter_padding", "3.8", None,
+        "amdg.async_tdm_gather takes a padded buffer of one pair whose interval divides the block's innermost dim; "
+        "amdg.async_tdm_scatter one interval equal to it", "a padded buffer is refused (\"TDM gather/scatter does not "
+        "support padding\": Triton 3.7.0's verifier)", "checker/properties/tdm.py")
+_change("tdm_gather_layout_rules", "3.8", None,
+        "TDM gather/scatter need elements of at least 8 bits; a gather needs a row-major buffer, an index layout "
+        "that gives every lane of a warp the same indices, and its block -> row bases to be the buffer's; a "
+        "multi-CTA gather lowers", "none of these rules (Triton 3.7.0's verifier accepts a column-major buffer and "
+        "indices spread over lanes); the lowering refuses a multi-CTA gather", "checker/properties/tdm.py")
+_change("tdm_warp_used_hint", "3.8", None,
+        "amdg.async_tdm_copy_global_to_local's warp_used_hint is verified: a power-of-two num_warps below 32, an "
+        "axis-aligned non-empty power-of-two set of existing warps, divisible by a partitioned buffer's pieces",
+        "the attribute is not read (Triton 3.7.0 accepts any value)", "checker/properties/tdm.py")
 
 
 def follows(name: str) -> bool:

@@ -1,8 +1,10 @@
 """Checks of AMD operations derived from TritonGPU IR.
 
-- ``amdg.async_tdm_copy_global_to_local`` (gfx1250 Tensor Data Mover):
-  ``tdm_copy`` (properties/tdm.py: Triton's verifier and the descriptor its
-  lowering builds);
+- ``amdg.async_tdm_copy_global_to_local``, ``amdg.async_tdm_copy_local_to_global``,
+  ``amdg.async_tdm_gather`` and ``amdg.async_tdm_scatter`` (gfx1250 Tensor Data Mover): ``tdm_copy``
+  (properties/tdm.py: each Triton release's verifier and the descriptor its lowering builds; the op
+  parameter says store, gather or scatter; gather and scatter read their row-index tensor's shape,
+  element type and layout). ``amdg.async_tdm_fused_copy_global_to_local`` (Triton 3.9) is not checked;
 - ``amdg.buffer_load`` / ``amdg.buffer_store``: ``coalesced`` (properties/coalesced.py, a warning: the
   vector width of Triton's AMD buffer lowering, third_party/amd/lib/TritonAMDGPUToLLVM/LoadStoreOpToLLVM.cpp
   ``BufferLoadOpConversion`` / ``BufferStoreOpConversion`` with ``LLVM::AMD::getVectorSize(ptr, offset)`` of
@@ -29,8 +31,42 @@ from .ops_common import global_access
 
 @op_check("amdg.async_tdm_copy_global_to_local")
 def tdm_copy(b: Builder, op: Operation) -> None:
+    """`tdm_copy` of a TDM load: the descriptor it reads and the buffer it writes (its ``warp_used_hint`` too)."""
     descs = [t for t in op.types if t.kind == "tensordesc"]
     bufs = [t for t in op.result_types if t.kind == "memdesc"]
+    hint = op.attributes.get("warp_used_hint")
+    extra = (("num_warps", b.m.num_warps), ("warp_used_hint", hint)) if isinstance(hint, int) else ()
+    _tdm(b, op, "load", descs, bufs, extra)
+
+
+@op_check("amdg.async_tdm_copy_local_to_global")
+def tdm_store(b: Builder, op: Operation) -> None:
+    """`tdm_copy` (op store) of a TDM store: the buffer it reads and the descriptor it writes through."""
+    _tdm(b, op, "store", [t for t in op.types if t.kind == "tensordesc"], [t for t in op.types if t.kind == "memdesc"])
+
+
+@op_check("amdg.async_tdm_gather", "amdg.async_tdm_scatter")
+def tdm_gather_scatter(b: Builder, op: Operation) -> None:
+    """`tdm_copy` (op gather / scatter): the descriptor, the buffer and the row-index tensor (its shape,
+    element type and layout: the lane-broadcast and block rules and the instruction count read its
+    LinearLayout)."""
+    kind = "gather" if op.name.endswith("gather") else "scatter"
+    idx = [t for t in op.types if t.kind == "tensor"]
+    if len(idx) != 1:
+        b.skip(op, f"{op.name} without a typed row-index tensor", "tdm_copy")
+        return
+    t = idx[0]
+    if t.encoding is None and t.encoding_text:
+        b.skip(op, f"{op.name} with an index layout that is not modelled ({t.unsupported or t.encoding_text})",
+               "tdm_copy")
+        return
+    extra = (("index_shape", list(t.shape)), ("index_bits", t.element_bits or 0), ("num_ctas", b.m.num_ctas or 1))
+    _tdm(b, op, kind, [x for x in op.types if x.kind == "tensordesc"], [x for x in op.types if x.kind == "memdesc"],
+         extra, index=t.encoding)
+
+
+def _tdm(b: Builder, op: Operation, kind: str, descs, bufs, extra=(), index=None) -> None:
+    """Add one `tdm_copy` check (`kind`: load, store, gather, scatter) or skip it with its reason."""
     if len(descs) != 1 or len(bufs) != 1 or bufs[0].encoding is None:
         b.skip(op, f"{op.name} without a typed descriptor and buffer", "tdm_copy")
         return
@@ -39,10 +75,11 @@ def tdm_copy(b: Builder, op: Operation) -> None:
     if not bits:
         b.skip(op, f"{op.name} with element type {buf.element_type}", "tdm_copy")
         return
-    operands = [("shared", buf.encoding)] + ([("desc", desc.encoding)] if desc.encoding is not None else [])
+    operands = [("shared", buf.encoding)] + ([("desc", desc.encoding)] if desc.encoding is not None else []) + \
+        ([("index", index)] if index is not None else [])
     what = f"{_compact(buf.encoding_text)} {'x'.join(map(str, buf.shape))}"
-    b.add(op, "tdm_copy", what, operands, buf.shape, dtype=buf.element_type, bits=bits,
-          params=(("block", list(desc.shape)),))
+    params = (("block", list(desc.shape)),) + ((("op", kind),) if kind != "load" else ()) + tuple(extra)
+    b.add(op, "tdm_copy", what, operands, buf.shape, dtype=buf.element_type, bits=bits, params=params)
 
 
 @op_check("amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas")

@@ -3,9 +3,6 @@ its width), 3.9 writes {offset, dim} (change tmem_subslice_offset_dim; checker/p
 verdict below is the one Triton's own verifier gives the same module (Triton 3.9.0 parsing it, 2026-12-06); with
 Triton 3.9 installed the test asks it again."""
 
-import os
-import tempfile
-
 import pytest
 
 import checker
@@ -13,6 +10,7 @@ from checker.run.runner import evaluate
 from checker.syntax.ttgir import read_ttgir
 from checker.ttgir.kernel import kernel_checks
 from checker.versions import VersionRequest, parse
+from tests.installed_triton import verifier_accepts
 from tests.verify.conftest import ROOT
 
 ENC = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 256, colStride = 1>"
@@ -86,27 +84,7 @@ def test_the_explanations_name_the_broken_rule():
 
 def test_triton_39_itself_agrees():
     """The table above, asked of the installed Triton 3.9's verifier (parse_mlir_module verifies what it reads)."""
-    triton = pytest.importorskip("triton")
-    if not triton.__version__.startswith("3.9"):
-        pytest.skip(f"Triton {triton.__version__} is installed; the table is Triton 3.9's")
-    import triton._C.libtriton as lt
-    from triton._C.libtriton import ir
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    lt.nvidia.load_dialects(ctx)
-    got = []
-    for case, _ in CASES:
-        fd, path = tempfile.mkstemp(suffix=".mlir")
-        with os.fdopen(fd, "w") as f:
-            f.write(module(*case))
-        try:
-            ir.parse_mlir_module(path, ctx)
-            got.append(True)
-        except Exception:
-            got.append(False)
-        finally:
-            os.unlink(path)
-    assert got == [accepted for _, accepted in CASES]
+    assert verifier_accepts((module(*case) for case, _ in CASES), "3.9") == [accepted for _, accepted in CASES]
 
 
 def test_each_spelling_is_read_with_its_version():
