@@ -189,6 +189,12 @@ _change("wmma_operand_parent_tiles_first", "3.8", 9694,
 _change("wmma_version_3", "3.6", 8174,
         "amd_wmma takes version 3 (gfx1250's WMMA, instrShape [16, 16, 4|32|64|128])",
         "the version must be 1 or 2 (\"WMMA version must be in the [1, 2] range\")", "checker/encodings/amd_wmma.py")
+_change("cvt_matrix_keeps_vector_reps", "3.6", 8655,
+        "a convert_layout through shared memory by ldmatrix / stmatrix keeps in the scratch's segment as many "
+        "bits that are registers on both sides as the matrix instructions miss for their .x2 / .x4 forms (2)",
+        "every such bit becomes a rep: the scratch is smaller (a 32x128 fp16 conversion on sm90: 2,048 bytes where "
+        "3.6 allocates 4,096: metadata.shared of 3.5.1) and the matrix instructions narrower",
+        "checker/properties/conversion_cost.py (optimal_swizzling)")
 _change("wmma_v3_any_k_width", "3.7", 8783,
         "a dot operand of a WMMA v3 amd_wmma takes any power-of-two kWidth",
         "kWidth 2, 8 or 16 only (\"ttg.dot_op kWidth parameter must be 2/8/16 for WMMA v3\")",

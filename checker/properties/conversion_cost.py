@@ -32,6 +32,10 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    (`_segment`), the *bank* bits the complement, and the *reps*: segment bits
    that are registers in both src and dst are moved out, so the buffer holds one
    slice of the tile at a time and the round trip repeats (a barrier between).
+   For a pair of matrix instructions that need more register bases to issue
+   their .x2 / .x4 forms, as many segment bits as they miss (2) stay in the
+   segment (from Triton 3.6, change ``cvt_matrix_keeps_vector_reps``; 3.5 moves
+   them all to the reps, a smaller buffer and narrower matrix instructions).
    The pair with the fewest conflicts in Triton's own model (segment bases that
    are also tile bases) wins, ties to the most reps (the smallest buffer), then
    the first pair (store choices outer: shared, matrix, matrix.trans).
@@ -71,6 +75,7 @@ from ..errors import CheckerError, InternalError, LayoutError, NotModelled
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout, divide_right, log2
 from ..verdict import DEFAULT_ENGINES, Engines
+from ..versions import follows
 from . import triton_conversion
 from .operands import element_width, linear
 from .result import EngineVerdict, Result, run_engines
@@ -338,7 +343,8 @@ def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hard
             tile_s, tile_d = _row_tile(ts, reg_src, lane_src, v), _row_tile(td, reg_dst, lane_dst, v)
             if tile_s is None or tile_d is None:
                 continue
-            leave = min(len(ts.contig) + len(ts.addr) - 3, len(td.contig) + len(td.addr) - 3)
+            leave = min(len(ts.contig) + len(ts.addr) - 3, len(td.contig) + len(td.addr) - 3) \
+                if follows("cvt_matrix_keeps_vector_reps") else 0
             sm = _swizzle(sf, df, bits, v, tile_s, tile_d, block, leave)
             write, read = _conflicts(sm[SEGMENT], tile_s, dim), _conflicts(sm[SEGMENT], tile_d, dim)
             key = (read + write, -(1 << len(sm[REPS])))

@@ -187,7 +187,8 @@ class Builder:
         func = next((op for op in self.m.operations if op.name == "tt.func"), None)
         if func is None or self.hw is None:
             return
-        b = self._budget_of_any_allowed_version(budget(self.m, self.hw, self.analysis))
+        b = self._budget_across_conversion_rule(self._budget_of_any_allowed_version(
+            budget(self.m, self.hw, self.analysis)))
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
                   ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
@@ -225,6 +226,31 @@ class Builder:
                f"take more scratch: {other.total} bytes where {chosen} takes {b.total} (change "
                "reduce_scratch_by_rounds; give --triton-version for the exact figure)")
         return Budget(other.total, other.buffers, other.notes, other.uncertain + [why])
+
+    def _budget_across_conversion_rule(self, b):
+        """`b`, or where the module's syntax bounds its version without naming the release (detected) and a release
+        it allows sizes an NVIDIA conversion's scratch by the other rule of change ``cvt_matrix_keeps_vector_reps``
+        (before Triton 3.6 every bit a matrix instruction could vectorise over becomes a rep: less scratch), and the
+        module's figure differs there: the larger of the two, an estimate naming both (a warning, never an error;
+        give --triton-version for the exact figure)."""
+        from .allocation import Budget, budget
+        since = CHANGES["cvt_matrix_keeps_vector_reps"].since
+        chosen = self.selection.version
+        others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
+        if self.selection.reason != "detected" or not others or self.hw is None or self.hw.vendor != "nvidia" or \
+                not any(op.name == "ttg.convert_layout" for op in self.m.operations):
+            return b
+        with using(others[-1]):
+            other = budget(self.m, self.hw, self.analysis)
+        if other.total == b.total:
+            return b
+        releases = f"{others[0]}" if len(others) == 1 else f"{others[0]} to {others[-1]}"
+        why = (f"the module's syntax allows Triton {releases} as well as {chosen}, whose conversions "
+               f"through shared memory take {'more' if other.total > b.total else 'less'} scratch: {other.total} bytes "
+               f"where {chosen} takes {b.total} (change cvt_matrix_keeps_vector_reps; give --triton-version for the "
+               "exact figure)")
+        top = other if other.total > b.total else b
+        return Budget(top.total, top.buffers, top.notes, b.uncertain + [why])
 
     # ------------------------------------------------------------ helpers
 
