@@ -3,7 +3,9 @@
 One property, ``tdm_copy(shared, desc, block, bits, op=...)``, for the four TDM ops: ``load``
 (``amdg.async_tdm_copy_global_to_local``), ``store`` (``amdg.async_tdm_copy_local_to_global``),
 ``gather`` (``amdg.async_tdm_gather``: rows picked by an index tensor into shared memory) and
-``scatter`` (``amdg.async_tdm_scatter``: shared memory out to the rows an index tensor picks). The
+``scatter`` (``amdg.async_tdm_scatter``: shared memory out to the rows an index tensor picks); and
+``tdm_fused_load(members, hints)`` (op ``fused_load``) for ``amdg.async_tdm_fused_copy_global_to_local``,
+2 to 4 loads in one op, each member loaded by the warps of its hint. The
 rules are those of Triton's verifier (third_party/amd/lib/Dialect/TritonAMDGPU/IR/Dialect.cpp: the
 op's ``verify``, ``verifyTDMBlockSize``, the layout-consistency check) as each release decides them
 (every rule below was put to the verifiers of the Triton 3.7.0, 3.8.0 and 3.9.0 wheels with small
@@ -47,6 +49,16 @@ gather and scatter (``AsyncTDMGatherOp::verify``, ``AsyncTDMScatterOp::verify``)
         a block basis or both without, their block -> dim0 bases equal (the CTA holding an index row
         holds that buffer row)
 
+fused load (Triton 3.9 on; ``AsyncTDMFusedCopyGlobalToLocalOp::verify``; older releases have no such op):
+
+    2 to 4 members; as many descriptors as destinations as warp_used_hints
+    every member a load as above (its hint the load's warp_used_hint, so validateWarpUsedHint and the
+        partitioned rule hold per member), each problem named by its member
+    one rank for all the descriptors
+    the hints pairwise disjoint (warps no member names stay idle: allowed)
+    (Triton 3.9.0 compares no element types: it verifies and lowers an f16 descriptor into an f32 buffer,
+    fused or not; a later source refuses a member whose descriptor and buffer element widths differ)
+
 layout consistency (3.8 on, change ``tdm_layout_consistency``, every op; ``verifyTDMLayoutConsistency``),
 where the descriptor has a layout:
 
@@ -85,7 +97,7 @@ from ..encodings import lower
 from ..encodings.base import Encoding, order_by_first_appearance
 from ..encodings.cga import shape_per_cta
 from ..layout import LinearLayout
-from ..versions import follows
+from ..versions import TritonVersion, active, follows
 from .result import Result
 
 MAX_BLOCK = 65535
@@ -112,6 +124,79 @@ def tdm_copy(shared: Encoding, desc: Encoding | None, block: Sequence[int], bits
     tensor's layout `index` (None: it has none), shape and element bits."""
     if op not in OPS:
         raise ValueError(f"op must be one of {OPS}, got {op!r}")
+    problems, details = _copy_problems(shared, desc, block, bits, op, buffer_shape, index, index_shape, index_bits,
+                                       num_ctas, num_warps, warp_used_hint)
+    ok = f"TDM {_NAMES[op]}: buffer and descriptor layouts are ones Triton's TDM accepts"
+    if "pad_interval_dwords" in details:
+        ok += f" ({_padding(details)})"
+    return Result("tdm_copy", "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
+                  details)
+
+
+def _padding(details: dict) -> str:
+    return f"padding {details['pad_amount_dwords']} dwords every {details['pad_interval_dwords']} dwords"
+
+
+@dataclasses.dataclass(frozen=True)
+class Member:
+    """One (descriptor, destination) pair of a fused TDM load: the buffer's layout, shape and element bits, the
+    descriptor's layout (None: it has none) and block."""
+
+    shared: Encoding
+    desc: Encoding | None
+    block: tuple[int, ...]
+    bits: int
+    buffer_shape: tuple[int, ...]
+
+
+FUSED_FIRST = TritonVersion(3, 9)
+
+
+def tdm_fused_load(members: Sequence[Member], hints: Sequence[int], *, num_warps: int | None = None,
+                   descriptors: int | None = None, destinations: int | None = None) -> Result:
+    """One ``amdg.async_tdm_fused_copy_global_to_local`` (module docstring): `members` in order, one
+    ``warp_used_hint`` per member in `hints`. `descriptors` and `destinations` count the op's descriptors and
+    buffers where they differ (`members` then pairs the first ones); the descriptors count the members."""
+    if active() < FUSED_FIRST:
+        return Result("tdm_copy", "fails", {}, None, f"Triton {active()} has no fused TDM load "
+                      f"(amdg.async_tdm_fused_copy_global_to_local is Triton {FUSED_FIRST}'s)", {})
+    n = len(members) if descriptors is None else descriptors
+    problems: list[str] = []
+    if not 2 <= n <= 4:
+        problems.append(f"a fused TDM load takes 2 to 4 members, got {n}")
+    if destinations is not None and destinations != n:
+        problems.append(f"a fused TDM load needs as many descriptors as destinations, got {n} and {destinations}")
+    if len(hints) != n:
+        problems.append(f"a fused TDM load needs one warp_used_hint per member, got {len(hints)} for {n}")
+    ranks = [len(m.block) for m in members]
+    if len(set(ranks)) > 1:
+        problems.append(f"the members' descriptors must have one rank, got {ranks}")
+    figures: list[dict] = []
+    for k, (m, hint) in enumerate(zip(members, hints)):
+        own, details = _copy_problems(m.shared, m.desc, m.block, m.bits, "load", m.buffer_shape, None, None, None,
+                                      1, num_warps, hint)
+        problems += [f"member {k}: {p}" for p in own]
+        figures.append({"warp_used_hint": hint, **details})
+    for j in range(len(figures)):
+        for k in range(j):
+            common = hints[j] & hints[k]
+            if common:
+                problems.append(f"members {k} and {j} share warps (warp_used_hint {hints[k]:#x} and {hints[j]:#x}, "
+                                f"both {common:#x}): the hints must be pairwise disjoint")
+    ok = (f"TDM fused load of {n} members on disjoint warps ({', '.join(f'{h:#x}' for h in hints)}): each buffer "
+          "and descriptor layout is one Triton's TDM accepts")
+    padded = [f"member {k} {_padding(d)}" for k, d in enumerate(figures) if "pad_interval_dwords" in d]
+    if padded:
+        ok += f" ({'; '.join(padded)})"
+    return Result("tdm_copy", "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
+                  {"members": figures})
+
+
+def _copy_problems(shared: Encoding, desc: Encoding | None, block: Sequence[int], bits: int, op: str,
+                   buffer_shape: Sequence[int] | None, index: Encoding | None, index_shape: Sequence[int] | None,
+                   index_bits: int | None, num_ctas: int, num_warps: int | None,
+                   warp_used_hint: int | None) -> tuple[list[str], dict]:
+    """What the verifier and the lowering refuse of one TDM `op` (`tdm_copy`'s arguments), and its figures."""
     problems: list[str] = []
     details: dict = {"block": list(block)}
     shape = list(buffer_shape) if buffer_shape is not None else list(block)
@@ -138,11 +223,7 @@ def tdm_copy(shared: Encoding, desc: Encoding | None, block: Sequence[int], bits
         problems += _consistency(desc, block, shared, shape)
     if not problems:
         problems += _lowering(op, shared if op in ("gather", "scatter") else desc, block, bits, num_ctas, details)
-    ok = f"TDM {_NAMES[op]}: buffer and descriptor layouts are ones Triton's TDM accepts"
-    if "pad_interval_dwords" in details:
-        ok += f" (padding {details['pad_amount_dwords']} dwords every {details['pad_interval_dwords']} dwords)"
-    return Result("tdm_copy", "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
-                  details)
+    return problems, details
 
 
 _NAMES = {"load": "copy", "store": "store", "gather": "gather", "scatter": "scatter"}
@@ -354,6 +435,11 @@ def index_instructions(index: Encoding, n: int, index_bits: int) -> dict[str, in
 def decide(ob) -> Result:
     p = ob.param
     op = p("op") or "load"
+    if op == "fused_load":
+        members = [Member(ob.operand(f"shared{k}"), ob.operand(f"desc{k}"), tuple(block), bits, tuple(shape))
+                   for k, (block, bits, shape) in enumerate(p("members"))]
+        return tdm_fused_load(members, p("warp_used_hints"), num_warps=p("num_warps"), descriptors=p("descriptors"),
+                              destinations=p("destinations"))
     index = ob.operand("index")
     r = tdm_copy(ob.operand("shared"), ob.operand("desc"), p("block"), ob.dtype_bits, op=op,
                  buffer_shape=p("buffer_shape") or ob.shape, index=index, index_shape=p("index_shape"),

@@ -124,6 +124,10 @@ _mark("nvidia_without_two_ctas", r'module\s+attributes\s*\{(?![^}]*ttng\.two-cta
       None, "3.8", None, 'an NVIDIA module compiled by Triton without "ttng.two-ctas" (Triton 3.9 writes it on '
       'every NVIDIA module)', requires=r"(?m)^#loc\d* = loc\(",       # Triton's output: its #loc aliases
       needle='"cuda:')
+_mark("tdm_fused_load", r"(?m)^\s*(?:%[\w$.:#,\s%-]*=\s*)?\"?amdg\.async_tdm_fused_copy_global_to_local\b", "3.9",
+      None, None,
+      "amdg.async_tdm_fused_copy_global_to_local (from Triton 3.9; Triton 3.8's parser: 'custom op ... is unknown')",
+      needle="amdg.async_tdm_fused_copy_global_to_local")
 _mark("memdesc_subview", r"\bttg\.memdesc_subview\b", None, "3.4", None,
       "ttg.memdesc_subview (memdesc_index from Triton 3.5)", needle="ttg.memdesc_subview")
 

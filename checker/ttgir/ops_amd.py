@@ -4,7 +4,8 @@
   ``amdg.async_tdm_gather`` and ``amdg.async_tdm_scatter`` (gfx1250 Tensor Data Mover): ``tdm_copy``
   (properties/tdm.py: each Triton release's verifier and the descriptor its lowering builds; the op
   parameter says store, gather or scatter; gather and scatter read their row-index tensor's shape,
-  element type and layout). ``amdg.async_tdm_fused_copy_global_to_local`` (Triton 3.9) is not checked;
+  element type and layout); ``amdg.async_tdm_fused_copy_global_to_local`` (Triton 3.9: 2 to 4 loads, each
+  by the warps of its ``warp_used_hints`` entry) one ``tdm_copy`` (op fused_load) over all its members;
 - ``amdg.buffer_load`` / ``amdg.buffer_store``: ``coalesced`` (properties/coalesced.py, a warning: the
   vector width of Triton's AMD buffer lowering, third_party/amd/lib/TritonAMDGPUToLLVM/LoadStoreOpToLLVM.cpp
   ``BufferLoadOpConversion`` / ``BufferStoreOpConversion`` with ``LLVM::AMD::getVectorSize(ptr, offset)`` of
@@ -24,6 +25,8 @@ not cover is skipped with its reason (`Builder.skip`).
 
 from __future__ import annotations
 
+import re
+
 from ..syntax.ttgir import Operation
 from .builder import Builder, _compact, op_check
 from .ops_common import global_access
@@ -35,8 +38,46 @@ def tdm_copy(b: Builder, op: Operation) -> None:
     descs = [t for t in op.types if t.kind == "tensordesc"]
     bufs = [t for t in op.result_types if t.kind == "memdesc"]
     hint = op.attributes.get("warp_used_hint")
-    extra = (("num_warps", b.m.num_warps), ("warp_used_hint", hint)) if isinstance(hint, int) else ()
+    extra = (("num_warps", _num_warps(b, op)), ("warp_used_hint", hint & _U32)) if isinstance(hint, int) else ()
     _tdm(b, op, "load", descs, bufs, extra)
+
+
+_HINTS = re.compile(r"array<i32:\s*([-\d,\s]*)>")
+_U32 = 0xFFFFFFFF           # an i32 hint as the verifier reads it (uint32_t: 0x80000000 prints as -2147483648)
+
+
+@op_check("amdg.async_tdm_fused_copy_global_to_local")
+def tdm_fused_load(b: Builder, op: Operation) -> None:
+    """`tdm_copy` (op fused_load) of a fused TDM load: its descriptors (operands), destination buffers (the
+    types after ``->``) and ``warp_used_hints = array<i32: ...>``, member by member."""
+    descs = [t for t in op.types if t.kind == "tensordesc"]
+    bufs = [t for t in op.result_types if t.kind == "memdesc"]
+    m = _HINTS.fullmatch(str(op.attributes.get("warp_used_hints", "")).strip())
+    if not descs or not bufs or m is None:
+        b.skip(op, f"{op.name} without typed descriptors, buffers and warp_used_hints", "tdm_copy")
+        return
+    for t in bufs:
+        if t.encoding is None or not t.element_bits:
+            b.skip(op, f"{op.name} with a buffer that is not modelled ({t.unsupported or t.encoding_text} "
+                   f"{t.element_type})", "tdm_copy")
+            return
+    hints = [int(h) & _U32 for h in m.group(1).replace(",", " ").split()]
+    operands, members = [], []
+    for k, (desc, buf) in enumerate(zip(descs, bufs)):
+        operands += [(f"shared{k}", buf.encoding)] + ([(f"desc{k}", desc.encoding)] if desc.encoding else [])
+        members.append((list(desc.shape), buf.element_bits, list(buf.shape)))
+    what = ", ".join(f"{_compact(t.encoding_text)} {'x'.join(map(str, t.shape))}" for t in bufs)
+    params = (("op", "fused_load"), ("members", members), ("warp_used_hints", hints),
+              ("num_warps", _num_warps(b, op)))
+    if len(descs) != len(bufs):
+        params += (("descriptors", len(descs)), ("destinations", len(bufs)))
+    b.add(op, "tdm_copy", what, operands, bufs[0].shape, params=params)
+
+
+def _num_warps(b: Builder, op: Operation) -> int | None:
+    """The warps the op runs with, as Triton's verifier looks them up (a warp_specialize partition's own)."""
+    warps = b.warps_of(op)
+    return warps[0] if len(warps) == 1 else None
 
 
 @op_check("amdg.async_tdm_copy_local_to_global")

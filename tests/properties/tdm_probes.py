@@ -174,3 +174,79 @@ PROBES = {
                                            shape=[32, 64]),
     "scatter vec differs": G("scatter", SW(8), SW()),
 }
+
+
+def fused(members, hints=None, warps=4, syntax="3.9", descriptors=None):
+    """One ``amdg.async_tdm_fused_copy_global_to_local`` of `members`, each (desc layout or None, buffer layout,
+    block, buffer shape or None, element type, the descriptor's element type or None: the buffer's), with
+    ``warp_used_hints`` `hints` (one per member unless a probe says otherwise); `descriptors`: only the first
+    that many members pass their descriptor."""
+    args, descs, bufs, dtys, mtys = [], [], [], [], []
+    for k, (desc, alloc, block, shape, ety, dety) in enumerate(members):
+        bt = "x".join(map(str, block)) + "x" + (dety or ety) + (f", {desc}" if desc else "")
+        d = f"!tt.tensordesc<tensor<{bt}>>" if syntax == "3.7" else f"!tt.tensordesc<{bt}>"
+        m = f"!ttg.memdesc<{'x'.join(map(str, shape or block))}x{ety}, {alloc}, #smem, mutable>"
+        args.append(f"%a{k}: {m}")
+        bufs.append(f"%a{k}")
+        mtys.append(m)
+        if descriptors is None or k < descriptors:
+            args.append(f"%d{k}: {d}")
+            descs.append(f"%d{k}")
+            dtys.append(d)
+    body = (f"%t = amdg.async_tdm_fused_copy_global_to_local {', '.join(descs)} into {', '.join(bufs)} "
+            f"{{warp_used_hints = array<i32: {', '.join(map(str, hints))}>}} : {', '.join(dtys)} -> {', '.join(mtys)}")
+    return ("#smem = #ttg.shared_memory\n"
+            f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, '
+            'ttg.target = "hip:gfx1250", "ttg.threads-per-warp" = 32 : i32} {\n'
+            f"  tt.func @k({', '.join(args)}) {{\n    {body}\n    tt.return\n  }}\n}}\n")
+
+
+def M(desc, alloc, block=(64, 64), shape=None, ety="f16", dety=None):
+    """One member of a fused load."""
+    return (desc, alloc, list(block), shape, ety, dety)
+
+
+A, B = M(SW(), SW()), M(P([(64, 8)], [64, 64]), P([(64, 8)], [64, 64]))
+
+# name -> fused()'s arguments
+FUSED = {
+    "fused 2 members": dict(members=[A, B], hints=[3, 12]),
+    "fused 4 members": dict(members=[A, B, A, B], hints=[1, 2, 4, 8]),
+    "fused 4 members 8 warps interleaved": dict(members=[A, B, A, B], hints=[0x11, 0x22, 0x44, 0x88], warps=8),
+    "fused 1 member": dict(members=[A], hints=[15]),
+    "fused 5 members": dict(members=[A, B, A, B, A], hints=[1, 2, 4, 8, 16], warps=8),
+    "fused 3 hints for 2 members": dict(members=[A, B], hints=[1, 2, 4]),
+    "fused 2 descriptors into 3 buffers": dict(members=[A, B, A], hints=[1, 2, 4], descriptors=2),
+    "fused hints overlap": dict(members=[A, B], hints=[3, 1]),
+    "fused hints equal": dict(members=[A, B], hints=[3, 3]),
+    "fused hints do not cover the warps": dict(members=[A, B], hints=[1, 2]),
+    "fused hint 0": dict(members=[A, B], hints=[0, 3]),
+    "fused hint -1": dict(members=[A, B], hints=[-1, 3]),
+    "fused hint not axis-aligned": dict(members=[A, B], hints=[9, 6]),
+    "fused hint of 3 warps": dict(members=[A, B], hints=[7, 8]),
+    "fused hint beyond num_warps": dict(members=[A, B], hints=[3, 48]),
+    "fused 6 warps": dict(members=[A, B], hints=[3, 12], warps=6),
+    "fused ranks differ": dict(members=[A, M(SW(order=(2, 1, 0)), SW(order=(2, 1, 0)), (2, 64, 64))], hints=[3, 12]),
+    "fused f16 into bf16": dict(members=[A, M(SW(), SW(), ety="bf16", dety="f16")], hints=[3, 12]),
+    "fused f16 into f32": dict(members=[A, M(SW(), SW(), ety="f32", dety="f16")], hints=[3, 12]),
+    "fused f32 and f16 members": dict(members=[M(SW(), SW(), ety="f32"), B], hints=[3, 12]),
+    "fused member swizzled": dict(members=[A, M(SW(8, 8), SW(8, 8))], hints=[3, 12]),
+    "fused member nvmma": dict(members=[M(NV, NV), A], hints=[3, 12]),
+    "fused member vec differs": dict(members=[A, M(SW(8), SW())], hints=[3, 12]),
+    "fused member padding differs": dict(members=[M(P([(64, 4)], [64, 64]), P([(64, 8)], [64, 64])), A],
+                                         hints=[3, 12]),
+    "fused member interval of 1 dword": dict(members=[A, M(P([(2, 2)], [64, 64]), P([(2, 2)], [64, 64]))],
+                                             hints=[3, 12]),
+    "fused member two pairs": dict(members=[A, M(None, P([(32, 4), (64, 8)], [64, 64]))], hints=[3, 12]),
+    "fused member block over 65535": dict(members=[A, M(SW(), SW(), (1, 131072))], hints=[3, 12]),
+    "fused member no descriptor layout": dict(members=[A, M(None, SW())], hints=[3, 12]),
+    "fused member 1x64x64 over 64x64": dict(members=[M(SW(order=(2, 1, 0)), SW(), (1, 64, 64), [64, 64]),
+                                                     M(SW(order=(2, 1, 0)), SW(order=(2, 1, 0)), (2, 64, 64))],
+                                            hints=[3, 12]),
+    "fused partitioned 2 warps": dict(members=[M(PART(SW()), PART(SW())), A], hints=[3, 12]),
+    "fused partitioned 1 warp": dict(members=[A, M(PART(SW()), PART(SW()))], hints=[12, 1]),
+    "fused partitioned 2x2 2 warps": dict(members=[A, M(PART(SW(), 2, 2), PART(SW(), 2, 2))], hints=[3, 12]),
+    "fused partitioned padded": dict(members=[M(PART(P([(64, 8)], [32, 64])), PART(P([(64, 8)], [32, 64]))), A],
+                                     hints=[3, 12]),
+    "fused partitioned swizzled": dict(members=[M(PART(SW(8, 8)), PART(SW(8, 8))), A], hints=[3, 12]),
+}
