@@ -189,3 +189,16 @@ def test_a_gap_skips_with_its_reason_under_older_versions(tmp_path):
                 "--engine", "f2", "--report-dir", str(tmp_path), "--format", "text")
     assert "skipped 8x  tests/versions/corpus/3.6/gl_lds_direct_mfma.gfx950.ttgir:33: Triton 3.6: the direct-to-LDS" \
         in done.stdout
+
+
+def test_checked_as_39_a_copy_only_an_older_triton_emits_says_so():
+    """The same 3.6 module read with nothing bounding its version (checked as 3.9): 3.9's cap refuses its
+    direct-to-LDS copies, and the skip says the module then comes from an older Triton."""
+    r = checker.verify("tests/versions/corpus/3.6/gl_lds_direct_mfma.gfx950.ttgir", engine="f2")
+    assert r["summary"]["triton_version"] == "3.9"
+    reasons = {s["reason"] for k in r["summary"]["ttgir"] for s in k["skips"] if s["line"] == 33}
+    assert reasons == {
+        "access: Triton cannot lower this copy (canLoadDirectToLDS): gfx950's direct-to-LDS loads move [4, 16] bytes "
+        "per lane; the layouts and the padding (smallest interval 64, at most 1 element(s) per lane) allow 2 (the "
+        "padding's cap is Triton 3.9's; Triton 3.6 lowers such copies, gap padded_direct_to_lds: a module with one "
+        "comes from an older Triton, give --triton-version)"}

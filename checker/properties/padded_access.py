@@ -265,12 +265,16 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
     if not widths:
         raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
     v, perm = _fitted(cvt, widths, eb, cap)
-    if v != _fitted(cvt, widths, eb, max(widths) // eb)[0]:
+    binds = v != _fitted(cvt, widths, eb, max(widths) // eb)[0]
+    if binds:
         require_modelled("padded_direct_to_lds")        # the padding's cap binds: a Triton without it differs
     if v * eb not in widths:
         raise CheckerError(f"Triton cannot lower this copy (canLoadDirectToLDS): {hw.name}'s direct-to-LDS loads "
                            f"move {sorted(widths)} bytes per lane; the layouts and the padding (smallest "
-                           f"interval {mem.min_interval}, at most {cap} element(s) per lane) allow {v * eb}",
+                           f"interval {mem.min_interval}, at most {cap} element(s) per lane) allow {v * eb}"
+                           + (" (the padding's cap is Triton 3.9's; Triton 3.6 lowers such copies, gap "
+                              "padded_direct_to_lds: a module with one comes from an older Triton, give "
+                              "--triton-version)" if binds else ""),
                            field="access")
     return Plan(access, "store", bits, v * eb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
                 tuple(range(log2(v))), (), hw.groups("store", v * eb))
