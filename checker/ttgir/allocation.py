@@ -27,7 +27,8 @@ One function:
   (NVIDIA: ``optimalSwizzling`` with the target's ld/st-matrix tiles; AMD: the ld/st-only swizzle;
   `properties.conversion_cost.scratch_elements`); ``tt.reduce``: its largest cross-warp round, every
   input side by side (`properties.reduction.scratch_bytes`); ``tt.scan`` (blocked layouts, warps along
-  the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks``;
+  the axis): ``sum(bytes) x warps x non-axis lanes x non-axis elements per thread x blocks`` (blocks of
+  one CTA's part of the shape);
   ``tt.histogram``: ``max(bins, lanes) x bytes``; ``tt.gather`` not local to a warp: the source;
   ``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``ttg.local_atomic_scatter_rmw`` (and AMD's buffer atomics)
   whose result is used: one element of the pointee's bits (a tensor result that broadcasts: all of them);
@@ -1086,7 +1087,8 @@ def reductions_older_rule_larger(module: Module) -> bool:
 def _scan(op: Operation) -> tuple[int, str]:
     """Triton's ScanLoweringHelper over the input's layout with its broadcast registers removed (a linear
     encoding): per dim, the warps and lanes of its non-zero bases and the registers contiguous from the first
-    (along the blocked order); no scratch when one warp holds the axis' unique data."""
+    (along the blocked order), the blocks counted over one CTA's part of the shape; no scratch when one warp
+    holds the axis' unique data."""
     ins = layout_tensors(op.operand_types)
     if not ins or ins[0].encoding.kind != "blocked":
         return 0, ""
@@ -1103,6 +1105,7 @@ def _scan(op: Operation) -> tuple[int, str]:
     wpc, tpw = per_dim("warp"), per_dim("lane")
     if wpc[axis] == 1:
         return 0, ""
+    shape = [s // k for s, k in zip(shape, per_dim("block"))]     # one CTA's part (its CGA split)
     contig = [1] * rank
     regs = iter(_nonzero(L.in_bases("register")) if L.has_in_dim("register") else ())
     nxt = next(regs, None)
