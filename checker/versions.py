@@ -216,6 +216,12 @@ _change("reduce_scratch_by_rounds", "3.8", 9219,
         "the tensor's shape with the axis cut to its warps, every input side by side (none in one warp): an 8x1024 "
         "fp32 reduce over 2 warps along the axis takes 8,192 bytes where 3.8 gives 4,096 (metadata.shared of 3.6 "
         "and 3.7)", "checker/properties/reduction.py")
+_change("cvt_scratch_per_cta", "3.8", 9317,
+        "a convert_layout's scratch (and a reduction's rounds) in a multi-CTA kernel is one CTA's part: the swizzled "
+        "tile's elements over its reps and over the CTAs the source splits the tensor over",
+        "every CTA allocates the whole tensor's tile (elements over reps): a 32x32 fp64 conversion (a dot's result) "
+        "over 2 CTAs on sm90 takes 8,192 bytes where 3.8 takes 4,096 (metadata.shared of 3.6.0 and 3.7.0)",
+        "checker/properties/conversion_cost.py (scratch_elements, lower_conversion)")
 _change("tmem_subslice_tile_rules", "3.8", 7777,
         "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
         "its N a multiple of its width inside the source",

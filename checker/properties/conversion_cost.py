@@ -44,7 +44,8 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    registers that are warps on the other side, or warps, and the bank bits
    reordered so the side that filled the word vectorizes further.
 3. ``scratch_bytes`` = (scratch elements / reps / CTAs the scratch splits over) * element bytes (one
-   CTA's buffer: a scratch broadcast over CTAs is whole in each); ``barriers`` = 2 reps - 1, at the
+   CTA's buffer: a scratch broadcast over CTAs is whole in each; before Triton 3.8, change
+   ``cvt_scratch_per_cta``, every CTA allocates the whole tensor's tile); ``barriers`` = 2 reps - 1, at the
    warp level (``sync: warp``, bar.warp.sync) when no element crosses warps and neither layout
    broadcasts over warps (Triton's isCvtDimSync), else ``bar.sync`` for the CTA.
 4. Each side moves one slice per rep: st/ld.shared with the widest vector the
@@ -372,7 +373,7 @@ def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
         reps = optimal_swizzling(s, d, bits, hw).reps
     else:
         reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits)[0][REPS])
-    ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b))
+    ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     return s.total_out_size // (reps * ctas)
 
 
@@ -617,7 +618,7 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     sc = optimal_swizzling(s, d, work, hw)
     # one CTA's buffer: the scratch layout spans the tensor, split over the CTAs by its non-zero block
     # bases (a tensor broadcast over CTAs is whole in each); Triton allocates per CTA
-    split = 1 << sum(1 for b in sc.layout.in_bases(BLOCK) if any(b))
+    split = 1 << sum(1 for b in sc.layout.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     size = sc.layout.total_out_size // sc.reps // split * work // 8
     store = _side("store", s, sc.layout, sc.store, work, hw)
     load = _side("load", d, sc.layout, sc.load, work, hw)

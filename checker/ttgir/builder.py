@@ -187,7 +187,7 @@ class Builder:
         func = next((op for op in self.m.operations if op.name == "tt.func"), None)
         if func is None or self.hw is None:
             return
-        b = self._budget_across_conversion_rule(self._budget_of_any_allowed_version(
+        b = self._budget_across_conversion_rules(self._budget_of_any_allowed_version(
             budget(self.m, self.hw, self.analysis)))
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
@@ -227,29 +227,49 @@ class Builder:
                "reduce_scratch_by_rounds; give --triton-version for the exact figure)")
         return Budget(other.total, other.buffers, other.notes, other.uncertain + [why])
 
-    def _budget_across_conversion_rule(self, b):
+    def _budget_across_conversion_rules(self, b):
         """`b`, or where the module's syntax bounds its version without naming the release (detected) and a release
-        it allows sizes an NVIDIA conversion's scratch by the other rule of change ``cvt_matrix_keeps_vector_reps``
-        (before Triton 3.6 every bit a matrix instruction could vectorise over becomes a rep: less scratch), and the
-        module's figure differs there: the larger of the two, an estimate naming both (a warning, never an error;
-        give --triton-version for the exact figure)."""
+        it allows sizes a conversion's scratch by another rule (change ``cvt_matrix_keeps_vector_reps`` on NVIDIA:
+        before Triton 3.6 every bit a matrix instruction could vectorise over becomes a rep, less scratch; change
+        ``cvt_scratch_per_cta`` in a multi-CTA module: before 3.8 every CTA allocates the whole tensor's tile, more
+        scratch), and the module's figure differs there: the largest, an estimate naming the others (a warning,
+        never an error; give --triton-version for the exact figure)."""
         from .allocation import Budget, budget
-        since = CHANGES["cvt_matrix_keeps_vector_reps"].since
-        chosen = self.selection.version
-        others = [v for v in self.selection.allowed if (v >= since) != (chosen >= since)]
-        if self.selection.reason != "detected" or not others or self.hw is None or self.hw.vendor != "nvidia" or \
+        names = ((["cvt_matrix_keeps_vector_reps"] if self.hw is not None and self.hw.vendor == "nvidia" else [])
+                 + (["cvt_scratch_per_cta"] if (self.m.num_ctas or 1) > 1 else []))
+        if self.selection.reason != "detected" or not names or \
                 not any(op.name == "ttg.convert_layout" for op in self.m.operations):
             return b
-        with using(others[-1]):
-            other = budget(self.m, self.hw, self.analysis)
-        if other.total == b.total:
+
+        def rules(v):
+            return tuple(v >= CHANGES[n].since for n in names)
+        chosen = self.selection.version
+        classes: dict[tuple, list] = {}             # the allowed releases by the rules they follow, chosen's apart
+        for v in self.selection.allowed:
+            if rules(v) != rules(chosen):
+                classes.setdefault(rules(v), []).append(v)
+        figures = []
+        for group in classes.values():
+            with using(group[-1]):
+                other = budget(self.m, self.hw, self.analysis)
+            if other.total != b.total:
+                figures.append((group, other))
+        if not figures:
             return b
-        releases = f"{others[0]}" if len(others) == 1 else f"{others[0]} to {others[-1]}"
-        why = (f"the module's syntax allows Triton {releases} as well as {chosen}, whose conversions "
-               f"through shared memory take {'more' if other.total > b.total else 'less'} scratch: {other.total} bytes "
-               f"where {chosen} takes {b.total} (change cvt_matrix_keeps_vector_reps; give --triton-version for the "
-               "exact figure)")
-        top = other if other.total > b.total else b
+        merged: list[tuple[list, Budget]] = []      # neighbouring classes of one figure said once
+        for g, o in sorted(figures, key=lambda x: x[0][0]):
+            if merged and merged[-1][1].total == o.total:
+                merged[-1] = (merged[-1][0] + g, merged[-1][1])
+            else:
+                merged.append((g, o))
+        said = "; ".join(f"Triton {g[0]} takes {o.total} bytes" if len(g) == 1 else
+                         f"Triton {g[0]} to {g[-1]} take {o.total} bytes" for g, o in merged)
+        changed = [n for n in names if any(rules(g[0])[names.index(n)] != rules(chosen)[names.index(n)]
+                                           for g, _ in figures)]
+        why = (f"the module's syntax allows other releases than {chosen}, whose conversions through shared memory "
+               f"take other scratch: {said}, where {chosen} takes {b.total} (change{'s' if len(changed) > 1 else ''} "
+               f"{', '.join(changed)}; give --triton-version for the exact figure)")
+        top = max([b] + [o for _, o in figures], key=lambda x: x.total)
         return Budget(top.total, top.buffers, top.notes, b.uncertain + [why])
 
     # ------------------------------------------------------------ helpers

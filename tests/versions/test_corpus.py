@@ -55,9 +55,12 @@ def test_every_module_verifies_with_no_error_and_no_problem(version):
     assert s["failed"] == 0 and "error" not in s["verdicts"]
     assert [p for t in s["ttgir"] for p in t["problems"]] == []
     asm = json.loads((FOLDERS[version] / "asm.json").read_text())
-    shared = {c["source"]["file"].rsplit("/", 1)[1]: c["parameters"]["kernel_bytes"] for c in report["checks"]
-              if c["property"] == "fits" and "kernel_bytes" in c["parameters"]}
-    assert {f for f, n in shared.items() if n != asm[f]["shared"]} <= SHARED_ELSEWHERE
+    fits = {c["source"]["file"].rsplit("/", 1)[1]: c for c in report["checks"]
+            if c["property"] == "fits" and "kernel_bytes" in c["parameters"]}
+    shared = {f: c["parameters"]["kernel_bytes"] for f, c in fits.items()}
+    # a figure the module's syntax leaves to several releases is the largest, an estimate (builder.Builder)
+    estimates = {f for f, c in fits.items() if c["details"]["exact"] is False and shared[f] >= asm[f]["shared"]}
+    assert {f for f, n in shared.items() if n != asm[f]["shared"]} <= SHARED_ELSEWHERE | estimates
     assert len(shared) == len(_modules(version))
 
 
