@@ -175,6 +175,12 @@ _change("nvmma_unswizzled_transposed", "3.8", None,
 _change("mfma_operand_tiles_per_warp", "3.6", 8213,
         "a dot operand of amd_mfma tiles its non-K dim by the parent's tilesPerWarp of that dim",
         "tilesPerWarp is read reversed (operand A tiles M by tilesPerWarp[1])", "checker/encodings/amd_mfma.py")
+_change("mma_v5_k_split_refused", "3.7", 8684,
+        "ttng.tc_gen5_mma's verifier refuses an A or B operand whose CGA splits K across CTAs (\"LHS CTASplit along K "
+        "should be 1\")",
+        "accepted: Triton 3.5 and 3.6 compile a 2-CTA matmul whose transposed A tile is split along K, each CTA "
+        "holding half of the K its MMA needs whole; layoutcheck reports it under every release",
+        "checker/properties/mma_operands.py")
 _change("wmma_lowered_from_cta_layout", "3.7", 8946,
         "amd_wmma lowers as its tile times its ctaLayout (then the repetitions, N before M); a dot operand "
         "repeats K by instrShape[2], then takes the ctaLayout with its K components zeroed, and the parent's "

@@ -36,6 +36,7 @@ from ..encodings import lower
 from ..encodings.base import Encoding
 from ..encodings.cga import shape_per_cta
 from ..errors import CheckerError
+from ..versions import active, follows
 from .result import Result
 
 SCALE_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN",
@@ -131,10 +132,12 @@ def mma_operands(a: Encoding, b: Encoding, d: Encoding, a_shape: Sequence[int], 
         return _result(problems, a_shape, b_shape, d_shape)
     a_alloc, b_alloc, d_alloc = allocs or (a_shape, b_shape, d_shape)     # lowered at allocation shapes
     ab, bb, db = _block_bases(a, a_alloc), _block_bases(b, b_alloc), _block_bases(d, d_alloc)
-    if _split(ab, 1) != 1:
-        problems.append(f"A's CGA splits K into {_split(ab, 1)} CTAs (must be 1)")
-    if _split(bb, 0) != 1:
-        problems.append(f"B's CGA splits K into {_split(bb, 0)} CTAs (must be 1)")
+    for who, n in (("A", _split(ab, 1)), ("B", _split(bb, 0))):
+        if n != 1:
+            older = "" if follows("mma_v5_k_split_refused") else (
+                f": Triton {active()}'s verifier accepts it, but each CTA holds 1/{n} of the K its MMA needs whole "
+                "(change mma_v5_k_split_refused)")
+            problems.append(f"{who}'s CGA splits K into {n} CTAs (must be 1){older}")
     if two_ctas:
         first = tuple(b.cga_layout[0]) if getattr(b, "cga_layout", ()) else None
         if b.kind == "nvmma_shared" and first != (0, 1):

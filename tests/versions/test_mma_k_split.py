@@ -1,0 +1,23 @@
+"""A tcgen05 MMA whose A operand is split along K across CTAs (change mma_v5_k_split_refused, #8684): Triton 3.5 and
+3.6 compile it (tests/verify/ttgir/blackwell_k_split_2cta_triton36.ttgir, a 2-CTA matmul with a transposed A tile),
+3.7's verifier refuses it. Under every release it is a defect: each CTA's shared memory holds half of the K its MMA
+needs whole; under 3.5/3.6 the finding says their verifier accepts it."""
+
+import pytest
+
+import checker
+from tests.verify.conftest import ROOT
+
+KERNEL = str(ROOT / "tests" / "verify" / "ttgir" / "blackwell_k_split_2cta_triton36.ttgir")
+
+
+@pytest.mark.parametrize("version, why", [
+    ("3.6", "A's CGA splits K into 2 CTAs (must be 1): Triton 3.6's verifier accepts it, but each CTA holds 1/2 of "
+            "the K its MMA needs whole (change mma_v5_k_split_refused)"),
+    ("3.7", "A's CGA splits K into 2 CTAs (must be 1)"),
+])
+def test_a_k_split_operand_fails_under_every_release(version, why):
+    report = checker.verify(KERNEL, engine="f2", triton_version=version)
+    got = [(c["source"]["line"], c["verdict"], c["severity"], c["explanation"]) for c in report["checks"]
+           if c["property"] == "mma_operands"]
+    assert got == [(159, "fails", "error", why), (192, "fails", "error", why)]
