@@ -22,7 +22,8 @@ layout equals dot_op(0, P, k); a WMMA parent differing in its CGA layout).
 
 where a (and b) may instead be a shared memory descriptor (``warp_group_dot``
 reads A or B from shared memory: the accumulator is then NVIDIA MMA v3 and the
-shared layout an NVMMA one, nvmma_shared or its shared_linear form).
+shared layout an NVMMA one, nvmma_shared or its shared_linear form, whose CGA
+does not split K over CTAs: wgmma reads its own CTA's shared memory).
 
 Both return a `Result` with no engine verdicts; a failure's explanation names
 the rule that is broken. An encoding that is valid but not modelled (e.g. a
@@ -138,6 +139,8 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
             elif op.kind not in WGMMA_SHARED:
                 problems.append(f"{name} is read by wgmma from shared memory, which needs an nvmma_shared "
                                 f"layout; got {op.kind}")
+            else:
+                problems += _wgmma_k_split(name, op, a_shape if idx == 0 else b_shape, idx)
             continue
         if not isinstance(op, DotOperandEncoding):
             problems.append(f"{name} must be a dot_op encoding, got {op.kind}")
@@ -164,6 +167,20 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
     details = {"a_shape": list(a_shape), "b_shape": list(b_shape), "acc_shape": list(acc_shape)}
     return _static("dot_operands", problems, "A, B and the accumulator agree (opIdx, parent, kWidth, shapes)",
                    details)
+
+
+def _wgmma_k_split(name: str, op: Encoding, shape: Sequence[int], idx: int) -> list[str]:
+    """wgmma reads a shared operand from its own CTA's shared memory: the operand's CGA must not split K (A's
+    last dim, B's second to last) over CTAs. Triton 3.5 and 3.6 compile such a dot (a 2-CTA matmul with a
+    transposed A tile) and 3.7's lowering asserts on it (DotOpMmaSmemLoader: ``block == 0``)."""
+    k = len(shape) - 1 if idx == 0 else len(shape) - 2
+    L = lower(op, list(shape))
+    L = getattr(L, "linear", L)
+    n = 1 << sum(1 for b in (L.in_bases("block") if L.has_in_dim("block") else ()) if b[k])
+    if n == 1:
+        return []
+    return [f"{name}'s CGA splits K into {n} CTAs: wgmma reads {name} from its own CTA's shared memory, which "
+            f"holds 1/{n} of the K it needs (Triton 3.7's lowering asserts on it)"]
 
 
 def decide(check) -> Result:

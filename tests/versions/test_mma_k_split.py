@@ -21,3 +21,14 @@ def test_a_k_split_operand_fails_under_every_release(version, why):
     got = [(c["source"]["line"], c["verdict"], c["severity"], c["explanation"]) for c in report["checks"]
            if c["property"] == "mma_operands"]
     assert got == [(159, "fails", "error", why), (192, "fails", "error", why)]
+
+
+def test_a_wgmma_operand_split_along_k_is_a_defect():
+    """The Hopper build of the same kernel: wgmma reads its transposed A tile, split along K over the 2 CTAs, from
+    its own CTA's shared memory (Triton 3.7.0's lowering asserts on it)."""
+    path = str(ROOT / "tests" / "verify" / "ttgir" / "hopper_k_split_2cta_triton36.ttgir")
+    report = checker.verify(path, engine="f2", triton_version="3.6")
+    assert [(c["source"]["line"], c["verdict"], c["explanation"]) for c in report["checks"]
+            if c["property"] == "dot_operands" and not c["passed"]] == [
+        (152, "fails", "A's CGA splits K into 2 CTAs: wgmma reads A from its own CTA's shared memory, which holds 1/2 "
+                       "of the K it needs (Triton 3.7's lowering asserts on it)")]
