@@ -103,6 +103,20 @@ class InternalError(Exception):
     """A bug in layoutcheck itself (engine disagreement, witness that does not replay)."""
 
 
+def bug_message(error: BaseException) -> str:
+    """One line for an exception that is a bug in layoutcheck: its type and message, and the line of
+    layoutcheck's code that raised it (``checker/ttgir/allocation.py:777``), for the report of the bug."""
+    import os
+    import traceback
+    here = os.path.dirname(os.path.abspath(__file__))
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename).startswith(here)]
+    where = ""
+    if frames:
+        f = frames[-1]
+        where = f" (at checker/{os.path.relpath(f.filename, here)}:{f.lineno})"
+    return f"{type(error).__name__}: {error}{where}"
+
+
 def names_argument(argument: str, params: tuple[str, ...] = (),
                    replaces: tuple[str, ...] = ()) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Decorate a public function so that the `CheckerError`s it raises name the parameter their input

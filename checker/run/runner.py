@@ -88,10 +88,14 @@ class Outcome:
 
 def evaluate(ob: Check, engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """Decide the check's property under the check's Triton version: its `checker.registry.PROPERTIES`
-    entry's ``decide``."""
+    entry's ``decide``; a check that stands for a bug met while its module's checks were derived (parameter
+    ``internal_error``) raises it as an `InternalError`."""
     prop = PROPERTIES.get(ob.property)
     if prop is None:
         raise InternalError(f"no property {ob.property!r} in the registry")
+    bug = ob.param("internal_error")        # the reader's own bug at this op (`Builder.internal_error`)
+    if bug is not None:
+        raise InternalError(bug)
     with using(ob.triton_version):
         return prop.run(ob, engine, timeout_ms)
 

@@ -836,8 +836,8 @@ def erased_before_allocation(fn: Function) -> set[int]:
 
     passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches pass it
     for targets in branches.values():
-        for arguments, passed in targets:
-            for a, v in zip(arguments, passed):
+        for successor_arguments, passed in targets:
+            for a, v in zip(successor_arguments, passed):
                 if v is not None:
                     passed_to.setdefault(a, []).append(v)
     for i in fn.members:

@@ -21,7 +21,7 @@ from functools import cached_property
 
 from ..encodings import lower
 from ..encodings.base import Encoding
-from ..errors import CheckerError
+from ..errors import CheckerError, bug_message
 from ..hardware import Hardware, hardware_for_target
 from ..spec import Check
 from ..syntax.ttgir import Module, Operation, TypeRef, layout_shape, partition_warps
@@ -173,11 +173,30 @@ class Builder:
             rules = OP_CHECKS.get(op.name)
             if rules:
                 for derive in rules:
-                    derive(self, op)
+                    try:
+                        derive(self, op)
+                    except CheckerError:
+                        raise
+                    except Exception as e:      # a bug in the rule: this op's check says so, the rest goes on
+                        self.internal_error(op, "well_formed", derive.__name__.lstrip("_"), e)
             elif op.name in NOT_MODELLED:
                 check, reason = NOT_MODELLED[op.name]
                 self.skip(op, reason, check)
-        self.kernel_budget()
+        try:
+            self.kernel_budget()
+        except CheckerError:
+            raise
+        except Exception as e:
+            func = next((op for op in m.operations if op.name == "tt.func"), None)
+            if func is None:
+                raise
+            self.internal_error(func, "fits", "kernel", e)
+
+    def internal_error(self, op: Operation, prop: str, what: str, error: Exception) -> None:
+        """A check of `op` that reports `error`, raised while its checks were derived, as what it is: a bug in
+        layoutcheck (verdict ``error``, exit 3, `checker.run.runner.evaluate`), where the line and the code that
+        raised it are named; the module's other checks are derived and proved as usual."""
+        self.add(op, prop, what, [], [1], params=(("internal_error", bug_message(error)),))
 
     def kernel_budget(self) -> None:
         """The whole kernel's shared memory (`checker.ttgir.allocation.budget`: every allocation with its
