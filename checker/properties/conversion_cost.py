@@ -174,12 +174,15 @@ def _segment(bank_src, bank_dst, block, dim, n) -> list[int]:
     return seg[:n]
 
 
-def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps) -> dict[str, list[int]]:
-    """Triton's optimalSwizzling with a given vector and tiles (flat src/dst): the scratch bases per in-dim."""
+def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps,
+             segment_bits: int = 1024) -> dict[str, list[int]]:
+    """Triton's optimalSwizzling with a given vector and tiles (flat src/dst): the scratch bases per in-dim; a
+    segment (the vector times the bank bases) covers `segment_bits` (32 banks of 4 bytes, but see
+    `reduction.segment_bits`)."""
     dim = src.total_out_size_log2
     nz_block = [b for b in block if b]
     bank_src, bank_dst = list(vbasis) + list(tile_src), list(vbasis) + list(tile_dst)
-    n_bank = min(log2(1024 // ((1 << len(vbasis)) * bits)), dim - len(vbasis) - len(nz_block))
+    n_bank = min(log2(segment_bits // ((1 << len(vbasis)) * bits)), dim - len(vbasis) - len(nz_block))
     n_seg = dim - n_bank - len(vbasis) - len(nz_block)
     seg = _segment(bank_src, bank_dst, nz_block, dim, n_seg)
     bank = _complement(list(vbasis) + seg + nz_block, dim)
@@ -240,7 +243,7 @@ def _conflicts(seg: list[int], tile: list[int], dim: int) -> int:
     return (1 << len(_intersection(seg, tile, dim))) - 1
 
 
-def _ldst_swizzle(src, dst, bits) -> tuple[dict[str, list[int]], int, int]:
+def _ldst_swizzle(src, dst, bits, segment_bits: int = 1024) -> tuple[dict[str, list[int]], int, int]:
     """Triton's optimalSwizzlingLdSt (flat src/dst): scratch bases, and Triton's (store, load) conflicts."""
     dim = src.total_out_size_log2
     reg_src, reg_dst = _flat(src, REG), _flat(dst, REG)
@@ -272,7 +275,7 @@ def _ldst_swizzle(src, dst, bits) -> tuple[dict[str, list[int]], int, int]:
     log_vec = log2(max(1, ((1 << len(v)) * bits) // 32))
     tile_src = lane_src[:len(lane_src) - log_vec]
     tile_dst = lane_dst[:len(lane_dst) - log_vec]
-    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0)
+    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, segment_bits)
     if log_vec < 2:
         banks = sm[BANK]
         in_src = [i for i, r in enumerate(banks) if r in reg_src]
@@ -360,19 +363,21 @@ def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hard
     return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
 
 
-def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None) -> int:
+def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None,
+                     segment_bits: int = 1024) -> int:
     """The elements of scratch Triton's allocation analysis gives a conversion src -> dst through shared memory
     (getNumScratchElemsSwizzledCvt): the swizzled tile of the broadcast-free layouts over its reps and over
     the CTAs src splits the tensor over. On NVIDIA targets the tile is `optimal_swizzling`'s with the target's
     matrix instructions (the one the lowering uses); elsewhere (AMD, reductions: ``hardware`` None) the
-    ld/st-only swizzle's (optimalSwizzlingLdSt)."""
+    ld/st-only swizzle's (optimalSwizzlingLdSt), over segments of `segment_bits` (a reduction's:
+    `reduction.segment_bits`)."""
     s, _ = drop_broadcast_registers(_full(src))
     d, _ = drop_broadcast_registers(_full(dst))
     hw = resolve(hardware) if hardware is not None else None
     if hw is not None and hw.vendor == "nvidia":
         reps = optimal_swizzling(s, d, bits, hw).reps
     else:
-        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits)[0][REPS])
+        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits, segment_bits)[0][REPS])
     ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     return s.total_out_size // (reps * ctas)
 

@@ -36,10 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import prod
+from typing import Any
 
 from .. import memo, smt
 from ..encodings import lower
 from ..errors import CheckerError
+from ..hardware import resolve
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from ..versions import follows
@@ -189,23 +191,38 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
     return rounds
 
 
-def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int]) -> tuple[tuple, int]:
+def segment_bits(hardware: Any = None) -> int:
+    """The bits one segment of a reduction round's swizzled scratch tile covers on `hardware` (a `Hardware` or its
+    name; None: 32 banks): its banks x bank bytes x 8, 1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's
+    64 banks. Measured: a cross-warp reduction of 16x1024 i32 over 4 warps takes 128 bytes of scratch in Triton
+    3.8 and 3.9 on gfx942 (two reps) and 256 on gfx950 and gfx1250 (one), the same TTGIR; 72 reductions (three
+    element widths, both axes, 4 to 8 warps) equal metadata.shared on the three targets this way. Their
+    ``convert_layout`` scratch is modelled with 32 banks' segments everywhere (`conversion_cost.scratch_elements`:
+    no gfx950 conversion compared differs, none of them sensitive to the bank count)."""
+    if hardware is None:
+        return 1024
+    hw = resolve(hardware)
+    return hw.banks * hw.bank_bytes * 8
+
+
+def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], segment: int = 1024) -> tuple[tuple, int]:
     """(`cross_warp_rounds`, as a tuple, and the scratch the allocation gives the reduction of inputs of `bits`:
-    `rounds_scratch_bytes` of them, before Triton 3.8 `warp_tile_scratch_bytes`), once per run (`checker.memo`):
-    the kernel's shared-memory budget and the reduction's check both need them."""
+    `rounds_scratch_bytes` of them over segments of `segment` bits (`segment_bits`), before Triton 3.8
+    `warp_tile_scratch_bytes`), once per run (`checker.memo`): the kernel's shared-memory budget and the
+    reduction's check both need them."""
     def compute() -> tuple[tuple, int]:
         rounds = tuple(cross_warp_rounds(L, axis))
-        size = rounds_scratch_bytes(rounds, bits) if follows("reduce_scratch_by_rounds") else \
+        size = rounds_scratch_bytes(rounds, bits, segment) if follows("reduce_scratch_by_rounds") else \
             warp_tile_scratch_bytes(L, axis, bits)
         return rounds, size
-    return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits)), compute)
+    return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits), segment), compute)
 
 
-def scratch_bytes(L: LinearLayout, axis: int, bits: list[int]) -> int:
+def scratch_bytes(L: LinearLayout, axis: int, bits: list[int], segment: int = 1024) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L (ReduceOpHelper::getScratchSizeInBytes): from Triton 3.8 its largest round, every
-    input's tile side by side; before, `warp_tile_scratch_bytes`."""
-    return rounds_and_scratch(L, axis, bits)[1]
+    input's tile side by side (segments of `segment` bits: `segment_bits`); before, `warp_tile_scratch_bytes`."""
+    return rounds_and_scratch(L, axis, bits, segment)[1]
 
 
 def warp_tile_scratch_bytes(L: LinearLayout, axis: int, bits: Sequence[int]) -> int:
@@ -225,11 +242,12 @@ def warp_tile_scratch_bytes(L: LinearLayout, axis: int, bits: Sequence[int]) -> 
     return prod(sizes) * sum(-(-b // 8) for b in bits)
 
 
-def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bits: Sequence[int]) -> int:
+def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bits: Sequence[int],
+                         segment: int = 1024) -> int:
     """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
     for src, dst in rounds:
-        largest = max(largest, sum(scratch_elements(src, dst, b) * (b // 8) for b in bits))
+        largest = max(largest, sum(scratch_elements(src, dst, b, segment_bits=segment) * (b // 8) for b in bits))
     return largest
 
 
@@ -296,7 +314,7 @@ def accumulators(L: LinearLayout) -> int:
 
 def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduce", layout_kind: str | None = None,
               instructions: str | None = None, index_layout: LinearLayout | None = None,
-              engines: Engines = DEFAULT_ENGINES) -> Result:
+              engines: Engines = DEFAULT_ENGINES, segment: int = 1024) -> Result:
     """The levels a reduction or scan of inputs of `bits` along `axis` crosses, and its cost (module docstring).
     `layout_kind`: the encoding's family (a scan needs ``blocked``); `instructions`: ``shfl`` or ``redux``
     (NVIDIA: the warp step's instructions are counted, redux.sync where the target and combiner allow it)
@@ -322,7 +340,7 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
         return Result(NAME, "fails", {}, None, f"Triton 3.9 lowers a scan only on a blocked layout, not "
                                                f"{layout_kind} (ScanLoweringHelper::isSupported)", details)
     if kind == "reduce":
-        reduced, (rounds, scratch) = reduced_registers(L, axis), rounds_and_scratch(L, axis, bits)
+        reduced, (rounds, scratch) = reduced_registers(L, axis), rounds_and_scratch(L, axis, bits, segment)
         details["accumulators"] = accumulators(reduced)
         counts = _shuffle_counts(reduced, rounds, axis, len(bits), instructions == "redux") \
             if instructions is not None else None
@@ -366,4 +384,5 @@ def decide(check, engines: Engines) -> Result:
     index = check.operand("index") if p("kind") == "gather" else None
     return reduction(lower(enc, check.shape), p("axis"), list(p("bits")), kind=p("kind"),
                      index_layout=lower(index, p("index_shape")) if index is not None else None,
-                     layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engines=engines)
+                     layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engines=engines,
+                     segment=segment_bits(check.hardware))

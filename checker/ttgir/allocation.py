@@ -976,7 +976,7 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
                                  f"conversion is sized without the target's ld/st matrix instructions")
             return size, why, SCRATCH_ALIGN
         if op.name == "tt.reduce":
-            return _reduce(op, sizes) + (SCRATCH_ALIGN,)
+            return _reduce(op, sizes, hw) + (SCRATCH_ALIGN,)
         if op.name == "tt.scan":
             return _scan(op) + (SCRATCH_ALIGN,)
         if op.name == "tt.histogram":
@@ -1048,27 +1048,30 @@ def _axis(op: Operation) -> int:
     return op.axis or 0
 
 
-def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None) -> tuple[int, str]:
-    """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`)."""
+def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None,
+            hw: Hardware | None = None) -> tuple[int, str]:
+    """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`) on `hw`."""
+    from ..properties.reduction import segment_bits  # lazy: kernels with reductions
     ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
     axis = _axis(op)
     bits = [_scratch_bits(t) for t in ins]
-    key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits))
-    return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits))
+    segment = segment_bits(hw)
+    key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits), segment)
+    return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits, segment))
 
 
-def _reduce_bytes(first: TypeRef, axis: int, bits: list[int]) -> tuple[int, str]:
+def _reduce_bytes(first: TypeRef, axis: int, bits: list[int], segment: int = 1024) -> tuple[int, str]:
     from ..properties.reduction import rounds_and_scratch, warp_tile_scratch_bytes  # lazy: kernels with reductions
     if not follows("reduce_scratch_by_rounds"):
         size = warp_tile_scratch_bytes(_layout(first), axis, bits)
         return size, "cross-warp reduction, the axis's warps' tile" if size else ""
-    rounds, size = rounds_and_scratch(_layout(first), axis, bits)
+    rounds, size = rounds_and_scratch(_layout(first), axis, bits, segment)
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 
-def reductions_older_rule_larger(module: Module) -> bool:
+def reductions_older_rule_larger(module: Module, hw: Hardware | None = None) -> bool:
     """Whether some ``tt.reduce`` of `module` takes more scratch by the rule before Triton 3.8
     (`properties.reduction.warp_tile_scratch_bytes`) than it does now, its layout lowered as the version in force
     lowers it (the warp bases the older rule reads are the same in every version): where none does, the older
@@ -1079,7 +1082,7 @@ def reductions_older_rule_larger(module: Module) -> bool:
             ins = layout_tensors(op.operand_types)
             if ins:
                 bits = [_scratch_bits(t) for t in ins]
-                if warp_tile_scratch_bytes(_layout(ins[0]), _axis(op), bits) > _reduce(op)[0]:
+                if warp_tile_scratch_bytes(_layout(ins[0]), _axis(op), bits) > _reduce(op, None, hw)[0]:
                     return True
     return False
 

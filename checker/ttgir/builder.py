@@ -228,7 +228,7 @@ class Builder:
         if self.selection.reason not in ("detected", "default") or not others or \
                 not any(op.name == "tt.reduce" for op in self.m.operations):
             return b
-        if (chosen >= since) and not reductions_older_rule_larger(self.m):
+        if (chosen >= since) and not reductions_older_rule_larger(self.m, self.hw):
             return b
         with using(others[-1]):
             other = budget(self.m, self.hw, self.analysis)
