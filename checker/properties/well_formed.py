@@ -171,12 +171,15 @@ def dot_operands(a: Encoding, b: Encoding, acc: Encoding, a_shape: Sequence[int]
 
 def _wgmma_k_split(name: str, op: Encoding, shape: Sequence[int], idx: int) -> list[str]:
     """wgmma reads a shared operand from its own CTA's shared memory: the operand's CGA must not split K (A's
-    last dim, B's second to last) over CTAs. Triton 3.5 and 3.6 compile such a dot (a 2-CTA matmul with a
-    transposed A tile) and 3.7's lowering asserts on it (DotOpMmaSmemLoader: ``block == 0``)."""
+    last dim, B's second to last) over CTAs: a CGA basis along K inside the operand's shape (the CGA clamped to
+    the shape, as the lowering clamps it) puts each half of K in another CTA. Triton 3.5 and 3.6 compile such a
+    dot (a 2-CTA matmul with a transposed A tile) and 3.7's lowering asserts on it (DotOpMmaSmemLoader:
+    ``block == 0``). Read off the CGA alone, not a lowering: the operand may be a view of K narrower than the
+    layout's block shape (a K=32 dot split into two K=16 wgmmas over a 16x64 subslice of a 32x64 buffer)."""
     k = len(shape) - 1 if idx == 0 else len(shape) - 2
-    L = lower(op, list(shape))
-    L = getattr(L, "linear", L)
-    n = 1 << sum(1 for b in (L.in_bases("block") if L.has_in_dim("block") else ()) if b[k])
+    cga = getattr(op, "cga_layout", ())
+    bases = cga() if callable(cga) else cga
+    n = 1 << sum(1 for b in bases if 0 < b[k] < shape[k])
     if n == 1:
         return []
     return [f"{name}'s CGA splits K into {n} CTAs: wgmma reads {name} from its own CTA's shared memory, which "

@@ -32,3 +32,15 @@ def test_a_wgmma_operand_split_along_k_is_a_defect():
             if c["property"] == "dot_operands" and not c["passed"]] == [
         (152, "fails", "A's CGA splits K into 2 CTAs: wgmma reads A from its own CTA's shared memory, which holds 1/2 "
                        "of the K it needs (Triton 3.7's lowering asserts on it)")]
+
+
+def test_a_wgmma_operand_viewed_narrower_than_its_block_is_checked():
+    """fla's chunk_gsa_fwd_kernel_inter (Triton 3.9, cuda:90): each K=32 dot becomes two K=16 warp_group_dots over
+    16x64 subslices of a 32x64 transposed nvmma_shared buffer with a 64-byte swizzle, narrower along K than the
+    layout's block: the K-split rule reads the CGA alone, so every dot_operands check is made and holds (it was
+    skipped when the rule lowered the view)."""
+    path = str(ROOT / "tests" / "verify" / "ttgir" / "fla_gsa_inter_cuda90_triton39.ttgir")
+    report = checker.verify(path, engine="f2")
+    assert [(c["source"]["line"], c["verdict"]) for c in report["checks"] if c["property"] == "dot_operands"] == [
+        (257, "holds"), (260, "holds"), (265, "holds"), (268, "holds")]
+    assert [s for k in report["summary"]["ttgir"] for s in k["skips"] if s["check"] == "dot_operands"] == []
