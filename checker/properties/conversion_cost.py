@@ -175,14 +175,13 @@ def _segment(bank_src, bank_dst, block, dim, n) -> list[int]:
 
 
 def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps,
-             segment_bits: int = 1024) -> dict[str, list[int]]:
+             segment: int = 1024) -> dict[str, list[int]]:
     """Triton's optimalSwizzling with a given vector and tiles (flat src/dst): the scratch bases per in-dim; a
-    segment (the vector times the bank bases) covers `segment_bits` (32 banks of 4 bytes, but see
-    `reduction.segment_bits`)."""
+    segment (the vector times the bank bases) covers `segment` bits (`segment_bits`)."""
     dim = src.total_out_size_log2
     nz_block = [b for b in block if b]
     bank_src, bank_dst = list(vbasis) + list(tile_src), list(vbasis) + list(tile_dst)
-    n_bank = min(log2(segment_bits // ((1 << len(vbasis)) * bits)), dim - len(vbasis) - len(nz_block))
+    n_bank = min(log2(segment // ((1 << len(vbasis)) * bits)), dim - len(vbasis) - len(nz_block))
     n_seg = dim - n_bank - len(vbasis) - len(nz_block)
     seg = _segment(bank_src, bank_dst, nz_block, dim, n_seg)
     bank = _complement(list(vbasis) + seg + nz_block, dim)
@@ -243,7 +242,7 @@ def _conflicts(seg: list[int], tile: list[int], dim: int) -> int:
     return (1 << len(_intersection(seg, tile, dim))) - 1
 
 
-def _ldst_swizzle(src, dst, bits, segment_bits: int = 1024) -> tuple[dict[str, list[int]], int, int]:
+def _ldst_swizzle(src, dst, bits, segment: int = 1024) -> tuple[dict[str, list[int]], int, int]:
     """Triton's optimalSwizzlingLdSt (flat src/dst): scratch bases, and Triton's (store, load) conflicts."""
     dim = src.total_out_size_log2
     reg_src, reg_dst = _flat(src, REG), _flat(dst, REG)
@@ -275,7 +274,7 @@ def _ldst_swizzle(src, dst, bits, segment_bits: int = 1024) -> tuple[dict[str, l
     log_vec = log2(max(1, ((1 << len(v)) * bits) // 32))
     tile_src = lane_src[:len(lane_src) - log_vec]
     tile_dst = lane_dst[:len(lane_dst) - log_vec]
-    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, segment_bits)
+    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, segment)
     if log_vec < 2:
         banks = sm[BANK]
         in_src = [i for i, r in enumerate(banks) if r in reg_src]
@@ -363,21 +362,38 @@ def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hard
     return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
 
 
+def segment_bits(hardware: Any = None) -> int:
+    """The bits one segment of a swizzled scratch tile covers on `hardware` (a `Hardware` or its name; None: 32
+    banks): its banks x bank bytes x 8, the vector times the bank bases of Triton's optimalSwizzling and
+    optimalSwizzlingLdSt: 1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's 64 banks (from Triton 3.8,
+    change ``swizzle_spans_target_banks``; before, 1024 everywhere). Measured (Triton
+    3.8.0 and 3.9.0, metadata.shared of the same TTGIR per target): the cross-warp rounds of a 16x1024 i32 reduce
+    over 4 warps take 128 bytes on gfx942 and 256 on gfx950 and gfx1250 (two reps against one): 72 reductions
+    equal metadata.shared this way. A convert_layout there is sized over 64 banks too where it moves warps into
+    lanes (27 linear conversions on gfx950 and gfx1250), but over 32 between two WMMA layouts on gfx1250 (a
+    corpus kernel): which tile Triton 3.9 picks for a conversion on these targets is not modelled, so the
+    allocation takes the larger of the two figures as an estimate where they differ (`ttgir.allocation`)."""
+    if hardware is None or not follows("swizzle_spans_target_banks"):
+        return 1024
+    hw = resolve(hardware)
+    return hw.banks * hw.bank_bytes * 8
+
+
 def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None,
-                     segment_bits: int = 1024) -> int:
+                     segment: int | None = None) -> int:
     """The elements of scratch Triton's allocation analysis gives a conversion src -> dst through shared memory
     (getNumScratchElemsSwizzledCvt): the swizzled tile of the broadcast-free layouts over its reps and over
     the CTAs src splits the tensor over. On NVIDIA targets the tile is `optimal_swizzling`'s with the target's
     matrix instructions (the one the lowering uses); elsewhere (AMD, reductions: ``hardware`` None) the
-    ld/st-only swizzle's (optimalSwizzlingLdSt), over segments of `segment_bits` (a reduction's:
-    `reduction.segment_bits`)."""
+    ld/st-only swizzle's (optimalSwizzlingLdSt), over segments of `segment` bits (default 32 banks': 1024; see
+    `segment_bits` for the targets where Triton sizes some tiles over 64 banks)."""
     s, _ = drop_broadcast_registers(_full(src))
     d, _ = drop_broadcast_registers(_full(dst))
     hw = resolve(hardware) if hardware is not None else None
     if hw is not None and hw.vendor == "nvidia":
         reps = optimal_swizzling(s, d, bits, hw).reps
     else:
-        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits, segment_bits)[0][REPS])
+        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits, segment or 1024)[0][REPS])
     ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     return s.total_out_size // (reps * ctas)
 

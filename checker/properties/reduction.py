@@ -36,17 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import prod
-from typing import Any
 
 from .. import memo, smt
 from ..encodings import lower
 from ..errors import CheckerError
-from ..hardware import resolve
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from ..versions import follows
 from . import frame
-from .conversion_cost import scratch_elements
+from .conversion_cost import scratch_elements, segment_bits
 from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "reduction"
@@ -191,20 +189,6 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
     return rounds
 
 
-def segment_bits(hardware: Any = None) -> int:
-    """The bits one segment of a reduction round's swizzled scratch tile covers on `hardware` (a `Hardware` or its
-    name; None: 32 banks): its banks x bank bytes x 8, 1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's
-    64 banks. Measured: a cross-warp reduction of 16x1024 i32 over 4 warps takes 128 bytes of scratch in Triton
-    3.8 and 3.9 on gfx942 (two reps) and 256 on gfx950 and gfx1250 (one), the same TTGIR; 72 reductions (three
-    element widths, both axes, 4 to 8 warps) equal metadata.shared on the three targets this way. Their
-    ``convert_layout`` scratch is modelled with 32 banks' segments everywhere (`conversion_cost.scratch_elements`:
-    no gfx950 conversion compared differs, none of them sensitive to the bank count)."""
-    if hardware is None:
-        return 1024
-    hw = resolve(hardware)
-    return hw.banks * hw.bank_bytes * 8
-
-
 def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], segment: int = 1024) -> tuple[tuple, int]:
     """(`cross_warp_rounds`, as a tuple, and the scratch the allocation gives the reduction of inputs of `bits`:
     `rounds_scratch_bytes` of them over segments of `segment` bits (`segment_bits`), before Triton 3.8
@@ -247,7 +231,7 @@ def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bi
     """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
     for src, dst in rounds:
-        largest = max(largest, sum(scratch_elements(src, dst, b, segment_bits=segment) * (b // 8) for b in bits))
+        largest = max(largest, sum(scratch_elements(src, dst, b, segment=segment) * (b // 8) for b in bits))
     return largest
 
 

@@ -971,6 +971,8 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
     try:
         if op.name == "ttg.convert_layout":
             size, why = _convert(op, hw, sizes)
+            if why.startswith(_BANKS_UNSURE) and uncertain is not None:
+                uncertain.append(f"line {op.line}: {why}")
             if size and hw is None and (module.target or "").startswith("cuda:") and uncertain is not None:
                 uncertain.append(f"line {op.line}: no hardware preset for {module.target}: the scratch of a "
                                  f"conversion is sized without the target's ld/st matrix instructions")
@@ -1035,13 +1037,24 @@ def _convert(op: Operation, hw: Hardware | None, sizes: dict[tuple, tuple[int, s
 
 
 def _convert_bytes(src_t: TypeRef, dst_t: TypeRef, hw: Hardware | None) -> tuple[int, str]:
-    from ..properties.conversion_cost import scratch_elements  # lazy: only kernels converting through shared memory
+    from ..properties.conversion_cost import scratch_elements, segment_bits  # lazy: kernels converting via smem
     src, dst = _layout(src_t), _layout(dst_t)
     view = triton_view(src, dst, src_t.encoding == dst_t.encoding)
     if view.get("triton_lowering") not in ("shared_memory", "distributed_shared_memory"):
         return 0, ""
     bits = _scratch_bits(src_t)
-    return scratch_elements(src, dst, bits, hw) * bits // 8, "convert_layout through shared memory"
+    size = scratch_elements(src, dst, bits, hw) * bits // 8
+    if hw is not None and hw.vendor == "amd" and segment_bits(hw) != 1024:
+        wide = scratch_elements(src, dst, bits, hw, segment=segment_bits(hw)) * bits // 8
+        if wide != size:
+            return max(size, wide), (f"{_BANKS_UNSURE} {hw.name}: Triton 3.8+ sizes its tile over {hw.banks} "
+                                     f"banks ({wide} bytes) or over 32 ({size} bytes) by the instruction tile it "
+                                     "picks, which is not modelled; the larger is taken")
+    return size, "convert_layout through shared memory"
+
+
+# a conversion's scratch that depends on a choice of Triton's not modelled (`_convert_bytes`): an estimate
+_BANKS_UNSURE = "convert_layout through shared memory, an estimate on"
 
 
 def _axis(op: Operation) -> int:
