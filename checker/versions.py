@@ -229,8 +229,9 @@ _change("cvt_scratch_per_cta", "3.8", 9317,
         "over 2 CTAs on sm90 takes 8,192 bytes where 3.8 takes 4,096 (metadata.shared of 3.6.0 and 3.7.0)",
         "checker/properties/conversion_cost.py (scratch_elements, lower_conversion)")
 _change("swizzle_spans_target_banks", "3.8", 9662,
-        "a swizzled scratch tile (convert_layout, a reduction's rounds) on AMD spans the target's banks: 64 on gfx950 "
-        "and gfx1250 (a segment of banks x 32 bits)",
+        "a swizzled scratch tile (convert_layout, a reduction's rounds) on AMD spans the target's banks (64 on gfx950 "
+        "and gfx1250: a segment of banks x 32 bits) and its lane phases (from the bank count; ds_read_b128's lane "
+        "order for 16-byte loads)",
         "32 banks' segments on every target: a 16x4 i32 conversion of 4 warps' columns into lanes takes 128 bytes on "
         "gfx950 in Triton 3.6.0, 256 in 3.8.0 and 3.9.0 (metadata.shared)",
         "checker/properties/conversion_cost.py (segment_bits)")

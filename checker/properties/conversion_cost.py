@@ -242,8 +242,10 @@ def _conflicts(seg: list[int], tile: list[int], dim: int) -> int:
     return (1 << len(_intersection(seg, tile, dim))) - 1
 
 
-def _ldst_swizzle(src, dst, bits, segment: int = 1024) -> tuple[dict[str, list[int]], int, int]:
-    """Triton's optimalSwizzlingLdSt (flat src/dst): scratch bases, and Triton's (store, load) conflicts."""
+def _ldst_swizzle(src, dst, bits, target: LdSt | None = None) -> tuple[dict[str, list[int]], int, int]:
+    """Triton's optimalSwizzlingLdSt (flat src/dst) for `target` (default: 32 banks, Triton 3.7's phases): scratch
+    bases, and Triton's (store, load) conflicts."""
+    target = target or LdSt()
     dim = src.total_out_size_log2
     reg_src, reg_dst = _flat(src, REG), _flat(dst, REG)
     lane_src, lane_dst = _flat(src, LANE), _flat(dst, LANE)
@@ -271,10 +273,11 @@ def _ldst_swizzle(src, dst, bits, segment: int = 1024) -> tuple[dict[str, list[i
                 v.append(warp_dst[i])
             i += 1
         v = v[:per_bank]
-    log_vec = log2(max(1, ((1 << len(v)) * bits) // 32))
-    tile_src = lane_src[:len(lane_src) - log_vec]
-    tile_dst = lane_dst[:len(lane_dst) - log_vec]
-    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, segment)
+    vec_bits = (1 << len(v)) * bits
+    log_vec = log2(max(1, vec_bits // 32))
+    tile_src = target.phase_lanes(lane_src, log_vec)
+    tile_dst = target.phase_lanes(lane_dst, log_vec, target.load_lanes_128 if vec_bits == 128 else ())
+    sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, target.segment)
     if log_vec < 2:
         banks = sm[BANK]
         in_src = [i for i, r in enumerate(banks) if r in reg_src]
@@ -285,10 +288,8 @@ def _ldst_swizzle(src, dst, bits, segment: int = 1024) -> tuple[dict[str, list[i
             order = in_src if src_fills else in_dst
         order = order + [i for i in range(len(banks)) if i not in order]
         sm[BANK] = [banks[i] for i in order]
-    # Triton's bankConflictsLdSt: the lanes of one wavefront of each side against the segment
-    log_v = log2(max(1, (1 << len(sm[VEC])) * bits // 32))
-    ts, td = lane_src[:len(lane_src) - log_v], lane_dst[:len(lane_dst) - log_v]
-    return sm, _conflicts(sm[SEGMENT], ts, dim), _conflicts(sm[SEGMENT], td, dim)
+    # Triton's bankConflictsLdSt: the lanes of one phase of each side against the segment
+    return sm, _conflicts(sm[SEGMENT], tile_src, dim), _conflicts(sm[SEGMENT], tile_dst, dim)
 
 
 def _tiles(hw: Hardware, bits: int, cross_cta: bool) -> tuple[list[_Tile], list[_Tile]]:
@@ -362,38 +363,68 @@ def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hard
     return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
 
 
-def segment_bits(hardware: Any = None) -> int:
-    """The bits one segment of a swizzled scratch tile covers on `hardware` (a `Hardware` or its name; None: 32
-    banks): its banks x bank bytes x 8, the vector times the bank bases of Triton's optimalSwizzling and
-    optimalSwizzlingLdSt: 1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's 64 banks (from Triton 3.8,
-    change ``swizzle_spans_target_banks``; before, 1024 everywhere). Measured (Triton
-    3.8.0 and 3.9.0, metadata.shared of the same TTGIR per target): the cross-warp rounds of a 16x1024 i32 reduce
-    over 4 warps take 128 bytes on gfx942 and 256 on gfx950 and gfx1250 (two reps against one): 72 reductions
-    equal metadata.shared this way. A convert_layout there is sized over 64 banks too where it moves warps into
-    lanes (27 linear conversions on gfx950 and gfx1250), but over 32 between two WMMA layouts on gfx1250 (a
-    corpus kernel): which tile Triton 3.9 picks for a conversion on these targets is not modelled, so the
-    allocation takes the larger of the two figures as an estimate where they differ (`ttgir.allocation`)."""
+@dataclass(frozen=True)
+class LdSt:
+    """What Triton's ld/st-only swizzle (optimalSwizzlingLdSt) asks of the target (TargetInfo's
+    getSharedMemoryBanks and getSharedLdStTiles): a segment of `segment` bits (its banks x 32); with `phases`
+    (Triton 3.8+, change ``swizzle_spans_target_banks``) the lanes one phase of an access serves are its first
+    lane bases but log2(vector words) + log2(lanes) - log2(banks) of them (a 64-lane wave on 32 banks: one lane
+    basis fewer than before), else all but log2(vector words); a 128-bit load serves the lane bases
+    `load_lanes_128` in one phase (ds_read_b128's order) where given."""
+
+    segment: int = 1024
+    phases: bool = False
+    load_lanes_128: tuple[int, ...] = ()
+
+    def phase_lanes(self, lanes: list[int], log_vec: int, order: tuple[int, ...] = ()) -> list[int]:
+        """The lane bases of `lanes` one phase of an access of 2^log_vec words serves."""
+        if order:
+            return [lanes[i] for i in order]
+        drop = max(0, log_vec + len(lanes) - log2(self.segment // 32)) if self.phases else log_vec
+        return lanes[:len(lanes) - drop]
+
+
+# The lane bases ds_read_b128 serves in one phase (Triton's AMD TargetInfo::getSharedLdStTiles for 128-bit
+# vectors: lanes 0, 1, 4 of gfx942's 64 over 32 banks, 0, 1, 3, 4 on gfx950's 64 banks); gfx1250 and the stores
+# take the first lanes. Measured: with them every scratch size of 176 AMD corpus modules, 1,401 AMD modules of
+# five Triton libraries, 72 reductions and 27 conversions equals Triton 3.9.0's metadata.shared.
+_LOAD_LANES_128 = {"gfx942": (0, 1, 4), "gfx950": (0, 1, 3, 4)}
+
+
+def ldst_target(hardware: Any = None) -> LdSt:
+    """`LdSt` of `hardware` (a `Hardware` or its name; None: 32 banks) under the Triton version in force: before
+    Triton 3.8 (change ``swizzle_spans_target_banks``) every target's is 32 banks' with the old phases."""
     if hardware is None or not follows("swizzle_spans_target_banks"):
-        return 1024
+        return LdSt()
     hw = resolve(hardware)
-    return hw.banks * hw.bank_bytes * 8
+    return LdSt(hw.banks * hw.bank_bytes * 8, True, _LOAD_LANES_128.get(hw.name, ()))
+
+
+def segment_bits(hardware: Any = None) -> int:
+    """The bits one segment of a swizzled scratch tile covers on `hardware` under the version in force: banks x 32
+    (1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's 64 banks from Triton 3.8; 1024 everywhere before).
+    Measured: the cross-warp rounds of a 16x1024 i32 reduce over 4 warps take 128 bytes on gfx942 and 256 on
+    gfx950 and gfx1250 (Triton 3.8.0 and 3.9.0), a 16x4 i32 conversion of 4 warps' columns into lanes too (128
+    on gfx950 in Triton 3.6.0)."""
+    return ldst_target(hardware).segment
 
 
 def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None,
-                     segment: int | None = None) -> int:
+                     target: LdSt | None = None) -> int:
     """The elements of scratch Triton's allocation analysis gives a conversion src -> dst through shared memory
     (getNumScratchElemsSwizzledCvt): the swizzled tile of the broadcast-free layouts over its reps and over
     the CTAs src splits the tensor over. On NVIDIA targets the tile is `optimal_swizzling`'s with the target's
     matrix instructions (the one the lowering uses); elsewhere (AMD, reductions: ``hardware`` None) the
-    ld/st-only swizzle's (optimalSwizzlingLdSt), over segments of `segment` bits (default 32 banks': 1024; see
-    `segment_bits` for the targets where Triton sizes some tiles over 64 banks)."""
+    ld/st-only swizzle's (optimalSwizzlingLdSt) for the target's banks and lane phases (`ldst_target`, or
+    `target` where given: a reduction's rounds)."""
     s, _ = drop_broadcast_registers(_full(src))
     d, _ = drop_broadcast_registers(_full(dst))
     hw = resolve(hardware) if hardware is not None else None
     if hw is not None and hw.vendor == "nvidia":
         reps = optimal_swizzling(s, d, bits, hw).reps
     else:
-        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits, segment or 1024)[0][REPS])
+        t = target if target is not None else ldst_target(hw)
+        reps = 1 << len(_ldst_swizzle(s.flatten_outs(), d.flatten_outs(), bits, t)[0][REPS])
     ctas = 1 << sum(1 for b in s.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     return s.total_out_size // (reps * ctas)
 

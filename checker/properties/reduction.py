@@ -44,7 +44,7 @@ from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from ..versions import follows
 from . import frame
-from .conversion_cost import scratch_elements, segment_bits
+from .conversion_cost import LdSt, ldst_target, scratch_elements
 from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "reduction"
@@ -189,24 +189,27 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
     return rounds
 
 
-def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], segment: int = 1024) -> tuple[tuple, int]:
+def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], target: LdSt | None = None) \
+        -> tuple[tuple, int]:
     """(`cross_warp_rounds`, as a tuple, and the scratch the allocation gives the reduction of inputs of `bits`:
-    `rounds_scratch_bytes` of them over segments of `segment` bits (`segment_bits`), before Triton 3.8
-    `warp_tile_scratch_bytes`), once per run (`checker.memo`): the kernel's shared-memory budget and the
-    reduction's check both need them."""
+    `rounds_scratch_bytes` of them swizzled for the target's banks and phases (`ldst_target`; None: 32 banks),
+    before Triton 3.8 `warp_tile_scratch_bytes`), once per run (`checker.memo`): the kernel's shared-memory
+    budget and the reduction's check both need them."""
+    target = target or LdSt()
+
     def compute() -> tuple[tuple, int]:
         rounds = tuple(cross_warp_rounds(L, axis))
-        size = rounds_scratch_bytes(rounds, bits, segment) if follows("reduce_scratch_by_rounds") else \
+        size = rounds_scratch_bytes(rounds, bits, target) if follows("reduce_scratch_by_rounds") else \
             warp_tile_scratch_bytes(L, axis, bits)
         return rounds, size
-    return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits), segment), compute)
+    return memo.shared("reduction.rounds_and_scratch", (L, axis, tuple(bits), target), compute)
 
 
-def scratch_bytes(L: LinearLayout, axis: int, bits: list[int], segment: int = 1024) -> int:
+def scratch_bytes(L: LinearLayout, axis: int, bits: list[int], target: LdSt | None = None) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L (ReduceOpHelper::getScratchSizeInBytes): from Triton 3.8 its largest round, every
-    input's tile side by side (segments of `segment` bits: `segment_bits`); before, `warp_tile_scratch_bytes`."""
-    return rounds_and_scratch(L, axis, bits, segment)[1]
+    input's tile side by side (swizzled for `target`: `ldst_target`); before, `warp_tile_scratch_bytes`."""
+    return rounds_and_scratch(L, axis, bits, target)[1]
 
 
 def warp_tile_scratch_bytes(L: LinearLayout, axis: int, bits: Sequence[int]) -> int:
@@ -227,11 +230,11 @@ def warp_tile_scratch_bytes(L: LinearLayout, axis: int, bits: Sequence[int]) -> 
 
 
 def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bits: Sequence[int],
-                         segment: int = 1024) -> int:
+                         target: LdSt | None = None) -> int:
     """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
     for src, dst in rounds:
-        largest = max(largest, sum(scratch_elements(src, dst, b, segment=segment) * (b // 8) for b in bits))
+        largest = max(largest, sum(scratch_elements(src, dst, b, target=target or LdSt()) * (b // 8) for b in bits))
     return largest
 
 
@@ -298,7 +301,7 @@ def accumulators(L: LinearLayout) -> int:
 
 def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduce", layout_kind: str | None = None,
               instructions: str | None = None, index_layout: LinearLayout | None = None,
-              engines: Engines = DEFAULT_ENGINES, segment: int = 1024) -> Result:
+              engines: Engines = DEFAULT_ENGINES, target: LdSt | None = None) -> Result:
     """The levels a reduction or scan of inputs of `bits` along `axis` crosses, and its cost (module docstring).
     `layout_kind`: the encoding's family (a scan needs ``blocked``); `instructions`: ``shfl`` or ``redux``
     (NVIDIA: the warp step's instructions are counted, redux.sync where the target and combiner allow it)
@@ -324,7 +327,7 @@ def reduction(L: LinearLayout, axis: int, bits: list[int], *, kind: str = "reduc
         return Result(NAME, "fails", {}, None, f"Triton 3.9 lowers a scan only on a blocked layout, not "
                                                f"{layout_kind} (ScanLoweringHelper::isSupported)", details)
     if kind == "reduce":
-        reduced, (rounds, scratch) = reduced_registers(L, axis), rounds_and_scratch(L, axis, bits, segment)
+        reduced, (rounds, scratch) = reduced_registers(L, axis), rounds_and_scratch(L, axis, bits, target)
         details["accumulators"] = accumulators(reduced)
         counts = _shuffle_counts(reduced, rounds, axis, len(bits), instructions == "redux") \
             if instructions is not None else None
@@ -369,4 +372,4 @@ def decide(check, engines: Engines) -> Result:
     return reduction(lower(enc, check.shape), p("axis"), list(p("bits")), kind=p("kind"),
                      index_layout=lower(index, p("index_shape")) if index is not None else None,
                      layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engines=engines,
-                     segment=segment_bits(check.hardware))
+                     target=ldst_target(check.hardware))

@@ -971,8 +971,6 @@ def scratch(op: Operation, module: Module, result_used: bool, hw: Hardware | Non
     try:
         if op.name == "ttg.convert_layout":
             size, why = _convert(op, hw, sizes)
-            if why.startswith(_BANKS_UNSURE) and uncertain is not None:
-                uncertain.append(f"line {op.line}: {why}")
             if size and hw is None and (module.target or "").startswith("cuda:") and uncertain is not None:
                 uncertain.append(f"line {op.line}: no hardware preset for {module.target}: the scratch of a "
                                  f"conversion is sized without the target's ld/st matrix instructions")
@@ -1037,24 +1035,13 @@ def _convert(op: Operation, hw: Hardware | None, sizes: dict[tuple, tuple[int, s
 
 
 def _convert_bytes(src_t: TypeRef, dst_t: TypeRef, hw: Hardware | None) -> tuple[int, str]:
-    from ..properties.conversion_cost import scratch_elements, segment_bits  # lazy: kernels converting via smem
+    from ..properties.conversion_cost import scratch_elements  # lazy: only kernels converting through shared memory
     src, dst = _layout(src_t), _layout(dst_t)
     view = triton_view(src, dst, src_t.encoding == dst_t.encoding)
     if view.get("triton_lowering") not in ("shared_memory", "distributed_shared_memory"):
         return 0, ""
     bits = _scratch_bits(src_t)
-    size = scratch_elements(src, dst, bits, hw) * bits // 8
-    if hw is not None and hw.vendor == "amd" and segment_bits(hw) != 1024:
-        wide = scratch_elements(src, dst, bits, hw, segment=segment_bits(hw)) * bits // 8
-        if wide != size:
-            return max(size, wide), (f"{_BANKS_UNSURE} {hw.name}: Triton 3.8+ sizes its tile over {hw.banks} "
-                                     f"banks ({wide} bytes) or over 32 ({size} bytes) by the instruction tile it "
-                                     "picks, which is not modelled; the larger is taken")
-    return size, "convert_layout through shared memory"
-
-
-# a conversion's scratch that depends on a choice of Triton's not modelled (`_convert_bytes`): an estimate
-_BANKS_UNSURE = "convert_layout through shared memory, an estimate on"
+    return scratch_elements(src, dst, bits, hw) * bits // 8, "convert_layout through shared memory"
 
 
 def _axis(op: Operation) -> int:
@@ -1064,23 +1051,23 @@ def _axis(op: Operation) -> int:
 def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None,
             hw: Hardware | None = None) -> tuple[int, str]:
     """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`) on `hw`."""
-    from ..properties.reduction import segment_bits  # lazy: kernels with reductions
+    from ..properties.conversion_cost import ldst_target  # lazy: kernels with reductions
     ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
     axis = _axis(op)
     bits = [_scratch_bits(t) for t in ins]
-    segment = segment_bits(hw)
-    key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits), segment)
-    return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits, segment))
+    target = ldst_target(hw)
+    key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits), target)
+    return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits, target))
 
 
-def _reduce_bytes(first: TypeRef, axis: int, bits: list[int], segment: int = 1024) -> tuple[int, str]:
+def _reduce_bytes(first: TypeRef, axis: int, bits: list[int], target=None) -> tuple[int, str]:
     from ..properties.reduction import rounds_and_scratch, warp_tile_scratch_bytes  # lazy: kernels with reductions
     if not follows("reduce_scratch_by_rounds"):
         size = warp_tile_scratch_bytes(_layout(first), axis, bits)
         return size, "cross-warp reduction, the axis's warps' tile" if size else ""
-    rounds, size = rounds_and_scratch(_layout(first), axis, bits, segment)
+    rounds, size = rounds_and_scratch(_layout(first), axis, bits, target)
     return size, f"cross-warp reduction, {len(rounds)} round(s)" if size else ""
 
 

@@ -1,15 +1,17 @@
-"""A swizzled scratch tile (a convert_layout's, a cross-warp reduction round's) spans the target's banks: 32 banks of
-4 bytes on NVIDIA and gfx942, 64 on gfx950 and gfx1250 (`conversion_cost.segment_bits`). Figures are Triton 3.9.0's
-metadata.shared for the same TTGIR compiled for each target on CPU (Triton 3.8.0 gives the same); FlagGems'
-radix-sort histogram on gfx950 took 256 bytes where fits[kernel] said 128 exactly."""
+"""A swizzled scratch tile (a convert_layout's, a cross-warp reduction round's) on AMD spans the target's banks and
+lane phases from Triton 3.8 (`conversion_cost.ldst_target`): 32 banks of 4 bytes on gfx942, 64 on gfx950 and
+gfx1250, the lanes one phase serves from the bank count, ds_read_b128's lane order for 128-bit loads. Figures are
+Triton 3.9.0's metadata.shared for the same TTGIR compiled for each target on CPU (3.8.0 gives the same, 3.6.0 32
+banks' figures); FlagGems' radix-sort histogram on gfx950 took 256 bytes where fits[kernel] said 128 exactly."""
 
 import pytest
 
 import checker
 from checker.encodings import lower
-from checker.properties.conversion_cost import scratch_elements
-from checker.properties.reduction import scratch_bytes, segment_bits
+from checker.properties.conversion_cost import LdSt, ldst_target, scratch_elements, segment_bits
+from checker.properties.reduction import scratch_bytes
 from checker.syntax.mlir_attr import parse_attribute
+from checker.versions import using
 from tests.verify.conftest import ROOT
 
 
@@ -40,7 +42,7 @@ def test_reduction_scratch_per_target(shape, spt, wpc, axis, bits, want):
     for target, wave in (("gfx942", 64), ("gfx950", 64), ("gfx1250", 32)):
         tpw = f"1, {wave}" if axis == 1 else f"{wave}, 1"
         L = lower(_blocked(spt, tpw, wpc), list(shape))
-        got.append(scratch_bytes(L, axis, [bits], segment_bits(target)))
+        got.append(scratch_bytes(L, axis, [bits], ldst_target(target)))
     assert tuple(got) == want
 
 
@@ -66,24 +68,37 @@ CONVERSIONS = [(16, 32, (128, 256)), (16, 16, (128, 128)), (16, 64, (128, 256)),
 
 
 @pytest.mark.parametrize("rows, bits, want", CONVERSIONS)
-def test_conversion_scratch_over_each_segment(rows, bits, want):
-    """Over 32 banks' segments (gfx942's figure) and over gfx950's 64 (its figure, which the kernel budget takes as
-    an estimate where the two differ: `test_a_conversion_that_the_bank_count_changes_is_an_estimate`)."""
+def test_conversion_scratch_per_target(rows, bits, want):
     z = ", ".join(["[0, 0]"] * 4)
     src = lower(_linear(rows, f"[0, 0], [0, 0], {z}", "[0, 1], [0, 2]"), [rows, 4])
     dst = lower(_linear(rows, f"[0, 1], [0, 2], {z}", "[0, 0], [0, 0]"), [rows, 4])
-    assert tuple(scratch_elements(src, dst, bits, "gfx950", segment=s) * bits // 8 for s in (1024, 2048)) == want
+    assert tuple(scratch_elements(src, dst, bits, t) * bits // 8 for t in ("gfx942", "gfx950")) == want
 
 
-def test_a_conversion_that_the_bank_count_changes_is_an_estimate():
-    """Triton 3.9 gives this 16x4 i32 conversion 128 bytes on gfx942 and 256 on gfx950 (64 banks), but a WMMA-to-WMMA
-    conversion of a corpus kernel on gfx1250 32 banks' tile: on gfx950 and gfx1250 the budget takes the larger
-    figure as an estimate naming both."""
+def test_ldst_targets():
+    assert ldst_target("gfx942") == LdSt(1024, True, (0, 1, 4))
+    assert ldst_target("gfx950") == LdSt(2048, True, (0, 1, 3, 4))
+    assert ldst_target("gfx1250") == LdSt(2048, True, ())
+    assert ldst_target("sm90") == LdSt(1024, True, ())
+    assert ldst_target(None) == LdSt()
+    with using("3.7"):
+        assert ldst_target("gfx950") == LdSt()
+    # the lanes one phase serves: a 64-lane wave of 16-byte accesses over 32 banks (gfx942) drops 3 lane bases,
+    # over 64 banks (gfx950) 2; a 16-byte load takes ds_read_b128's lanes
+    lanes = [1, 2, 4, 8, 16, 32]
+    assert LdSt(1024, True).phase_lanes(lanes, 2) == [1, 2, 4]
+    assert LdSt(2048, True).phase_lanes(lanes, 2) == [1, 2, 4, 8]
+    assert LdSt().phase_lanes(lanes, 2) == [1, 2, 4, 8]
+    assert LdSt(2048, True).phase_lanes(lanes, 2, (0, 1, 3, 4)) == [1, 2, 8, 16]
+
+
+def test_the_kernel_budget_follows_the_release():
+    """The 16x4 i32 conversion in a module: 128 bytes on gfx942, 256 on gfx950 under Triton 3.9, 128 on gfx950 under
+    3.6 (32 banks' tiles), each exact."""
     from checker.syntax.ttgir import read_ttgir
     from checker.ttgir.allocation import budget
     z = ", ".join(["[0, 0]"] * 4)
     regs = "[1, 0], [2, 0], [4, 0], [8, 0]"
-    from checker.versions import using
     got = []
     for target, release in (("gfx942", "3.9"), ("gfx950", "3.9"), ("gfx950", "3.6")):
         text = (f"#src = #ttg.linear<{{register = [{regs}], lane = [[0, 0], [0, 0], {z}], warp = [[0, 1], [0, 2]], "
@@ -101,6 +116,5 @@ def test_a_conversion_that_the_bank_count_changes_is_an_estimate():
         with using(release):
             [m] = read_ttgir(text, "k")
             b = budget(m)
-        got.append((b.total, b.exact, [u.split(":")[0] for u in b.uncertain]))
-    # Triton 3.6 spans 32 banks on gfx950 too (change swizzle_spans_target_banks): 128 bytes, exact
-    assert got == [(128, True, []), (256, False, ["line 6"]), (128, True, [])]
+        got.append((b.total, b.exact))
+    assert got == [(128, True), (256, True), (128, True)]
