@@ -234,7 +234,7 @@ _change("swizzle_spans_target_banks", "3.8", 9662,
         "order for 16-byte loads)",
         "32 banks' segments on every target: a 16x4 i32 conversion of 4 warps' columns into lanes takes 128 bytes on "
         "gfx950 in Triton 3.6.0, 256 in 3.8.0 and 3.9.0 (metadata.shared)",
-        "checker/properties/conversion_cost.py (segment_bits)")
+        "checker/properties/conversion_cost.py (ldst_target)")
 _change("tmem_subslice_tile_rules", "3.8", 7777,
         "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
         "its N a multiple of its width inside the source",

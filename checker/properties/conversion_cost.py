@@ -177,7 +177,7 @@ def _segment(bank_src, bank_dst, block, dim, n) -> list[int]:
 def _swizzle(src, dst, bits, vbasis, tile_src, tile_dst, block, leave_reps,
              segment: int = 1024) -> dict[str, list[int]]:
     """Triton's optimalSwizzling with a given vector and tiles (flat src/dst): the scratch bases per in-dim; a
-    segment (the vector times the bank bases) covers `segment` bits (`segment_bits`)."""
+    segment (the vector times the bank bases) covers `segment` bits (`LdSt.segment`)."""
     dim = src.total_out_size_log2
     nz_block = [b for b in block if b]
     bank_src, bank_dst = list(vbasis) + list(tile_src), list(vbasis) + list(tile_dst)
@@ -392,21 +392,16 @@ _LOAD_LANES_128 = {"gfx942": (0, 1, 4), "gfx950": (0, 1, 3, 4)}
 
 
 def ldst_target(hardware: Any = None) -> LdSt:
-    """`LdSt` of `hardware` (a `Hardware` or its name; None: 32 banks) under the Triton version in force: before
-    Triton 3.8 (change ``swizzle_spans_target_banks``) every target's is 32 banks' with the old phases."""
+    """`LdSt` of `hardware` (a `Hardware` or its name; None: 32 banks) under the Triton version in force: its
+    banks x 32 bits per segment (1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's 64 banks); before
+    Triton 3.8 (change ``swizzle_spans_target_banks``) every target's is 32 banks' with the old phases. Measured:
+    the cross-warp rounds of a 16x1024 i32 reduce over 4 warps take 128 bytes on gfx942 and 256 on gfx950 and
+    gfx1250 (Triton 3.8.0 and 3.9.0), a 16x4 i32 conversion of 4 warps' columns into lanes too (128 on gfx950 in
+    Triton 3.6.0)."""
     if hardware is None or not follows("swizzle_spans_target_banks"):
         return LdSt()
     hw = resolve(hardware)
     return LdSt(hw.banks * hw.bank_bytes * 8, True, _LOAD_LANES_128.get(hw.name, ()))
-
-
-def segment_bits(hardware: Any = None) -> int:
-    """The bits one segment of a swizzled scratch tile covers on `hardware` under the version in force: banks x 32
-    (1024 on NVIDIA and gfx942, 2048 on gfx950's and gfx1250's 64 banks from Triton 3.8; 1024 everywhere before).
-    Measured: the cross-warp rounds of a 16x1024 i32 reduce over 4 warps take 128 bytes on gfx942 and 256 on
-    gfx950 and gfx1250 (Triton 3.8.0 and 3.9.0), a 16x4 i32 conversion of 4 warps' columns into lanes too (128
-    on gfx950 in Triton 3.6.0)."""
-    return ldst_target(hardware).segment
 
 
 def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None,

@@ -234,7 +234,7 @@ def rounds_scratch_bytes(rounds: Sequence[tuple[LinearLayout, LinearLayout]], bi
     """`scratch_bytes` of a reduction whose `cross_warp_rounds` the caller has already (it names them too)."""
     largest = 0
     for src, dst in rounds:
-        largest = max(largest, sum(scratch_elements(src, dst, b, target=target or LdSt()) * (b // 8) for b in bits))
+        largest = max(largest, sum(scratch_elements(src, dst, b, target=target) * (b // 8) for b in bits))
     return largest
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import checker
 from checker.encodings import lower
-from checker.properties.conversion_cost import LdSt, ldst_target, scratch_elements, segment_bits
+from checker.properties.conversion_cost import LdSt, ldst_target, scratch_elements
 from checker.properties.reduction import scratch_bytes
 from checker.syntax.mlir_attr import parse_attribute
 from checker.versions import using
@@ -21,7 +21,7 @@ def _blocked(spt, tpw, wpc, order="1, 0"):
 
 
 def test_segment_bits_by_target():
-    assert [segment_bits(t) for t in (None, "sm80", "sm90", "sm100", "gfx942", "gfx950", "gfx1250")] == \
+    assert [ldst_target(t).segment for t in (None, "sm80", "sm90", "sm100", "gfx942", "gfx950", "gfx1250")] == \
         [1024, 1024, 1024, 1024, 1024, 2048, 2048]
 
 
