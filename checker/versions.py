@@ -235,6 +235,19 @@ _change("swizzle_spans_target_banks", "3.8", 9662,
         "32 banks' segments on every target: a 16x4 i32 conversion of 4 warps' columns into lanes takes 128 bytes on "
         "gfx950 in Triton 3.6.0, 256 in 3.8.0 and 3.9.0 (metadata.shared)",
         "checker/properties/conversion_cost.py (ldst_target)")
+_change("cvt_shuffle_lanes_picked_by_warp", "3.9", 11646,
+        "a convert_layout whose source is broadcast over the warps (or CTAs) its destination spreads over lanes stays "
+        "inside each warp: shuffles whose source lane depends on the warp",
+        "it goes through shared memory (Triton 3.8.0 on the 36 such conversions of tools/compile_conversions.py's "
+        "warp_broadcast set, and on 3 of 456 seeded AMD conversions: a scratch of 256 to 1,024 bytes where 3.9 has "
+        "none)", "checker/properties/triton_conversion.py (warp_conversion)")
+_change("ldst_banks_in_order_64", "3.9", 11169,
+        "the ld/st-only swizzle of a convert_layout on a 64-bank target (gfx950, gfx1250) keeps its bank bases in "
+        "order: a vector under 64 bits widens neither side's accesses (Triton 3.9.0's AMDGCN for 804 seeded "
+        "AMD conversions: every LDS instruction as scored, 43 of them only so)",
+        "the bank bases that are registers of the side that filled the 32-bit word (or of the side with more of them) "
+        "come first, on every target, so that side's accesses widen over them (Triton 3.8.0's AMDGCN for 456 "
+        "conversions: 26 need it on gfx950 / gfx1250)", "checker/properties/conversion_cost.py (ldst_target)")
 _change("tmem_subslice_tile_rules", "3.8", 7777,
         "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
         "its N a multiple of its width inside the source",

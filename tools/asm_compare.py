@@ -11,17 +11,19 @@ Facts format (also the corpus's ``tests/corpus/asm.json``): ``{fixture file: {"t
 path, else by file name. Compiling the TTGIR text itself (``triton.compile(path.ttgir)``) makes the
 ``.loc`` directives of the assembly name lines of that file.
 
-For every ``bank_conflict_free`` check of a file (one per local_alloc with a value, local_store,
-local_load, async copy) the instruction layoutcheck scores (``details["asm"]``: ``ld.shared.b128``,
-``ldmatrix.x4.trans``, ``cp.async.b128`` on NVIDIA; the AMDGCN mnemonic, ``ds_read_b64_tr_b16``, on
-AMD) is compared with the assembly at that op's line, both normalized the same way (`normalize`):
-PTX vectors to total bits (``st.shared.v4.b16`` -> ``st.shared.b64``), sign/d16 variants of narrow
-reads to ``ds_read_u8/u16``. AMD's paired LDS accesses keep their exact names (``ds_read2st64_b64``,
-``ds_load_2addr_b64``, ...): layoutcheck scores the pair LLVM forms (checker/properties/smem/pairs.py);
-a plan whose pairs take both forms scores ``plain+stride64`` and wants both. An access is *compared* when its mapping
-is unambiguous: its line is not 0, no other shared access op sits on that line, and the line has
-shared-memory instructions of the access's kind (loads for a load, writes or async copies for a
-store); it *agrees* when those instructions, normalized, are exactly the scored one.
+For every ``bank_conflict_free`` check of a file (one per local_alloc with a value, local_store, local_load,
+async copy), and for each side of every ``conversion_cost`` check whose convert_layout goes through shared
+memory (rows with ``conversion``: "store" or "load"; the line holds both sides, each compared with the
+instructions of its kind; `summary(rows, conversions=True)` counts them), the instruction layoutcheck scores
+(``details["asm"]``: ``ld.shared.b128``, ``ldmatrix.x4.trans``, ``cp.async.b128`` on NVIDIA; the AMDGCN
+mnemonic, ``ds_read_b64_tr_b16``, on AMD) is compared with the assembly at that op's line, both normalized the
+same way (`normalize`): PTX vectors to total bits (``st.shared.v4.b16`` -> ``st.shared.b64``), sign/d16
+variants of narrow reads to ``ds_read_u8/u16``. AMD's paired LDS accesses keep their exact names
+(``ds_read2st64_b64``, ``ds_load_2addr_b64``, ...): layoutcheck scores the pair LLVM forms
+(checker/properties/smem/pairs.py); a plan whose pairs take both forms scores ``plain+stride64`` and wants
+both. An access is *compared* when its mapping is unambiguous: its line is not 0, no other shared access op
+sits on that line, and the line has shared-memory instructions of the access's kind (loads for a load, writes
+or async copies for a store); it *agrees* when those instructions, normalized, are exactly the scored one.
 
 Rules found on Triton 3.9's corpus (tests/corpus, tests/verify/test_corpus_asm.py):
 
@@ -215,29 +217,56 @@ def _facts_for(asm_facts: dict, path: str) -> dict | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]:
-    """One row per bank_conflict_free check: file, line, op, target, scored, emitted, status."""
+def _scored_accesses(obs: list, engine: str) -> list[tuple]:
+    """(check, direction, its scored figures or the error that kept it from being scored) per access: each
+    bank_conflict_free check, and each side of a conversion_cost check whose lowering goes through shared
+    memory (direction "store" / "load", the convert_layout's line holding both sides' instructions; "unscored"
+    where its cost is not modelled: a conversion between CTAs)."""
+    from checker.run import runner
+    out = []
+    for ob in obs:
+        try:
+            d = runner.evaluate(ob, engine=engine).details or {}
+        except Exception as e:  # noqa: BLE001 - a check that cannot be scored is reported
+            side = None if ob.property == "bank_conflict_free" else "unscored"
+            out.append((ob, side, f"{type(e).__name__}: {getattr(e, 'message', e)}"))
+            continue
+        if ob.property == "bank_conflict_free":
+            out.append((ob, None, d))
+        elif d.get("lowering") == "shared":
+            out += [(ob, side, d[side]) for side in ("store", "load")]
+    return out
+
+
+def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_version: str | None = None) -> list[dict]:
+    """One row per bank_conflict_free check, and per side of a convert_layout through shared memory (a row with
+    ``conversion``: "store" or "load"): file, line, op, target, scored, emitted, status. `triton_version`: the
+    release whose rules score them (the one that compiled the files); None: each module's syntax decides."""
     from checker.run import runner
     from checker.ttgir.kernel import read_ir_file
+    from checker.versions import VersionRequest
+    from checker.versions import parse as parse_version
+    request = VersionRequest(parse_version(triton_version)) if triton_version else VersionRequest()
     rows = []
     for path in paths:
         fx = _facts_for(asm_facts, path)
-        kc = read_ir_file(path)
+        kc = read_ir_file(path, version=request)
         every = [ob for ob in kc.obligations if ob.property == "bank_conflict_free"]
         fills = {(ob.line, ob.op): ob for ob in every if dict(ob.params or ()).get("access") == "fill_store"}
         obs = [ob for ob in every if dict(ob.params or ()).get("access") != "fill_store"]
-        per_line = Counter(ob.line for ob in obs)
-        for ob in obs:
+        accesses = _scored_accesses(obs + [ob for ob in kc.obligations if ob.property == "conversion_cost"], engine)
+        per_line = Counter(ob.line for ob, _, _ in accesses)
+        for ob, side, d in accesses:
             row = {"file": path, "line": ob.line, "op": ob.op,
                    "target": (fx or {}).get("target") or (ob.hardware.triton_target if ob.hardware else None),
                    "hardware": ob.hardware.name if ob.hardware else None}
-            try:
-                r = runner.evaluate(ob, engine=engine)
-                d = r.details or {}
+            if side is not None:
+                row["conversion"] = side
+            if isinstance(d, str):
+                row.update(scored=None, error=d)
+            else:
                 row.update(scored=d.get("asm"), mnemonic=d.get("mnemonic"), vector_bytes=d.get("vector_bytes"),
                            conflicts=d.get("conflicts"), instructions=d.get("instructions_per_warp"))
-            except Exception as e:  # noqa: BLE001 - a check that cannot be scored is reported
-                row.update(scored=None, error=f"{type(e).__name__}: {getattr(e, 'message', e)}")
             fill = fills.get((ob.line, ob.op))
             if fill is not None:  # AMD's store of an async copy's `other` values: the same op, one more instruction
                 try:
@@ -248,7 +277,7 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
             if fx is not None:
                 for ins, n in (fx.get("lines", {}).get(str(ob.line)) or {}).items():
                     emitted[normalize(ins)] += n
-            want_load = ob.params and dict(ob.params).get("direction") == "load"
+            want_load = side == "load" if side is not None else ob.params and dict(ob.params).get("direction") == "load"
             kind = {k: n for k, n in emitted.items() if is_access(k) and is_load(k) == bool(want_load)}
             row["emitted"] = dict(kind)
             others = {k: n for k, n in emitted.items() if not is_access(k)}
@@ -258,7 +287,7 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
                 row["status"] = "no asm facts"
             elif row.get("scored") is None or ("fill" in row and row["fill"] is None):
                 row["status"] = "not scored"
-            elif per_line[ob.line] > 1:
+            elif per_line[ob.line] > (2 if side is not None else 1):
                 row["status"] = "ambiguous (several accesses on the line)"
             elif not kind:
                 row["status"] = "no asm at this line"
@@ -280,7 +309,7 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2") -> list[dict]
                 elif row["status"] == "MISMATCH" and _llvm_unpaired(row, kind):
                     row["status"] = LLVM_UNPAIRED
             rows.append(row)
-        _moved(rows[len(rows) - len(obs):])
+        _moved(rows[len(rows) - len(accesses):])
     return rows
 
 
@@ -351,22 +380,35 @@ def _llvm_rewrote(row: dict, kind: dict, fx: dict, line: int) -> bool:
 def _moved(rows: list[dict]) -> None:
     """LLVM may give an access's instructions the debug line of a neighbouring access (two local_loads
     in a row: the first line keeps none, the next has both kinds). Such a line, and the access left
-    without instructions whose scored instruction is the extra one, are ambiguous, not mismatches."""
+    without instructions whose scored instruction is the extra one, are ambiguous, not mismatches. Where the
+    access left without instructions is farther away (a pipelined loop's operand reads spread over the
+    epilogue's lines, one of them a conversion's), only the line that received them is ambiguous."""
     for r in rows:
         if r["status"] != "MISMATCH" or r["scored"] not in r["emitted"]:
             continue
         extra = set(r["emitted"]) - {r["scored"]}
-        donors = [o for o in rows if o is not r and o["status"].startswith("no asm at this line")
-                  and o["scored"] in extra and abs(o["line"] - r["line"]) <= 3]
+        away = [o for o in rows
+                if o is not r and o["status"].startswith("no asm at this line") and o["scored"] in extra]
+        donors = [o for o in away if abs(o["line"] - r["line"]) <= 3]
         if {o["scored"] for o in donors} == extra:
             r["status"] = "ambiguous (a neighbouring access's instructions on this line)"
             for o in donors:
                 o["status"] = "ambiguous (its instructions on a neighbouring line)"
+        elif {o["scored"] for o in away} == extra:
+            r["status"] = MOVED_HERE
 
 
-def summary(rows: list[dict]) -> dict[str, dict[str, int]]:
+MOVED_HERE = "ambiguous (the instructions of an access without any at its own line are here too)"
+
+
+def summary(rows: list[dict], conversions: bool = False) -> dict[str, dict[str, int]]:
+    """Per target: the accesses (bank_conflict_free checks; with `conversions`, the sides of the conversions
+    through shared memory instead), how many were compared, agree, and of those how many only in Triton's LLVM
+    IR, are paired AMD instructions, or lost some pairs to LLVM."""
     out: dict[str, dict[str, int]] = {}
     for r in rows:
+        if ("conversion" in r) != conversions:
+            continue
         s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0, "llvm_rewrote": 0,
                                                 "paired": 0, "llvm_unpaired": 0})
         s["accesses"] += 1

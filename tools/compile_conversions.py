@@ -14,6 +14,12 @@ Linear layouts mix bases only where Triton 3.9 accepts it (registers within one 
 case that still aborts Triton's C++ (an assertion in orderPerDim for some generic linear layouts) kills
 its worker, which is restarted after it (about 8% of the drawn cases; 443 of 480 compile).
 
+``--set amd`` compiles the cases ``a0000``... instead (`amd_cases`, ``--cases`` of them): blocked, linear and
+sliced pairs with the lanes of gfx942, gfx950 (64) and gfx1250 (32) in turn, recorded with ``amdgcn`` (the LDS
+instructions, ``ds_bpermute_b32`` and permlane swaps, with their counts) in place of ``ptx``, and ``bar`` counting
+``s_barrier``: tests/properties/fixtures/conversions_amd_triton39.jsonl (``--cases 900``) and, with Triton 3.8.0,
+conversions_amd_triton38.jsonl (``--cases 600``).
+
 ``--set warp_broadcast`` compiles the cases ``w000``... instead (`warp_broadcast_cases`): sources broadcast
 over all or some warps (or over 2 CTAs) next to destinations that spread those warps over lanes,
 registers or both, around c0397, the case that showed Triton 3.9 shuffling with a warp-dependent source
@@ -35,6 +41,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import math
 import os
 import random
 import re
@@ -62,12 +69,12 @@ def _split(total_log2: int, parts: int, rng) -> list[int]:
     return out
 
 
-def blocked(shape, warps, rng) -> dict:
+def blocked(shape, warps, rng, lanes: int = 32) -> dict:
     rank = len(shape)
     logs = [s.bit_length() - 1 for s in shape]
     order = list(range(rank))[::-1] if rng.random() < 0.7 else rng.sample(range(rank), rank)
     tpw = [0] * rank
-    left = 5
+    left = lanes.bit_length() - 1
     for d in order:                                 # threads fill the fastest dims first, as usual
         take = min(left, rng.randint(0, logs[d]))
         tpw[d] = take
@@ -106,28 +113,28 @@ def dot(shape, warps, rng, bits) -> dict | None:
     return {"kind": "dot", "idx": idx, "parent": par, "k_width": kw}
 
 
-def slice3(shape, warps, rng) -> dict:
+def slice3(shape, warps, rng, lanes: int = 32) -> dict:
     d = rng.randrange(3)
     pshape = list(shape)
     pshape.insert(d, rng.choice([2, 4, 8]))
-    return {"kind": "slice", "dim": d, "parent": blocked(pshape, warps, rng)}
+    return {"kind": "slice", "dim": d, "parent": blocked(pshape, warps, rng, lanes)}
 
 
-def slice1(shape, warps, rng) -> dict:
+def slice1(shape, warps, rng, lanes: int = 32) -> dict:
     d = rng.randrange(2)
     pshape = list(shape)
     pshape.insert(d, rng.choice([4, 16, 32]))
-    return {"kind": "slice", "dim": d, "parent": blocked(pshape, warps, rng)}
+    return {"kind": "slice", "dim": d, "parent": blocked(pshape, warps, rng, lanes)}
 
 
-def linear(shape, warps, rng) -> dict:
+def linear(shape, warps, rng, lanes: int = 32) -> dict:
     units = []
     for dim, s in enumerate(shape):
         for i in range(s.bit_length() - 1):
             units.append([(1 << i) if k == dim else 0 for k in range(len(shape))])
     if rng.random() < 0.6:
         rng.shuffle(units)
-    n_lane, n_warp = 5, warps.bit_length() - 1
+    n_lane, n_warp = lanes.bit_length() - 1, warps.bit_length() - 1
     n_reg = max(0, len(units) - n_lane - n_warp)
     zeros = n_lane + n_warp + n_reg - len(units)
     bases = list(units)
@@ -349,7 +356,43 @@ def warp_broadcast_cases() -> list[dict]:
     return out
 
 
-SETS = {"random": None, "warp_broadcast": warp_broadcast_cases}
+# ----------------------------------------------------------------- the AMD set (--set amd)
+#
+# Ids a000...: blocked, linear and sliced pairs (drawn as the random set draws them, with the target's lanes:
+# 64 on gfx942 / gfx950, 32 on gfx1250), 4 and 8 warps, fp32 / fp16 / int8 (and a few fp64), on the three AMD
+# targets in turn; recorded with the AMDGCN's LDS, ds_bpermute and permlane instructions instead of PTX's.
+
+AMD_TARGETS = {"gfx942": 64, "gfx950": 64, "gfx1250": 32}
+
+
+def amd_cases(n: int = 240, seed: int = 42) -> list[dict]:
+    rng = random.Random(seed)
+    out, seen = [], set()
+    names = list(AMD_TARGETS)
+    while len(out) < n:
+        target = names[len(out) % len(names)]
+        lanes = AMD_TARGETS[target]
+        r = rng.random()
+        shape = rng.choice(SHAPES_2D if r < 0.8 else SHAPES_3D if r < 0.9 else SHAPES_1D)
+        warps = rng.choice([4, 4, 8])
+        if (math.prod(shape) < lanes * warps) and rng.random() < 0.7:
+            continue                    # mostly tensors that fill the CTA's lanes and warps
+        dtype = rng.choice(["fp32", "fp16", "fp16", "int8"] + (["fp64"] if rng.random() < 0.1 else []))
+        p = [blocked(shape, warps, rng, lanes) for _ in range(4)] + [linear(shape, warps, rng, lanes)
+                                                                     for _ in range(2)]
+        p.append(slice3(shape, warps, rng, lanes) if len(shape) == 2 else slice1(shape, warps, rng, lanes)
+                 if len(shape) == 1 else blocked(shape, warps, rng, lanes))
+        src, dst = rng.sample(p, 2)
+        key = json.dumps([shape, warps, dtype, target, src, dst], sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"id": f"a{len(out):04d}", "shape": shape, "num_warps": warps, "dtype": dtype,
+                    "target": target, "src_spec": src, "dst_spec": dst})
+    return out
+
+
+SETS = {"random": None, "warp_broadcast": warp_broadcast_cases, "amd": amd_cases}
 
 
 # ----------------------------------------------------------------- compiling (Triton imported here only)
@@ -396,8 +439,9 @@ def _kernels():
     return _KERNELS
 
 
-_OPS = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:st|ld)\.shared[\w.]*|stmatrix[\w.]*|ldmatrix[\w.]*|shfl[\w.]*|"
+_OPS = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:st|ld)\.shared[\w.:]*|stmatrix[\w.:]*|ldmatrix[\w.:]*|shfl[\w.]*|"
                   r"bar\.sync|barrier\.sync[\w.]*)", re.M)
+_AMD_OPS = re.compile(r"^\s*(ds_(?:read|write|load|store|bpermute)\w*|v_permlane\w*|s_barrier\w*)\b", re.M)
 _CVT = re.compile(r"ttg\.convert_layout %\S+ : tensor<[^,]+, (.*)> -> tensor<[^,]+, (.*)>(?: loc\(.*\))?$", re.M)
 _ALIAS = re.compile(r"^(#\w+) = (.*)$", re.M)
 
@@ -421,22 +465,25 @@ def compile_case(case: dict) -> dict:
     cx = dict(zip(names, shape))
     cx.update(SRC=make(case["src_spec"], gl), DST=make(case["dst_spec"], gl))
     attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
-    backend, arch = TARGETS[case["target"]]
     src = GluonASTSource(fn, sig, cx, attrs)
     options = {"num_warps": case["num_warps"], "num_ctas": case.get("num_ctas", 1)}
-    c = triton.compile(src, target=GPUTarget(backend, arch, 32), options=options)
-    ttgir, ptx = c.asm["ttgir"], c.asm["ptx"]
+    amd = case["target"] in AMD_TARGETS
+    target = GPUTarget("hip", case["target"], AMD_TARGETS[case["target"]]) if amd else \
+        GPUTarget(*TARGETS[case["target"]], 32)
+    c = triton.compile(src, target=target, options=options)
+    ttgir = c.asm["ttgir"]
     aliases = dict(_ALIAS.findall(ttgir))
     m = _CVT.search(ttgir)
     if m is None:
         raise RuntimeError("no convert_layout in the TTGIR")
-    ops = collections.Counter(_OPS.findall(ptx))
-    bar = sum(v for k, v in ops.items() if k.startswith("bar") or k.startswith("barrier"))
+    ops = collections.Counter((_AMD_OPS if amd else _OPS).findall(c.asm["amdgcn" if amd else "ptx"]))
+    bar = sum(v for k, v in ops.items() if k.startswith(("bar", "s_barrier")))
     ctas = {"num_ctas": case["num_ctas"]} if case.get("num_ctas", 1) != 1 else {}
     return {"id": case["id"], "target": case["target"], "num_warps": case["num_warps"], **ctas, "dtype": case["dtype"],
             "shape": shape, "src": _expand(m.group(1), aliases), "dst": _expand(m.group(2), aliases),
             "shared": c.metadata.shared,
-            "ptx": {k: v for k, v in sorted(ops.items()) if not (k.startswith("bar") or k.startswith("barrier"))},
+            "amdgcn" if amd else "ptx": {k: v for k, v in sorted(ops.items())
+                                         if not k.startswith(("bar", "s_barrier"))},
             "bar": bar}
 
 
@@ -460,7 +507,7 @@ def run_shard(all_cases: list[dict], shard: int, nshards: int, out) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--cases", type=int, default=480)
+    ap.add_argument("--cases", type=int, default=480, help="cases of the random set (default 480) or the amd set")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shard", default=None, help="i/n: compile every n-th case, to stdout")
     ap.add_argument("--after", default="", help="with --shard: start after this case id")
@@ -469,7 +516,7 @@ def main(argv=None) -> int:
     ap.add_argument("--append", action="store_true",
                     help="merge into --out (records of the same id replaced) instead of overwriting it")
     a = ap.parse_args(argv)
-    all_cases = cases(a.cases) if SETS[a.set] is None else SETS[a.set]()
+    all_cases = cases(a.cases) if SETS[a.set] is None else amd_cases(a.cases) if a.set == "amd" else SETS[a.set]()
     if a.shard:
         i, n = map(int, a.shard.split("/"))
         mine = [c for c in all_cases[i::n] if c["id"] > a.after]

@@ -1,12 +1,13 @@
 """conversion_cost(src, dst, shape, dtype, hardware): what Triton's lowering of a convert_layout costs.
 
-Triton 3.9 lowers ``convert_layout(x: src) -> dst`` on NVIDIA targets in one
-of three ways (``details["lowering"]``), read off the minimal conversion
+Triton 3.9 lowers ``convert_layout(x: src) -> dst`` in one of three ways
+(``details["lowering"]``), read off the minimal conversion
 (`triton_conversion.minimal_conversion`):
 
 * ``register``: only registers move (or nothing does);
 * ``shuffle``: data stays inside each warp and the register/lane permutation
-  needs fewer than two mixed transpositions: ``shfl.sync``. Inside each warp
+  needs fewer than two mixed transpositions: ``shfl.sync`` (``ds_bpermute_b32`` on
+  AMD, whose gfx950 / gfx1250 permlane swaps are counted as shuffles too). Inside each warp
   includes a source broadcast over the warps (or CTAs) the destination spreads
   over its lanes: the shuffle's source lane then depends on the warp
   (`triton_conversion.warp_lane_selection`, ``details["selected_lanes"]``).
@@ -43,6 +44,12 @@ GenericSwizzling's optimalSwizzling, the allocation analysis' scratch size):
    `_ldst_swizzle`'s: the widest common vector, padded to 32 bits with
    registers that are warps on the other side, or warps, and the bank bits
    reordered so the side that filled the word vectorizes further.
+   On AMD (no matrix instructions: the common ConvertLayoutOpToLLVM) the
+   scratch layout is always `_ldst_swizzle`'s, for the target's banks and lane
+   phases (`ldst_target`; from Triton 3.9 without the bank reordering on the
+   64-bank gfx950 / gfx1250, change ``ldst_banks_in_order_64``), and each side
+   is scored as LLVM merges and pairs its accesses (`smem.plan.paired_plan`:
+   ``ds_read2_b64``, ``ds_write2st64_b32``, ``ds_load_2addr_b64``, ...).
 3. ``scratch_bytes`` = (scratch elements / reps / CTAs the scratch splits over) * element bytes (one
    CTA's buffer: a scratch broadcast over CTAs is whole in each; before Triton 3.8, change
    ``cvt_scratch_per_cta``, every CTA allocates the whole tensor's tile); ``barriers`` = 2 reps - 1, at the
@@ -90,6 +97,7 @@ from .smem.plan import (
     drop_broadcast_registers,
     free_bits,
     matrix_plan,
+    paired_plan,
     permute_registers,
     quotient_block,
     vector_plan,
@@ -278,7 +286,7 @@ def _ldst_swizzle(src, dst, bits, target: LdSt | None = None) -> tuple[dict[str,
     tile_src = target.phase_lanes(lane_src, log_vec)
     tile_dst = target.phase_lanes(lane_dst, log_vec, target.load_lanes_128 if vec_bits == 128 else ())
     sm = _swizzle(src, dst, bits, v, tile_src, tile_dst, block, 0, target.segment)
-    if log_vec < 2:
+    if log_vec < 2 and target.reorder_banks:
         banks = sm[BANK]
         in_src = [i for i, r in enumerate(banks) if r in reg_src]
         in_dst = [i for i, r in enumerate(banks) if r in reg_dst]
@@ -331,6 +339,11 @@ def optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardw
 
 def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hardware) -> Scratch:
     sf, df = src.flatten_outs(), dst.flatten_outs()
+    if hw.vendor != "nvidia":
+        # AMD's lowering has no matrix tiles: the common ConvertLayoutOpToLLVM swizzles for ld/st alone, for the
+        # target's banks and lane phases (the allocation's `scratch_elements` asks the same function)
+        sm, write, read = _ldst_swizzle(sf, df, bits, ldst_target(hw))
+        return Scratch(_scratch_layout(sm, src), "shared", "shared", (write, read))
     dim = sf.total_out_size_log2
     cross = not _trivial_over_block(dst.invert_and_compose(src))
     src_tiles, dst_tiles = _tiles(hw, bits, cross)
@@ -358,9 +371,14 @@ def _optimal_swizzling(src: LinearLayout, dst: LinearLayout, bits: int, hw: Hard
         sm, write, read = _ldst_swizzle(sf, df, bits)
         best = (None, sm, "shared", "shared", (write, read))
     _, sm, st, ld, tc = best
-    flat = LinearLayout([(d, [(b,) for b in sm[d]]) for d in _SCRATCH_INS], [(sf.out_dims[0], 1 << dim)],
-                        require_surjective=True)
-    return Scratch(flat.reshape_outs(list(src.out_dim_sizes)), st, ld, tc)
+    return Scratch(_scratch_layout(sm, src), st, ld, tc)
+
+
+def _scratch_layout(sm: dict[str, list[int]], src: LinearLayout) -> LinearLayout:
+    """The scratch bases `sm` (flat offsets per scratch in-dim) as a layout onto src's out-dims."""
+    flat = LinearLayout([(d, [(b,) for b in sm[d]]) for d in _SCRATCH_INS],
+                        [(src.out_dims[0], src.total_out_size)], require_surjective=True)
+    return flat.reshape_outs(list(src.out_dim_sizes))
 
 
 @dataclass(frozen=True)
@@ -370,11 +388,14 @@ class LdSt:
     (Triton 3.8+, change ``swizzle_spans_target_banks``) the lanes one phase of an access serves are its first
     lane bases but log2(vector words) + log2(lanes) - log2(banks) of them (a 64-lane wave on 32 banks: one lane
     basis fewer than before), else all but log2(vector words); a 128-bit load serves the lane bases
-    `load_lanes_128` in one phase (ds_read_b128's order) where given."""
+    `load_lanes_128` in one phase (ds_read_b128's order) where given. `reorder_banks`: a vector of fewer than
+    64 bits puts the bank bases that are registers of one side first, so that side's accesses widen over them;
+    Triton 3.9 keeps them in order on 64-bank targets (change ``ldst_banks_in_order_64``)."""
 
     segment: int = 1024
     phases: bool = False
     load_lanes_128: tuple[int, ...] = ()
+    reorder_banks: bool = True
 
     def phase_lanes(self, lanes: list[int], log_vec: int, order: tuple[int, ...] = ()) -> list[int]:
         """The lane bases of `lanes` one phase of an access of 2^log_vec words serves."""
@@ -401,21 +422,22 @@ def ldst_target(hardware: Any = None) -> LdSt:
     if hardware is None or not follows("swizzle_spans_target_banks"):
         return LdSt()
     hw = resolve(hardware)
-    return LdSt(hw.banks * hw.bank_bytes * 8, True, _LOAD_LANES_128.get(hw.name, ()))
+    return LdSt(hw.banks * hw.bank_bytes * 8, True, _LOAD_LANES_128.get(hw.name, ()),
+                hw.banks <= 32 or not follows("ldst_banks_in_order_64"))
 
 
 def scratch_elements(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = None,
                      target: LdSt | None = None) -> int:
     """The elements of scratch Triton's allocation analysis gives a conversion src -> dst through shared memory
     (getNumScratchElemsSwizzledCvt): the swizzled tile of the broadcast-free layouts over its reps and over
-    the CTAs src splits the tensor over. On NVIDIA targets the tile is `optimal_swizzling`'s with the target's
-    matrix instructions (the one the lowering uses); elsewhere (AMD, reductions: ``hardware`` None) the
-    ld/st-only swizzle's (optimalSwizzlingLdSt) for the target's banks and lane phases (`ldst_target`, or
-    `target` where given: a reduction's rounds)."""
+    the CTAs src splits the tensor over (the bank order does not change it). With a target, the tile is the
+    lowering's (`optimal_swizzling`: the matrix instructions' on NVIDIA, the ld/st-only swizzle's on AMD);
+    without (reductions: ``hardware`` None) the ld/st-only swizzle's (optimalSwizzlingLdSt) for 32 banks, or
+    for `target` where given (a reduction's rounds: `ldst_target`)."""
     s, _ = drop_broadcast_registers(_full(src))
     d, _ = drop_broadcast_registers(_full(dst))
     hw = resolve(hardware) if hardware is not None else None
-    if hw is not None and hw.vendor == "nvidia":
+    if hw is not None and target is None:
         reps = optimal_swizzling(s, d, bits, hw).reps
     else:
         t = target if target is not None else ldst_target(hw)
@@ -498,8 +520,10 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     if local is None:
         raise NotModelled("conversion_cost: a round trip through another CTA's shared memory is not modelled")
     origin = tuple(range(local.in_dim_size_log2(REG)))
-    if instruction == "shared":
+    if instruction == "shared":     # AMD: as LLVM merges and pairs the lane's accesses (`paired_plan`)
         p = vector_plan(local, origin, bits, direction, hw)
+        if hw.vendor == "amd":
+            p = paired_plan(p, hw)
     else:
         p = matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
         if isinstance(p, str):
@@ -630,8 +654,6 @@ def _full(L: LinearLayout) -> LinearLayout:
 def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = "sm90") -> Lowering:
     """What Triton 3.9 emits for convert_layout src -> dst of `bits`-bit elements (module docstring)."""
     hw = resolve(hardware)
-    if hw.vendor != "nvidia":
-        raise NotModelled(f"conversion_cost models Triton's NVIDIA lowering; {hw.name} is {hw.vendor}")
     if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1 or bits > 64 or bits & (bits - 1):
         raise CheckerError(f"must be a power of two up to 64, got {bits!r}", field="dtype_bits")
     for name, L in (("src", src), ("dst", dst)):

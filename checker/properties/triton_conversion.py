@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from .. import memo
 from ..errors import LayoutError
 from ..layout import LinearLayout, log2
+from ..versions import follows
 
 
 def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
@@ -209,11 +210,12 @@ def warp_conversion(src: LinearLayout, dst: LinearLayout, comp: LinearLayout) ->
     """The in-warp factorization of a conversion whose minimal conversion moves data between lanes
     (out-dims register, lane) or also selects lanes by warp or CTA (`warp_lane_selection`), or None
     when there is none (then Triton goes through shared memory; so too when two warp bits select one
-    lane). The source lanes a warp bit selects stand out of P: they count as broadcast in src, as the
-    destination lanes Triton reads them through are."""
+    lane, and before Triton 3.9 whenever a warp or CTA bit selects lanes: change
+    ``cvt_shuffle_lanes_picked_by_warp``). The source lanes a warp bit selects stand out of P: they count
+    as broadcast in src, as the destination lanes Triton reads them through are."""
     if comp.out_dims == ("register", "lane"):
         return decompose(src, dst)
-    sel = warp_lane_selection(src, comp)
+    sel = warp_lane_selection(src, comp) if follows("cvt_shuffle_lanes_picked_by_warp") else None
     if sel is None:
         return None
     picked = [j for lanes in sel.values() for j in lanes if j >= 0]

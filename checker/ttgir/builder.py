@@ -251,11 +251,14 @@ class Builder:
         it allows sizes a conversion's scratch by another rule (change ``cvt_matrix_keeps_vector_reps`` on NVIDIA:
         before Triton 3.6 every bit a matrix instruction could vectorise over becomes a rep, less scratch; change
         ``cvt_scratch_per_cta`` in a multi-CTA module: before 3.8 every CTA allocates the whole tensor's tile, more
-        scratch), and the module's figure differs there: the largest, an estimate naming the others (a warning,
-        never an error; give --triton-version for the exact figure)."""
+        scratch; change ``cvt_shuffle_lanes_picked_by_warp``: before 3.9 a source broadcast over the warps its
+        destination spreads over lanes goes through shared memory, not shuffles), and the module's figure differs
+        there: the largest, an estimate naming the others (a warning, never an error; give --triton-version for the
+        exact figure)."""
         from .allocation import Budget, budget
         names = ((["cvt_matrix_keeps_vector_reps"] if self.hw is not None and self.hw.vendor == "nvidia" else [])
-                 + (["cvt_scratch_per_cta"] if (self.m.num_ctas or 1) > 1 else []))
+                 + (["cvt_scratch_per_cta"] if (self.m.num_ctas or 1) > 1 else [])
+                 + ["cvt_shuffle_lanes_picked_by_warp"])
         if self.selection.reason != "detected" or not names or \
                 not any(op.name == "ttg.convert_layout" for op in self.m.operations):
             return b

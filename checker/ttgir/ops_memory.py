@@ -37,7 +37,7 @@ def convert(b: Builder, op: Operation) -> None:
     what = f"{_compact(src.encoding_text)} -> {_compact(dst.encoding_text)}"
     b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
           params=(("triton", True),))         # the note says what Triton emits (details.triton_lowering)
-    if b.hw is not None and b.hw.vendor == "nvidia" and src.element_bits:   # what Triton's lowering costs
+    if b.hw is not None and src.element_bits:   # what Triton's lowering costs
         b.add(op, "conversion_cost", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
               severity="warning", dtype=src.element_type, bits=src.element_bits)
 

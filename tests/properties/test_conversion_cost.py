@@ -385,14 +385,26 @@ def test_not_minimal_witness_replays(engine):
     assert acc[0]["word"] != acc[1]["word"] and acc[0]["word"] % 32 == acc[1]["word"] % 32
 
 
+def _two_cta_pair():
+    """64 elements over 32 lanes and 2 CTAs; dst's CTA bit is src's lane bit 0 and back: every element crosses."""
+    from checker.layout import LinearLayout
+    src = LinearLayout([("register", []), ("lane", [(1,), (2,), (4,), (8,), (16,)]), ("warp", []), ("block", [(32,)])],
+                       [("dim0", 64)])
+    dst = LinearLayout([("register", []), ("lane", [(32,), (2,), (4,), (8,), (16,)]), ("warp", []), ("block", [(1,)])],
+                       [("dim0", 64)])
+    return src, dst
+
+
 def test_errors():
     from checker.errors import CheckerError, NotModelled
     src, dst = H100[0][-2], H100[0][-1]
     with pytest.raises(CheckerError):
         prove.conversion_cost(checker.parse_encoding(src), checker.parse_encoding(dst), [64, 64])
-    with pytest.raises(NotModelled):
+    with pytest.raises(CheckerError, match="src has 32 lanes; gfx942 has warps of 64"):
         prove.conversion_cost(checker.parse_encoding(src), checker.parse_encoding(dst), [64, 64], "f32",
-                              hardware="gfx942")
+                              hardware="gfx942")      # an NVIDIA pair on AMD's 64-lane waves: bad input
+    with pytest.raises(NotModelled, match="distributed shared memory"):
+        prove.conversion_cost(*_two_cta_pair(), [64], "f32")
 
 
 def test_ttgir_convert_layout_gets_a_cost_check():
