@@ -455,3 +455,43 @@ def test_wave64_layouts_on_an_nvidia_preset_are_bad_input(tmp_path):
     assert rc == 2
     assert err.getvalue().strip() == (f"layoutcheck: error: {spec}:3: check 'w64': field 'src': src has 64 lanes; "
                                       f"sm90 has warps of 32")
+
+
+def test_warp_broadcast_set_under_triton38():
+    """tools/compile_conversions.py --set warp_broadcast compiled by Triton 3.8.0
+    (fixtures/conversions_warp_broadcast_triton38.jsonl): the 36 conversions 3.9 shuffles with warp-dependent
+    (or CTA-dependent) source lanes go through shared memory in 3.8 (change cvt_shuffle_lanes_picked_by_warp), 3
+    of them between CTAs (not modelled), and under 3.8 every other case's path, scratch bytes and shared-memory
+    instructions are its PTX's."""
+    import sys
+
+    from checker.errors import NotModelled
+    from checker.versions import using
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+    import asm_compare
+    with open(os.path.join(HERE, "fixtures", "conversions_warp_broadcast_triton38.jsonl")) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    new = {r["id"]: r for r in _corpus()}
+    bad, paths, dsmem, moved = [], collections.Counter(), [], 0
+    for r in rows:
+        lw39 = _lw(r["src"], r["dst"], r["shape"], r["dtype"], TARGETS[r["target"]]) if r["id"] in new else None
+        with using("3.8"):
+            try:
+                lw = _lw(r["src"], r["dst"], r["shape"], r["dtype"], TARGETS[r["target"]])
+            except NotModelled:
+                dsmem.append(r["id"])
+                continue
+        ops: collections.Counter = collections.Counter()
+        for k, v in r["ptx"].items():
+            if not k.startswith("shfl"):
+                ops[asm_compare.normalize(k)] += v
+        shuffles = sum(v for k, v in r["ptx"].items() if k.startswith("shfl"))
+        want = ("shared" if ops else "shuffle" if shuffles else "register", dict(ops), r["shared"], shuffles)
+        if (lw.lowering, predicted_ptx(lw), lw.scratch_bytes, lw.shuffles) != want:
+            bad.append((r["id"], want))
+        paths[lw.lowering] += 1
+        moved += lw39 is not None and lw39.lowering == "shuffle" and any(lw39.selected_lanes.values()) \
+            and lw.lowering == "shared"
+    assert bad == [] and len(rows) == 79
+    assert dsmem == ["w071", "w073", "w074"] and paths == {"shared": 74, "shuffle": 2}
+    assert moved == 33
