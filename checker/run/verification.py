@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import gc
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -32,6 +34,28 @@ from .runner import default_jobs, evaluate, run
 
 TEXT_NAME = "<text>"
 DEFAULT_REASON = "default"
+
+# While a run reads and proves, the cyclic collector's youngest generation is collected after this many net
+# allocations instead of Python's 700: a kernel's run allocates millions of small objects that mostly die young
+# by reference counting, and each collection also walks what the host process keeps (after a Triton compile, its
+# heap). Its cycles wait for fewer, larger collections. bench/scale.py's verify beside triton.compile: 5% less
+# time alone, about 10% less in the process that has just compiled the kernel.
+RUN_GC_THRESHOLD = 50_000
+
+
+@contextlib.contextmanager
+def fewer_collections():
+    """Raise the collector's first threshold to RUN_GC_THRESHOLD for the block (decorator or ``with``), then put
+    the caller's thresholds back; a collector the caller disabled (threshold 0) or set rarer is left alone."""
+    old = gc.get_threshold()
+    if old[0] == 0 or old[0] >= RUN_GC_THRESHOLD:
+        yield
+        return
+    gc.set_threshold(RUN_GC_THRESHOLD, *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 @dataclass
@@ -71,6 +95,7 @@ class Checked:
         return build_timings(self.outcomes, jobs=self.jobs, wall_seconds=self.wall_seconds)
 
 
+@fewer_collections()
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
                 texts: Sequence[tuple[str, str]] = (), differential: bool = False,
                 version: VersionRequest = VersionRequest()) -> Inputs:  # noqa: B008  immutable (frozen)
@@ -111,6 +136,7 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     return out
 
 
+@fewer_collections()
 def verify_inputs(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
                   timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
                   progress: Callable[[int], Any] | None = None, layouts: str = "failed",

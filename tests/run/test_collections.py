@@ -1,0 +1,55 @@
+"""The cyclic collector while a run reads and proves (`checker.run.verification.fewer_collections`): its first
+threshold raised for the run, the caller's thresholds back afterwards, a caller's own choice left alone."""
+
+import gc
+import os
+
+import pytest
+
+import checker
+from checker.run import verification
+
+
+@pytest.fixture
+def thresholds():
+    old = gc.get_threshold()
+    yield
+    gc.set_threshold(*old)
+
+
+def test_raised_inside_and_restored(thresholds):
+    gc.set_threshold(700, 10, 10)
+    seen = []
+
+    @verification.fewer_collections()
+    def inside():
+        seen.append(gc.get_threshold())
+
+    inside()
+    inside()
+    assert seen == [(verification.RUN_GC_THRESHOLD, 10, 10)] * 2
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_restored_when_the_run_raises(thresholds):
+    gc.set_threshold(500, 7, 3)
+    with pytest.raises(checker.CheckerError), verification.fewer_collections():
+        assert gc.get_threshold() == (verification.RUN_GC_THRESHOLD, 7, 3)
+        raise checker.CheckerError("bad input")
+    assert gc.get_threshold() == (500, 7, 3)
+
+
+@pytest.mark.parametrize("first", [0, 100_000])
+def test_a_callers_choice_is_left_alone(thresholds, first):
+    gc.set_threshold(first, 10, 10)
+    with verification.fewer_collections():
+        assert gc.get_threshold() == (first, 10, 10)
+    assert gc.get_threshold() == (first, 10, 10)
+
+
+def test_verify_leaves_the_thresholds_as_it_found_them(thresholds):
+    gc.set_threshold(700, 10, 10)
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    report = checker.verify(os.path.join(root, "specs", "kernels", "softmax.cuda80.ttgir"))
+    assert report["summary"]["checks"] == 8
+    assert gc.get_threshold() == (700, 10, 10)
