@@ -18,6 +18,18 @@ into the result's layout R stays in registers: for every result index x there is
 lane, warp and block and E(y) = R(x) (`conversion`'s register level). For split, the operand's minor dim must
 be spread over registers only (else the halves sit in different threads).
 
+A ``tt.reshape`` with ``allow_reorder`` may put the elements in any order: Triton hands each thread's registers
+over as they are (ReshapeOpConversion packs the operand's values as the result's; it refuses an "expensive
+view", whose two layouts hold different numbers of registers per thread or repeat data on other in-bits: other
+free-variable masks). The result then holds the operand's elements, each once, exactly when the two layouts
+repeat data alike: S(x) = S(y) iff R(x) = R(y) for hardware indices x, y, i.e. ker S = ker R (same register,
+lane, warp and block sizes), so that S(x) -> R(x) is a bijection of the elements. One kernel gives the same free
+masks (an in-bit is free when some kernel vector ends at it), so such a reshape is one Triton lowers; equal masks
+with another kernel are lowered and wrong. A k in one kernel and not the other is the witness: indices 0 and k
+hold one operand element that the result places twice (k in ker S), or two operand elements the result places at
+one (k in ker R: one is lost). F2: the kernels' bases against the other layout's columns; Z3: one index k in
+exactly one kernel.
+
 Engines: those of `conversion`'s register-level claim (F2: a result in-bit whose element falls outside the
 span of E's register bases shifted by its thread; Z3: the same search over indices), replayed. When it
 fails, ``details.level`` is the first level the move does stay within (``warp``: shuffles; ``cta``: shared
@@ -30,12 +42,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .. import f2, smt
 from ..encodings import lower
 from ..errors import CheckerError
 from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
+from . import frame
 from .conversion import conversion, register_local
-from .result import Result
+from .result import Counterexample, EngineVerdict, Result, run_engines
 from .views import reshaped, transposed
 
 NAME = "data_movement"
@@ -75,11 +89,16 @@ def _split_across_threads(S: LinearLayout) -> list[str]:
 
 
 def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
-                  engines: Engines = DEFAULT_ENGINES) -> Result:
-    """Does the shape op keep every element in its thread (module docstring)?"""
+                  allow_reorder: bool = False, engines: Engines = DEFAULT_ENGINES) -> Result:
+    """Does the shape op keep every element in its thread (module docstring)? ``allow_reorder``: a reshape whose
+    element order is free (each thread's registers handed over as they are)."""
     shape = [s for _, s in result.out_dim_sizes]
     details: dict = {"kind": kind, **({"order": list(order)} if kind == "trans" else {}),
                      "operand_shape": [s for _, s in operand.out_dim_sizes], "result_shape": shape}
+    if allow_reorder:
+        if kind != "reshape":
+            raise CheckerError(f"allow_reorder is a reshape's, not a {kind}'s", field="allow_reorder")
+        return _reordered(operand, result, details, engines)
     if kind == "split":
         spread = _split_across_threads(operand)
         if spread:
@@ -108,6 +127,88 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
                   + claim.explanation, details)
 
 
+_HW = ("register", "lane", "warp", "block")
+
+
+def _reordered(S: LinearLayout, R: LinearLayout, details: dict, engines: Engines) -> Result:
+    """A reshape with allow_reorder (module docstring): the registers pass through; ker S = ker R."""
+    details["allow_reorder"] = True
+    sizes = [{d: L.in_dim_size(d) if L.has_in_dim(d) else 1 for d in _HW} for L in (S, R)]
+    details["registers"] = [s["register"] for s in sizes]
+    differ = [d for d in _HW if sizes[0][d] != sizes[1][d]]
+    if differ:
+        details["level"] = None
+        what = ", ".join(f"{d} {sizes[0][d]} -> {sizes[1][d]}" for d in differ)
+        why = ("Triton refuses to lower it (an expensive view: the threads hold other numbers of registers)"
+               if differ == ["register"] else "the two layouts span other hardware")
+        return Result(NAME, "fails", {}, None, f"the operand and result layouts differ in size ({what}): {why}",
+                      details)
+    S, R = (LinearLayout([(d, L.in_bases(d) if L.has_in_dim(d) else ()) for d in _HW], L.out_dim_sizes)
+            for L in (S, R))
+    masks = [L.get_free_variable_masks() for L in (S, R)]
+    if masks[0] != masks[1]:
+        details["level"] = None
+        what = ", ".join(f"{d} {masks[0][d]:#x} -> {masks[1][d]:#x}" for d in _HW if masks[0][d] != masks[1][d])
+        return Result(NAME, "fails", {}, None, "Triton refuses to lower it (an expensive view: the layouts repeat "
+                      f"data on other in-bits, free-variable masks {what})", details)
+    r = run_engines(NAME, engines, {"f2": lambda: _reorder_f2(S, R), "z3": lambda: _reorder_z3(S, R)},
+                    details=details)
+    r.details["level"] = "register" if r.status == "holds" else None
+    return r
+
+
+def _twice_or_lost(S: LinearLayout, R: LinearLayout, k: int) -> tuple[Counterexample, str]:
+    """Indices 0 and k (flat) where exactly one of S, R repeats: the witness and what it means."""
+    x, y = frame.index(S, 0), frame.index(S, k)
+    data = {"indices": [x, y], "operand": [frame.image(S, x), frame.image(S, y)],
+            "result": [frame.image(R, x), frame.image(R, y)]}
+
+    def recompute(d) -> bool:
+        a, b = d["indices"]
+        same_s = frame.image(S, a) == frame.image(S, b)
+        same_r = frame.image(R, a) == frame.image(R, b)
+        return a != b and same_s != same_r and d["operand"] == [frame.image(S, a), frame.image(S, b)] \
+            and d["result"] == [frame.image(R, a), frame.image(R, b)]
+
+    cx = Counterexample("reorder", data, recompute)
+    at = f"indices {frame.show(x)} and {frame.show(y)}"
+    if data["operand"][0] == data["operand"][1]:
+        why = (f"{at} hold one operand element {frame.show(data['operand'][0])}, which the result places twice, at "
+               f"{frame.show(data['result'][0])} and {frame.show(data['result'][1])} (another result element is "
+               f"never written)")
+    else:
+        why = (f"{at} hold the operand elements {frame.show(data['operand'][0])} and "
+               f"{frame.show(data['operand'][1])}, which the result places at one element "
+               f"{frame.show(data['result'][0])} (one of them is lost)")
+    return cx, why
+
+
+def _reorder_f2(S: LinearLayout, R: LinearLayout) -> EngineVerdict:
+    cs, cr = list(S.columns), list(R.columns)
+    for kernel, other in ((f2.nullspace(cs), cr), (f2.nullspace(cr), cs)):
+        for k in kernel:
+            if f2.combine(other, k):
+                cx, why = _twice_or_lost(S, R, k)
+                return EngineVerdict("f2", "fails", counterexample=cx, explanation=why)
+    return EngineVerdict("f2", "holds", explanation="no data moves: each thread's registers pass through, and the "
+                         "operand and result layouts repeat data alike (the same kernel, so every operand element is "
+                         "one result element)")
+
+
+def _reorder_z3(S: LinearLayout, R: LinearLayout) -> EngineVerdict:
+    ob = smt.Obligation(f"{NAME}.reorder")
+    k = ob.index(S, "k")
+    zs, zr = ob.maps_to_zero(S, k), ob.maps_to_zero(R, k)
+    ob.require(smt.any_of(smt.all_of(zs, smt.negate(zr)), smt.all_of(zr, smt.negate(zs))))
+
+    def on_sat(values):
+        flat = S.join_in({d: values.get(f"k.{d}", 0) for d in S.in_dims})
+        cx, why = _twice_or_lost(S, R, flat)
+        return cx, f"{smt.solver_name()} model: {why}"
+
+    return smt.verdict(ob.solve(), holds="the operand and result layouts have one kernel (unsat)", on_sat=on_sat)
+
+
 def _what(kind: str, order) -> str:
     return {"trans": f"transposed by order {list(order or [])}", "reshape": "reshaped in row-major order",
             "join": "joined along a new minor dim", "split": "split along its minor dim",
@@ -119,4 +220,5 @@ def decide(check, engines) -> Result:
     p = check.param
     operand = lower(check.operand("operand"), p("operand_shape"))
     result = lower(check.operand("result"), check.shape)
-    return data_movement(operand, result, p("kind"), order=p("order"), engines=engines)
+    return data_movement(operand, result, p("kind"), order=p("order"), allow_reorder=bool(p("allow_reorder")),
+                         engines=engines)

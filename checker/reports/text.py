@@ -330,6 +330,8 @@ def finding(check: Mapping[str, Any]) -> str:
         return f"{prop} {label}: unknown ({check.get('explanation', '')})"
     if prop == "bank_conflict_free":
         return bank_conflict_message(d, cx)
+    if prop == "conversion_cost" and cx.get("kind") == "bank_conflict":
+        return conversion_cost_message(d, cx)
     if prop == "aligned_access" and cx.get("kind") == "misaligned_access":
         return aligned_message(cx, check.get("hardware"), (check.get("parameters") or {}).get("access"))
     if prop == "coalesced" and cx.get("kind") in ("split_sectors", "narrow_vector"):
@@ -359,6 +361,16 @@ def bank_conflict_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> 
         text += (f"; suggested shared layout {sug.get('layout')} (store + load: {sug.get('before')} -> "
                  f"{sug.get('wavefronts')} wavefronts{', proven minimal' if sug.get('proven') else ''})")
     return text
+
+
+def conversion_cost_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> str:
+    """'round trip through 8192 B of scratch: its load has a 2-way bank conflict (ds_read_b128): lanes 0 and 20
+    hit bank 0 (...); 128 wavefronts where 64 would do': the first side that costs more than its minimum (the one
+    the witness is of)."""
+    side = next((s for s in ("store", "load") if (details.get(s) or {}).get("wavefronts", 0) >
+                 (details.get(s) or {}).get("min_wavefronts", 0)), "store")
+    return (f"round trip through {details.get('scratch_bytes')} B of scratch: its {side} has a "
+            + bank_conflict_message(details.get(side) or {}, cx))
 
 
 TRITON_LOWERING = {"none": ("nothing (the layouts are the same)", "register"),

@@ -118,13 +118,12 @@ def shape_op(b: Builder, op: Operation) -> None:
     if not ins or not outs:
         b.skip(op, f"{op.name} without typed operand and result tensors", "data_movement")
         return
-    if kind == "reshape" and re.search(r"\ballow_reorder\b", op.text):
-        b.skip(op, "tt.reshape with allow_reorder: the element order is Triton's to choose", "data_movement")
-        return
     operand, result = ins[0], outs[0]
     if not (b.lowers(operand.encoding, operand.shape) and b.lowers(result.encoding, result.shape)):
         return
     params: tuple = (("kind", kind), ("operand_shape", list(operand.shape)))
+    if kind == "reshape" and re.search(r"\ballow_reorder\b", op.text):   # the registers pass through
+        params += (("allow_reorder", True),)
     if kind == "trans":
         m = _ORDER.search(op.text)
         if not m:

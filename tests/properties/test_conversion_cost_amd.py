@@ -230,3 +230,15 @@ def test_kernel_budget_of_a_source_broadcast_over_warps_by_version():
         got[version] = (cost["lowering"], cost["scratch_bytes"], cost.get("shuffles"), fits["details"]["scratch_bytes"],
                         fits["details"]["exact"], fits["verdict"])
     assert got == {"3.8": ("shared", 1024, None, 1024, True, "holds"), "3.9": ("shuffle", 0, 2, 0, True, "holds")}
+
+
+def test_a_conflicting_round_trip_reads_as_a_finding():
+    """The text report's line for a conversion whose scratch round trip conflicts names the side, the instruction,
+    the witness lanes and the wavefronts (checker.reports.text.conversion_cost_message)."""
+    import checker
+    from checker.reports.text import finding
+    report = checker.verify(os.path.join(HERE, "..", "corpus", "lib_rope.gfx942.ttgir"),
+                            only=["*:61:*conversion_cost*"])
+    (rec,) = report["checks"]
+    assert finding(rec) == ("round trip through 8192 B of scratch: its load has a 2-way bank conflict (ds_read_b128): "
+                            "lanes 0 and 20 hit bank 0 (addresses 0x0, 0x800); 128 wavefronts where 64 would do")

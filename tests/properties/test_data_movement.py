@@ -7,6 +7,7 @@ import pytest
 
 import checker
 from checker.properties.data_movement import data_movement, expected_layout
+from checker.verdict import Engines
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "corpus"
 BLOCKED = "#ttg.blocked<{{sizePerThread = {spt}, threadsPerWarp = {tpw}, warpsPerCTA = {wpc}, order = {order}}}>"
@@ -78,3 +79,69 @@ def test_a_mutated_result_layout_is_an_error_on_its_line():
     [c] = [c for c in report["checks"] if c["property"] == "data_movement" and c["source"]["line"] == line]
     assert (c["verdict"], c["passed"], c["severity"]) == ("fails", False, "error")
     assert c["details"]["level"] in ("warp", "cta")
+
+
+# ------------------------------------------------------------ tt.reshape allow_reorder: the registers pass through
+
+def _lin(register, lane, warp, n=128):
+    from checker.layout import LinearLayout
+    return LinearLayout([("register", [(b,) for b in register]), ("lane", [(b,) for b in lane]),
+                         ("warp", [(b,) for b in warp]), ("block", [])], [("dim0", n)])
+
+
+def test_a_reorder_reshape_of_a_real_kernel_passes_its_registers_through():
+    """Liger's cross entropy (Triton 3.9, cuda:90): two 32768-element reshapes allow_reorder from sizePerThread 8 to
+    1, both 32 registers a thread and no repeated data: each holds, no data moves."""
+    path = pathlib.Path(__file__).resolve().parents[1] / "verify" / "ttgir" / \
+        "liger_cross_entropy_cuda90_triton39.ttgir"
+    report = checker.verify(str(path), only=["*tt.reshape:data_movement*"])
+    recs = report["checks"]
+    assert [(c["source"]["line"], c["verdict"], c["details"]["allow_reorder"], c["details"]["registers"],
+             c["details"]["level"]) for c in recs] == [(78, "holds", True, [32, 32], "register"),
+                                                       (93, "holds", True, [32, 32], "register")]
+    assert all(set(c["engines"]) == {"f2", "z3"} for c in recs)
+    assert recs[0]["explanation"].startswith("no data moves: each thread's registers pass through")
+
+
+def test_a_reorder_reshape_that_triton_lowers_wrongly():
+    """Both layouts repeat data on warp bit 1 (the same free-variable masks: Triton lowers the reshape), but S pairs
+    it with lane 1 and R with lane 2: lanes 0 and 1 of warp 2 hold one operand element, which the result places
+    twice, and some result element is never written. Both engines find a witness; every witness replays."""
+    S = _lin([], [1, 2, 4, 8, 16], [32, 1], n=64)
+    R = _lin([], [1, 2, 4, 8, 16], [32, 2], n=64)
+    assert S.get_free_variable_masks() == R.get_free_variable_masks()
+    for engine in ("f2", "z3"):
+        r = data_movement(S, R, "reshape", allow_reorder=True, engines=Engines(engine))
+        assert r.fails and r.details["level"] is None and r.counterexample.replay()
+        d = r.counterexample.data
+        assert (d["result"][0] == d["result"][1]) != (d["operand"][0] == d["operand"][1])
+    r = data_movement(S, R, "reshape", allow_reorder=True)
+    assert r.explanation == ("indices (register=0, lane=0, warp=0, block=0) and (register=0, lane=1, warp=2, "
+                             "block=0) hold one operand element (dim0=0), which the result places twice, at (dim0=0) "
+                             "and (dim0=3) (another result element is never written)")
+    r = data_movement(R, S, "reshape", allow_reorder=True)
+    assert r.fails and r.counterexample.replay()
+
+
+def test_a_reorder_reshape_whose_layouts_repeat_other_bits_is_an_expensive_view():
+    """S repeats its register, R lane 1's data: other free-variable masks, which Triton's lowering refuses."""
+    r = data_movement(_lin([0], [1, 2, 4, 8, 16], [32, 64]), _lin([1], [0, 2, 4, 8, 16], [32, 64]), "reshape",
+                      allow_reorder=True)
+    assert r.fails and r.verdicts == {} and r.explanation == (
+        "Triton refuses to lower it (an expensive view: the layouts repeat data on other in-bits, free-variable "
+        "masks register 0x1 -> 0x0, lane 0x0 -> 0x1)")
+
+
+def test_a_reorder_reshape_between_other_register_counts_is_an_expensive_view():
+    S = _lin([], [1, 2, 4, 8, 16], [32, 64])
+    R = _lin([1], [2, 4, 8, 16, 32], [64], n=128)
+    r = data_movement(S, R, "reshape", allow_reorder=True)
+    assert r.fails and r.details["registers"] == [1, 2]
+    assert r.explanation == ("the operand and result layouts differ in size (register 1 -> 2, warp 4 -> 2): the two "
+                             "layouts span other hardware")
+    R2 = _lin([1], [2, 4, 8, 16, 32], [64, 0], n=128)
+    r = data_movement(S, R2, "reshape", allow_reorder=True)
+    assert r.explanation.endswith("Triton refuses to lower it (an expensive view: the threads hold other numbers of "
+                                  "registers)")
+    with pytest.raises(checker.CheckerError, match="allow_reorder is a reshape's, not a trans's"):
+        data_movement(S, S, "trans", order=[0], allow_reorder=True)

@@ -15,7 +15,7 @@ from tests.verify.conftest import ROOT
 FIXTURES = ROOT / "tests" / "verify" / "ttgir"
 
 # file -> (Triton 3.9.0's metadata.shared, checks derived)
-KERNELS = {"liger_cross_entropy_cuda90_triton39.ttgir": (128, 14),
+KERNELS = {"liger_cross_entropy_cuda90_triton39.ttgir": (128, 16),
            "vllm_fused_moe_gfx942_triton39.ttgir": (24576, 100)}
 
 
@@ -41,7 +41,7 @@ def test_a_rule_that_raises_is_an_internal_error_at_its_op(monkeypatch, capsys, 
     assert len(bad) == 2 and {b[:3] for b in bad} == {(79, "well_formed", "error"), (94, "well_formed", "error")}
     assert bad[0][3].startswith("internal error (a bug in layoutcheck): ZeroDivisionError: division by zero (at "
                                 "checker/ttgir/builder.py:")      # the last frame in layoutcheck's code
-    assert len(report["checks"]) == 14 - 2 + 2           # the reductions' own checks are gone, the rest stays
+    assert len(report["checks"]) == 16 - 2 + 2           # the reductions' own checks are gone, the rest stays
     assert main(["verify", path, "--engine", "f2", "--report-dir", str(tmp_path)]) == 3
     err = capsys.readouterr().err
     assert "layoutcheck: internal error in 2 check(s) (the rest was checked)" in err and "Traceback" not in err
