@@ -15,8 +15,11 @@ thread that needs it, as some operand element moved by the op's coordinate map T
 
 so E = T∘S is the layout the operand's threads hold the result in, and the property is that converting E
 into the result's layout R stays in registers: for every result index x there is an E index y with the same
-lane, warp and block and E(y) = R(x) (`conversion`'s register level). For split, the operand's minor dim must
-be spread over registers only (else the halves sit in different threads).
+lane, warp and block and E(y) = R(x) (`conversion`'s register level). Trans, reshape and join pass each
+thread's registers through in order (their verifiers infer exactly E), so for them R must also be E itself
+(`equivalent`, both engines): a result whose registers are in another order is one Triton refuses, and one the
+pass-through would fill wrongly (the witness is a result index whose element E puts elsewhere). For split, the
+operand's minor dim must be spread over registers only (else the halves sit in different threads).
 
 A ``tt.reshape`` with ``allow_reorder`` may put the elements in any order: Triton hands each thread's registers
 over as they are (ReshapeOpConversion packs the operand's values as the result's; it refuses an "expensive
@@ -49,11 +52,13 @@ from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from . import frame
 from .conversion import conversion, register_local
+from .equivalence import equivalent
 from .result import Counterexample, EngineVerdict, Result, run_engines
 from .views import reshaped, transposed
 
 NAME = "data_movement"
 KINDS = ("trans", "reshape", "join", "split", "in_thread_transpose")
+IN_ORDER = ("trans", "reshape", "join")     # lowered by passing each thread's registers through in order
 
 
 def expected_layout(S: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
@@ -108,6 +113,14 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
                           f"halves sit in different threads, which a split never moves between", details)
     E = expected_layout(operand, kind, order=order, shape=shape)
     claim = register_local(E, result, engines=engines, roles=("operand", "result"))
+    if claim.holds and kind in IN_ORDER:
+        same = equivalent(E, result, engines=engines)
+        if not same.holds:
+            details["level"] = "register" if same.status == "fails" else None
+            return Result(NAME, same.status, same.verdicts, same.counterexample,
+                          f"the result's layout is the operand's {_what(kind, order)} with its registers in another "
+                          f"order: Triton's lowering passes each thread's registers through in order (its verifier "
+                          f"infers exactly that layout); " + same.explanation, details)
     if claim.holds:
         details["level"] = "register"
         return Result(NAME, "holds", claim.verdicts, None,

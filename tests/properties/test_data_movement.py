@@ -145,3 +145,23 @@ def test_a_reorder_reshape_between_other_register_counts_is_an_expensive_view():
                                   "registers)")
     with pytest.raises(checker.CheckerError, match="allow_reorder is a reshape's, not a trans's"):
         data_movement(S, S, "trans", order=[0], allow_reorder=True)
+
+
+def test_a_result_in_another_register_order_is_not_what_the_lowering_passes_through():
+    """A transpose into the transposed layout with two register bits swapped: every element stays in its thread
+    (register level), but Triton's TransOpConversion hands the registers over in order, so the result would hold
+    them in the wrong registers (and Triton's verifier infers exactly the transposed layout)."""
+    from checker.layout import LinearLayout
+    S = _blocked([1, 4], [4, 8], [4, 1], [1, 0], [64, 32])
+    R = _blocked([4, 1], [8, 4], [1, 4], [0, 1], [32, 64])
+    regs = list(R.in_bases("register"))
+    swapped = LinearLayout([(d, ([regs[1], regs[0]] + regs[2:]) if d == "register" else R.in_bases(d))
+                            for d in R.in_dims], R.out_dim_sizes)
+    for engine in ("f2", "z3"):
+        r = data_movement(S, swapped, "trans", order=[1, 0], engines=Engines(engine))
+        assert r.fails and r.details["level"] == "register" and r.counterexample.replay()
+    r = data_movement(S, swapped, "trans", order=[1, 0])
+    assert r.explanation.startswith("the result's layout is the operand's transposed by order [1, 0] with its "
+                                    "registers in another order: Triton's lowering passes each thread's registers "
+                                    "through in order")
+    assert data_movement(S, R, "trans", order=[1, 0]).holds
