@@ -386,8 +386,11 @@ def coalesced_message(details: Mapping[str, Any], cx: Mapping[str, Any], explana
     access = details.get("access", "access")
     what = f"{details.get('instruction', '?')}, {details.get('vector_bytes', '?')} B per lane"
     if cx.get("kind") == "split_sectors":
+        # a stride known only at run time is counted as rows a sector or more apart (properties.coalesced)
+        runtime = None in (details.get("strides_bytes") or ())
         text = (f"uncoalesced {access} ({what}): {details.get('sectors')} sectors in {details.get('requests')} "
-                f"requests where {details.get('min_sectors')} would do; {explanation}")
+                f"requests where {details.get('min_sectors')} would do"
+                f"{' if the runtime stride is a sector (32 B) or more' if runtime else ''}; {explanation}")
     else:
         text = f"narrow {access} vectors ({what}): {explanation}"
     sug = details.get("suggestion")
