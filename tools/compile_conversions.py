@@ -204,15 +204,18 @@ def cases(n: int, seed: int = 15) -> list[dict]:
         dtype = rng.choice(["fp32", "fp16", "fp16", "int8"] + (["fp64"] if rng.random() < 0.1 else []))
         t = rng.random()
         target = "cuda90" if t < 0.8 else "cuda80" if t < 0.92 else "cuda100"
-        p = pool(shape, warps, rng, DTYPES[dtype])
-        src, dst = rng.sample(p, 2)
-        key = json.dumps([shape, warps, dtype, target, src, dst], sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append({"id": f"c{len(out):04d}", "shape": shape, "num_warps": warps, "dtype": dtype,
-                    "target": target, "src_spec": src, "dst_spec": dst})
+        src, dst = rng.sample(pool(shape, warps, rng, DTYPES[dtype]), 2)
+        _add_case(out, seen, "c", shape, warps, dtype, target, src, dst)
     return out
+
+
+def _add_case(out: list[dict], seen: set, prefix: str, shape, warps, dtype, target, src, dst) -> None:
+    """Append the drawn case (id prefix + its number) unless the same one was drawn before."""
+    key = json.dumps([shape, warps, dtype, target, src, dst], sort_keys=True)
+    if key not in seen:
+        seen.add(key)
+        out.append({"id": f"{prefix}{len(out):04d}", "shape": shape, "num_warps": warps, "dtype": dtype,
+                    "target": target, "src_spec": src, "dst_spec": dst})
 
 
 # ----------------------------------------------------------------- the warp-broadcast set (--set warp_broadcast)
@@ -383,12 +386,7 @@ def amd_cases(n: int = 240, seed: int = 42) -> list[dict]:
         p.append(slice3(shape, warps, rng, lanes) if len(shape) == 2 else slice1(shape, warps, rng, lanes)
                  if len(shape) == 1 else blocked(shape, warps, rng, lanes))
         src, dst = rng.sample(p, 2)
-        key = json.dumps([shape, warps, dtype, target, src, dst], sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append({"id": f"a{len(out):04d}", "shape": shape, "num_warps": warps, "dtype": dtype,
-                    "target": target, "src_spec": src, "dst_spec": dst})
+        _add_case(out, seen, "a", shape, warps, dtype, target, src, dst)
     return out
 
 
