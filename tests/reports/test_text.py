@@ -247,9 +247,9 @@ def test_ttgir_warnings_are_diagnostics_before_the_table(warned_report):
 
 
 COALESCED_171 = ("uncoalesced store (global_store_dwordx2, 8 B per lane): 2048 sectors in 64 requests where 1024 would "
-                 "do if the runtime stride is a sector (32 B) or more; warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are "
-                 "a runtime stride apart; suggested: lanes of a warp should take consecutive vectors along the "
-                 "contiguous dim (a coalesced layout)")
+                 "do if the runtime stride is a sector (32 B) or more; warp 0's request at register 0 touches 32 "
+                 "sectors for 512 bytes (minimum 16): lanes 0 and 1 are a runtime stride apart; suggested: lanes of a "
+                 "warp should take consecutive vectors along the contiguous dim (a coalesced layout)")
 
 
 def test_a_conversion_is_a_note_with_its_level(converted_report):
