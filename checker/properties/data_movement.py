@@ -16,9 +16,11 @@ thread that needs it, as some operand element moved by the op's coordinate map T
 so E = T∘S is the layout the operand's threads hold the result in, and the property is that converting E
 into the result's layout R stays in registers: for every result index x there is an E index y with the same
 lane, warp and block and E(y) = R(x) (`conversion`'s register level). Trans, reshape and join pass each
-thread's registers through in order (their verifiers infer exactly E), so for them R must also be E itself
-(`equivalent`, both engines): a result whose registers are in another order is one Triton refuses, and one the
-pass-through would fill wrongly (the witness is a result index whose element E puts elsewhere). For split, the
+thread's registers through in order (their verifiers infer exactly E), and split hands over the two halves' in
+order (SplitOpConversion: the register bit that picks the half dropped), so for them R must also be E itself,
+less that bit for split (`equivalent`, both engines): a result whose registers are in another order is one Triton
+refuses, and one the pass-through would fill wrongly (the witness is a result index whose element E puts
+elsewhere). For split, the
 operand's minor dim must be spread over registers only (else the halves sit in different threads).
 
 A ``tt.reshape`` with ``allow_reorder`` may put the elements in any order: Triton hands each thread's registers
@@ -58,7 +60,7 @@ from .views import reshaped, transposed
 
 NAME = "data_movement"
 KINDS = ("trans", "reshape", "join", "split", "in_thread_transpose")
-IN_ORDER = ("trans", "reshape", "join")     # lowered by passing each thread's registers through in order
+IN_ORDER = ("trans", "reshape", "join", "split")     # lowered by handing each thread's registers over in order
 
 
 def expected_layout(S: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
@@ -114,7 +116,7 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
     E = expected_layout(operand, kind, order=order, shape=shape)
     claim = register_local(E, result, engines=engines, roles=("operand", "result"))
     if claim.holds and kind in IN_ORDER:
-        same = equivalent(E, result, engines=engines)
+        same = equivalent(_halves(operand, E) if kind == "split" else E, result, engines=engines)
         if not same.holds:
             details["level"] = "register" if same.status == "fails" else None
             return Result(NAME, same.status, same.verdicts, same.counterexample,
@@ -220,6 +222,17 @@ def _reorder_z3(S: LinearLayout, R: LinearLayout) -> EngineVerdict:
         return cx, f"{smt.solver_name()} model: {why}"
 
     return smt.verdict(ob.solve(), holds="the operand and result layouts have one kernel (unsat)", on_sat=on_sat)
+
+
+def _halves(S: LinearLayout, E: LinearLayout) -> LinearLayout:
+    """A split's result as Triton's SplitOpConversion leaves it: E without the register bit that picks the half
+    (the first register basis of S along the minor dim; the other registers keep their order)."""
+    regs = S.in_bases("register")
+    j = next((i for i, b in enumerate(regs) if b[-1]), None)
+    if j is None:
+        return E
+    return LinearLayout([(d, [b for i, b in enumerate(E.in_bases(d)) if d != "register" or i != j])
+                         for d in E.in_dims], E.out_dim_sizes)
 
 
 def _what(kind: str, order) -> str:

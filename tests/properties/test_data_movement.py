@@ -165,3 +165,22 @@ def test_a_result_in_another_register_order_is_not_what_the_lowering_passes_thro
                                     "registers in another order: Triton's lowering passes each thread's registers "
                                     "through in order")
     assert data_movement(S, R, "trans", order=[1, 0]).holds
+
+
+def test_a_split_hands_over_its_halves_in_register_order():
+    """SplitOpConversion drops the register bit that picks the half and keeps the others in order: the result
+    must be exactly that layout (here the split bit is register 0, the result's registers 1, 2 of the operand);
+    the same registers in another order keep every element in its thread but are not what the lowering gives."""
+    from checker.layout import LinearLayout
+
+    def lay(regs, lanes, shape):
+        return LinearLayout([("register", regs), ("lane", lanes), ("warp", []), ("block", [])],
+                            [(f"dim{i}", n) for i, n in enumerate(shape)])
+    S = lay([(0, 1), (1, 0), (2, 0)], [(4, 0), (8, 0), (16, 0), (32, 0), (0, 0)], [64, 2])
+    R = lay([(1,), (2,)], [(4,), (8,), (16,), (32,), (0,)], [64])
+    assert data_movement(S, R, "split").holds
+    swapped = lay([(2,), (1,)], [(4,), (8,), (16,), (32,), (0,)], [64])
+    r = data_movement(S, swapped, "split")
+    assert r.fails and r.details["level"] == "register" and r.counterexample.replay()
+    assert r.explanation.startswith("the result's layout is the operand's split along its minor dim with its "
+                                    "registers in another order")
