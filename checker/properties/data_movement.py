@@ -20,8 +20,8 @@ thread's registers through in order (their verifiers infer exactly E), and split
 order (SplitOpConversion: the register bit that picks the half dropped), so for them R must also be E itself,
 less that bit for split (`equivalent`, both engines): a result whose registers are in another order is one Triton
 refuses, and one the pass-through would fill wrongly (the witness is a result index whose element E puts
-elsewhere). For split, the
-operand's minor dim must be spread over registers only (else the halves sit in different threads).
+elsewhere). For split, the operand's minor dim must be spread over registers only (else the halves sit in
+different threads).
 
 A ``tt.reshape`` with ``allow_reorder`` may put the elements in any order: Triton hands each thread's registers
 over as they are (ReshapeOpConversion packs the operand's values as the result's; it refuses an "expensive
