@@ -11,7 +11,8 @@ autotune configs in a Triton cache), by its warps and tensor and buffer shapes t
 of one side without its match on the other is listed (`modules.added`, `modules.removed`), never dropped.
 
 Both sides are verified as ``layoutcheck verify`` verifies them, each with its own Triton semantics (given, or
-each module's detected version: `checker.versions`). Operations are matched by their Python source line and kind,
+each module's detected version: `checker.versions`). Operations are matched by their Python source line and kind
+(a file inside an environment's site-packages by its path there: a library installed beside each Triton),
 in order (a source line that runs several ops of one kind pairs those naming the same layouts and shapes,
 then the same shapes, then in TTGIR order; columns are not compared, Triton releases point at other columns),
 then what is left by kind and order; what is still left is an added or removed operation.
@@ -161,7 +162,18 @@ def verify_side(paths: Sequence[str], label: str, *, triton_version: str | None,
 def _op_key(rec: dict) -> tuple:
     """(python file, line, op kind): columns are left out (Triton releases point at other columns of a line)."""
     py = rec["source"].get("python")
-    return (py["file"], py["line"], rec["source"]["op"]) if py else (None, None, rec["source"]["op"])
+    return (installed_path(py["file"]), py["line"], rec["source"]["op"]) if py else (None, None, rec["source"]["op"])
+
+
+_PACKAGES = re.compile(r".*[/\\](?:site|dist)-packages[/\\]")
+
+
+def installed_path(file: str) -> str:
+    """A kernel's Python file as both sides name it: a package installed in each side's environment (two
+    virtual environments, one per Triton) is known by its path inside site-packages, so that
+    ``/venv-old/lib/python3.11/site-packages/pkg/ops.py`` and ``/venv-new/.../site-packages/pkg/ops.py`` are one
+    file; any other path is kept as it is."""
+    return _PACKAGES.sub("", file)
 
 
 def _ops(mod: Module) -> dict[tuple, list[tuple[int, list[dict]]]]:

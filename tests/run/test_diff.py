@@ -125,3 +125,30 @@ def test_the_api_refuses_bad_arguments():
         checker.diff(str(PROBES / "3.6"), str(PROBES / "3.9"), engine="magic")
     with pytest.raises(CheckerError, match="give the old side's TTGIR files or folders"):
         checker.diff([], str(PROBES / "3.9"))
+
+
+def test_a_library_installed_beside_each_triton_is_one_file():
+    """Kernels of a package installed in each side's environment (a virtual environment per Triton) carry that
+    environment's path in their locations: the diff knows the file by its path inside site-packages."""
+    from checker.run.diff import _op_key, installed_path
+    assert installed_path("/venv-3.8/lib/python3.11/site-packages/liger_kernel/ops/rms_norm.py") == \
+        "liger_kernel/ops/rms_norm.py" == installed_path("/opt/venv-3.9/lib/python3.12/site-packages/"
+                                                         "liger_kernel/ops/rms_norm.py")
+    assert installed_path("/usr/lib/python3/dist-packages/pkg/k.py") == "pkg/k.py"
+    assert installed_path("tools/ldmatrix_rows.py") == "tools/ldmatrix_rows.py"      # a project file: as it is
+    rec = {"source": {"op": "ttg.local_load", "python": {"file": "/a/site-packages/p/k.py", "line": 7, "col": 3}}}
+    assert _op_key(rec) == ("p/k.py", 7, "ttg.local_load")
+
+
+def test_two_environments_paths_pair_the_same_operations(tmp_path):
+    """The same compile under two environments' site-packages paths: every operation pairs, nothing changes."""
+    sides = {}
+    for side, prefix in (("old", "/venv-a/lib/python3.11/site-packages/"),
+                         ("new", "/venv-b/lib/python3.12/site-packages/")):
+        folder = tmp_path / side
+        folder.mkdir()
+        for f in sorted((PROBES / "3.9").glob("gpu_bank_f16_64x64_*.ttgir"))[:4]:
+            (folder / f.name).write_text(f.read_text().replace('loc("tools/', f'loc("{prefix}probes/'))
+        sides[side] = str(folder)
+    d = checker.diff(sides["old"], sides["new"], engine="f2")
+    assert d["summary"]["modules"]["matched"] == 4 and d["changes"] == []
