@@ -1044,6 +1044,25 @@ def _convert_bytes(src_t: TypeRef, dst_t: TypeRef, hw: Hardware | None) -> tuple
     return scratch_elements(src, dst, bits, hw) * bits // 8, "convert_layout through shared memory"
 
 
+def warp_selected_conversions(module: Module) -> list[Operation]:
+    """The module's convert_layouts that the release in force keeps in the warps with shuffles whose source lane
+    depends on the warp or CTA (`properties.triton_conversion.warp_conversion`'s selection)."""
+    from ..properties.triton_conversion import classify_in_warp, minimal_conversion  # lazy: kernels converting
+    out = []
+    for op in module.operations:
+        ts = layout_tensors(op.types) if op.name == "ttg.convert_layout" else []
+        if len(ts) != 2:
+            continue
+        try:
+            src, dst = _layout(ts[0]), _layout(ts[1])
+            _, wc = classify_in_warp(src, dst, minimal_conversion(src, dst))
+        except (CheckerError, ValueError):
+            continue
+        if wc is not None and wc.mixed < 2 and wc.warp_dependent:
+            out.append(op)
+    return out
+
+
 def _axis(op: Operation) -> int:
     return op.axis or 0
 

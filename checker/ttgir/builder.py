@@ -259,6 +259,8 @@ class Builder:
         names = ((["cvt_matrix_keeps_vector_reps"] if self.hw is not None and self.hw.vendor == "nvidia" else [])
                  + (["cvt_scratch_per_cta"] if (self.m.num_ctas or 1) > 1 else [])
                  + ["cvt_shuffle_lanes_picked_by_warp"])
+        if self.selection.reason == "default":
+            self._note_older_shuffles(b)
         if self.selection.reason != "detected" or not names or \
                 not any(op.name == "ttg.convert_layout" for op in self.m.operations):
             return b
@@ -293,6 +295,27 @@ class Builder:
                f"{', '.join(changed)}; give --triton-version for the exact figure)")
         top = max([b] + [o for _, o in figures], key=lambda x: x.total)
         return Budget(top.total, top.buffers, top.notes, b.uncertain + [why])
+
+    def _note_older_shuffles(self, b) -> None:
+        """A module nothing bounds (default, checked as the newest release) keeps the newest's exact figure; where
+        one of its conversions stays in the warps only by warp-dependent shuffles (change
+        ``cvt_shuffle_lanes_picked_by_warp``), the older releases send it through shared memory: a note at the
+        module says what they allocate, as `_budget_of_any_allowed_version` does for reductions."""
+        from .allocation import budget, warp_selected_conversions
+        since = CHANGES["cvt_shuffle_lanes_picked_by_warp"].since
+        older = [v for v in self.selection.allowed if v < since]
+        if not older or self.selection.version < since or not warp_selected_conversions(self.m):
+            return
+        with using(older[-1]):
+            other = budget(self.m, self.hw, self.analysis)
+        if other.total > b.total:
+            self.out.notes.append((self.m.line, f"Triton {older[0]} to {older[-1]}, which this module's syntax does "
+                                                f"not rule out, allocate {other.total} bytes of shared memory to it "
+                                                f"where {self.selection.version} allocates {b.total} (a conversion "
+                                                f"{self.selection.version} keeps in the warps with warp-dependent "
+                                                "shuffles goes through shared memory before: change "
+                                                "cvt_shuffle_lanes_picked_by_warp); give --triton-version if it "
+                                                "comes from one of them"))
 
     # ------------------------------------------------------------ helpers
 

@@ -230,6 +230,13 @@ def test_kernel_budget_of_a_source_broadcast_over_warps_by_version():
         got[version] = (cost["lowering"], cost["scratch_bytes"], cost.get("shuffles"), fits["details"]["scratch_bytes"],
                         fits["details"]["exact"], fits["verdict"])
     assert got == {"3.8": ("shared", 1024, None, 1024, True, "holds"), "3.9": ("shuffle", 0, 2, 0, True, "holds")}
+    # nothing in its syntax bounds its version: checked as 3.9, exactly, and a note says what 3.5-3.8 allocate
+    report = checker.verify(path)
+    assert report["summary"]["triton_version_reason"] == "default"
+    assert [n["message"] for k in report["summary"]["ttgir"] for n in k["version_notes"]] == [
+        "Triton 3.5 to 3.8, which this module's syntax does not rule out, allocate 1024 bytes of shared memory to it "
+        "where 3.9 allocates 0 (a conversion 3.9 keeps in the warps with warp-dependent shuffles goes through shared "
+        "memory before: change cvt_shuffle_lanes_picked_by_warp); give --triton-version if it comes from one of them"]
 
 
 def test_a_conflicting_round_trip_reads_as_a_finding():
