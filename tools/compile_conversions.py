@@ -18,7 +18,8 @@ its worker, which is restarted after it (about 8% of the drawn cases; 443 of 480
 sliced pairs with the lanes of gfx942, gfx950 (64) and gfx1250 (32) in turn, recorded with ``amdgcn`` (the LDS
 instructions, ``ds_bpermute_b32`` and permlane swaps, with their counts) in place of ``ptx``, and ``bar`` counting
 ``s_barrier``: tests/properties/fixtures/conversions_amd_triton39.jsonl (``--cases 900``) and, with Triton 3.8.0,
-conversions_amd_triton38.jsonl (``--cases 600``).
+conversions_amd_triton38.jsonl (``--cases 600``). ``--set rdna`` draws the same way for gfx1100 and gfx1201
+(wave32; the gfx11 / gfx12 presets): conversions_rdna_triton39.jsonl (``--cases 300``).
 
 ``--set warp_broadcast`` compiles the cases ``w000``... instead (`warp_broadcast_cases`): sources broadcast
 over all or some warps (or over 2 CTAs) next to destinations that spread those warps over lanes,
@@ -366,15 +367,17 @@ def warp_broadcast_cases() -> list[dict]:
 # targets in turn; recorded with the AMDGCN's LDS, ds_bpermute and permlane instructions instead of PTX's.
 
 AMD_TARGETS = {"gfx942": 64, "gfx950": 64, "gfx1250": 32}
+RDNA_TARGETS = {"gfx1100": 32, "gfx1201": 32}       # --set rdna: RDNA3 and RDNA4 (the gfx11 / gfx12 presets)
+LANES = {**AMD_TARGETS, **RDNA_TARGETS}
 
 
-def amd_cases(n: int = 240, seed: int = 42) -> list[dict]:
+def amd_cases(n: int = 240, seed: int = 42, targets: dict[str, int] = AMD_TARGETS) -> list[dict]:  # noqa: B006
     rng = random.Random(seed)
     out, seen = [], set()
-    names = list(AMD_TARGETS)
+    names = list(targets)
     while len(out) < n:
         target = names[len(out) % len(names)]
-        lanes = AMD_TARGETS[target]
+        lanes = targets[target]
         r = rng.random()
         shape = rng.choice(SHAPES_2D if r < 0.8 else SHAPES_3D if r < 0.9 else SHAPES_1D)
         warps = rng.choice([4, 4, 8])
@@ -390,7 +393,12 @@ def amd_cases(n: int = 240, seed: int = 42) -> list[dict]:
     return out
 
 
-SETS = {"random": None, "warp_broadcast": warp_broadcast_cases, "amd": amd_cases}
+def rdna_cases(n: int = 240) -> list[dict]:
+    """The AMD set's draw for gfx1100 and gfx1201 in turn (another seed)."""
+    return amd_cases(n, seed=7, targets=RDNA_TARGETS)
+
+
+SETS = {"random": None, "warp_broadcast": warp_broadcast_cases, "amd": amd_cases, "rdna": rdna_cases}
 
 
 # ----------------------------------------------------------------- compiling (Triton imported here only)
@@ -465,8 +473,8 @@ def compile_case(case: dict) -> dict:
     attrs = {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]}
     src = GluonASTSource(fn, sig, cx, attrs)
     options = {"num_warps": case["num_warps"], "num_ctas": case.get("num_ctas", 1)}
-    amd = case["target"] in AMD_TARGETS
-    target = GPUTarget("hip", case["target"], AMD_TARGETS[case["target"]]) if amd else \
+    amd = case["target"] in LANES
+    target = GPUTarget("hip", case["target"], LANES[case["target"]]) if amd else \
         GPUTarget(*TARGETS[case["target"]], 32)
     c = triton.compile(src, target=target, options=options)
     ttgir = c.asm["ttgir"]
@@ -514,7 +522,8 @@ def main(argv=None) -> int:
     ap.add_argument("--append", action="store_true",
                     help="merge into --out (records of the same id replaced) instead of overwriting it")
     a = ap.parse_args(argv)
-    all_cases = cases(a.cases) if SETS[a.set] is None else amd_cases(a.cases) if a.set == "amd" else SETS[a.set]()
+    all_cases = cases(a.cases) if SETS[a.set] is None else SETS[a.set](a.cases) if a.set in ("amd", "rdna") \
+        else SETS[a.set]()
     if a.shard:
         i, n = map(int, a.shard.split("/"))
         mine = [c for c in all_cases[i::n] if c["id"] > a.after]

@@ -7,7 +7,8 @@ AMDGCN Triton emits.
   per case the lowering path, the LDS instructions of the round trip per warp (as LLVM merges and pairs them:
   ``ds_read2st64_b64``, ``ds_load_2addr_b32``, ...), the ds_bpermute shuffles and the scratch bytes
   (``metadata.shared``);
-* ..._triton38.jsonl: 456 of the same pairs compiled by Triton 3.8.0 (``--cases 600``), checked under 3.8: its
+* conversions_rdna_triton39.jsonl: 279 such conversions for RDNA3 / RDNA4 (gfx1100, gfx1201; ``--set rdna``);
+* ..._amd_triton38.jsonl: 456 of the same pairs compiled by Triton 3.8.0 (``--cases 600``), checked under 3.8: its
   bank order (change ``ldst_banks_in_order_64``) and its shared-memory path for sources broadcast over warps
   (change ``cvt_shuffle_lanes_picked_by_warp``).
 """
@@ -34,14 +35,17 @@ import asm_compare  # noqa: E402
 SHUFFLES = ("ds_bpermute", "v_permlane")
 
 
-def _rows(version: str) -> list[dict]:
-    with open(os.path.join(HERE, "fixtures", f"conversions_amd_triton{version.replace('.', '')}.jsonl")) as f:
+def _rows(version: str, family: str = "amd") -> list[dict]:
+    with open(os.path.join(HERE, "fixtures", f"conversions_{family}_triton{version.replace('.', '')}.jsonl")) as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+PRESET = {"gfx1100": "gfx11", "gfx1201": "gfx12"}       # RDNA3 / RDNA4 targets -> their hardware presets
 
 
 def _lowering(r: dict):
     return lower_conversion(_layout(r["src"], r["shape"]), _layout(r["dst"], r["shape"]), BITS[r["dtype"]],
-                            r["target"])
+                            PRESET.get(r["target"], r["target"]))
 
 
 def _scored(lw) -> dict[str, int]:
@@ -119,6 +123,17 @@ def test_triton38_amd_conversions_exact():
         bad, paths, unpaired = _compare(rows)
     assert bad == [] and unpaired == [], bad[:3]
     assert sum(n for (_, p), n in paths.items() if p == "shuffle") == 3
+
+
+def test_triton39_rdna_conversions_exact():
+    """RDNA3 (gfx1100) and RDNA4 (gfx1201), wave32 over 32 banks: 279 seeded conversions compiled by Triton 3.9.0
+    (tools/compile_conversions.py --set rdna --cases 300): path, scratch, shuffles and every LDS instruction exact
+    but one case where LLVM left one of two scored ds_store_2addr_stride64_b64 as two singles."""
+    rows = _rows("3.9", "rdna")
+    assert len(rows) == 279
+    bad, paths, unpaired = _compare(rows)
+    assert bad == [] and unpaired == ["a0024"], bad[:3]
+    assert paths[("gfx1100", "shared")] == 138 and paths[("gfx1201", "shared")] == 128
 
 
 def _case(version: str, cid: str) -> dict:
