@@ -2,6 +2,7 @@
 
     /work/tvenv/bin/python tools/compile_corpus.py --out tests/corpus          # Triton 3.9, CPU only
     /work/tvenv/bin/python tools/compile_corpus.py --out tests/corpus --only 'gl_*' --targets cuda90
+    /work/tvenv/bin/python tools/compile_corpus.py --out tests/corpus_rdna --targets gfx1100 gfx1201   # RDNA3/4
 
 The kernels live in ``tools/corpus_kernels/*.py``; each module lists its cases in ``CASES``
 (``corpus_kernels.case(...)``): a ``@triton.jit`` or ``@gluon.jit`` function, argument types,
@@ -67,6 +68,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import corpus_kernels  # noqa: E402
 from asm_compare import llvm_shared_accesses  # noqa: E402
 from corpus_kernels import MODULES  # noqa: E402
 
@@ -77,7 +79,12 @@ TARGETS = {
     "gfx942": GPUTarget("hip", "gfx942", 64),
     "gfx950": GPUTarget("hip", "gfx950", 64),
     "gfx1250": GPUTarget("hip", "gfx1250", 32),
+    # RDNA3 / RDNA4 (the gfx11 / gfx12 presets): every case meant for all targets is compiled for them too when
+    # asked for by --targets (tests/corpus_rdna)
+    "gfx1100": GPUTarget("hip", "gfx1100", 32),
+    "gfx1201": GPUTarget("hip", "gfx1201", 32),
 }
+RDNA = ("gfx1100", "gfx1201")
 
 # ---------------------------------------------------------------------------------------------
 # locations
@@ -410,8 +417,9 @@ def main(argv=None) -> int:
     for case in cases:
         if args.only and not any(fnmatch.fnmatch(case["name"], p) for p in args.only):
             continue
-        for tag in case["targets"]:
-            if args.targets and tag not in args.targets:
+        generic = tuple(case["targets"]) == corpus_kernels.ALL
+        for tag in tuple(case["targets"]) + (RDNA if generic else ()):
+            if (args.targets or tag in RDNA) and tag not in (args.targets or ()):
                 continue
             name = f"{case['name']}.{tag}.ttgir"
             t0 = time.time()
