@@ -17,9 +17,10 @@ its worker, which is restarted after it (about 8% of the drawn cases; 443 of 480
 ``--set amd`` compiles the cases ``a0000``... instead (`amd_cases`, ``--cases`` of them): blocked, linear and
 sliced pairs with the lanes of gfx942, gfx950 (64) and gfx1250 (32) in turn, recorded with ``amdgcn`` (the LDS
 instructions, ``ds_bpermute_b32`` and permlane swaps, with their counts) in place of ``ptx``, and ``bar`` counting
-``s_barrier``: tests/properties/fixtures/conversions_amd_triton39.jsonl (``--cases 900``) and, with Triton 3.8.0,
-conversions_amd_triton38.jsonl (``--cases 600``). ``--set rdna`` draws the same way for gfx1100 and gfx1201
-(wave32; the gfx11 / gfx12 presets): conversions_rdna_triton39.jsonl (``--cases 300``).
+``s_barrier``: tests/properties/fixtures/conversions_amd_triton39.jsonl (``--cases 900``) and, with Triton 3.8.0 and
+3.6.0, conversions_amd_triton38.jsonl and conversions_amd_triton36.jsonl (``--cases 600``). ``--set rdna`` draws
+the same way for gfx1100 and gfx1201 (wave32; the gfx11 / gfx12 presets): conversions_rdna_triton39.jsonl
+(``--cases 300``).
 
 ``--set warp_broadcast`` compiles the cases ``w000``... instead (`warp_broadcast_cases`): sources broadcast
 over all or some warps (or over 2 CTAs) next to destinations that spread those warps over lanes,
