@@ -1055,10 +1055,10 @@ def warp_selected_conversions(module: Module) -> list[Operation]:
             continue
         try:
             src, dst = _layout(ts[0]), _layout(ts[1])
-            _, wc = classify_in_warp(src, dst, minimal_conversion(src, dst))
+            cls, wc = classify_in_warp(src, dst, minimal_conversion(src, dst))
         except (CheckerError, ValueError):
             continue
-        if wc is not None and wc.mixed < 2 and wc.warp_dependent:
+        if cls == "warp_shuffle" and wc is not None and wc.warp_dependent:
             out.append(op)
     return out
 

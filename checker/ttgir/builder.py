@@ -235,11 +235,8 @@ class Builder:
         if other.total <= b.total:
             return b
         if self.selection.reason == "default":
-            self.out.notes.append((self.m.line, f"Triton {others[0]} to {others[-1]}, which this module's syntax does "
-                                                f"not rule out, allocate {other.total} bytes of shared memory to it "
-                                                f"where {chosen} allocates {b.total} (their reductions take more "
-                                                "scratch: change reduce_scratch_by_rounds); give --triton-version "
-                                                "if it comes from one of them"))
+            self._note_older_releases(others, other.total, b.total,
+                                      "their reductions take more scratch: change reduce_scratch_by_rounds")
             return b
         why = (f"the module's syntax allows Triton {others[0]} to {others[-1]} as well as {chosen}, whose reductions "
                f"take more scratch: {other.total} bytes where {chosen} takes {b.total} (change "
@@ -309,13 +306,18 @@ class Builder:
         with using(older[-1]):
             other = budget(self.m, self.hw, self.analysis)
         if other.total > b.total:
-            self.out.notes.append((self.m.line, f"Triton {older[0]} to {older[-1]}, which this module's syntax does "
-                                                f"not rule out, allocate {other.total} bytes of shared memory to it "
-                                                f"where {self.selection.version} allocates {b.total} (a conversion "
-                                                f"{self.selection.version} keeps in the warps with warp-dependent "
-                                                "shuffles goes through shared memory before: change "
-                                                "cvt_shuffle_lanes_picked_by_warp); give --triton-version if it "
-                                                "comes from one of them"))
+            v = self.selection.version
+            self._note_older_releases(older, other.total, b.total, f"a conversion {v} keeps in the warps with "
+                                      "warp-dependent shuffles goes through shared memory before: change "
+                                      "cvt_shuffle_lanes_picked_by_warp")
+
+    def _note_older_releases(self, releases: list, theirs: int, ours: int, why: str) -> None:
+        """The note at a module nothing bounds (checked as the newest release, exactly) where older `releases` its
+        syntax allows allocate more shared memory to it, and why."""
+        self.out.notes.append((self.m.line, f"Triton {releases[0]} to {releases[-1]}, which this module's syntax "
+                                            f"does not rule out, allocate {theirs} bytes of shared memory to it where "
+                                            f"{self.selection.version} allocates {ours} ({why}); give "
+                                            "--triton-version if it comes from one of them"))
 
     # ------------------------------------------------------------ helpers
 
