@@ -421,10 +421,9 @@ class Obligation:
                 lets.append(f"(?i{len(lets)} {name})")
                 name = f"?i{len(lets) - 1}"
             names[d] = name
-        terms = [[f"((_ extract {k} {k}) {names[d]})" for d, k in row] for row in rows]
         self._weight[1] += nonzero
         self._weight[0] += set_bits
-        out = _concat([_xor_text(t) for t in terms])
+        out = _packed_rows(rows, names)
         if lets:
             out.text = f"(let ({' '.join(lets)}) {out.text})"
         if len(key[1]) == len(index):
@@ -755,6 +754,35 @@ def annihilates(w: Term, columns: Sequence[int]):
     return _and(out)
 
 
+def outside_span(ob: Obligation, v: Term, columns: Sequence[int], tag: str = "certificate"):
+    """v is not in the span of the constant columns. When every column has at most one set bit (a layout whose
+    bases are unit vectors: most distributed layouts), the span is the vectors whose set bits all lie among the
+    columns' set bits S, so v is outside it iff v AND NOT S is not 0: a linear condition, with nothing more to
+    find. Otherwise a certificate, the obligation's variable `tag`: some w with w·c = 0 for every column and
+    w·v = 1 exists iff v is outside the span (the span is the annihilator of its annihilator). What the model
+    gives for it: `certificate_of`."""
+    if all(not c & (c - 1) for c in columns):
+        covered = 0
+        for c in columns:
+            covered |= c
+        return (v & ((1 << v.size()) - 1 & ~covered)) != 0
+    w = ob.var(tag, v.size())
+    return all_of(annihilates(w, columns), dot(w, v) == 1)
+
+
+def certificate_of(values: Mapping[str, int], v: int, columns: Sequence[int], tag: str = "certificate") -> int:
+    """The certificate of an `outside_span` condition that holds at value `v` of its term: the model's `tag`,
+    or with unit columns (no variable) the lowest set bit of v outside their bits, a w with w·c = 0 for every
+    column and w·v = 1 (0 where v is inside the span: the condition did not hold there)."""
+    if tag in values:
+        return values[tag]
+    covered = 0
+    for c in columns:
+        covered |= c
+    outside = v & ~covered
+    return outside & -outside
+
+
 def fields_below(L: LinearLayout, packed: Term, shape: Mapping[str, int]):
     """Each out-dim field of a packed coordinate is below shape[dim]."""
     out, shift = [], 0
@@ -926,8 +954,29 @@ def _rows(L: LinearLayout, index: Mapping[str, Term]) -> tuple[list[list[tuple[s
     return rows, set_bits, nonzero
 
 
-def _concat(bits: list[str]) -> Term:
-    """1-bit terms (text), bits[0] the least significant."""
-    if len(bits) == 1:
-        return Term(bits[0], 1)
-    return Term(f"(concat {' '.join(reversed(bits))})", len(bits))
+def _packed_rows(rows: list[list[tuple[str, int]]], names: Mapping[str, str]) -> Term:
+    """The packed value whose out bit j is the XOR of the index bits ``rows[j]`` (in-dim, bit) of the terms
+    `names` (rows[0] the least significant), as `_concat` of `_xor_text` of each row, written with fewer terms:
+    a run of out bits that copy consecutive bits of one index term, k+n-1 down to k, is one ``((_ extract k+n-1
+    k) x)``, and a run of n zero bits one ``(_ bv0 n)`` (a layout's out bits mostly copy its index bits in
+    order: the script is shorter, and Z3 reads and simplifies it sooner)."""
+    parts: list[str] = []
+    j = len(rows) - 1
+    while j >= 0:                               # from the most significant bit down
+        row = rows[j]
+        i = j - 1
+        if not row:
+            while i >= 0 and not rows[i]:
+                i -= 1
+            parts.append(f"(_ bv0 {j - i})")
+        elif len(row) == 1:
+            d, k = row[0]
+            while i >= 0 and len(rows[i]) == 1 and rows[i][0] == (d, k - (j - i)):
+                i -= 1
+            parts.append(f"((_ extract {k} {k - (j - i - 1)}) {names[d]})")
+        else:
+            parts.append(_xor_text([f"((_ extract {k} {k}) {names[d]})" for d, k in row]))
+        j = i
+    if len(parts) == 1:
+        return Term(parts[0], len(rows))
+    return Term(f"(concat {' '.join(parts)})", len(rows))

@@ -484,28 +484,27 @@ def side_options(R: LinearLayout, bits: int, direction: str, access: str, hw: Ha
 def _fill(a: tuple[frozenset, ...], b: tuple[frozenset, ...], limit: int = 64) -> list[tuple[int, ...]]:
     """Sequences of distinct, independent vectors satisfying both prefixes (position-wise), up to `limit`."""
     k = max(len(a), len(b))
+    allowed = [sorted(frozenset.intersection(*[p[i] for p in (a, b) if i < len(p)])) for i in range(k)]
     out: list[tuple[int, ...]] = []
-
-    def allowed(i: int):
-        sets = [p[i] for p in (a, b) if i < len(p)]
-        inter = frozenset.intersection(*sets)
-        return sorted(inter)
-
-    def rec(seq: list[int]) -> None:
-        if len(out) >= limit:
-            return
-        i = len(seq)
-        if i == k:
-            out.append(tuple(seq))
-            return
-        for v in allowed(i):
-            if v and not f2.in_span(v, seq):
-                seq.append(v)
-                rec(seq)
-                seq.pop()
-
-    rec([])
+    _extend(allowed, [], out, limit)
     return out
+
+
+def _extend(allowed: list[list[int]], seq: list[int], out: list[tuple[int, ...]], limit: int) -> None:
+    """`_fill`'s search, depth first: each way to extend `seq` by a nonzero vector of allowed[len(seq)] outside
+    its span, until `out` holds `limit` full sequences (a function of its own, not one nested in `_fill` calling
+    itself: that would be a reference cycle, freed only by the cyclic collector)."""
+    if len(out) >= limit:
+        return
+    i = len(seq)
+    if i == len(allowed):
+        out.append(tuple(seq))
+        return
+    for v in allowed[i]:
+        if v and not f2.in_span(v, seq):
+            seq.append(v)
+            _extend(allowed, seq, out, limit)
+            seq.pop()
 
 
 def compatible(a: Option, b: Option) -> bool:

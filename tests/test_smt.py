@@ -32,6 +32,50 @@ def test_image_is_apply():
         assert _evaluate(L, x) == L.pack_out([c["dim0"], c["dim1"]])
 
 
+@st.composite
+def _runs_layouts(draw):
+    """Layouts whose bases are mostly unit vectors in order (runs `image` writes as one extract), with zero bases
+    (runs of zero bits) and a few arbitrary ones (XORs) among them."""
+    outs = [("dim0", 1 << draw(st.integers(0, 4))), ("dim1", 1 << draw(st.integers(0, 3)))]
+    units = [(1 << k, 0) for k in range(outs[0][1].bit_length() - 1)] + \
+        [(0, 1 << k) for k in range(outs[1][1].bit_length() - 1)]
+    bases, left = {}, list(units)
+    for d in ("register", "lane", "warp"):
+        bs = []
+        for _ in range(draw(st.integers(0, 4))):
+            kind = draw(st.sampled_from(["unit", "unit", "zero", "any"]))
+            if kind == "unit" and left:
+                bs.append(left.pop(0))
+            elif kind == "any":
+                bs.append((draw(st.integers(0, outs[0][1] - 1)), draw(st.integers(0, outs[1][1] - 1))))
+            else:
+                bs.append((0, 0))
+        bases[d] = bs
+    return LinearLayout(bases, outs)
+
+
+@given(_runs_layouts(), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_image_written_by_runs_is_apply(layout, rng):
+    """`image` writes a run of out bits that copy consecutive index bits as one extract and a run of zero bits as
+    one constant: the value is still L(x) at every index tried."""
+    for _ in range(4):
+        x = {d: rng.randrange(layout.in_dim_size(d)) for d in layout.in_dims}
+        c = layout.apply(x)
+        assert _evaluate(layout, x) == layout.pack_out([c["dim0"], c["dim1"]])
+
+
+def test_image_of_units_in_order_is_one_extract_per_run():
+    """A blocked-like layout (registers: dim1 bits 0-1; lanes: dim1 bits 2-4, then dim0 bits 0-1; warps: a
+    broadcast, then dim0 bit 2) packs dim0 low, dim1 high: four extracts, not ten bits written one by one."""
+    B = LinearLayout({"register": [(0, 1), (0, 2)], "lane": [(0, 4), (0, 8), (0, 16), (1, 0), (2, 0)],
+                      "warp": [(0, 0), (4, 0)]}, [("dim0", 8), ("dim1", 32)])
+    ob = smt.Obligation("runs")
+    text = ob.image(B, ob.index(B, "x")).text
+    assert text == ("(concat ((_ extract 2 0) runs.x.lane) ((_ extract 1 0) runs.x.register) "
+                    "((_ extract 1 1) runs.x.warp) ((_ extract 4 3) runs.x.lane))")
+
+
 def test_index_has_no_variable_for_size_one_dims():
     ob = smt.Obligation("dims")
     assert set(ob.index(L, "x")) == {"register", "lane"}

@@ -54,8 +54,10 @@ level.
 Engines, per sub-claim (each decided and replayed on its own):
 F2: a dst in-bit e_j whose image (shifted by src(x_F)) falls outside the
 span is the witness, with a functional w (w ⊥ span, w·target = 1) as
-certificate. Z3: find x (and a src index y holding dst(x)) and w with
-w ⊥ the span and w·(dst(x) + src(x_F)) = 1, or x_F outside src's range.
+certificate. Z3: find x (and a src index y holding dst(x)) with
+dst(x) + src(x_F) outside the span (`smt.outside_span`: with unit-vector
+columns a set bit none of them sets, w that bit; else with w ⊥ the span and
+w·(dst(x) + src(x_F)) = 1), or x_F outside src's range.
 Replay: by `apply`: the element, the holder y, and the certificate.
 
 Certificates of F2 ``holds`` (`checker.certificate`, ``combinations``): for
@@ -301,18 +303,19 @@ def _why(cx: Counterexample, fixed, roles) -> str:
 def obligation(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder: bool) -> smt.Obligation:
     ob = smt.Obligation(f"{NAME}.{name}")
     x = ob.index(dst, "x")
-    w = ob.packed(src, "certificate")
-    others = [d for d in src.in_dims if d not in fixed]
-    span = [c for d in others for c in frame.unit_images(src, [d])]
     elem = ob.image(dst, x)
     base = ob.image(src, {d: x[d] for d in fixed if d in x})
     missing_thread = smt.any_of(*[smt.high_bits_set(x[d], _bits(src, d)) for d in fixed if d in x])
-    ob.require(smt.any_of(missing_thread,
-                          smt.all_of(smt.annihilates(w, span), smt.dot(w, elem ^ base) == 1)))
+    ob.require(smt.any_of(missing_thread, smt.outside_span(ob, elem ^ base, _span(src, fixed))))
     if holder:
         y = ob.index(src, "y")
         ob.require(ob.image(src, y) == elem)
     return ob
+
+
+def _span(src: LinearLayout, fixed) -> list[int]:
+    """The columns of src's in-dims other than `fixed` (V_F of the module docstring)."""
+    return [c for d in src.in_dims if d not in fixed for c in frame.unit_images(src, [d])]
 
 
 def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, roles,
@@ -327,7 +330,9 @@ def _z3(name: str, src: LinearLayout, dst: LinearLayout, fixed, holder_dims, rol
             y = {d: values.get(f"y.{d}", 0) for d in src.in_dims}
         else:
             y = _holder(src, frame.packed_image(dst, x), holder_dims)
-        cx = not_held(src, dst, fixed, x, y, values["certificate"], roles)
+        base = frame.packed_image(src, {d: x[d] for d in fixed if src.has_in_dim(d)})   # None: x's thread is not in src
+        w = 0 if base is None else smt.certificate_of(values, frame.packed_image(dst, x) ^ base, _span(src, fixed))
+        cx = not_held(src, dst, fixed, x, y, w, roles)
         return cx, smt.solver_name() + " model: " + _why(cx, fixed, roles)
 
     return smt.verdict(obligation(name, src, dst, fixed, search).solve(),

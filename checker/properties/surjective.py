@@ -18,8 +18,10 @@ e_k outside U. A ``holds`` carries a certificate (`checker.certificate`,
 A failure's certificate is a functional w in U^⊥ (w·L(e_j) = 0 for
 every in-bit j) with w·c = 1; one exists because c ∉ U = (U^⊥)^⊥.
 
-Z3 engine. Find c in B and w with w·L(e_j) = 0 for every in-bit j and
-w·c = 1 (quantifier-free).
+Z3 engine. Find c in B outside U (`smt.outside_span`, quantifier-free):
+where every column of L has at most one set bit, c with a set bit that no
+column sets (w: the lowest such bit); otherwise c and w with w·L(e_j) = 0
+for every in-bit j and w·c = 1.
 
 Replay. c is inside the shape; for every single-bit index e_j,
 parity(w & L(e_j)) = 0 by `LinearLayout.apply`; parity(w & c) = 1. Then
@@ -138,15 +140,14 @@ def f2_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
 def obligation(L: LinearLayout, box: Mapping[str, int]) -> smt.Obligation:
     ob = smt.Obligation(NAME)
     c = ob.packed(L, "coordinate")
-    w = ob.packed(L, "certificate")
-    ob.require(smt.fields_below(L, c, box), smt.annihilates(w, L.columns), smt.dot(w, c) == 1)
+    ob.require(smt.fields_below(L, c, box), smt.outside_span(ob, c, L.columns))
     return ob
 
 
 def z3_verdict(L: LinearLayout, box: Mapping[str, int]) -> EngineVerdict:
     def on_sat(values):
         c = values["coordinate"]
-        return (missing_coordinate(L, c, values["certificate"], box),
+        return (missing_coordinate(L, c, smt.certificate_of(values, c, L.columns), box),
                 f"{smt.solver_name()} model: coordinate {frame.show(frame.coordinate(L, c))} has no preimage")
 
     return smt.verdict(obligation(L, box).solve(),

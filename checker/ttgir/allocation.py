@@ -756,17 +756,27 @@ def erased_before_allocation(fn: Function) -> set[int]:
     free: dict[int, bool] = {}          # effect_free of each operation asked (a loop asks for all it holds)
 
     def effect_free(i: int) -> bool:
+        """Whether i has no effect beyond reading (one whose effects are those inside it: none inside has any),
+        the ops nested in it decided first (reversed pre-order: children before their parent)."""
         got = free.get(i)
-        if got is None:
-            op = ops[i]
+        if got is not None:
+            return got
+        order, stack = [], [i]
+        while stack:
+            j = stack.pop()
+            if j not in free:
+                order.append(j)
+                if ops[j].name in _EFFECTS_INSIDE:
+                    stack.extend(inside.get(j, ()))
+        for j in reversed(order):
+            op = ops[j]
             if op.name in PURE_TERMINATORS:
-                got = True
+                free[j] = True
             elif op.name in _EFFECTS_INSIDE:
-                got = all(effect_free(j) for j in inside.get(i, ()))
+                free[j] = all(free[c] for c in inside.get(j, ()))
             else:
-                got = _removable(op)
-            free[i] = got
-        return got
+                free[j] = _removable(op)
+        return free[i]
 
     ends: dict[tuple[int, int], int | None] = {}     # terminator of each region asked
     arguments: dict[tuple[int, int], list[Value]] = {}  # arguments of each region asked
@@ -800,9 +810,15 @@ def erased_before_allocation(fn: Function) -> set[int]:
                 value_live(src[k])
 
     def op_live(i: int) -> None:
-        if i in live_ops or i not in members:
-            return
-        live_ops.add(i)
+        """i is live: its operands' values, and what lives with it, are marked by `mark` (a worklist, not a
+        recursion: a nested function calling itself is a reference cycle, which only the cyclic collector frees)."""
+        if i not in live_ops and i in members:
+            live_ops.add(i)
+            marking.append(i)
+
+    marking: list[int] = []
+
+    def mark(i: int) -> None:
         op = ops[i]
         if i in branches:                                 # a branch keeps its condition; what it passes
             if op.name == "cf.cond_br":                   # lives with the successor's argument
@@ -846,7 +862,10 @@ def erased_before_allocation(fn: Function) -> set[int]:
             op_live(i)
         elif name not in PURE_TERMINATORS and not (effect_free(i) if name in _EFFECTS_INSIDE else _removable(ops[i])):
             op_live(i)                  # (effect_free(i): `_removable` for an op whose effects are its own)
-    while todo:
+    while todo or marking:
+        if marking:
+            mark(marking.pop())
+            continue
         v = todo.pop()
         holder = v[1]
         op = ops[holder]

@@ -779,12 +779,26 @@ def _scoped(ops: list[Operation], a: Analysis) -> list[Operation]:
     blocks: dict[tuple, tuple[tuple, set]] = {}      # block -> (its chain, the scopes whose names it sees)
 
     def scope(op: Operation) -> tuple[tuple, set]:
+        """The op's block's (chain, enclosing), the blocks out to the first one known built outermost first
+        (a loop, not a recursion: a nested function calling itself is a reference cycle, and all it holds would
+        wait for the cyclic collector)."""
         block = (None, 0) if op.parent is None else (op.parent, getattr(op, "region", None) or 0)
         got = blocks.get(block)
-        if got is None:
-            chain = (block,) if op.parent is None else (block,) + scope(ops[op.parent])[0]
-            got = blocks[block] = (chain, set(chain) | {(p, None) for p, _ in chain})
-        return got
+        if got is not None:
+            return got
+        pending, outer = [block], ()
+        while op.parent is not None:
+            op = ops[op.parent]
+            parent = (None, 0) if op.parent is None else (op.parent, getattr(op, "region", None) or 0)
+            known = blocks.get(parent)
+            if known is not None:
+                outer = known[0]
+                break
+            pending.append(parent)
+        for b in reversed(pending):
+            outer = (b,) + outer
+            blocks[b] = (outer, set(outer) | {(p, None) for p, _ in outer})
+        return blocks[block]
 
     defs: dict[str, list[tuple[tuple, str]]] = {}    # name -> (the scope of each definition, its unique name)
     renamed = a.renamed

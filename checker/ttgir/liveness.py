@@ -38,8 +38,9 @@ range is ``[smallest id, largest id + 1)`` over the operations ``resolve`` gives
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -298,16 +299,27 @@ class ControlFlow:
         for owner, r in region_blocks:
             regions.setdefault(owner, []).append(r)
 
-        def region(key: tuple) -> None:
+        def items(key: tuple) -> Iterator[tuple[int, Item]]:
             for b in region_blocks.get(key, ()):
-                for k, item in enumerate(blocks[b].items):
-                    position[item] = k
-                    if item in regions:
-                        for r in sorted(regions[item]):
-                            region((item, r))
-                    ids[item] = len(ids)
-        region((self.root, 0))
-        ids[self.root] = len(ids)
+                yield from enumerate(blocks[b].items)
+
+        # post-order: an item's regions (in order) before the item; a stack of the regions being walked, each
+        # with the item they belong to (a loop, not a recursive nested function: that would be a reference
+        # cycle, and the function's tables would wait for the cyclic collector)
+        stack: list[tuple[Iterator[tuple[int, Item]], Item]] = [(items((self.root, 0)), self.root)]
+        while stack:
+            walk, owner = stack[-1]
+            step = next(walk, None)
+            if step is None:
+                stack.pop()
+                ids[owner] = len(ids)
+                continue
+            k, item = step
+            position[item] = k
+            if item in regions:
+                stack.append((itertools.chain.from_iterable([items((item, r)) for r in sorted(regions[item])]), item))
+            else:
+                ids[item] = len(ids)
 
     def value(self, v: Value) -> Value:
         return self.rename.get(v, v)
