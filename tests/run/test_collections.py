@@ -53,3 +53,22 @@ def test_verify_leaves_the_thresholds_as_it_found_them(thresholds):
     report = checker.verify(os.path.join(root, "specs", "kernels", "softmax.cuda80.ttgir"))
     assert report["summary"]["checks"] == 8
     assert gc.get_threshold() == (700, 10, 10)
+
+
+@pytest.mark.parametrize("kernel", ["softmax.cuda80", "matmul.cuda90", "attention.gfx942"])
+def test_a_run_leaves_no_cyclic_garbage(kernel):
+    """What a verify builds and drops (the module's operations and types, its control flow, the analyses' tables)
+    is freed by reference counting as the run ends: no reference cycle is left for the cyclic collector, whose
+    next collection would walk it (a nested function calling itself was one, holding the whole module)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "specs", "kernels", f"{kernel}.ttgir")
+    checker.verify(path)                # caches filled: they are kept, not garbage
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        checker.verify(path)
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []
