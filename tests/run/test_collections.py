@@ -72,3 +72,15 @@ def test_a_run_leaves_no_cyclic_garbage(kernel):
         gc.set_debug(0)
         gc.garbage.clear()
     assert left == []
+
+
+def test_verify_reads_and_proves_in_one_scope(thresholds, monkeypatch):
+    """checker.verify raises the threshold once, around reading and proving: the scopes of load_inputs and
+    verify_inputs find it raised and leave it, so no threshold is put back (and no collection runs) between them."""
+    gc.set_threshold(700, 10, 10)
+    set_to = []
+    real = gc.set_threshold
+    monkeypatch.setattr(gc, "set_threshold", lambda *t: (set_to.append(t), real(*t)))
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    checker.verify(os.path.join(root, "specs", "kernels", "softmax.cuda80.ttgir"))
+    assert set_to == [(verification.RUN_GC_THRESHOLD, 10, 10), (700, 10, 10)]
