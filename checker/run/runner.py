@@ -160,13 +160,17 @@ def json_data(value: Any) -> Any:
     than through the text); any other value goes through json itself, so that it is read exactly as JSON
     reads it."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _SCALARS:
         return value
-    if kind is dict:
-        return {key if type(key) is str else _json_key(key): json_data(item) for key, item in value.items()}
+    if kind is dict:            # (scalar items copied in place: most of a record's values are)
+        return {key if type(key) is str else _json_key(key): item if type(item) in _SCALARS else json_data(item)
+                for key, item in value.items()}
     if kind is list or kind is tuple:
-        return [json_data(item) for item in value]
+        return [item if type(item) in _SCALARS else json_data(item) for item in value]
     return json.loads(json.dumps(value))
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))      # what `json_data` gives back as it is
 
 
 def _json_key(key: Any) -> str:
