@@ -125,6 +125,9 @@ def allocate(text: str, target: str) -> dict:
     pm.run(mod, "allocation_oracle")
     printed = mod.str()
     [after] = read_ttgir(printed, "allocated")
+    tmem = None
+    if target.startswith("cuda:") and "ttng.tmem_alloc" in printed:
+        tmem = _tensor_memory(mod, ctx)
     ops = []
     for op in after.operations:
         off = op.attributes.get("allocation.offset")
@@ -135,7 +138,30 @@ def allocate(text: str, target: str) -> dict:
         for o in offsets:            # a partitioned buffer: one offset per partition
             ops.append([op.loc[1], op.name, o, size if isinstance(size, int) else None])
     shared = after.attributes.get("ttg.shared")
-    return {"shared": int(shared) if shared is not None else 0, "ops": sorted(ops)}
+    out = {"shared": int(shared) if shared is not None else 0, "ops": sorted(ops)}
+    if tmem is not None:
+        out.update(tmem)
+    return out
+
+
+def _tensor_memory(mod, ctx) -> dict:
+    """The module's tensor memory as Triton's TensorMemoryAllocation pass (run next in ``make_llir``) gives it:
+    ``tmem_size`` (``ttg.tensor_memory_size``, i.e. ``metadata.tmem_size``) and per ``ttng.tmem_alloc``
+    ``[line, column, row]``: its ``tensor_memory_col_offset``, and the first row (lane) of the 64-row half it
+    starts in (``tensor_memory_row_offset`` is the half's index times 16)."""
+    from triton._C.libtriton import ir, nvidia
+
+    from checker.syntax.ttgir import read_ttgir
+    pm = ir.pass_manager(ctx)
+    nvidia.passes.ttnvgpuir.add_allocate_tensor_memory(pm)
+    pm.run(mod, "allocation_oracle_tmem")
+    [after] = read_ttgir(mod.str(), "allocated")
+    size = after.attributes.get("ttg.tensor_memory_size")
+    rows = [[op.loc[1], op.attributes["tensor_memory_col_offset"],
+             op.attributes.get("tensor_memory_row_offset", 0) // 16 * 64]
+            for op in after.operations if op.name == "ttng.tmem_alloc" and op.loc is not None
+            and isinstance(op.attributes.get("tensor_memory_col_offset"), int)]
+    return {"tmem_size": int(size) if size is not None else 0, "tmem_ops": sorted(rows)}
 
 
 def modules(path: str):
@@ -285,7 +311,8 @@ def write_lit_fixtures(out: str, root: str, files: list[str]) -> None:
     """Every module of the lit tests `files` (paths under `root`, Triton's source tree), as a fixture of
     `out`: ``NAME.ttgir`` (the module, lit's comments dropped, a header naming its source) and its entry in
     ``expected.json`` (source, line, target, adaptations, Triton's ``shared`` and every placed buffer's
-    ``[line, offset]``); a module Triton 3.9 rejects goes to ``rejected.json`` with Triton's reason."""
+    ``[line, offset]``; with tensor memory, ``tmem_size`` and ``tmem_ops``: `_tensor_memory`); a module Triton
+    3.9 rejects goes to ``rejected.json`` with Triton's reason."""
     expected, rejected = {}, {}
     os.makedirs(out, exist_ok=True)
     for path in files:
@@ -304,6 +331,8 @@ def write_lit_fixtures(out: str, root: str, files: list[str]) -> None:
                 f.write(text)
             expected[name + ".ttgir"] = {"source": source, "line": line, "target": target, "adapted": notes,
                                          "shared": got["shared"], "ops": sorted([r[0], r[2]] for r in got["ops"])}
+            if "tmem_size" in got:
+                expected[name + ".ttgir"].update(tmem_size=got["tmem_size"], tmem_ops=got["tmem_ops"])
     for name, data in (("expected.json", expected), ("rejected.json", rejected)):
         with open(os.path.join(out, name), "w") as f:
             json.dump(data, f, indent=1, sort_keys=True)
@@ -321,7 +350,7 @@ def main(argv=None) -> int:
     if args.lit:
         write_lit_fixtures(args.lit, args.root, args.files)
         return 0
-    agree = total = 0
+    agree = total = tmem_agree = tmem_total = 0
     for path in args.files:
         for line, text, target in modules(path):
             try:
@@ -340,13 +369,23 @@ def main(argv=None) -> int:
             if args.compare:
                 from checker.syntax.ttgir import read_ttgir
                 from checker.ttgir.allocation import budget
-                ours = [budget(m) for m in read_ttgir(text, path) if m.line == line]
-                row["layoutcheck"] = ours[0].total if ours else None
+                from checker.ttgir.tmem_allocation import tmem_budget
+                mods = [m for m in read_ttgir(text, path) if m.line == line]
+                row["layoutcheck"] = budget(mods[0]).total if mods else None
                 total += 1
                 agree += row["layoutcheck"] == got["shared"]
+                if "tmem_size" in got and mods:
+                    t = tmem_budget(mods[0])
+                    row["layoutcheck_tmem"] = t.size
+                    row["layoutcheck_tmem_ops"] = sorted([c.line, c.column, c.row] for c in t.chunks)
+                    tmem_total += 1
+                    tmem_agree += t.size == got["tmem_size"] and row["layoutcheck_tmem_ops"] == got["tmem_ops"]
             print(json.dumps(row))
     if args.compare:
         print(f"{agree} of {total} modules: layoutcheck's total is Triton's", file=sys.stderr)
+        if tmem_total:
+            print(f"{tmem_agree} of {tmem_total} modules with tensor memory: layoutcheck's tmem_size and every "
+                  f"allocation's column and row are Triton's", file=sys.stderr)
     return 0
 
 

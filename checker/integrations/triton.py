@@ -57,6 +57,21 @@ def shared_mismatch(report: dict[str, Any], shared: int | None, name: str) -> st
            f"{ours}: {why}"
 
 
+def tmem_mismatch(report: dict[str, Any], tmem_size: int | None, name: str) -> str | None:
+    """One line when the kernel's tensor memory in layoutcheck's model (``fits[tensor_memory]``) is not Triton's
+    ``metadata.tmem_size``; None when they agree, either is missing, or the kernel has none."""
+    if not tmem_size:
+        return None
+    figure = next((c for c in report.get("checks", ()) if c.get("id", "").endswith(":fits[tensor_memory]")), None)
+    details = (figure or {}).get("details") or {}
+    ours = details.get("tmem_size")
+    if ours is None or ours == tmem_size:
+        return None
+    why = "; ".join(details.get("uncertain") or ()) or "a difference the model does not explain (please report it)"
+    return f"layoutcheck: kernel {name}: Triton allocated {tmem_size} columns of tensor memory, layoutcheck's model " \
+           f"{ours}: {why}"
+
+
 @dataclass
 class Kernel:
     """One verified kernel: its name, target, TTGIR path, Triton's metadata ``shared``, whether it
@@ -196,9 +211,10 @@ class Session:
             kernel.errors = s["failed"] + sum(1 for p in s.get("ttgir", ()) for _ in p.get("problems", ()))
             kernel.warnings = s.get("warnings", 0)
             kernel.diagnostics = diagnostics(kernel.report, os.path.basename(ttgir))
-            mismatch = shared_mismatch(kernel.report, kernel.shared, name)
-            if mismatch:
-                kernel.diagnostics.append(mismatch)
+            for mismatch in (shared_mismatch(kernel.report, kernel.shared, name),
+                             tmem_mismatch(kernel.report, metadata.get("tmem_size"), name)):
+                if mismatch:
+                    kernel.diagnostics.append(mismatch)
         out = self.stream or sys.stderr
         for line in kernel.diagnostics:
             print(line, file=out)

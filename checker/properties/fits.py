@@ -70,8 +70,12 @@ def judge(layout, dtype_bits: int, capacity_bytes: int, alignment_bytes: int | N
 def decide(check, engines: Engines) -> Result:
     """A check (`checker.registry`): a spec's buffer (its ``layout`` operand, params ``capacity_bytes``,
     ``alignment_bytes``, ``base_bytes``), or a TTGIR module's whole budget (params ``kernel_bytes``,
-    ``breakdown``, ``uncertain``: `kernel_fits`, static)."""
+    ``breakdown``, ``uncertain``: `kernel_fits`, static) or its whole tensor memory (params ``tmem_columns``,
+    ``tmem_size``, ``capacity_columns``, ``tmem_breakdown``: `kernel_tensor_memory_fits`, static)."""
     p = check.param
+    if p("tmem_columns") is not None:
+        return kernel_tensor_memory_fits(p("tmem_columns"), p("tmem_size"), p("capacity_columns"),
+                                         p("tmem_breakdown") or (), check.hardware, uncertain=p("uncertain") or ())
     if p("kernel_bytes") is not None:
         return kernel_fits(p("kernel_bytes"), p("capacity_bytes"), p("breakdown") or (), check.hardware,
                            uncertain=p("uncertain") or ())
@@ -105,6 +109,35 @@ def kernel_fits(total: int, capacity: int, breakdown, hardware=None, uncertain=(
                                                  f"{caveat}", details)
     return Result("fits", "fails", {}, None, f"the kernel {needs} {total} bytes of shared memory, past the "
                                              f"{capacity}-byte capacity{where}; largest: {parts}{caveat}", details)
+
+
+def kernel_tensor_memory_fits(columns: int, size: int, capacity: int, breakdown, hardware=None,
+                              uncertain=()) -> Result:
+    """The tensor memory a whole kernel needs (Triton's TensorMemoryAllocation: each ``ttng.tmem_alloc`` placed
+    in the two 64-row halves by 32-bit columns, reusing what ended before it; `checker.ttgir.tmem_allocation`)
+    fits the SM's `capacity` columns. Static: no engines. `columns`: the largest column end; `size`: Triton's
+    ``metadata.tmem_size`` (the columns rounded up to what tcgen05.alloc asks for); details hold one entry per
+    allocation: line, rows, columns, first row, first column, what."""
+    rows = [{"line": e[0], "rows": e[1], "columns": e[2], "row": e[3], "column": e[4], "what": e[5]}
+            for e in breakdown]
+    details = {"tmem_columns": columns, "tmem_size": size, "capacity_columns": capacity, "allocations": rows,
+               "exact": not uncertain}
+    if uncertain:
+        details["uncertain"] = list(uncertain)
+    where = f" of {hardware.name}" if hardware is not None else ""
+    needs = "needs" if not uncertain else "needs about"
+    caveat = "" if not uncertain else f" (an estimate: {'; '.join(uncertain[:2])}" + \
+        (f"; {len(uncertain) - 2} more" if len(uncertain) > 2 else "") + ")"
+    many = f"{len(rows)} allocation{'' if len(rows) == 1 else 's'}"
+    if columns <= capacity:
+        return Result("fits", "holds", {}, None, f"the kernel {needs} {columns} columns of tensor memory ({many}; "
+                                                 f"Triton allocates {size}), within the {capacity} columns{where}"
+                                                 f"{caveat}", details)
+    largest = sorted(rows, key=lambda r: -r["columns"])[:3]
+    parts = ", ".join(f"{r['rows']}x{r['columns']} at line {r['line']} ({r['what']})" for r in largest)
+    return Result("fits", "fails", {}, None, f"the kernel {needs} {columns} columns of tensor memory ({many}), past "
+                                             f"the {capacity} columns{where}: Triton refuses to load it "
+                                             f"(OutOfResources); largest: {parts}{caveat}", details)
 
 
 def _check_int(field: str, value, minimum: int) -> None:

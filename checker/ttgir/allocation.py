@@ -630,15 +630,31 @@ def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> s
     return gone
 
 
+def allocated_function(ops: Sequence[Operation], members: Sequence[int], analysis: Analysis) -> Function:
+    """The function of `members` as Triton allocates it: without the operations `erased_before_allocation` finds
+    dead (an erased op takes its regions with it)."""
+    fn = analysis.function(ops, members)
+    dead = analysis.dead(fn)
+    if dead:
+        gone = _gone(ops, members, dead)
+        fn = analysis.function(ops, [i for i in members if i not in gone])
+    return fn
+
+
+def allocated_functions(module: Module, analysis: Analysis) -> dict[str, Function]:
+    """Every function of the inlined module (`Analysis.inlined`) Triton allocates, by name, in module order: a
+    private function nothing calls any more is erased."""
+    ops = analysis.inlined.module.operations
+    funcs, called = analysis.symbols(ops)
+    return {name: allocated_function(ops, analysis.members(ops, root), analysis) for name, root in funcs.items()
+            if name in called or not re.match(r"tt\.func\s+private\b", ops[root].text)}
+
+
 def _function_budget(module: Module, members: list[int], hw: Hardware | None, calls: dict[str, Budget],
                      analysis: Analysis) -> Budget:
     ops = module.operations
-    fn = analysis.function(ops, members)
-    dead = analysis.dead(fn)
-    if dead:                        # an erased op takes its regions with it
-        gone = _gone(ops, members, dead)
-        fn = analysis.function(ops, [i for i in members if i not in gone])
-        members = fn.members
+    fn = allocated_function(ops, members, analysis)
+    members = fn.members
     out = Budget(0)
     if fn.flow.unread:
         out.uncertain.append(f"{fn.flow.unread}: the function's blocks cannot be read (already unstructured); "

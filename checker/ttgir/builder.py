@@ -182,15 +182,16 @@ class Builder:
             elif op.name in NOT_MODELLED:
                 check, reason = NOT_MODELLED[op.name]
                 self.skip(op, reason, check)
-        try:
-            self.kernel_budget()
-        except CheckerError:
-            raise
-        except Exception as e:
-            func = next((op for op in m.operations if op.name == "tt.func"), None)
-            if func is None:
+        for figure, what in ((self.kernel_budget, "kernel"), (self.kernel_tensor_memory, "tensor_memory")):
+            try:
+                figure()
+            except CheckerError:
                 raise
-            self.internal_error(func, "fits", "kernel", e)
+            except Exception as e:
+                func = next((op for op in m.operations if op.name == "tt.func"), None)
+                if func is None:
+                    raise
+                self.internal_error(func, "fits", what, e)
 
     def internal_error(self, op: Operation, prop: str, what: str, error: Exception) -> None:
         """A check of `op` that reports `error`, raised while its checks were derived, as what it is: a bug in
@@ -214,6 +215,22 @@ class Builder:
         # a figure the model does not reproduce exactly is an estimate: past the capacity it warns, never errs
         self.add(func, "fits", "kernel", [], [max(b.total, 1)], params=params,
                  severity="warning" if b.uncertain else "error")
+    def kernel_tensor_memory(self) -> None:
+        """The whole kernel's tensor memory (`checker.ttgir.tmem_allocation.tmem_budget`: every ``ttng.tmem_alloc``
+        placed as Triton's TensorMemoryAllocation pass places it) against the 512 columns of an SM: one
+        ``fits[tensor_memory]`` check per module that allocates any, at its function (severity error: past them
+        Triton refuses to load the kernel; a warning where the figure is an estimate)."""
+        from .tmem_allocation import CAPACITY_COLUMNS, tmem_budget
+        func = next((op for op in self.m.operations if op.name == "tt.func"), None)
+        if func is None or not any(op.name == "ttng.tmem_alloc" for op in self.m.operations):
+            return
+        b = tmem_budget(self.m, self.analysis)
+        entries = tuple(c.to_tuple() for c in sorted(b.chunks, key=lambda c: (c.column, c.row, c.line)))
+        params = (("capacity_columns", CAPACITY_COLUMNS), ("tmem_columns", b.columns), ("tmem_size", b.size),
+                  ("tmem_breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())
+        self.add(func, "fits", "tensor_memory", [], [max(b.columns, 1)], params=params,
+                 severity="warning" if b.uncertain else "error")
+
     def _budget_of_any_allowed_version(self, b):
         """`b`, or where the module's syntax says it is older than the newest Triton without saying which release
         (detected: its marks bound it from above) and another release it allows sizes a reduction's scratch another

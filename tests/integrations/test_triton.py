@@ -289,6 +289,16 @@ def test_run_says_why_its_kernel_figure_is_not_tritons():
     assert shared_mismatch(report, 8192, "k").endswith("model 12288: line 9: Triton inlines @f before allocating")
 
 
+def test_run_says_why_its_tensor_memory_figure_is_not_tritons():
+    from checker.integrations.triton import tmem_mismatch
+    report = {"checks": [{"id": "k.ttgir:5:tt.func:fits[tensor_memory]", "details": {"tmem_size": 256}}]}
+    assert tmem_mismatch(report, 256, "k") is None
+    assert tmem_mismatch(report, None, "k") is None and tmem_mismatch(report, 0, "k") is None
+    assert tmem_mismatch(report, 128, "k") == ("layoutcheck: kernel k: Triton allocated 128 columns of tensor "
+                                               "memory, layoutcheck's model 256: a difference the model does not "
+                                               "explain (please report it)")
+
+
 def test_a_program_with_its_own_listener_is_still_verified_and_its_listener_still_called(tmp_path):
     """Issue 27, defect 6: the program's listener is chained, not allowed to switch layoutcheck off."""
     done = run(tmp_path, targets=("cuda80",), PROGRAM_LISTENER="1")
