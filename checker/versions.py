@@ -169,6 +169,13 @@ _change("tmem_block_in_dim", "3.8", 9557,
 _change("tmem_scales_broadcast_rows", "3.6", 8148,
         "tensor_memory_scales_encoding's tile has two zero row bases (the 4 warps that broadcast)",
         "no such bases: 32 rows only", "checker/encodings/tensor_memory.py")
+_change("tmem_sizes_from_layout", "3.6", 8202,
+        "a ttng.tmem_alloc's size (getTmemAllocSizes) is read off its layout: rows the row in-dim (halved when the "
+        "row-16 basis is zero), columns the col in-dim over 32 / element bits (before Triton 3.8 also over the "
+        "CTA splits, the CGA's bases being col bases then: change tmem_block_in_dim)",
+        "from bytes: a scales buffer is ceil(M / 32) x ceil(K / 4) columns of 128 rows; another is its bytes per "
+        "CTA (element bits x colStride / 8 each) over 128 rows x 4 bytes, in 64 rows when blockM = 64 and the "
+        "tensor is one block", "checker/ttgir/tmem_allocation.py")
 _change("nvmma_unswizzled_transposed", "3.8", None,
         "an unswizzled nvmma_shared (swizzlingByteWidth = 0) with transposed = true lowers transposed",
         "transposed is ignored when swizzlingByteWidth = 0", "checker/encodings/nvmma_shared.py")

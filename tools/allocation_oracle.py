@@ -114,7 +114,10 @@ def allocate(text: str, target: str) -> dict:
     if target.startswith("cuda:"):
         cc = int(re.match(r"cuda:(\d+)", target).group(1))
         passes.ttgpuir.add_combine_tensor_select_and_if(pm)
-        passes.ttgpuir.add_allocate_warp_groups(pm, False)
+        try:
+            passes.ttgpuir.add_allocate_warp_groups(pm, False)
+        except TypeError:                    # Triton 3.7 and older: no argument
+            passes.ttgpuir.add_allocate_warp_groups(pm)
         passes.convert.add_scf_to_cf(pm)
         passes.gluon.add_inliner(pm)
         nvidia.passes.ttgpuir.add_allocate_shared_memory_nv(pm, cc, 88)
@@ -122,7 +125,7 @@ def allocate(text: str, target: str) -> dict:
         passes.convert.add_scf_to_cf(pm)
         passes.gluon.add_inliner(pm)
         amd.passes.ttgpuir.add_allocate_shared_memory(pm, target.split(":", 1)[1])
-    pm.run(mod, "allocation_oracle")
+    _run(pm, mod, "allocation_oracle")
     printed = mod.str()
     [after] = read_ttgir(printed, "allocated")
     tmem = None
@@ -144,6 +147,13 @@ def allocate(text: str, target: str) -> dict:
     return out
 
 
+def _run(pm, mod, name: str) -> None:
+    try:
+        pm.run(mod, name)
+    except TypeError:                        # Triton 3.5: run(module) alone
+        pm.run(mod)
+
+
 def _tensor_memory(mod, ctx) -> dict:
     """The module's tensor memory as Triton's TensorMemoryAllocation pass (run next in ``make_llir``) gives it:
     ``tmem_size`` (``ttg.tensor_memory_size``, i.e. ``metadata.tmem_size``) and per ``ttng.tmem_alloc``
@@ -154,7 +164,7 @@ def _tensor_memory(mod, ctx) -> dict:
     from checker.syntax.ttgir import read_ttgir
     pm = ir.pass_manager(ctx)
     nvidia.passes.ttnvgpuir.add_allocate_tensor_memory(pm)
-    pm.run(mod, "allocation_oracle_tmem")
+    _run(pm, mod, "allocation_oracle_tmem")
     [after] = read_ttgir(mod.str(), "allocated")
     size = after.attributes.get("ttg.tensor_memory_size")
     rows = [[op.loc[1], op.attributes["tensor_memory_col_offset"],

@@ -11,7 +11,8 @@ is allocated (on the same module: after ``scf-to-cf`` and the Gluon inliner, who
 - **Size** of an allocation: its memdesc's last two dims lowered with its encoding (``tensor_memory_encoding``
   or ``tensor_memory_scales_encoding``: in-dims ``row``, ``col``); rows = the ``row`` in-dim's size, halved to
   64 when its fifth basis (row 16) is zero (one 16-row block per warp: a 64-row allocation); columns = the
-  ``col`` in-dim's size / (32 / element bits); a rank-3 memdesc (buffers) has that times its first dim.
+  ``col`` in-dim's size / (32 / element bits); a rank-3 memdesc (buffers) has that times its first dim (Triton 3.5
+  and older releases differ: `allocation_size`).
 - **Live range**: operations are numbered in post-order over the lowered control flow (as for shared memory,
   `checker.ttgir.liveness`); an allocation is live over the hull of the live ranges (MLIR's
   ``resolveLiveness``) of its result and of every ``ttg.memdesc_index`` / ``ttg.memdesc_reinterpret`` taken
@@ -33,14 +34,18 @@ to an operation it does not know) is listed in ``TmemBudget.uncertain``: the fig
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..encodings import lower
+from ..encodings.cga import shape_per_cta
 from ..errors import CheckerError
 from ..syntax.ttgir import Module, TypeRef, element_bits
+from ..versions import follows
 from .allocation import Analysis, Function, Value, allocated_functions
 
 CAPACITY_COLUMNS = 512                      # tensor memory per SM (Triton's max_tmem_size)
+ROWS = 128
 ROW_HALF = 64                               # rows of one half: allocations take 1 or 2 halves
 COLUMN_ALIGNMENT = 4
 ROUNDED = (0, 32, 64, 128, 256, 512)        # what tcgen05.alloc can ask for
@@ -82,20 +87,40 @@ class TmemBudget:
 
 def allocation_size(t: TypeRef) -> tuple[int, int]:
     """(rows, columns) of a tensor-memory memdesc (module docstring, ``getTmemAllocSizes``); CheckerError when
-    its encoding does not lower at its shape."""
+    its encoding does not lower at its shape. Before Triton 3.8 the CGA's bases are col bases of the layout
+    (change ``tmem_block_in_dim``), and Triton divides them out again (CTASplitM x CTASplitN); before 3.6 the
+    size is computed from bytes instead (change ``tmem_sizes_from_layout``, `_size_from_bytes`)."""
     shape = list(t.alloc_shape or t.shape)
     bits = element_bits(t.element_type)
-    if t.encoding is None or bits is None or len(shape) < 2:
+    enc = t.encoding
+    if enc is None or bits is None or len(shape) < 2 or not enc.kind.startswith("tensor_memory"):
         raise CheckerError(f"a tensor-memory buffer {t.element_type} {shape} without a layout to size it by")
-    L = lower(t.encoding, shape[-2:])
+    buffers = math.prod(shape[:-2])
+    per_cta = shape_per_cta(enc.cga_layout, shape[-2:])
+    if not follows("tmem_sizes_from_layout"):
+        return _size_from_bytes(enc, per_cta, bits, buffers)
+    L = lower(enc, shape[-2:])
     rows = L.in_dim_size("row") if L.has_in_dim("row") else 1
     row_bases = L.in_bases("row") if L.has_in_dim("row") else ()
     if len(row_bases) > 4 and not any(row_bases[4]):
         rows //= 2
     columns = (L.in_dim_size("col") if L.has_in_dim("col") else 1) // max(1, 32 // bits)
-    if len(shape) > 2:
-        columns *= shape[0]
-    return rows, columns
+    if not follows("tmem_block_in_dim"):
+        columns //= math.prod(shape[-2:]) // math.prod(per_cta)
+    return rows, columns * buffers
+
+
+def _size_from_bytes(enc, per_cta: list[int], bits: int, buffers: int) -> tuple[int, int]:
+    """Triton 3.5's getTmemAllocSizes: a scales buffer (8-bit elements, packed and repeated 4 times) takes
+    ceil(M / 32) x ceil(K / 4) columns of all 128 rows; another its bytes per CTA (elements x element bits x
+    colStride / 8, buffers included) over 128 rows x 4 bytes, or over 64 rows when blockM is 64 and the tensor is
+    one block (M <= blockM and N <= blockN)."""
+    m, n = per_cta
+    if enc.kind == "tensor_memory_scales_encoding":
+        return ROWS, -(-m // 32) * -(-n // 4)
+    size = m * n * buffers * bits * enc.col_stride // 8
+    rows = ROW_HALF if enc.block_m == 64 and m <= enc.block_m and n <= enc.block_n else ROWS
+    return rows, -(-size // (rows * 4))
 
 
 def tmem_budget(module: Module, analysis: Analysis | None = None) -> TmemBudget:
