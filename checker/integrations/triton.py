@@ -45,31 +45,28 @@ ENV = "LAYOUTCHECK_RUN"
 def shared_mismatch(report: dict[str, Any], shared: int | None, name: str) -> str | None:
     """One line when the kernel's shared memory in layoutcheck's model is not what Triton allocated, with why
     (the model's uncertainty, or a difference it does not explain); None when they agree or either is missing."""
-    if shared is None:
-        return None
-    figure = next((c for c in report.get("checks", ()) if c.get("id", "").endswith(":fits[kernel]")), None)
-    details = (figure or {}).get("details") or {}
-    ours = details.get("kernel_bytes")
-    if ours is None or ours == shared:
-        return None
-    why = "; ".join(details.get("uncertain") or ()) or "a difference the model does not explain (please report it)"
-    return f"layoutcheck: kernel {name}: Triton allocated {shared} bytes of shared memory, layoutcheck's model " \
-           f"{ours}: {why}"
+    return _figure_mismatch(report, "fits[kernel]", "kernel_bytes", shared, name, "bytes of shared memory")
 
 
 def tmem_mismatch(report: dict[str, Any], tmem_size: int | None, name: str) -> str | None:
     """One line when the kernel's tensor memory in layoutcheck's model (``fits[tensor_memory]``) is not Triton's
     ``metadata.tmem_size``; None when they agree, either is missing, or the kernel has none."""
-    if not tmem_size:
+    return _figure_mismatch(report, "fits[tensor_memory]", "tmem_size", tmem_size or None, name,
+                            "columns of tensor memory")
+
+
+def _figure_mismatch(report: dict[str, Any], check: str, key: str, theirs: int | None, name: str,
+                     unit: str) -> str | None:
+    """The line of `shared_mismatch` / `tmem_mismatch`: the kernel check ending with `check`, its figure `key`."""
+    if theirs is None:
         return None
-    figure = next((c for c in report.get("checks", ()) if c.get("id", "").endswith(":fits[tensor_memory]")), None)
+    figure = next((c for c in report.get("checks", ()) if c.get("id", "").endswith(f":{check}")), None)
     details = (figure or {}).get("details") or {}
-    ours = details.get("tmem_size")
-    if ours is None or ours == tmem_size:
+    ours = details.get(key)
+    if ours is None or ours == theirs:
         return None
     why = "; ".join(details.get("uncertain") or ()) or "a difference the model does not explain (please report it)"
-    return f"layoutcheck: kernel {name}: Triton allocated {tmem_size} columns of tensor memory, layoutcheck's model " \
-           f"{ours}: {why}"
+    return f"layoutcheck: kernel {name}: Triton allocated {theirs} {unit}, layoutcheck's model {ours}: {why}"
 
 
 @dataclass

@@ -247,7 +247,8 @@ class Change:
 
 def classify(what: str, old: Any, new: Any) -> str:
     """The class of a change (module docstring): numbers where more is worse, levels, failures."""
-    if what in ("wavefronts", "scratch_bytes", "kernel_shared_bytes", "shared_conversions", "shuffles"):
+    if what in ("wavefronts", "scratch_bytes", "kernel_shared_bytes", "kernel_tmem_columns", "shared_conversions",
+                "shuffles"):
         return REGRESSION if (new or 0) > (old or 0) else IMPROVEMENT if (new or 0) < (old or 0) else NEUTRAL
     if what == "level":
         return REGRESSION if LEVELS.index(new) > LEVELS.index(old) else IMPROVEMENT
@@ -360,15 +361,18 @@ class _Comparer:
                      "aligned" if y["passed"] else "misaligned")
 
     def kernel(self) -> None:
-        def totals(m: Module) -> tuple[int | None, int, int | None]:
+        def totals(m: Module) -> tuple[int | None, int, int | None, int | None]:
             fits = next((r for r in m.records if r["property"] == "fits" and "kernel_bytes" in r["parameters"]), None)
+            tmem = next((r for r in m.records if r["property"] == "fits" and "tmem_columns" in r["parameters"]), None)
             shared = sum(1 for r in m.records if r["property"] == "conversion_cost"
                          and (r.get("details") or {}).get("lowering") == "shared")
             return (fits["parameters"]["kernel_bytes"] if fits else None, shared,
-                    fits["source"]["line"] if fits else None)
-        (ka, sa, la), (kb, sb, lb) = totals(self.old), totals(self.new)
+                    fits["source"]["line"] if fits else None, tmem["parameters"]["tmem_columns"] if tmem else None)
+        (ka, sa, la, ta), (kb, sb, lb, tb) = totals(self.old), totals(self.new)
         if ka != kb:
             self.add(None, la, lb, "kernel", "kernel_shared_bytes", ka, kb)
+        if ta != tb and ta is not None and tb is not None:
+            self.add(None, la, lb, "kernel", "kernel_tmem_columns", ta, tb)
         if sa != sb:
             self.add(None, la, lb, "kernel", "shared_conversions", sa, sb)
 

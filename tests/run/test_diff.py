@@ -152,3 +152,18 @@ def test_two_environments_paths_pair_the_same_operations(tmp_path):
         sides[side] = str(folder)
     d = checker.diff(sides["old"], sides["new"], engine="f2")
     assert d["summary"]["modules"]["matched"] == 4 and d["changes"] == []
+
+
+def test_more_tensor_memory_is_a_regression(tmp_path):
+    """Three 128x256 f32 TMEM buffers (768 columns) against two (512): the kernel's tensor memory changes, a
+    regression one way, an improvement the other."""
+    three = (ROOT / "tests" / "allocation" / "tmem_over_capacity.ttgir").read_text()
+    for side, text in (("old", three.replace("3x128x256xf32", "2x128x256xf32")), ("new", three)):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "k.ttgir").write_text(text)
+    d = checker.diff(str(tmp_path / "old"), str(tmp_path / "new"), engine="f2")
+    tmem = [(c["old"], c["new"], c["class"]) for c in d["changes"] if c["what"] == "kernel_tmem_columns"]
+    assert tmem == [(512, 768, "regression")]
+    back = checker.diff(str(tmp_path / "new"), str(tmp_path / "old"), engine="f2")
+    assert [(c["old"], c["new"], c["class"]) for c in back["changes"] if c["what"] == "kernel_tmem_columns"] == [
+        (768, 512, "improvement")]
