@@ -60,6 +60,8 @@ def parse(text: str | TritonVersion, field: str = "triton_version") -> TritonVer
     else, or a release layoutcheck does not model, is a `CheckerError` naming `field` (exit 2)."""
     if isinstance(text, TritonVersion):
         version = text
+    elif type(text) is str and text in _PARSED:     # every check names its version: read each text once
+        return _PARSED[text]
     else:
         m = _VERSION.fullmatch(text) if isinstance(text, str) else None
         if m is None:
@@ -68,7 +70,12 @@ def parse(text: str | TritonVersion, field: str = "triton_version") -> TritonVer
     if version not in SUPPORTED:
         raise CheckerError(f"Triton {version} is not modelled: layoutcheck follows Triton {supported_text()}",
                            field=field)
+    if type(text) is str and len(_PARSED) < 256:
+        _PARSED[text] = version
     return version
+
+
+_PARSED: dict[str, TritonVersion] = {}      # version texts `parse` accepted
 
 
 def supported_text() -> str:
