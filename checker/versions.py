@@ -273,6 +273,10 @@ _change("tmem_subslice_offset_dim", "3.9", None,
         "offset that need not be a multiple of the width where the sliced bits stay inside the tile",
         "{N}: the column of a 2-D view, a multiple of its width (3.8 rejects offset: \"requires attribute 'N'\")",
         "checker/properties/tmem_views.py (and the op rule, checker/ttgir/ops_nvidia.py)")
+_change("amd_tdm_capture_dwords", "3.8", 9506,
+        "on AMD a tensor descriptor captured by ttg.warp_specialize takes its TDM descriptor's dwords in the "
+        "captures' scratch: 12 x 4 bytes for a 2-D one, 20 x 4 for 3-D to 5-D",
+        "8 bytes, as a pointer (NVIDIA's size for it)", "checker/ttgir/allocation.py (capture_bytes)")
 _change("tdm_store_padding", "3.7", None,
         "amdg.async_tdm_copy_local_to_global takes a padded_shared buffer of one interval equal to the block's "
         "innermost dim per CTA", "a padded buffer is refused (\"TDM store does not support padding\": Triton 3.6.0's "

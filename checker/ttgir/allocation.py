@@ -1233,11 +1233,17 @@ def _atomic(op: Operation, used: bool) -> tuple[int, str]:
 
 
 def capture_bytes(t: str, hw: Hardware | None) -> int | None:
-    """The bytes a warp_specialize capture of type `t` takes (Triton's getSharedMemorySize of the type);
-    None when not known."""
+    """The bytes a warp_specialize capture of type `t` takes (Triton's getSharedMemorySize of the type; on AMD
+    from Triton 3.8 a tensor descriptor's TDM dwords, AMDAllocationAnalysisScratchSizeFn: change
+    ``amd_tdm_capture_dwords``); None when not known."""
     t = t.strip()
     if t.startswith("!tt.tensordesc"):
-        return None if hw is not None and hw.vendor == "amd" else 8
+        if hw is None or hw.vendor != "amd" or not follows("amd_tdm_capture_dwords"):
+            return 8
+        dims = re.search(r"<\s*(?:tensor<\s*)?((?:\d+x)+)", t)
+        if dims is None:
+            return None
+        return 4 * (20 if dims.group(1).count("x") > 2 else 12)
     if t.startswith("!tt.ptr"):
         return 8
     if t.startswith("!ttg.memdesc<"):

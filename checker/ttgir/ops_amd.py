@@ -83,7 +83,14 @@ def _num_warps(b: Builder, op: Operation) -> int | None:
 @op_check("amdg.async_tdm_copy_local_to_global")
 def tdm_store(b: Builder, op: Operation) -> None:
     """`tdm_copy` (op store) of a TDM store: the buffer it reads and the descriptor it writes through."""
-    _tdm(b, op, "store", [t for t in op.types if t.kind == "tensordesc"], [t for t in op.types if t.kind == "memdesc"])
+    _tdm(b, op, "store", [t for t in op.types if t.kind == "tensordesc"], _buffer(op))
+
+
+def _buffer(op: Operation) -> list:
+    """The shared buffer of a TDM store, gather or scatter: the first memdesc its signature names (its optional
+    LDS barrier, ``barrier = %b``, is written after it: ``: !ttg.memdesc<64x64xf32, ...>, !ttg.memdesc<1xi64,
+    ...> -> !tt.tensordesc<...>``)."""
+    return [t for t in op.operand_types if t.kind == "memdesc"][:1]
 
 
 @op_check("amdg.async_tdm_gather", "amdg.async_tdm_scatter")
@@ -102,8 +109,7 @@ def tdm_gather_scatter(b: Builder, op: Operation) -> None:
                "tdm_copy")
         return
     extra = (("index_shape", list(t.shape)), ("index_bits", t.element_bits or 0), ("num_ctas", b.m.num_ctas or 1))
-    _tdm(b, op, kind, [x for x in op.types if x.kind == "tensordesc"], [x for x in op.types if x.kind == "memdesc"],
-         extra, index=t.encoding)
+    _tdm(b, op, kind, [x for x in op.types if x.kind == "tensordesc"], _buffer(op), extra, index=t.encoding)
 
 
 def _tdm(b: Builder, op: Operation, kind: str, descs, bufs, extra=(), index=None) -> None:

@@ -187,3 +187,17 @@ def test_blocks_not_labelled_as_mlir_prints_them_are_an_estimate():
     text = (ALLOCATION / "cf_blocks.ttgir").read_text().replace("^bb1", "^loop")
     [m] = read_ttgir(text, "cf")
     assert any("^loop is not a block label" in u for u in budget(m).uncertain)
+
+
+def test_a_tensor_descriptor_capture_takes_its_tdm_dwords_on_amd_from_38():
+    """AMDAllocationAnalysisScratchSizeFn (#9506, Triton 3.8): a warp_specialize capture of a tensor descriptor is
+    its TDM descriptor, 12 dwords for 2-D, 20 for 3-D to 5-D; before, and on NVIDIA, 8 bytes (a pointer). Triton
+    3.9's Gluon gfx1250 TDM GEMM with a warp-specialized loader: 21,668 bytes, its metadata.shared
+    (tests/verify/test_real_library_kernels.py), where 8-byte descriptors gave 21,492 as an estimate."""
+    from checker.hardware import resolve
+    from checker.versions import parse
+    amd, nvidia = resolve("gfx1250"), resolve("sm100")
+    two, four = "!tt.tensordesc<32x64xf16, #shared>", "!tt.tensordesc<1x2x32x64xf16, #shared1>"
+    assert (capture_bytes(two, amd), capture_bytes(four, amd), capture_bytes(two, nvidia)) == (48, 80, 8)
+    with using(parse("3.7")):
+        assert (capture_bytes(two, amd), capture_bytes(four, amd)) == (8, 8)

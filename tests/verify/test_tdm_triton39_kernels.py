@@ -47,3 +47,13 @@ def test_the_stores_of_a_device_tma_kernel():
                    (81, "amdg.async_tdm_copy_local_to_global", "holds",
                     {"block": [64, 64], "pad_interval_dwords": 32, "pad_amount_dwords": 4})]
     assert skips == []
+
+
+def test_stores_that_arrive_on_an_lds_barrier_are_checked():
+    """Triton's Gluon persistent TDM GEMM (gfx1250): its epilogue's four TDM stores name an LDS barrier after the
+    buffer (``from %buf, barrier = %bar : !ttg.memdesc<64x64xf32, ...>, !ttg.memdesc<1xi64, ...>``); the barrier
+    is no second buffer (they were skipped: "without a typed descriptor and buffer")."""
+    got, skips, summary = tdm(TTGIR / "amd_gluon_tdm_ws_persistent_gfx1250_triton39.ttgir")
+    stores = [(line, verdict) for line, op, verdict, _ in got if op == "amdg.async_tdm_copy_local_to_global"]
+    assert [v for _, v in stores] == ["holds"] * 4 and len({line for line, _ in stores}) == 4
+    assert skips == [] and summary["failed"] == 0
