@@ -88,15 +88,12 @@ class LinearLayout:
         """Build from bases, inferring each out size as the smallest power of
         two above every basis component; the result must be surjective."""
         items = list(bases.items() if isinstance(bases, Mapping) else bases)
-        sizes = [1] * len(out_names)
-        for _, bs in items:
-            for b in bs:
-                if len(b) != len(out_names):
-                    raise LayoutError(f"basis {list(b)} has {len(b)} components, expected {len(out_names)}")
-                for k, c in enumerate(b):
-                    above = 1 << int(c).bit_length()        # the least power of two above c (0 -> 1)
-                    if above > sizes[k]:
-                        sizes[k] = above
+        every = [b for _, bs in items for b in bs]
+        for b in every:
+            if len(b) != len(out_names):
+                raise LayoutError(f"basis {list(b)} has {len(b)} components, expected {len(out_names)}")
+        # per out-dim, the least power of two above its largest component (0 -> 1)
+        sizes = [1 << int(max(column)).bit_length() for column in zip(*every)] if every else [1] * len(out_names)
         return cls(items, list(zip(out_names, sizes)), require_surjective=True)
 
     @classmethod
@@ -140,10 +137,11 @@ class LinearLayout:
         for name, size in self._outs:
             if not is_power_of_two(size):
                 raise LayoutError(f"out-dim '{name}' has size {size}: out-dim sizes must be powers of two")
-        sizes = [size for _, size in self._outs]
-        if not all(len(b) == n_out and all([0 <= c < size for c, size in zip(b, sizes)])
-                   for _, bs in self._ins for b in bs):
-            self._refuse_basis_out_of_range()
+        every = [b for _, bs in self._ins for b in bs]
+        if every and (any(len(b) != n_out for b in every) or
+                      any(min(column) < 0 or max(column) >= size
+                          for column, (_, size) in zip(zip(*every), self._outs))):
+            self._refuse_basis_out_of_range()         # (per out-dim: its components, read in C by min / max)
         if require_surjective and not self.is_surjective():
             raise LayoutError(f"layout is required to be surjective but is not: {self.summary()}")
 

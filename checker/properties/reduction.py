@@ -56,6 +56,12 @@ def _bases(L: LinearLayout) -> dict[str, list[list[int]]]:
     return {d: [list(b) for b in L.in_bases(d)] for d in L.in_dims}
 
 
+def _same_outs(bases: dict[str, list[list[int]]], L: LinearLayout) -> LinearLayout:
+    """The layout of `bases` (some of L's, reordered or moved between in-dims, so within L's out sizes) over L's
+    in-dims and out-dims, built without checking again what L's construction checked."""
+    return LinearLayout._of([(d, [tuple(x) for x in bases.get(d, [])]) for d in L.in_dims], L.out_dim_sizes)
+
+
 def _rebuild(bases: dict[str, list[list[int]]], L: LinearLayout) -> LinearLayout:
     """The layout of the given bases over L's out dims, each out size inferred (the smallest power of two
     above its components), as Triton's LinearLayout(bases, outDimNames) does."""
@@ -66,7 +72,7 @@ def drop_zero_registers(L: LinearLayout) -> LinearLayout:
     """L without the register bases that only repeat data (Triton's actionRemoveBroadcastedRegs)."""
     b = _bases(L)
     b[REG] = _nonzero(b.get(REG, []))
-    return LinearLayout([(d, b[d]) for d in L.in_dims], L.out_dim_sizes)
+    return _same_outs(b, L)
 
 
 def _nonzero(bases: list[list[int]]) -> list[list[int]]:
@@ -101,7 +107,7 @@ def axis_registers_first(L: LinearLayout, axis: int) -> LinearLayout:
     (moveAxisBasesToFront, not vectorized)."""
     b = _bases(L)
     b[REG] = _axis_first(b.get(REG, []), axis)
-    return LinearLayout([(d, b[d]) for d in L.in_dims], L.out_dim_sizes)
+    return _same_outs(b, L)
 
 
 def reduced_registers(L: LinearLayout, axis: int) -> LinearLayout:
@@ -174,7 +180,7 @@ def inter_layout(L: LinearLayout, axis: int) -> LinearLayout:
         targets = list(range(len(lanes)))
     for (src, i), t in zip(moves, targets):
         lanes[t], src[i] = src[i], lanes[t]
-    return LinearLayout([(d, b.get(d, [])) for d in L.in_dims], L.out_dim_sizes)
+    return _same_outs(b, L)
 
 
 def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, LinearLayout]]:
