@@ -71,8 +71,8 @@ def _figure_mismatch(report: dict[str, Any], check: str, key: str, theirs: int |
 
 @dataclass
 class Kernel:
-    """One verified kernel: its name, target, TTGIR path, Triton's metadata ``shared``, whether it
-    came from Triton's cache, its report (``checker.verify``'s dict) and its findings."""
+    """One verified kernel: its name, target, TTGIR path, Triton's metadata ``shared`` (and ``tmem_size``), whether
+    it came from Triton's cache, its report (``checker.verify``'s dict) and its findings."""
 
     name: str
     target: str
@@ -85,11 +85,13 @@ class Kernel:
     warnings: int = 0
     diagnostics: list[str] = field(default_factory=list)
     problem: str | None = None              # why it could not be verified (bad input, internal error)
+    tmem_size: int | None = None            # Triton's metadata ``tmem_size`` (columns; Blackwell), when it has one
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "target": self.target, "ttgir": self.ttgir, "hash": self.hash,
                 "cache_hit": self.cache_hit, "shared": self.shared, "report": self.report, "errors": self.errors,
-                "warnings": self.warnings, "diagnostics": self.diagnostics, "problem": self.problem}
+                "warnings": self.warnings, "diagnostics": self.diagnostics, "problem": self.problem,
+                "tmem_size": self.tmem_size}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Kernel:
@@ -190,7 +192,7 @@ class Session:
         from ..run.verification import fewer_collections, load_inputs, verify_inputs
         name = str(metadata.get("name") or os.path.basename(ttgir).rsplit(".", 1)[0])
         kernel = Kernel(name, _target_text(metadata.get("target")), ttgir, key, cache_hit,
-                        metadata.get("shared"), {})
+                        metadata.get("shared"), {}, tmem_size=metadata.get("tmem_size") or None)
         try:
             with fewer_collections():       # one scope for reading and proving (`checker.verify`'s)
                 inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential,
@@ -209,7 +211,7 @@ class Session:
             kernel.warnings = s.get("warnings", 0)
             kernel.diagnostics = diagnostics(kernel.report, os.path.basename(ttgir))
             for mismatch in (shared_mismatch(kernel.report, kernel.shared, name),
-                             tmem_mismatch(kernel.report, metadata.get("tmem_size"), name)):
+                             tmem_mismatch(kernel.report, kernel.tmem_size, name)):
                 if mismatch:
                     kernel.diagnostics.append(mismatch)
         out = self.stream or sys.stderr

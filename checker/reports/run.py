@@ -84,10 +84,15 @@ def summary_lines(kernels: Sequence[Any], report: Mapping[str, Any] | None) -> l
 
 
 def _shared(k: Any) -> str:
-    """', shared memory 16384 B (Triton: 16384 B)': the whole-kernel fits check against Triton's metadata."""
+    """', shared memory 16384 B (Triton: 16384 B)': the whole-kernel fits check against Triton's metadata; a
+    Blackwell kernel's tensor memory after it (', tensor memory 256 columns (Triton: 256)')."""
+    out = ""
     for c in (k.report or {}).get("checks", ()):
-        if c["property"] == "fits" and "kernel_bytes" in (c.get("parameters") or {}):
-            ours = c["parameters"]["kernel_bytes"]
+        p = c.get("parameters") or {}
+        if c["property"] == "fits" and "kernel_bytes" in p:
             theirs = f" (Triton: {k.shared} B)" if k.shared is not None else ""
-            return f", shared memory {ours} B{theirs}"
-    return ""
+            out = f", shared memory {p['kernel_bytes']} B{theirs}" + out
+        elif c["property"] == "fits" and "tmem_size" in p:
+            tmem = getattr(k, "tmem_size", None)
+            out += f", tensor memory {p['tmem_size']} columns" + (f" (Triton: {tmem})" if tmem is not None else "")
+    return out

@@ -215,6 +215,7 @@ class Builder:
         # a figure the model does not reproduce exactly is an estimate: past the capacity it warns, never errs
         self.add(func, "fits", "kernel", [], [max(b.total, 1)], params=params,
                  severity="warning" if b.uncertain else "error")
+
     def kernel_tensor_memory(self) -> None:
         """The whole kernel's tensor memory (`checker.ttgir.tmem_allocation.tmem_budget`: every ``ttng.tmem_alloc``
         placed as Triton's TensorMemoryAllocation pass places it) against the 512 columns of an SM: one

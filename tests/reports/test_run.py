@@ -77,3 +77,13 @@ def test_summary_one_headline_then_a_line_per_kernel(converted_report, warned_re
         "  k  cuda:80         0 checks  1 error(s), 1 warning(s)"]
     assert summary_lines([], None) == [
         "layoutcheck run: 0 kernels verified (0 compiled, 0 from Triton's cache), 0 checks: 0 errors, 0 warnings"]
+
+
+def test_a_blackwell_kernels_line_gives_its_tensor_memory_beside_tritons():
+    rep = {"summary": {"checks": 2}, "checks": [
+        {"property": "fits", "parameters": {"tmem_columns": 160, "tmem_size": 256}},
+        {"property": "fits", "parameters": {"kernel_bytes": 4}}]}
+    k = kernel("mm", "cuda:100", rep, shared=4)
+    k.tmem_size = 256
+    assert summary_lines([k], None)[1] == ("  mm  cuda:100        2 checks  ok, shared memory 4 B (Triton: 4 B), "
+                                           "tensor memory 256 columns (Triton: 256)")
