@@ -40,9 +40,9 @@ One function:
 - **Placement** (``computeOffsets``): explicit buffers, then scratch, then virtual ones, stably sorted
   largest first; first fit over a map of (offset, live range) triples (``calculateStarts``); then an
   interference graph (live at once and overlapping; or owned by operations in different regions of one
-  ``warp_specialize``, which run at once, and overlapping; or partition neighbours in one 64 KiB
-  partition of a gfx1250 LDS) coloured greedily, each coloured buffer moved past its neighbours, until
-  nothing interferes. The total is the largest ``offset + size``.
+  ``warp_specialize``, which run at once, and overlapping: regions as ``scf-to-cf`` leaves them,
+  `lowered_region`; or partition neighbours in one 64 KiB partition of a gfx1250 LDS) coloured greedily, each
+  coloured buffer moved past its neighbours, until nothing interferes. The total is the largest ``offset + size``.
 
 The kernel's figure is the largest total over the functions no other calls; a module that allocates tensor
 memory has at least 4 bytes, where ``tcgen05.alloc`` writes the address of its allocation (the
@@ -925,22 +925,39 @@ def padded_partition_warps(module: Module) -> int:
 
 def _concurrency(ops: Sequence[Operation]):
     """x, y -> whether the operations owning two buffers run at once: both inside one warp_specialize, in
-    different regions (Triton compares the regions directly holding the owners)."""
-    def ws(i: int) -> int | None:
-        p = ops[i].parent
-        while p is not None:
-            if ops[p].name == "ttg.warp_specialize":
-                return p
-            p = ops[p].parent
-        return None
-
+    different regions. Triton compares the regions holding the owners once scf-to-cf has run (`lowered_region`):
+    an scf.for / scf.if / scf.while inside a partition is blocks of that partition's region by then, so the
+    buffers of one partition never interfere for running at once, however deep each sits."""
     def concurrent(x: Buffer, y: Buffer) -> bool:
         if x.owner < 0 or y.owner < 0:
             return False
-        wx = ws(x.owner)
-        return wx is not None and wx == ws(y.owner) and \
-            (ops[x.owner].parent, ops[x.owner].region) != (ops[y.owner].parent, ops[y.owner].region)
+        wx = enclosing_warp_specialize(ops, x.owner)
+        return wx is not None and wx == enclosing_warp_specialize(ops, y.owner) and \
+            lowered_region(ops, x.owner) != lowered_region(ops, y.owner)
     return concurrent
+
+
+LOWERED_TO_BLOCKS = ("scf.for", "scf.if", "scf.while")
+"""The operations scf-to-cf dissolves into blocks of the region holding them (run before allocation)."""
+
+
+def enclosing_warp_specialize(ops: Sequence[Operation], i: int) -> int | None:
+    """The innermost ttg.warp_specialize holding operation i (its index), if any."""
+    p = ops[i].parent
+    while p is not None:
+        if ops[p].name == "ttg.warp_specialize":
+            return p
+        p = ops[p].parent
+    return None
+
+
+def lowered_region(ops: Sequence[Operation], i: int) -> tuple:
+    """(holder, region) of the region holding operation i once scf-to-cf has run: the innermost one that is not
+    an scf.for / scf.if / scf.while region (`LOWERED_TO_BLOCKS`)."""
+    op = ops[i]
+    while op.parent is not None and ops[op.parent].name in LOWERED_TO_BLOCKS:
+        op = ops[op.parent]
+    return op.parent, op.region
 
 
 def _alloc_bytes(t: TypeRef) -> tuple[list[int], int]:

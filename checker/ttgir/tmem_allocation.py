@@ -42,7 +42,7 @@ from ..encodings.cga import shape_per_cta
 from ..errors import CheckerError
 from ..syntax.ttgir import Module, TypeRef, element_bits
 from ..versions import follows
-from .allocation import Analysis, Function, Value, allocated_functions
+from .allocation import Analysis, Function, Value, allocated_functions, enclosing_warp_specialize, lowered_region
 
 CAPACITY_COLUMNS = 512                      # tensor memory per SM (Triton's max_tmem_size)
 ROWS = 128
@@ -52,7 +52,6 @@ ROUNDED = (0, 32, 64, 128, 256, 512)        # what tcgen05.alloc can ask for
 LIVE_VIEWS = ("ttg.memdesc_index", "ttg.memdesc_reinterpret")
 MMA_V5 = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
 _SOURCE_VIEWS = ("ttng.tmem_subslice",)     # besides every ttg.memdesc_* view: what `sources` follows back
-_LOWERED = ("scf.for", "scf.if", "scf.while")   # regions scf-to-cf dissolves into their parent's
 
 
 @dataclass
@@ -159,9 +158,9 @@ def _place_function(fn: Function, out: TmemBudget) -> None:
             continue
         start, end = _live_range(fn, i, users)
         live = [c for c in live if c.end > start]
-        ws, region = _warp_specialize(fn, i), _region(fn, i)
-        taken = live + [placed[j] for j in placed if ws is not None and _warp_specialize(fn, j) == ws
-                        and _region(fn, j) != region]
+        ws, region = enclosing_warp_specialize(ops, i), lowered_region(ops, i)
+        taken = live + [placed[j] for j in placed if ws is not None and enclosing_warp_specialize(ops, j) == ws
+                        and lowered_region(ops, j) != region]
         group = rows_of.get(i)
         row, column = _first_fit(taken, rows, columns, group_row.get(group) if group is not None else None)
         t = op.result_types[0]
@@ -208,24 +207,6 @@ def _live_range(fn: Function, i: int, users: dict[Value, list[int]]) -> tuple[in
             if fn.ops[j].name in LIVE_VIEWS:
                 todo += fn.values(j)[:1]
     return lo, hi
-
-
-def _warp_specialize(fn: Function, i: int) -> int | None:
-    """The innermost ttg.warp_specialize holding operation i (its op index), if any."""
-    p = fn.ops[i].parent
-    while p is not None:
-        if fn.ops[p].name == "ttg.warp_specialize":
-            return p
-        p = fn.ops[p].parent
-    return None
-
-
-def _region(fn: Function, i: int) -> tuple:
-    """The region holding operation i once scf-to-cf has run: the innermost one that is not an scf op's."""
-    op = fn.ops[i]
-    while op.parent is not None and fn.ops[op.parent].name in _LOWERED:
-        op = fn.ops[op.parent]
-    return op.parent, op.region
 
 
 def _row_groups(fn: Function, allocs: list[int], uncertain: list[str]) -> dict[int, int]:

@@ -18,7 +18,8 @@ TRITON_SHARED = {"blackwell_epilogue_split.ttgir": 180272, "blackwell_tma_gather
                  "blackwell_tma_u32_descriptor.ttgir": 8200, "blackwell_tmem_only.ttgir": 4,
                  "amd_buffer_atomic_cas.ttgir": 4096, "hopper_scan_argmax_2cta.ttgir": 64,
                  "hopper_scan_argmax_4cta.ttgir": 32, "amd_gluon_tdm_ws_gemm_gfx1250_triton39.ttgir": 21668,
-                 "amd_gluon_tdm_ws_persistent_gfx1250_triton39.ttgir": 303384}
+                 "amd_gluon_tdm_ws_persistent_gfx1250_triton39.ttgir": 303384,
+                 "triton_kernels_p_matmul_mxfp4_ws_cuda100_triton39.ttgir": 33992}
 
 
 @pytest.mark.parametrize("name", sorted(TRITON_SHARED))
