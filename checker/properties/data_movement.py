@@ -15,12 +15,14 @@ thread that needs it, as some operand element moved by the op's coordinate map T
 
 so E = T∘S is the layout the operand's threads hold the result in, and the property is that converting E
 into the result's layout R stays in registers: for every result index x there is an E index y with the same
-lane, warp and block and E(y) = R(x) (`conversion`'s register level). Trans, reshape and join pass each
-thread's registers through in order (their verifiers infer exactly E), and split hands over the two halves' in
-order (SplitOpConversion: the register bit that picks the half dropped), so for them R must also be E itself,
-less that bit for split (`equivalent`, both engines): a result whose registers are in another order is one Triton
-refuses, and one the pass-through would fill wrongly (the witness is a result index whose element E puts
-elsewhere). For split, the operand's minor dim must be spread over registers only (else the halves sit in
+lane, warp and block and E(y) = R(x) (`conversion`'s register level). Trans and reshape pass each thread's
+registers through in order (their verifiers infer exactly E), join interleaves the two operands' registers in
+chunks of 2^p, p the position of the result's first register basis along the new dim (JoinOpConversion: its
+verifier lets that basis sit anywhere), and split hands over the two halves' in order (SplitOpConversion: the
+register bit that picks the half dropped), so for them R must also be E itself, with the join's basis at register
+position p (`_joined`), less that bit for split (`equivalent`, both engines): a result whose registers are in
+another order is one Triton refuses, and one the lowering would fill wrongly (the witness is a result index whose
+element E puts elsewhere). For split, the operand's minor dim must be spread over registers only (else the halves sit in
 different threads).
 
 A ``tt.reshape`` with ``allow_reorder`` may put the elements in any order: Triton hands each thread's registers
@@ -116,7 +118,8 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
     E = expected_layout(operand, kind, order=order, shape=shape)
     claim = register_local(E, result, engines=engines, roles=("operand", "result"))
     if claim.holds and kind in IN_ORDER:
-        same = equivalent(_halves(operand, E) if kind == "split" else E, result, engines=engines)
+        moved = _halves(operand, E) if kind == "split" else _joined(operand, result) if kind == "join" else E
+        same = equivalent(moved, result, engines=engines)
         if not same.holds:
             details["level"] = "register" if same.status == "fails" else None
             return Result(NAME, same.status, same.verdicts, same.counterexample,
@@ -143,6 +146,23 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
 
 
 _HW = ("register", "lane", "warp", "block")
+
+
+def _joined(S: LinearLayout, R: LinearLayout) -> LinearLayout:
+    """E of a join with its registers in the order Triton's JoinOpConversion gives them: with p the position of
+    R's first register basis that is 1 along the new minor dim (`numContiguousValues` = 2^p), result registers
+    come in chunks of 2^p from each operand in turn, so the join's basis sits at register position p, the
+    operand's first p register bases below it and the others above (p = 0 when R has none: E as written)."""
+    rank = len(S.out_dims)
+    regs = R.in_bases("register") if R.has_in_dim("register") else ()
+    p = next((k for k, b in enumerate(regs) if len(b) > rank and b[rank] == 1), 0)
+    which = tuple([0] * rank + [1])
+
+    def moved(d: str) -> list[tuple[int, ...]]:
+        bases = [tuple(b) + (0,) for b in S.in_bases(d)]
+        return bases[:p] + [which] + bases[p:] if d == "register" else bases
+
+    return LinearLayout([(d, moved(d)) for d in S.in_dims], list(S.out_dim_sizes) + [(f"dim{rank}", 2)])
 
 
 def _reordered(S: LinearLayout, R: LinearLayout, details: dict, engines: Engines) -> Result:

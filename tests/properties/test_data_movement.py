@@ -51,6 +51,24 @@ def test_join_puts_the_operands_side_by_side_in_registers():
     assert r.fails and r.details["level"] == "warp"
 
 
+def test_a_join_may_put_its_bit_at_any_register_position_triton_interleaves_chunks():
+    """JoinOpConversion interleaves chunks of 2^p registers of each operand, p the position of the result's first
+    register basis along the new dim: a result with that basis at register 1 (OpenAI triton_kernels' Hopper mxfp4
+    unswizzle: #linear5 at register 2) holds, both engines. The same basis at 1 with the operand's first two
+    register bases swapped around it is another order, which the interleaving fills wrongly."""
+    from checker.layout import LinearLayout
+    lanes = [(0, 4), (0, 8), (0, 16), (1, 0), (2, 0)]
+    S = LinearLayout({"register": [(0, 1), (0, 2)], "lane": lanes}, [("dim0", 4), ("dim1", 32)])
+    R = LinearLayout({"register": [(0, 1, 0), (0, 0, 1), (0, 2, 0)], "lane": [b + (0,) for b in lanes]},
+                     [("dim0", 4), ("dim1", 32), ("dim2", 2)])
+    r = data_movement(S, R, "join")
+    assert r.holds and set(r.verdicts) == {"f2", "z3"} and r.details["level"] == "register"
+    swapped = LinearLayout({"register": [(0, 2, 0), (0, 0, 1), (0, 1, 0)], "lane": [b + (0,) for b in lanes]},
+                           [("dim0", 4), ("dim1", 32), ("dim2", 2)])
+    r = data_movement(S, swapped, "join")
+    assert r.fails and r.details["level"] == "register" and r.counterexample.replay()
+
+
 def test_split_needs_the_halves_in_one_thread():
     S = _blocked([1, 2], [32, 1], [4, 1], [1, 0], [128, 2])
     assert data_movement(S, _blocked([1], [32], [4], [0], [128]), "split").holds
