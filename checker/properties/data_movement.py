@@ -1,10 +1,11 @@
 """data_movement(operand, result, kind): a shape operation keeps every element in the thread that holds it.
 
-Setting. ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split`` and AMD's ``amdg.in_thread_transpose`` give a
-tensor a new shape (or a new register order) without a shuffle, a shared-memory round trip or a barrier:
-Triton lowers each by re-indexing the registers of every thread (TransOp / ReshapeOp / JoinOp / SplitOp
-conversions, InThreadTransposeOpToLLVM). That is correct only when each result element is held, by the
-thread that needs it, as some operand element moved by the op's coordinate map T:
+Setting. ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``ttg.fp4_to_fp`` and AMD's
+``amdg.in_thread_transpose`` give a tensor a new shape (or a new register order) without a shuffle, a
+shared-memory round trip or a barrier: Triton lowers each by re-indexing the registers of every thread
+(TransOp / ReshapeOp / JoinOp / SplitOp conversions, Fp4ToFpOpToLLVM, InThreadTransposeOpToLLVM). That is
+correct only when each result element is held, by the thread that needs it, as some operand element moved by
+the op's coordinate map T:
 
     trans, order p:   t_i = s_{p[i]}
     reshape:          the row-major linear index of s re-split by the result's shape
@@ -12,6 +13,10 @@ thread that needs it, as some operand element moved by the op's coordinate map T
                       each operand is held as the layout S, both by the same threads)
     split:            s = (t, k): each result takes the half k of the operand's minor dim of 2
     in_thread_transpose: t = s (only the registers of each thread are reordered)
+    fp4_to_fp, axis a: t = s with t_a = 2 s_a + k: each byte's two fp4 values (k = which nibble) side by
+                      side along a, in two consecutive registers (Fp4ToFpOpToLLVM: register 2i + k of the
+                      result is nibble k of the operand's register i, so E has a new first register basis
+                      e_a and every other basis doubled along a)
 
 so E = T∘S is the layout the operand's threads hold the result in, and the property is that converting E
 into the result's layout R stays in registers: for every result index x there is an E index y with the same
@@ -61,13 +66,25 @@ from .result import Counterexample, EngineVerdict, Result, run_engines
 from .views import reshaped, transposed
 
 NAME = "data_movement"
-KINDS = ("trans", "reshape", "join", "split", "in_thread_transpose")
-IN_ORDER = ("trans", "reshape", "join", "split")     # lowered by handing each thread's registers over in order
+KINDS = ("trans", "reshape", "join", "split", "in_thread_transpose", "fp4_to_fp")
+IN_ORDER = ("trans", "reshape", "join", "split", "fp4_to_fp")     # each thread's registers handed over in order
 
 
 def expected_layout(S: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
-                    shape: Sequence[int] | None = None) -> LinearLayout:
+                    shape: Sequence[int] | None = None, axis: int | None = None) -> LinearLayout:
     """E = T∘S: where the operand's threads hold the result's elements (module docstring)."""
+    if kind == "fp4_to_fp":
+        if axis is None or not 0 <= axis < len(S.out_dims):
+            raise CheckerError(f"fp4_to_fp needs an axis below the rank {len(S.out_dims)}, got {axis}",
+                               field="axis")
+        unit = tuple(int(k == axis) for k in range(len(S.out_dims)))
+
+        def unpacked(b) -> tuple[int, ...]:
+            return tuple(c * 2 if k == axis else c for k, c in enumerate(b))
+
+        return LinearLayout([(d, ([unit] if d == "register" else []) + [unpacked(b) for b in S.in_bases(d)])
+                             for d in S.in_dims],
+                            [(n, s * 2 if k == axis else s) for k, (n, s) in enumerate(S.out_dim_sizes)])
     if kind == "trans":
         return transposed(S, order)
     if kind == "reshape":
@@ -98,11 +115,12 @@ def _split_across_threads(S: LinearLayout) -> list[str]:
 
 
 def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, order: Sequence[int] | None = None,
-                  allow_reorder: bool = False, engines: Engines = DEFAULT_ENGINES) -> Result:
+                  allow_reorder: bool = False, axis: int | None = None, engines: Engines = DEFAULT_ENGINES) -> Result:
     """Does the shape op keep every element in its thread (module docstring)? ``allow_reorder``: a reshape whose
     element order is free (each thread's registers handed over as they are)."""
     shape = [s for _, s in result.out_dim_sizes]
     details: dict = {"kind": kind, **({"order": list(order)} if kind == "trans" else {}),
+                     **({"axis": axis} if kind == "fp4_to_fp" else {}),
                      "operand_shape": [s for _, s in operand.out_dim_sizes], "result_shape": shape}
     if allow_reorder:
         if kind != "reshape":
@@ -115,7 +133,7 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
             return Result(NAME, "fails", {}, None,
                           f"the split dim (the operand's minor dim of 2) moves with {', '.join(spread)}: the two "
                           f"halves sit in different threads, which a split never moves between", details)
-    E = expected_layout(operand, kind, order=order, shape=shape)
+    E = expected_layout(operand, kind, order=order, shape=shape, axis=axis)
     claim = register_local(E, result, engines=engines, roles=("operand", "result"))
     if claim.holds and kind in IN_ORDER:
         moved = _halves(operand, E) if kind == "split" else _joined(operand, result) if kind == "join" else E
@@ -123,14 +141,14 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
         if not same.holds:
             details["level"] = "register" if same.status == "fails" else None
             return Result(NAME, same.status, same.verdicts, same.counterexample,
-                          f"the result's layout is the operand's {_what(kind, order)} with its registers in another "
-                          f"order: Triton's lowering passes each thread's registers through in order (its verifier "
-                          f"infers exactly that layout); " + same.explanation, details)
+                          f"the result's layout is the operand's {_what(kind, order, axis)} with its registers in "
+                          f"another order: Triton's lowering passes each thread's registers through in order (its "
+                          f"verifier infers exactly that layout); " + same.explanation, details)
     if claim.holds:
         details["level"] = "register"
         return Result(NAME, "holds", claim.verdicts, None,
                       f"no data moves: every result element is in a register of the thread that holds it in the "
-                      f"operand ({_what(kind, order)})", details)
+                      f"operand ({_what(kind, order, axis)})", details)
     if claim.status == "unknown":
         details["level"] = None
         return Result(NAME, "unknown", claim.verdicts, None, claim.explanation, details)
@@ -141,7 +159,7 @@ def data_movement(operand: LinearLayout, result: LinearLayout, kind: str, *, ord
              "cross_cta": "between CTAs"}.get(level, "elsewhere: the result needs elements the operand does not "
                                                      "hold")
     return Result(NAME, "fails", claim.verdicts, claim.counterexample,
-                  f"data moves {where}: the result's layout is not the operand's {_what(kind, order)}; "
+                  f"data moves {where}: the result's layout is not the operand's {_what(kind, order, axis)}; "
                   + claim.explanation, details)
 
 
@@ -255,10 +273,11 @@ def _halves(S: LinearLayout, E: LinearLayout) -> LinearLayout:
                          for d in E.in_dims], E.out_dim_sizes)
 
 
-def _what(kind: str, order) -> str:
+def _what(kind: str, order, axis: int | None = None) -> str:
     return {"trans": f"transposed by order {list(order or [])}", "reshape": "reshaped in row-major order",
             "join": "joined along a new minor dim", "split": "split along its minor dim",
-            "in_thread_transpose": "with its registers reordered"}[kind]
+            "in_thread_transpose": "with its registers reordered",
+            "fp4_to_fp": f"unpacked along dim{axis} (two fp4 values per byte)"}[kind]
 
 
 def decide(check, engines) -> Result:
@@ -267,4 +286,4 @@ def decide(check, engines) -> Result:
     operand = lower(check.operand("operand"), p("operand_shape"))
     result = lower(check.operand("result"), check.shape)
     return data_movement(operand, result, p("kind"), order=p("order"), allow_reorder=bool(p("allow_reorder")),
-                         engines=engines)
+                         axis=p("axis"), engines=engines)

@@ -5,7 +5,8 @@
   layout);
 - ``ttg.local_gather`` / ``ttg.local_scatter``: ``local_gather``
   (properties/gather.py);
-- ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``amdg.in_thread_transpose``: ``data_movement``
+- ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``amdg.in_thread_transpose``, ``ttg.fp4_to_fp``:
+  ``data_movement``
   (properties/data_movement.py: no element leaves its thread);
 - ``tt.reduce``, ``tt.scan``, ``tt.gather``: ``reduction`` (properties/reduction.py: the levels crossed
   along the axis, shuffles, redux, cross-warp rounds and scratch);
@@ -102,7 +103,7 @@ def local_gather(b: Builder, op: Operation) -> None:
 
 _ORDER = re.compile(r"\border\s*=\s*array<i32:\s*([\d,\s]+)>")
 SHAPE_OPS = {"tt.trans": "trans", "tt.reshape": "reshape", "tt.join": "join", "tt.split": "split",
-             "amdg.in_thread_transpose": "in_thread_transpose"}
+             "amdg.in_thread_transpose": "in_thread_transpose", "ttg.fp4_to_fp": "fp4_to_fp"}
 # combiners NVIDIA's redux.sync takes (TargetInfo's matchReduxKind): 32-bit-or-narrower integers; f32 max / min
 # on compute capability 100 only
 _REDUX_INT = ("arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.minsi", "arith.minui", "arith.maxsi",
@@ -130,6 +131,12 @@ def shape_op(b: Builder, op: Operation) -> None:
             b.skip(op, "tt.trans without an order attribute", "data_movement")
             return
         params += (("order", [int(x) for x in m.group(1).split(",") if x.strip()]),)
+    if kind == "fp4_to_fp":
+        axis = op.attributes.get("axis")
+        if not isinstance(axis, int) or isinstance(axis, bool) or not 0 <= axis < len(operand.shape):
+            b.skip(op, "ttg.fp4_to_fp without an axis attribute", "data_movement")
+            return
+        params += (("axis", axis),)
     what = f"{_compact(operand.encoding_text)} -> {_compact(result.encoding_text)}"
     b.add(op, "data_movement", what, [("operand", operand.encoding), ("result", result.encoding)], result.shape,
           dtype=result.element_type, params=params)

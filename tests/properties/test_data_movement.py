@@ -202,3 +202,27 @@ def test_a_split_hands_over_its_halves_in_register_order():
     assert r.fails and r.details["level"] == "register" and r.counterexample.replay()
     assert r.explanation.startswith("the result's layout is the operand's split along its minor dim with its "
                                     "registers in another order")
+
+
+def test_fp4_to_fp_unpacks_each_byte_into_two_consecutive_registers():
+    """ttg.fp4_to_fp (Fp4ToFpOpToLLVM: result register 2i + k is nibble k of operand register i): the result is the
+    operand with a new first register basis along the axis and every other basis doubled along it. Triton's own
+    IR holds (tl_dot_scaled_mxfp4: a linear layout along dim1, a blocked one along dim0, both engines); the new
+    basis anywhere but first is another order, which the lowering fills wrongly."""
+    from checker.layout import LinearLayout
+    lanes = [(0, 1), (0, 2), (1, 0), (2, 0), (4, 0)]
+    S = LinearLayout({"register": [(8, 0), (0, 4), (64, 0)], "lane": lanes}, [("dim0", 128), ("dim1", 8)])
+    E = expected_layout(S, "fp4_to_fp", axis=1)
+    assert E.in_bases("register") == ((0, 1), (8, 0), (0, 8), (64, 0))
+    assert E.in_bases("lane")[:2] == ((0, 2), (0, 4)) and E.out_dim_sizes == (("dim0", 128), ("dim1", 16))
+    r = data_movement(S, E, "fp4_to_fp", axis=1)
+    assert r.holds and r.details["axis"] == 1 and set(r.verdicts) == {"f2", "z3"}
+    late = LinearLayout({"register": [(8, 0), (0, 1), (0, 8), (64, 0)], "lane": [b for b in E.in_bases("lane")]},
+                        E.out_dim_sizes)
+    r = data_movement(S, late, "fp4_to_fp", axis=1)
+    assert r.fails and r.details["level"] == "register" and r.counterexample.replay()
+    for target in ("cuda80", "cuda90"):
+        report = checker.verify(str(CORPUS / f"tl_dot_scaled_mxfp4.{target}.ttgir"))
+        fp4 = [(c["source"]["line"], c["verdict"], c["details"]["axis"]) for c in report["checks"]
+               if c["property"] == "data_movement" and c["details"]["kind"] == "fp4_to_fp"]
+        assert fp4 == [(132, "holds", 1), (143, "holds", 0)]
