@@ -723,10 +723,8 @@ def annihilates(w: Term, columns: Sequence[int]):
     of consecutive such bits, all of w when they are all of it (a third of the text, which Z3 reads in half
     the time); otherwise one XOR per column."""
     text = w.text
-    if all(not c & (c - 1) for c in columns):
-        single = 0
-        for c in columns:
-            single |= c
+    single = _unit_union(columns)
+    if single is not None:
         out = []
         lo = 0
         while single >> lo:
@@ -761,10 +759,8 @@ def outside_span(ob: Obligation, v: Term, columns: Sequence[int], tag: str = "ce
     find. Otherwise a certificate, the obligation's variable `tag`: some w with w·c = 0 for every column and
     w·v = 1 exists iff v is outside the span (the span is the annihilator of its annihilator). What the model
     gives for it: `certificate_of`."""
-    if all(not c & (c - 1) for c in columns):
-        covered = 0
-        for c in columns:
-            covered |= c
+    covered = _unit_union(columns)
+    if covered is not None:
         return (v & ((1 << v.size()) - 1 & ~covered)) != 0
     w = ob.var(tag, v.size())
     return all_of(annihilates(w, columns), dot(w, v) == 1)
@@ -781,6 +777,16 @@ def certificate_of(values: Mapping[str, int], v: int, columns: Sequence[int], ta
         covered |= c
     outside = v & ~covered
     return outside & -outside
+
+
+def _unit_union(columns: Sequence[int]) -> int | None:
+    """The bits the columns set, when every column has at most one (unit vectors or zero), else None."""
+    union = 0
+    for c in columns:
+        if c & (c - 1):
+            return None
+        union |= c
+    return union
 
 
 def fields_below(L: LinearLayout, packed: Term, shape: Mapping[str, int]):

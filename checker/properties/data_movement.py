@@ -92,11 +92,7 @@ def expected_layout(S: LinearLayout, kind: str, *, order: Sequence[int] | None =
             raise CheckerError("reshape needs the result's shape", field="shape")
         return reshaped(S, shape)
     if kind == "join":
-        rank = len(S.out_dims)
-        outs = list(S.out_dim_sizes) + [(f"dim{rank}", 2)]
-        which = tuple([0] * rank + [1])
-        return LinearLayout([(d, ([which] if d == "register" else []) + [tuple(b) + (0,) for b in S.in_bases(d)])
-                             for d in S.in_dims], outs)
+        return _joined_at(S, 0)
     if kind == "split":
         names, sizes = list(S.out_dims), dict(S.out_dim_sizes)
         if not names or sizes[names[-1]] != 2:
@@ -173,7 +169,12 @@ def _joined(S: LinearLayout, R: LinearLayout) -> LinearLayout:
     operand's first p register bases below it and the others above (p = 0 when R has none: E as written)."""
     rank = len(S.out_dims)
     regs = R.in_bases("register") if R.has_in_dim("register") else ()
-    p = next((k for k, b in enumerate(regs) if len(b) > rank and b[rank] == 1), 0)
+    return _joined_at(S, next((k for k, b in enumerate(regs) if len(b) > rank and b[rank] == 1), 0))
+
+
+def _joined_at(S: LinearLayout, p: int) -> LinearLayout:
+    """S with a new minor dim of 2 (the operand), its basis at register position p."""
+    rank = len(S.out_dims)
     which = tuple([0] * rank + [1])
 
     def moved(d: str) -> list[tuple[int, ...]]:

@@ -620,6 +620,17 @@ def _signature_count(func: Operation) -> int:
     return min(len(func.arguments), len(re.findall(r"%[\w$.#-]+\s*:", inside)))
 
 
+def branch_inflows(fn: Function) -> dict[Value, list[Value]]:
+    """A block argument of the function's branches (``cf.br`` / ``cf.cond_br``) -> the values they pass it."""
+    passed_to: dict[Value, list[Value]] = {}
+    for targets in fn.flow.branches.values():
+        for successor_arguments, passed in targets:
+            for a, v in zip(successor_arguments, passed):
+                if v is not None:
+                    passed_to.setdefault(a, []).append(v)
+    return passed_to
+
+
 def _gone(ops: Sequence[Operation], members: Sequence[int], dead: set[int]) -> set[int]:
     """The dead operations and everything inside them (an erased operation takes its regions with it)."""
     gone = set(dead)
@@ -866,12 +877,7 @@ def erased_before_allocation(fn: Function) -> set[int]:
         operand(i, 3 + k)
         operand(terminator(i, 0), k)
 
-    passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches pass it
-    for targets in branches.values():
-        for successor_arguments, passed in targets:
-            for a, v in zip(successor_arguments, passed):
-                if v is not None:
-                    passed_to.setdefault(a, []).append(v)
+    passed_to = branch_inflows(fn)
     for i in fn.members:
         name = ops[i].name
         if name in _LIVE_FROM_START or i in branches:

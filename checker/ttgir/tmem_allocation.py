@@ -42,7 +42,15 @@ from ..encodings.cga import shape_per_cta
 from ..errors import CheckerError
 from ..syntax.ttgir import Module, TypeRef, element_bits
 from ..versions import follows
-from .allocation import Analysis, Function, Value, allocated_functions, enclosing_warp_specialize, lowered_region
+from .allocation import (
+    Analysis,
+    Function,
+    Value,
+    allocated_functions,
+    branch_inflows,
+    enclosing_warp_specialize,
+    lowered_region,
+)
 
 CAPACITY_COLUMNS = 512                      # tensor memory per SM (Triton's max_tmem_size)
 ROWS = 128
@@ -247,11 +255,7 @@ def sources(fn: Function, v: Value | None, uncertain: list[str], line: int) -> s
     arguments (its captures) and the arguments of a block branches pass values to (``cf.br``,
     ``cf.cond_br``)."""
     ops = fn.ops
-    passed_to: dict[Value, list[Value]] = {}            # a block's argument -> what the branches to it pass
-    for targets in fn.flow.branches.values():
-        for arguments, passed in targets:
-            for a, p in zip(arguments, passed):
-                passed_to.setdefault(a, []).append(p)
+    passed_to = branch_inflows(fn)
     out: set[int] = set()
     todo, seen = [v], set()
     while todo:
