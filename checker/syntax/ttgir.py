@@ -139,7 +139,20 @@ class Operation:
     parent: int | None = None     # index in Module.operations of the operation whose region holds it
     region: int | None = None     # which of the parent's regions holds it (0: the first)
     end_line: int = 0             # last line of its own text (the line of its closing `}` tail, if any)
-    loc: tuple[str, int, int] | None = None   # the Python source (file, line, col) of its `loc(...)`, if known
+    located: Any = field(default=None, repr=False)    # `loc`, or the `_Location` that gives it when first read
+
+    @property
+    def loc(self) -> Frame | None:
+        """The Python source (file, line, col) of its ``loc(...)``, if known (resolved when first asked for: most
+        operations get no check, and a location is read only where a check or a skip names it)."""
+        got = self.located
+        if type(got) is _Location:
+            got = self.located = got.frame()
+        return got
+
+    @loc.setter
+    def loc(self, frame: Frame | None) -> None:
+        self.located = frame
 
     @property
     def types(self) -> list[TypeRef]:
@@ -742,6 +755,28 @@ def resolve_location(text: str, defs: dict[str, str], memo: dict[str, list[Frame
     return python_location(_LocParser(defs, memo).frames(text))
 
 
+class _Location:
+    """An operation's own ``loc(...)`` text, read when its frame is first asked for (`Operation.loc`) with the
+    location aliases of its section (`resolve_location`); texts shared by several operations are resolved once
+    (`cache`, one per section). Equal to another `_Location` or a frame when the frames are equal (a module
+    compares equal before and after its locations are read)."""
+
+    __slots__ = ("text", "defs", "memo", "cache")
+
+    def __init__(self, text: str, defs: dict[str, str], memo: dict[str, list], cache: dict[str, Frame | None]):
+        self.text, self.defs, self.memo, self.cache = text, defs, memo, cache
+
+    def frame(self) -> Frame | None:
+        if self.text not in self.cache:
+            self.cache[self.text] = resolve_location(self.text, self.defs, self.memo)
+        return self.cache[self.text]
+
+    def __eq__(self, other: object) -> bool:
+        return self.frame() == (other.frame() if type(other) is _Location else other)
+
+    __hash__ = None         # type: ignore[assignment]   (compared by value, like the frame it stands for)
+
+
 def _own_location(text: str) -> str | None:
     """The ``loc(...)`` that ends a statement (its own location), or None."""
     if "loc(" not in text:
@@ -924,7 +959,7 @@ class _Reader:
         self.loc_defs: dict[str, str] = {}          # #loc aliases -> their loc(...) text (defined anywhere)
         self.loc_memo: dict[str, list] = {}          # aliases resolved so far (cleared when one is defined)
         self.loc_lines: dict[str, int] = {}          # where each #loc alias is defined
-        self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), resolved at the end
+        self.op_locs: list[tuple[Operation, str]] = []   # each operation's own loc(...), given it at the end
         self.parsed: dict[str, Encoding] = {}       # encoding text -> encoding, until the next alias definition
         self.types: dict[tuple, TypeRef] = {}       # (type text, kind) -> its TypeRef, until the next alias definition
         self.reads: dict[tuple[str, str], list[tuple[TypeRef, bool]]] = {}    # (bare kind, signature text) -> its
@@ -951,9 +986,7 @@ class _Reader:
                       f"(no location is taken from it)"))
         resolved: dict[str, Frame | None] = {}     # location text -> its frame (most ops share a few texts)
         for op, text in self.op_locs:
-            if text not in resolved:
-                resolved[text] = resolve_location(text, self.loc_defs, self.loc_memo)
-            op.loc = resolved[text]
+            op.located = _Location(text, self.loc_defs, self.loc_memo, resolved)
         if self.has_content(self.module):
             self.modules.append(self.module)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..syntax.ttgir import Module, Operation, TypeRef, split_top
@@ -606,9 +606,10 @@ _ARG_HINTS = [(key, re.compile(re.escape(key) + r"\s*=\s*(dense<[^>]*>|-?\d+)"))
               for key in ("tt.contiguity", "tt.divisibility", "tt.constancy")]
 
 
-def analyze(module: Module) -> Analysis:
+def analyze(module: Module, reads: Callable[[Operation], Iterable[str]] | None = None) -> Analysis:
     """AxisInfo and affine forms of every SSA value of the module (module docstring), at the fixed point of
-    the loops."""
+    the loops; with `reads` (the values a caller will ask about, per operation: `access_reads`), of those
+    values and what they depend on (`_needed`), the others left out."""
     a = Analysis()
     ops = _scoped(module.operations, a)
     children: dict[int, list[Operation]] = {}
@@ -642,7 +643,8 @@ def analyze(module: Module) -> Analysis:
             a.shapes[name] = shape
             a.forms[name] = (0,) * rank
             a.arg_origin[name] = name
-    if _fixed_point(a, ops, [children.get(k, []) for k in range(len(ops))]):
+    order = range(len(ops)) if reads is None else _needed(ops, children, [v for op in ops for v in reads(op)])
+    if _fixed_point(a, [ops[k] for k in order], [children.get(k, []) for k in order]):
         return a
     # no fixed point in MAX_ROUNDS rounds (cannot happen for monotone joins; a guard): pessimistic
     for v in list(a.info):
@@ -650,6 +652,46 @@ def analyze(module: Module) -> Analysis:
             a.info[v] = AxisInfo.pessimistic(a.info[v].rank)
             a.forms[v] = None
     return a
+
+
+def _needed(ops: list[Operation], children: dict[int, list[Operation]], wanted: list[str]) -> list[int]:
+    """The operations (indices, in order) that own the `wanted` values or a value they depend on (an op owns
+    its results and its region arguments). What a value depends on is what its owner's visit reads for it
+    (`_visit`): an ordinary op's operands; for a ``scf.for`` iteration argument or result, its init and what
+    the loop's ``scf.yield`` gives it, and for the induction variable the lower bound and the step; for a
+    ``scf.if`` result, what each region's ``scf.yield`` gives it. A visit writes a value from these alone, so
+    the fixed point of these operations gives every wanted value what the whole module's gives it (a value
+    they own but nobody wants may get less)."""
+    owner: dict[str, int] = {}
+    for k, op in enumerate(ops):
+        for v in op.results:
+            owner[v] = k
+        for v in op.arguments:
+            owner[v] = k
+    need = bytearray(len(ops))
+    seen: set[str] = set()
+    todo = list(wanted)
+    while todo:
+        v = todo.pop()
+        k = owner.get(v, -1)
+        if k < 0 or v in seen:
+            continue
+        seen.add(v)
+        op = ops[k]
+        if op.name == "scf.for":
+            if op.arguments and v == op.arguments[0]:
+                todo += op.operands[0:1] + op.operands[2:3]
+            else:
+                j = op.arguments.index(v) - 1 if v in op.arguments else op.results.index(v)
+                ys = _yields(children.get(k, []))
+                todo += op.operands[3 + j:4 + j] + (ys[0].operands[j:j + 1] if ys else [])
+        elif op.name == "scf.if":
+            j = op.results.index(v)
+            todo += [x for y in _yields(children.get(k, [])) for x in y.operands[j:j + 1]]
+        elif not need[k]:
+            todo += op.operands
+        need[k] = 1
+    return [k for k in range(len(ops)) if need[k]]
 
 
 _ABSENT = object()        # a value not (yet) in a.info / a.forms / a.shapes: unlike any state, None included
@@ -1217,13 +1259,11 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
     tensors = [t for t in op.operand_types if t.kind == "tensor"]
     if not op.operands:
         return f"{op.name} without operands"
+    address, base, masks = _operands_read(op, kind, buffer)
     if buffer:
-        # amdg.buffer_load %ptr[%offsets], %mask, %other ...; buffer_store %value, %ptr[%offsets], %mask
-        m = re.search(r"(%[\w.#-]+)\s*\[\s*(%[\w.#-]+)\s*\]", op.text)
-        if not m:
+        if base is None:
             return f"{op.name} whose base and offsets are not read"
-        names = dict(zip([v.split("@")[0] for v in op.operands], op.operands))
-        base, offs = names.get(m.group(1), m.group(1)), names.get(m.group(2), m.group(2))
+        offs = address
         typed = [t for t in op.types if t.kind == "tensor"]     # the value's type: the offsets' shape and layout
         if not typed:
             return f"{op.name} without a typed value tensor"
@@ -1237,13 +1277,12 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
             bits = ptr_type.element_bits
         if bits is None:
             return f"{op.name} whose element type is not read"
-        rest = op.operands[op.operands.index(offs) + 1:] if offs in op.operands else []
-        mask = next((a.info.get(v) for v in rest if a.shapes.get(v) == list(ptr_type.shape) and
-                     _is_i1(a, v)), None)
         shared = None
-        if kind == "copy":      # buffer_load_to_local %base[%offsets] mask = %m other = %o ... into %dst : ...
-            m_mask = re.search(_KEYWORD_VALUE.format("mask"), op.text)
-            mask = a.info.get(names.get(m_mask.group(1), m_mask.group(1))) if m_mask else None
+        if kind != "copy":
+            mask = next((a.info.get(v) for v in masks if a.shapes.get(v) == list(ptr_type.shape) and
+                         _is_i1(a, v)), None)
+        else:                   # buffer_load_to_local %base[%offsets] mask = %m other = %o ... into %dst : ...
+            mask = a.info.get(masks[0]) if masks else None
             mems = [t for t in op.types if t.kind == "memdesc"]
             offs_types = [t for t in op.operand_types if t.kind == "tensor" and t.element_type.startswith("i")]
             if not mems or not offs_types:
@@ -1265,17 +1304,14 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
     if not ptrs:
         return f"{op.name} of a scalar pointer or a tensor descriptor (not a tensor of pointers)"
     ptr_type = ptrs[0]
-    ptr = op.operands[0]
+    ptr = address
     bits = pointee_bits(ptr_type.element_type)
     if bits is None:
         return f"{op.name} whose element type is not read"
-    names = dict(zip([v.split("@")[0] for v in op.operands], op.operands))
     shared = atomic = None
     hint = 0
+    mask_value = masks[0] if masks else None
     if kind == "copy":
-        # ttg.async_copy_global_to_local %src, %dst mask %m other %o {contiguity = 8 : i32} : tensor -> memdesc
-        m_mask = re.search(_KEYWORD_VALUE.format("mask"), op.text)
-        mask_value = names.get(m_mask.group(1), m_mask.group(1)) if m_mask else None
         mems = [t for t in op.types if t.kind == "memdesc"]
         if not mems:
             return f"{op.name} without a typed destination"
@@ -1283,19 +1319,52 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
         h = op.attributes.get("contiguity")
         hint = h if isinstance(h, int) else 0
     elif kind == "atomic":
-        # tt.atomic_rmw fadd, acq_rel, gpu, %ptr, %val[, %mask] : (...) -> ...; tt.atomic_cas sem, scope, %ptr,
-        # %cmp, %val
         m_rmw = _RMW.search(op.text)
         atomic = m_rmw.group(1) if m_rmw else "cas"
-        mask_value = op.operands[2] if atomic != "cas" and len(op.operands) > 2 else None
-    else:
-        mask_value = op.operands[1] if kind == "load" and len(op.operands) > 1 else \
-            (op.operands[2] if kind == "store" and len(op.operands) > 2 else None)
     mask = a.info.get(mask_value) if mask_value is not None else None
     rank = len(ptr_type.shape)
     element = ptr_type.element_type[len("!tt.ptr<"):].split(">")[0].split(",")[0].strip()
     return GlobalAccess(op, kind, False, a.of(ptr, rank), mask, ptr_type, bits, a.forms.get(ptr),
                         contiguity_hint=hint, shared=shared, atomic=atomic, element=element)
+
+
+def _operands_read(op: Operation, kind: str, buffer: bool) -> tuple[str | None, str | None, list[str]]:
+    """The values `access_of` reads of an access: (the pointer, or a buffer op's offsets; a buffer op's base;
+    the mask, or a buffer op's candidates for it: the operands after its offsets). A buffer op whose base and
+    offsets are not read gives (None, None, [])."""
+    names = dict(zip([v.split("@")[0] for v in op.operands], op.operands))
+
+    def keyword(key: str) -> list[str]:
+        m = re.search(_KEYWORD_VALUE.format(key), op.text)
+        return [names.get(m.group(1), m.group(1))] if m else []
+    if buffer:
+        # amdg.buffer_load %ptr[%offsets], %mask, %other ...; buffer_store %value, %ptr[%offsets], %mask
+        m = re.search(r"(%[\w.#-]+)\s*\[\s*(%[\w.#-]+)\s*\]", op.text)
+        if not m:
+            return None, None, []
+        base, offs = names.get(m.group(1), m.group(1)), names.get(m.group(2), m.group(2))
+        if kind == "copy":
+            return offs, base, keyword("mask")
+        return offs, base, op.operands[op.operands.index(offs) + 1:] if offs in op.operands else []
+    ptr = op.operands[0] if op.operands else None
+    if kind == "copy":
+        # ttg.async_copy_global_to_local %src, %dst mask %m other %o {contiguity = 8 : i32} : tensor -> memdesc
+        return ptr, None, keyword("mask")
+    if kind == "atomic":
+        # tt.atomic_rmw fadd, acq_rel, gpu, %ptr, %val[, %mask] : (...) -> ...; tt.atomic_cas sem, scope, %ptr,
+        # %cmp, %val
+        return ptr, None, op.operands[2:3] if _RMW.search(op.text) else []
+    at = 1 if kind == "load" else 2
+    return ptr, None, op.operands[at:at + 1]
+
+
+def access_reads(op: Operation) -> list[str]:
+    """The values whose AxisInfo `access_of` reads for this op (none for an op that is no access): what
+    `analyze` needs the values of, given as its ``reads``."""
+    if op.name not in ACCESSES:
+        return []
+    address, base, masks = _operands_read(op, *ACCESSES[op.name])
+    return [v for v in (address, base, *masks) if v is not None]
 
 
 def _is_i1(a: Analysis, v: str) -> bool:

@@ -198,11 +198,12 @@ def gather(b: Builder, op: Operation) -> None:
 
 
 def axis_analysis(b: Builder):
-    """Triton's AxisInfo of every value of the builder's module (`checker.ttgir.axis_info.analyze`), computed once."""
-    from .axis_info import analyze
+    """Triton's AxisInfo of the values the module's global accesses read (`checker.ttgir.axis_info.analyze`),
+    computed once."""
+    from .axis_info import access_reads, analyze
     got = getattr(b, "_axis_analysis", None)
     if got is None:
-        got = analyze(b.m)
+        got = analyze(b.m, access_reads)
         b._axis_analysis = got          # type: ignore[attr-defined]
     return got
 
