@@ -153,25 +153,33 @@ def _scale_out(s: dict, t: dict, date) -> list[str]:
              "process is `layoutcheck verify K --engine both --jobs 1`; ours in-process (checker.verify, this process "
              "having lowered the kernel's encodings before) is per sample the median of 3 calls per engine, the "
              "engines alternating; \"cold\" is both engines with the lowering and SMT caches cleared before each "
-             "call (a kernel the process has never seen).", "",
+             "call (a kernel the process has never seen). \"Same process\" is issue 29's own measure: in Triton's "
+             "worker, triton.compile, then at once checker.verify of the TTGIR that compile printed (locations "
+             "in it), both engines, cold, over the compile's time.", "",
              "| kernel | target | checks | triton.compile in-process (s) | Triton whole process (s) | "
              "verify, whole process (s) | / Triton in-process "
              f"(target <= {t.get('kernel_process_ratio')}) | / Triton whole process | checker.verify in-process, "
              f"both (s) | / Triton | in-process, f2 (s) | / Triton (target <= {t.get('kernel_in_process_ratio')}) "
-             "| in-process cold, both (s) | / Triton | process peak MiB |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| in-process cold, both (s) | / Triton | same process, cold, both / its compile | process peak MiB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+             "| ---: |"]
     for row in k.get("rows", []):
         lines.append(f"| {row['kernel']} | {row['target']} | {row['checks']} | {_s(row['triton'])} | "
                      f"{_s(row.get('triton_process', {}))} | {_s(row['process'])} | {_s(row['process_over_triton'])} | "
                      f"{_s(row.get('process_over_triton_process', {}))} | {_s(row['in_process_both'])} | "
                      f"{_s(row['in_process_both_over_triton'])} | {_s(row['in_process_f2'])} | "
                      f"{_s(row['in_process_f2_over_triton'])} | {_s(row.get('in_process_cold_both', {}))} | "
-                     f"{_s(row.get('in_process_cold_both_over_triton', {}))} | {_s(row['process_mib'], 0)} |")
+                     f"{_s(row.get('in_process_cold_both_over_triton', {}))} | "
+                     f"{_s(row.get('same_process_cold_both_over_triton', {}))} | {_s(row['process_mib'], 0)} |")
     lines += ["", f"Over the kernels (median of the per-kernel medians [min-max]): whole process "
               f"{_s(k.get('process_over_triton'))}x of Triton in-process and "
               f"{_s(k.get('process_over_triton_process'))}x of Triton's whole process, in-process both engines "
               f"{_s(k.get('in_process_both_over_triton'))}x, in-process F2 {_s(k.get('in_process_f2_over_triton'))}x, "
-              f"in-process cold, both engines {_s(k.get('in_process_cold_both_over_triton'))}x of triton.compile.", "",
+              f"in-process cold, both engines {_s(k.get('in_process_cold_both_over_triton'))}x of triton.compile "
+              f"({_s(k.get('in_process_cold_both_over_triton_named'))}x over the 12 kernels issue 29 names: no "
+              f"vector_add); in the compile's own process, its TTGIR, cold, both engines "
+              f"{_s(k.get('same_process_cold_both_over_triton'))}x "
+              f"({_s(k.get('same_process_cold_both_over_triton_named'))}x over the 12).", "",
               "### Start-up per command (whole process, s; a new process each, commands alternating)", "",
               "| command | wall |", "| --- | ---: |"]
     for name, d in (s.get("startup") or {}).items():

@@ -9,6 +9,10 @@ Requests (answered in order, so that the benchmark interleaves them with its own
       tools/compile_kernels.py's kernel for that target, the whole pipeline, TRITON_ALWAYS_COMPILE=1 and a
       fresh cache folder per call (no cache hit); the first compile of the process also pays Triton's
       start-up (its answer says "first": true)
+  {"op": "same_process", "kernel": ..., "target": ...}  -> {"compile": s, "verify": s, "checks": n}: issue 29's
+      own measure: that compile, then at once, in this process, checker.verify (this checkout's) of the TTGIR
+      text the compile printed (its locations in it), both engines, cold (the checker's lowering and SMT
+      caches cleared first: a kernel it has never seen)
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ warnings.simplefilter("ignore")
 
 def compile_kernel(kernel: str, target: str) -> float:
     """Seconds of one triton.compile of tools/compile_kernels.py's `kernel` for `target`, in a fresh cache."""
+    return compiled(kernel, target)[0]
+
+
+def compiled(kernel: str, target: str) -> tuple[float, str]:
+    """(seconds, the TTGIR it printed) of one triton.compile of tools/compile_kernels.py's `kernel` for
+    `target`, in a fresh cache."""
     import compile_kernels as ck
     import triton
     fn, types, constexprs, options = ck.KERNELS[kernel]
@@ -37,8 +47,23 @@ def compile_kernel(kernel: str, target: str) -> float:
         src = triton.compiler.ASTSource(fn, ck._signature(fn, types, constexprs), constexprs,
                                         ck._divisibility(fn, types, constexprs))
         t = time.perf_counter()
-        triton.compile(src, target=ck.TARGETS[target], options=options)
-        return time.perf_counter() - t
+        out = triton.compile(src, target=ck.TARGETS[target], options=options)
+        return time.perf_counter() - t, out.asm["ttgir"]
+
+
+def same_process(kernel: str, target: str) -> dict:
+    """The compile, then checker.verify of its TTGIR in this process, cold (module docstring)."""
+    if os.path.join(HERE, "..") not in sys.path:
+        sys.path.insert(0, os.path.join(HERE, ".."))
+    import checker
+    import checker.encodings
+    import checker.smt
+    seconds, text = compiled(kernel, target)
+    checker.encodings.clear_caches()
+    checker.smt.clear_caches()
+    t = time.perf_counter()
+    report = checker.verify(text, engine="both")
+    return {"compile": seconds, "verify": time.perf_counter() - t, "checks": report["summary"]["checks"]}
 
 
 def main() -> int:
@@ -52,6 +77,8 @@ def main() -> int:
         if req["op"] == "compile":
             answer = {"seconds": compile_kernel(req["kernel"], req["target"]), "first": compiled == 0}
             compiled += 1
+        elif req["op"] == "same_process":
+            answer = same_process(req["kernel"], req["target"])
         elif req["op"] == "version":
             answer = {"version": triton.__version__}
         else:

@@ -35,30 +35,42 @@ from .runner import default_jobs, evaluate, run
 TEXT_NAME = "<text>"
 DEFAULT_REASON = "default"
 
-# While a run reads and proves, the cyclic collector's youngest generation is collected after this many net
-# allocations instead of Python's 700: a kernel's run allocates millions of small objects that mostly die young
-# by reference counting, and each collection also walks what the host process keeps (after a Triton compile, its
-# heap). Its cycles wait for fewer, larger collections. Measured (12 kernels, cold, both engines, interleaved): 5%
-# less time alone, and 0.0892x -> 0.0847x of triton.compile in the process that has just compiled the kernel.
-# `checker.verify` and the Triton integration open one scope around both (the inner ones then find the threshold
-# raised and leave it): the collection that follows a run then finds the module it read already freed, where one
-# at the end of reading walked it alive (1.5% of a cold verify, 15 kernels).
-RUN_GC_THRESHOLD = 50_000
+# A run pauses the cyclic collector while it reads and proves. It makes no reference cycle (what it builds and
+# drops is freed by reference counting as the run goes: tests/run/test_collections.py), so a collection during the
+# run finds nothing of its own to free; all it does is walk the objects of the host process, and after a Triton
+# compile those are many: one collection of the second generation inside a verify took 10 ms of a matmul's 21 ms
+# (Triton 3.9's worker, interleaved compile and verify). Collections wait for the caller's code after the run.
+# `checker.verify` and the Triton integration open one scope around both reading and proving (the inner ones
+# find the collector paused and leave it so).
 
 
-@contextlib.contextmanager
-def fewer_collections():
-    """Raise the collector's first threshold to RUN_GC_THRESHOLD for the block (decorator or ``with``), then put
-    the caller's thresholds back; a collector the caller disabled (threshold 0) or set rarer is left alone."""
-    old = gc.get_threshold()
-    if old[0] == 0 or old[0] >= RUN_GC_THRESHOLD:
-        yield
-        return
-    gc.set_threshold(RUN_GC_THRESHOLD, *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
+class _PausedCollector(contextlib.ContextDecorator):
+    """`fewer_collections`: the collector disabled on entry where it was enabled, enabled again as the last thing
+    the exit does (nothing is allocated after it, so the collection the run's allocations are due is the
+    caller's next allocation's)."""
+
+    def __init__(self) -> None:
+        self.paused = False
+
+    def _recreate_cm(self) -> _PausedCollector:
+        return _PausedCollector()       # a scope per call: decorated functions may nest and recurse
+
+    def __enter__(self) -> _PausedCollector:
+        self.paused = gc.isenabled()
+        if self.paused:
+            gc.disable()
+        return self
+
+    def __exit__(self, *exc: object) -> bool:
+        if self.paused:
+            gc.enable()
+        return False
+
+
+def fewer_collections() -> _PausedCollector:
+    """Pause the cyclic collector for the block (decorator or ``with``), then resume it; a collector the caller
+    disabled stays disabled."""
+    return _PausedCollector()
 
 
 @dataclass

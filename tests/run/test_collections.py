@@ -1,5 +1,5 @@
-"""The cyclic collector while a run reads and proves (`checker.run.verification.fewer_collections`): its first
-threshold raised for the run, the caller's thresholds back afterwards, a caller's own choice left alone."""
+"""The cyclic collector while a run reads and proves (`checker.run.verification.fewer_collections`): paused for the
+run, resumed afterwards, a caller's disabled collector left alone; and a run leaves no reference cycle for it."""
 
 import gc
 import os
@@ -11,48 +11,63 @@ from checker.run import verification
 
 
 @pytest.fixture
-def thresholds():
-    old = gc.get_threshold()
+def collector():
+    enabled = gc.isenabled()
     yield
-    gc.set_threshold(*old)
+    (gc.enable if enabled else gc.disable)()
 
 
-def test_raised_inside_and_restored(thresholds):
-    gc.set_threshold(700, 10, 10)
+def test_paused_inside_and_resumed(collector):
+    gc.enable()
     seen = []
 
     @verification.fewer_collections()
     def inside():
-        seen.append(gc.get_threshold())
+        seen.append(gc.isenabled())
 
     inside()
     inside()
-    assert seen == [(verification.RUN_GC_THRESHOLD, 10, 10)] * 2
-    assert gc.get_threshold() == (700, 10, 10)
+    assert seen == [False, False] and gc.isenabled()
 
 
-def test_restored_when_the_run_raises(thresholds):
-    gc.set_threshold(500, 7, 3)
+def test_resumed_when_the_run_raises(collector):
+    gc.enable()
     with pytest.raises(checker.CheckerError), verification.fewer_collections():
-        assert gc.get_threshold() == (verification.RUN_GC_THRESHOLD, 7, 3)
+        assert not gc.isenabled()
         raise checker.CheckerError("bad input")
-    assert gc.get_threshold() == (500, 7, 3)
+    assert gc.isenabled()
 
 
-@pytest.mark.parametrize("first", [0, 100_000])
-def test_a_callers_choice_is_left_alone(thresholds, first):
-    gc.set_threshold(first, 10, 10)
+def test_a_callers_disabled_collector_is_left_alone(collector):
+    gc.disable()
     with verification.fewer_collections():
-        assert gc.get_threshold() == (first, 10, 10)
-    assert gc.get_threshold() == (first, 10, 10)
+        with verification.fewer_collections():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert not gc.isenabled()
 
 
-def test_verify_leaves_the_thresholds_as_it_found_them(thresholds):
-    gc.set_threshold(700, 10, 10)
+def test_nested_and_recursive_scopes_resume_once_at_the_outermost(collector):
+    gc.enable()
+    states = []
+
+    @verification.fewer_collections()
+    def down(n):
+        states.append(gc.isenabled())
+        if n:
+            down(n - 1)
+        states.append(gc.isenabled())
+
+    down(2)
+    assert states == [False] * 6 and gc.isenabled()
+
+
+def test_verify_leaves_the_collector_as_it_found_it(collector):
+    gc.enable()
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     report = checker.verify(os.path.join(root, "specs", "kernels", "softmax.cuda80.ttgir"))
     assert report["summary"]["checks"] == 8
-    assert gc.get_threshold() == (700, 10, 10)
+    assert gc.isenabled()
 
 
 @pytest.mark.parametrize("kernel", ["softmax.cuda80", "matmul.cuda90", "attention.gfx942"])
@@ -74,13 +89,14 @@ def test_a_run_leaves_no_cyclic_garbage(kernel):
     assert left == []
 
 
-def test_verify_reads_and_proves_in_one_scope(thresholds, monkeypatch):
-    """checker.verify raises the threshold once, around reading and proving: the scopes of load_inputs and
-    verify_inputs find it raised and leave it, so no threshold is put back (and no collection runs) between them."""
-    gc.set_threshold(700, 10, 10)
-    set_to = []
-    real = gc.set_threshold
-    monkeypatch.setattr(gc, "set_threshold", lambda *t: (set_to.append(t), real(*t)))
+def test_verify_reads_and_proves_in_one_scope(collector, monkeypatch):
+    """checker.verify pauses the collector once, around reading and proving: the scopes of load_inputs and
+    verify_inputs find it paused and leave it, so it is not resumed (and no collection runs) between them."""
+    gc.enable()
+    calls = []
+    real_disable, real_enable = gc.disable, gc.enable
+    monkeypatch.setattr(gc, "disable", lambda: (calls.append("disable"), real_disable()))
+    monkeypatch.setattr(gc, "enable", lambda: (calls.append("enable"), real_enable()))
     root = os.path.join(os.path.dirname(__file__), "..", "..")
     checker.verify(os.path.join(root, "specs", "kernels", "softmax.cuda80.ttgir"))
-    assert set_to == [(verification.RUN_GC_THRESHOLD, 10, 10), (700, 10, 10)]
+    assert calls == ["disable", "enable"]
