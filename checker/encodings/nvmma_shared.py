@@ -7,7 +7,10 @@ TMA block shape, from shapePerCTA, with contig = dim 0 if transposed else
 the last dim: contig doubles if fp4Padded; every dim is clamped to 256; if
 s > 0, contig must be at least 8s/b (else "block shape along the contiguous
 dimension ... too small") and becomes 8s/b; for lowering, fp4Padded halves
-contig again (the packed size).
+contig again (the packed size). An im2col descriptor's block (TMAMode::Im2Col) is 2-D, [pixelsPerColumn,
+channelsPerPixel]: contig is clamped to 256 and then takes the swizzle's 8s/b as above, the other dim is not
+clamped and may be at most 1024 pixels (one message along the pixels: Triton 3.9 aborts with "getTMABlockShape
+failed" past it).
 
 s = 0: identity over the box (the TMA block, rotated left by one when
 transposed) with the last dim fastest, its components kept in the order
@@ -60,6 +63,7 @@ from .closed import combine
 
 SWIZZLE_WIDTHS = (0, 32, 64, 128)
 TMA_MAX_BOX = 256
+TMA_MAX_IM2COL_PIXELS = 1024
 CORE_ROWS = 8
 
 
@@ -136,13 +140,23 @@ class NvmmaSharedEncoding(SharedEncoding):
                 block[0 if self.transposed else n - 1] //= 2
             self._check_core_matrix_fits(block)
 
-    def tma_block_shape(self, per_cta: Sequence[int], packed: bool) -> list[int]:
-        """The TMA box for a CTA's tile (see the module docstring); packed halves fp4Padded contig."""
+    def tma_block_shape(self, per_cta: Sequence[int], packed: bool, im2col: bool = False) -> list[int]:
+        """The TMA box for a CTA's tile (see the module docstring); packed halves fp4Padded contig; im2col: the
+        box of an im2col descriptor (its block 2-D, the pixels unclamped up to TMA_MAX_IM2COL_PIXELS)."""
         block = list(per_cta)
         contig = 0 if self.transposed else len(block) - 1
         if self.fp4_padded:
             block[contig] *= 2
-        block = [min(s, TMA_MAX_BOX) for s in block]
+        if im2col:
+            if len(block) != 2:
+                raise EncodingError(f"{self.kind}: an im2col block is 2-D [pixels, channels], got {block}",
+                                    field="shape")
+            if block[1 - contig] > TMA_MAX_IM2COL_PIXELS:
+                raise EncodingError(f"{self.kind}: im2col mode: pixelsPerColumn dimension {block[1 - contig]} "
+                                    f"exceeds the maximum supported value of {TMA_MAX_IM2COL_PIXELS}", field="shape")
+            block[contig] = min(block[contig], TMA_MAX_BOX)
+        else:
+            block = [min(s, TMA_MAX_BOX) for s in block]
         s = self.swizzling_byte_width
         if s:
             need = 8 * s // self.element_bit_width

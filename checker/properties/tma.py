@@ -26,7 +26,18 @@ and the box TMA moves, as Triton builds the descriptor
         takes exactly that many
     fp4Padded: swizzling 128 and a contiguous box of 128
 
-The box (elements, innermost last) and its inner bytes are reported.
+An im2col descriptor (``!ttng.tensordesc_im2col``, Gluon's ``async_load_im2col``: the tensor read as
+[pixels, channels] columns of a 3-D to 5-D activation) is verified as Ops.cpp ``verifyAsyncTMACoords`` and
+``verifyTMAMode`` do, and its box is ``getTMABlockShapeIm2Col``'s (lib/Dialect/TritonGPU/IR/Dialect.cpp):
+
+    only a copy to local memory takes one; its block is 2-D; 3 to 5 coordinates and 2 fewer offsets
+    box = [pixelsPerColumn, channelsPerPixel]: the channels clamped to 256 and, swizzled, exactly 8s / bits;
+        the pixels not clamped, at most 1024 (Triton 3.9 aborts past it: one message along the pixels)
+
+The box (elements, innermost last) and its inner bytes are reported, and for copies and reductions the messages
+the op is split into: the buffer per CTA over its packed box, dim by dim (LoadStoreOpToLLVM.cpp
+``getMsgToPackedOffsetLayout``: one ``cp.async.bulk.tensor`` per message, issued by a warp each, so
+ceil(messages / warps) instructions).
 """
 
 from __future__ import annotations
@@ -46,11 +57,23 @@ COUNTED = ("ttng.async_tma_copy_global_to_local", "ttng.async_tma_copy_local_to_
 
 
 def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[int], block: Sequence[int],
-             mem_type: str, block_type: str, mutable: bool) -> Result:
+             mem_type: str, block_type: str, mutable: bool, mode: str = "tiled", coords: int | None = None,
+             offsets: int | None = None) -> Result:
     """The buffer (layout `shared`, shape `shape`) and the descriptor block (layout `desc`,
-    shape `block`) of one TMA operation agree (module docstring)."""
+    shape `block`) of one TMA operation agree (module docstring). mode: "tiled" or "im2col" (the descriptor's);
+    coords, offsets: how many the op gives (an im2col copy's, where read)."""
     problems: list[str] = []
-    details: dict = {"block": list(block), "shape": list(shape)}
+    details: dict = {"block": list(block), "shape": list(shape), "mode": mode}
+    im2col = mode == "im2col"
+    if im2col:
+        if op != "ttng.async_tma_copy_global_to_local":
+            problems.append(f"{op} does not take an im2col descriptor (only a copy to local memory does)")
+        if len(block) != 2:
+            problems.append(f"an im2col block is 2-D [pixels, channels], got {list(block)}")
+        if coords is not None and not 3 <= coords <= 5:
+            problems.append(f"an im2col copy gives 3 to 5 coordinates (the whole tensor's), got {coords}")
+        elif coords is not None and offsets is not None and offsets != coords - 2:
+            problems.append(f"an im2col copy with {coords} coordinates gives {coords - 2} offsets, got {offsets}")
     if shared.kind != "nvmma_shared":
         problems.append(f"the shared buffer of a TMA copy must have an nvmma_shared layout, got {shared.kind}")
     elif desc is None or desc.kind != "nvmma_shared":
@@ -78,20 +101,34 @@ def tma_copy(shared: Encoding, desc: Encoding | None, op: str, shape: Sequence[i
             problems.append(f"the descriptor block has {n_block} elements, the buffer {n_mem}")
     if desc is not None and desc.kind == "nvmma_shared" and not problems:
         try:
-            box = desc.tma_block_shape(shape_per_cta(desc.cga_layout, block), False)
+            box = desc.tma_block_shape(shape_per_cta(desc.cga_layout, block), False, im2col=im2col)
         except CheckerError as e:
             problems.append(f"the descriptor's box is invalid: {e.message}")
         else:
             inner = box[0] if desc.transposed else box[-1]
             details.update(box=list(box), inner_box_bytes=inner * desc.element_bit_width // 8,
                            swizzle_bytes=desc.swizzling_byte_width)
+            if op in COUNTED:
+                details["messages"] = _messages(shared, shape, im2col)
             if desc.fp4_padded and (desc.swizzling_byte_width != 128 or inner != 128):
                 problems.append(f"fp4Padded needs 128-byte swizzling and a contiguous box of 128, got swizzling "
                                 f"{desc.swizzling_byte_width} and {inner}")
-    ok = (f"TMA box {details.get('box')} ({details.get('inner_box_bytes')} inner bytes, swizzle "
-          f"{details.get('swizzle_bytes')}) matches the buffer layout")
+    messages = f", {details['messages']} message(s)" if details.get("messages") is not None else ""
+    ok = (f"TMA {'im2col ' if im2col else ''}box {details.get('box')} ({details.get('inner_box_bytes')} inner "
+          f"bytes, swizzle {details.get('swizzle_bytes')}{messages}) matches the buffer layout")
     return Result("tma_copy", "fails" if problems else "holds", {}, None, "; ".join(problems) if problems else ok,
                   details)
+
+
+def _messages(shared: Encoding, shape: Sequence[int], im2col: bool) -> int | None:
+    """The messages a copy or reduction is split into: the buffer per CTA over its packed box, dim by dim
+    (``getMsgToPackedOffsetLayout``, which reads the box off the buffer's type); None where that box is invalid."""
+    per_cta = shape_per_cta(shared.cga_layout, shape)
+    try:
+        packed = shared.tma_block_shape(per_cta, True, im2col=im2col)
+    except CheckerError:
+        return None
+    return math.prod(max(1, s // b) for s, b in zip(per_cta, packed))
 
 
 def _signless(element_type: str | None) -> str | None:
@@ -107,4 +144,4 @@ def _signless(element_type: str | None) -> str | None:
 def decide(ob) -> Result:
     p = ob.param
     return tma_copy(ob.operand("shared"), ob.operand("desc"), p("op"), ob.shape, p("block"), p("mem_type"),
-                    p("block_type"), bool(p("mutable")))
+                    p("block_type"), bool(p("mutable")), p("mode") or "tiled", p("coords"), p("offsets"))

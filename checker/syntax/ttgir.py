@@ -233,7 +233,9 @@ _HEAD = re.compile(r'\s*(?:(?P<res>%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)
                    r'(?:"(?P<q>[^"]*)"|(?P<n>\^?[A-Za-z_][\w$.-]*))')
 _MODULE_HEAD = re.compile(r"\s*(?:builtin\.)?module\b")
 _ALIAS_HEAD = re.compile(r"\s*([#!])([\w$.-]+)\s*=(?!=)\s*")
-_TYPE_START = re.compile(r"t(?<![\w!.$]t)ensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<")
+_DESCRIPTORS = ("!tt.tensordesc", "!ttng.tensordesc_im2col")      # a tiled descriptor's type, an im2col one's
+_TYPE_START = re.compile(r"t(?<![\w!.$]t)ensor<|!ttg\.memdesc<|!triton_gpu\.memdesc<|!tt\.tensordesc<"
+                         r"|!ttng\.tensordesc_im2col<")
 #   (`tensor<` not preceded by [\w!.$]: the lookbehind comes after the `t`, so that re can skip to a `t` or `!`)
 _VALUE_USE = re.compile(r"(%[\w$.-]+(?:#\d+)?)(=(?!=)|\s=(?!=)|\s\s=)?")    # a value, and an `=` declaring it:
 #   the first of the 3 characters after it that is no blank is an `=`, and no `=` follows in those 3
@@ -799,7 +801,7 @@ def parse_type(text: str, aliases: dict, parse_attr: AttributeParser, *, kind: s
     definition gives the reason an encoding is unsupported, `TypeRef.unsupported`)."""
     if kind is None:
         kind = ("memdesc" if text.startswith(("!ttg.memdesc", "!triton_gpu.memdesc", "<"))
-                else "tensordesc" if text.startswith("!tt.tensordesc") else "tensor")
+                else "tensordesc" if text.startswith(_DESCRIPTORS) else "tensor")
     if not text.endswith(">"):
         raise CheckerError(f"type '{text[:60]}' is not closed")
     parts = split_top(text[text.index("<") + 1:-1])

@@ -139,11 +139,11 @@ def _descriptor(b: Builder, op: Operation) -> TypeRef | None:
     return None
 
 
+_IM2COL_PLACES = re.compile(r"\[([^\[\]]*)\]\s*offsets\s*=\s*\[([^\[\]]*)\]")     # %d[coords] offsets = [...]
+
+
 @op_check(*TMA_OPS)
 def tma(b: Builder, op: Operation) -> None:
-    if "tensordesc_im2col" in op.text:
-        b.skip(op, "TMA im2col descriptors (box not modelled)", "tma_copy")
-        return
     desc = _descriptor(b, op)
     bufs = [t for t in op.result_types if t.kind == "memdesc" and t.element_type != "i64"] or \
         [t for t in op.operand_types if t.kind == "memdesc" and t.element_type != "i64"]   # barriers are i64
@@ -153,9 +153,13 @@ def tma(b: Builder, op: Operation) -> None:
     buf = bufs[0]
     operands = [("shared", buf.encoding)] + ([("desc", desc.encoding)] if desc.encoding is not None else [])
     what = f"{_compact(buf.encoding_text)} {'x'.join(map(str, buf.shape))}"
-    b.add(op, "tma_copy", what, operands, buf.shape,
-          params=(("op", op.name), ("block", list(desc.shape)), ("mem_type", buf.element_type),
-                  ("block_type", desc.element_type), ("mutable", buf.mutable)))
+    params: tuple = (("op", op.name), ("block", list(desc.shape)), ("mem_type", buf.element_type),
+                     ("block_type", desc.element_type), ("mutable", buf.mutable))
+    if "tensordesc_im2col" in op.text:
+        places = _IM2COL_PLACES.search(op.text)
+        counts = [len([v for v in g.split(",") if v.strip()]) for g in places.groups()] if places else [None, None]
+        params += (("mode", "im2col"), ("coords", counts[0]), ("offsets", counts[1]))
+    b.add(op, "tma_copy", what, operands, buf.shape, params=params)
 
 
 # ------------------------------------------------------------------ TMEM views and copies
