@@ -1,6 +1,8 @@
-"""Compile Gluon TMA im2col copies with Triton (>= 3.9) on the CPU and record what Triton emits.
+"""Compile Gluon TMA im2col copies with Triton (3.8 or later: Gluon's im2col loads came in 3.8) on the CPU and
+record what Triton emits.
 
-    /tmp/tvenv/bin/python tools/compile_tma_im2col.py --out tests/properties/fixtures/tma_im2col
+    python tools/compile_tma_im2col.py --out tests/properties/fixtures/tma_im2col/triton39   # Triton 3.9.0
+    python tools/compile_tma_im2col.py --out tests/properties/fixtures/tma_im2col/triton38   # Triton 3.8.0
 
 Each case is one kernel in the shape of Triton's Gluon im2col tutorial: an ``async_load_im2col`` of a 4-D
 activation (an ``!ttng.tensordesc_im2col`` block [pixels, channels]) into an nvmma_shared buffer, then a tiled
@@ -60,7 +62,7 @@ def kernel():
 def compile_case(name: str, out: str) -> dict:
     import triton
     from triton.backends.compiler import GPUTarget
-    from triton.experimental.gluon import GluonASTSource
+    from triton.experimental.gluon._runtime import GluonASTSource
     from triton.experimental.gluon.language._layouts import NVMMASharedLayout
     block, dtype, swizzle, bits = CASES[name]
     layout = NVMMASharedLayout(swizzle_byte_width=swizzle, element_bitwidth=bits, rank=2)

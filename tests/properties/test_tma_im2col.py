@@ -14,13 +14,16 @@ from checker.encodings.nvmma_shared import NvmmaSharedEncoding
 from checker.properties.tma import tma_copy
 from checker.syntax.ttgir import read_ttgir
 
-FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "tma_im2col"
+ROOT = pathlib.Path(__file__).parent / "fixtures" / "tma_im2col"
+FIXTURES = ROOT / "triton39"
+RELEASES = {"3.9": FIXTURES, "3.8": ROOT / "triton38"}       # Triton 3.8 compiles the same cases alike
 FACTS = [json.loads(line) for line in (FIXTURES / "facts.jsonl").read_text().splitlines()]
-COMPILED = [f for f in FACTS if "ops" in f]
+COMPILED = [(version, f) for version, folder in RELEASES.items()
+            for f in map(json.loads, (folder / "facts.jsonl").read_text().splitlines()) if "ops" in f]
 
 
-def _tma_checks(text, name):
-    report = checker.verify(text, only=["*tma_copy*"])
+def _tma_checks(text, name, version=None):
+    report = checker.verify(text, only=["*tma_copy*"], triton_version=version)
     return {c["source"]["line"]: c for c in report["checks"] if c["property"] == "tma_copy"}, report
 
 
@@ -31,16 +34,19 @@ def _box(block, bits, swizzle):
 
 
 def test_the_fixtures_cover_the_box_rules():
-    assert len(COMPILED) == 8 and {f["case"] for f in FACTS if "error" in f} == {"f16_2048x64_sw128", "f16_64x32_sw128"}
+    assert len(COMPILED) == 16 and {f["triton"] for _, f in COMPILED} == {"3.8.0", "3.9.0"}
+    assert {f["case"] for f in FACTS if "error" in f} == {"f16_2048x64_sw128", "f16_64x32_sw128"}
     assert "getTMABlockShape failed" in next(f["error"] for f in FACTS if f["case"] == "f16_2048x64_sw128")
 
 
-@pytest.mark.parametrize("fact", COMPILED, ids=[f["case"] for f in COMPILED])
-def test_box_and_messages_are_what_triton_emits(fact):
+@pytest.mark.parametrize("version,fact", COMPILED, ids=[f"{v}-{f['case']}" for v, f in COMPILED])
+def test_box_and_messages_are_what_triton_emits(version, fact):
     """Each copy holds; the im2col load's box is [pixels, channels] (the pixels unclamped, the channels clamped to
-    256, then to the swizzle); each op's messages, ceil(messages / warps) instructions, are the PTX's."""
-    text = (FIXTURES / f"{fact['case']}.ttgir").read_text()
-    checks, report = _tma_checks(text, fact["case"])
+    256, then to the swizzle); each op's messages, ceil(messages / warps) instructions, are the PTX's (Triton 3.9
+    and 3.8, each module checked under its own release)."""
+    text = (RELEASES[version] / f"{fact['case']}.ttgir").read_text()
+    checks, report = _tma_checks(text, fact["case"], version)
+    assert report["summary"]["triton_version"] == version
     assert report["summary"]["failed"] == 0 and sorted(checks) == sorted(int(k) for k in fact["ops"])
     bits = 32 if fact["dtype"] == "fp32" else 16
     load, store = (checks[int(k)] for k in sorted(fact["ops"], key=int))
