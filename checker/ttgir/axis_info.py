@@ -26,6 +26,10 @@ bytes. ``%x % %M`` by a runtime ``M`` keeps its left side's form (the bounds gua
 not to wrap inside the tile); every other operation outside the rules (a load, a division, a select)
 gives no form. The coalescing property counts 32-byte sectors on that form (`checker.properties.coalesced`).
 
+A verify asks only what the global accesses read: `analyze(module, access_reads)` visits the operations those
+values depend on (`_needed`: a visit reads only its inputs, so they get what the whole module's analysis gives
+them) and leaves the rest out (a softmax's exp and reductions, a matmul's accumulator).
+
 `access_of(module, op, info)` reads one global access (``tt.load``, ``tt.store``, ``amdg.buffer_load`` /
 ``amdg.buffer_store``, the global side of ``ttg.async_copy_global_to_local`` / ``amdg.buffer_load_to_local``,
 ``tt.atomic_rmw`` / ``tt.atomic_cas`` / ``amdg.buffer_atomic_rmw`` / ``_cas``): its pointer (or base and offsets), mask,
