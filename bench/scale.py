@@ -142,7 +142,7 @@ def kernels(triton_python: str | None, quick: bool) -> dict:
     todo = [(k, t) for k in KERNELS for t in TARGETS]
     if quick:
         todo = [("vector_add", "cuda80"), ("matmul", "cuda80")]
-    reps = 1 if quick else 2
+    reps = 1 if quick else 3
     tri = Triton(triton_python) if triton_python else None
     rows = []
     try:
