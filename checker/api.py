@@ -17,6 +17,7 @@ from .solvers import require
 from .verdict import TIMEOUT_MS
 from .versions import VersionRequest
 from .versions import parse as parse_version
+from .z3lib import require_z3
 
 
 @fewer_collections()        # one scope for reading and proving: the module read is dropped before a collection
@@ -30,6 +31,7 @@ def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "bo
     """`checker.verify` (its docstring is in `checker/__init__.py`)."""
     if engine not in ("f2", "z3", "both", "all"):
         raise CheckerError(f"engine must be 'f2', 'z3', 'both' or 'all', got {engine!r}", field="engine")
+    require_z3(engine)
     if engine == "all":
         require()
     if jobs is not None and jobs < 1:

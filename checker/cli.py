@@ -463,9 +463,12 @@ def cmd_prove(args) -> int:
 
 
 def _need_solvers(engine: str) -> None:
-    """--engine all without the second solver installed: one line, exit 2."""
+    """An engine whose solver is not installed (Z3 for z3 / both / all, the second solver for all): one line,
+    exit 2."""
+    from .solvers import require
+    from .z3lib import require_z3
+    require_z3(engine)
     if engine == "all":
-        from .solvers import require
         require()
 
 

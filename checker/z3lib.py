@@ -32,6 +32,8 @@ import importlib.util
 import os
 import sys
 
+from .errors import CheckerError
+
 
 class Z3Error(Exception):
     """A Z3 call reported an error (its message)."""
@@ -48,6 +50,25 @@ def _library_path() -> str | None:
         if os.path.isfile(path):
             return path
     return None
+
+
+_INSTALLED: list[bool] = []
+
+
+def installed() -> bool:
+    """Whether the z3-solver package can be imported (looked up once; the package is not imported)."""
+    if not _INSTALLED:
+        _INSTALLED.append(importlib.util.find_spec("z3") is not None)
+    return _INSTALLED[0]
+
+
+def require_z3(engine: str) -> None:
+    """Raise the one-line `CheckerError` of a missing Z3 for an engine choice that runs it ("z3", "both",
+    "all"): z3-solver is a dependency of layoutcheck, but a checkout used from a Python that lacks it would
+    otherwise fail every check with an internal error."""
+    if engine != "f2" and not installed():
+        raise CheckerError(f"--engine {engine} needs Z3 (the z3-solver package), which is not installed: "
+                           "pip install z3-solver, or --engine f2", field="engine")
 
 
 class Library:

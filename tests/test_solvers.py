@@ -2,6 +2,7 @@
 undeclared ones as 0), unsat, text it cannot read as an internal error, the engine it wraps renamed, and a
 missing extra as one line. (Its agreement with F2 and Z3 on the corpus: tests/test_engine_all.py.)"""
 
+import pathlib
 import sys
 
 import pytest
@@ -73,3 +74,38 @@ def test_a_missing_second_solver_is_one_line(monkeypatch):
         solvers.require()
     assert str(e.value) == ("field 'engine': --engine all needs the second SMT solver (bitwuzla), which is not "
                             "installed: pip install bitwuzla")
+
+
+@pytest.fixture
+def without_z3(monkeypatch):
+    """A Python where the z3-solver package cannot be found (z3lib looks it up once)."""
+    from checker import z3lib
+    monkeypatch.setattr(z3lib, "_INSTALLED", [False])
+
+
+MISSING_Z3 = ("--engine both needs Z3 (the z3-solver package), which is not installed: pip install z3-solver, or "
+              "--engine f2")
+
+
+def test_a_missing_z3_is_one_line_before_anything_is_read(without_z3, tmp_path):
+    """checker.verify with an engine that runs Z3 refuses at once (every check used to fail with an internal error
+    "No module named 'z3'"); --engine f2 needs no Z3 and runs."""
+    import checker
+    kernel = str(pathlib.Path(__file__).parent.parent / "specs" / "kernels" / "softmax.cuda80.ttgir")
+    with pytest.raises(CheckerError) as e:
+        checker.verify(kernel)
+    assert e.value.message == MISSING_Z3 and e.value.field == "engine"
+    report = checker.verify(kernel, engine="f2")
+    assert report["summary"]["checks"] == 8 and report["summary"]["failed"] == 0
+
+
+@pytest.mark.parametrize("command", [["verify", "specs/kernels/softmax.cuda80.ttgir"],
+                                     ["prove", "surjective", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = "
+                                      "[32], warpsPerCTA = [4], order = [0]}>", "--shape", "128", "--engine", "z3"]])
+def test_the_cli_says_so_in_one_line_and_exits_2(without_z3, command, capsys, monkeypatch):
+    from checker.cli import main
+    monkeypatch.chdir(pathlib.Path(__file__).parent.parent)
+    assert main(command) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    engine = "z3" if "z3" in command else "both"
+    assert err == [f"layoutcheck: error: field 'engine': {MISSING_Z3.replace('--engine both', f'--engine {engine}')}"]

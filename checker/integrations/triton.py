@@ -38,6 +38,7 @@ from ..errors import CheckerError
 from ..versions import VersionRequest, supported_text
 from ..versions import installed as installed_version
 from ..versions import parse as parse_version
+from ..z3lib import require_z3
 
 ENV = "LAYOUTCHECK_RUN"
 
@@ -395,6 +396,7 @@ def install(werror: bool = False, report_dir: str | os.PathLike | None = None,
     layoutcheck does not model is refused in one line). Installing again replaces the session (its
     summary is printed first)."""
     knobs = require()
+    require_z3(engine)
     if triton_version is None:
         require_modelled()
     if differential:
