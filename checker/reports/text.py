@@ -336,10 +336,25 @@ def finding(check: Mapping[str, Any]) -> str:
         return aligned_message(cx, check.get("hardware"), (check.get("parameters") or {}).get("access"))
     if prop == "coalesced" and cx.get("kind") in ("split_sectors", "narrow_vector"):
         return coalesced_message(d, cx, check.get("explanation", ""))
+    if prop == "fits" and cx.get("kind") == "out_of_bounds" and "size_bytes" in d:
+        return f"{prop} fails {label}: {fits_message(d, cx, (check.get('parameters') or {}).get('buffers') or 1)}"
     if prop in STATIC_PROPERTIES:            # direct checks: the explanation names the broken rule
         return f"{prop} {label}: {check.get('explanation', '')}".replace(f"{prop} : ", f"{prop}: ")
     witness = witness_line(check)
     return f"{prop} fails {label}" + (f"; witness: {witness}" if witness else f": {check.get('explanation', '')}")
+
+
+def fits_message(details: Mapping[str, Any], cx: Mapping[str, Any], copies: int = 1) -> str:
+    """A shared buffer past the capacity, in words: its size, and for an allocation of several copies (a pipeline's
+    stages: ``3x128x64``) all of them, each checked against its share of the capacity; then the first element
+    past it (the witness)."""
+    size, share = details["end_bytes"], details["capacity_bytes"]
+    if copies > 1:
+        lead = (f"its {copies} copies need {copies} x {size} = {copies * size} bytes; one copy gets {share} bytes "
+                f"(1/{copies} of the capacity)")
+    else:
+        lead = f"the buffer needs {size} bytes, past the {share}-byte capacity"
+    return f"{lead}; the first element past it is offset {cx.get('offset')} (element {show(cx.get('element'))})"
 
 
 def bank_conflict_message(details: Mapping[str, Any], cx: Mapping[str, Any]) -> str:
