@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]      # compile_corpus beside it, the checker above it
 
 CASES = {   # name: (block [pixels, channels], element type, swizzle bytes, element bits)
     "f32_16x32_sw128": ([16, 32], "fp32", 128, 32),          # the tutorial's own example
@@ -84,23 +86,15 @@ def compile_case(name: str, out: str) -> dict:
 
 
 def tma_instructions(ttgir: str, ptx: str) -> dict[str, int]:
-    """TTGIR line of each TMA op -> the cp.async.bulk.tensor instructions at its Python line in the PTX."""
-    locs = dict(re.findall(r'^#(loc\d*) = loc\("[^"]*":(\d+):\d+\)', ttgir, re.M))
-    files = dict(re.findall(r'\.file\s+(\d+)\s+"([^"]+)"', ptx))
-    per_line: dict[int, int] = {}
-    cur = None
-    for line in ptx.splitlines():
-        m = re.match(r"\s*\.loc\s+(\d+)\s+(\d+)\s+\d+", line)
-        if m:
-            cur = int(m.group(2)) if files.get(m.group(1)) else None
-        elif "cp.async.bulk.tensor" in line and cur is not None:
-            per_line[cur] = per_line.get(cur, 0) + 1
-    out = {}
-    for k, line in enumerate(ttgir.splitlines(), 1):
-        m = re.search(r"ttng\.async_tma_copy_\w+.*loc\(#(loc\d*)\)\s*$", line)
-        if m and m.group(1) in locs:
-            out[str(k)] = per_line.get(int(locs[m.group(1)]), 0)
-    return out
+    """TTGIR line of each TMA op -> the cp.async.bulk.tensor instructions at its Python line in the PTX (the PTX
+    read by compile_corpus.shared_instructions, the TTGIR's locations by layoutcheck's reader)."""
+    import compile_corpus
+
+    from checker.syntax.ttgir import read_ttgir
+    per_line = compile_corpus.shared_instructions(ptx, True, os.path.basename(__file__))
+    return {str(op.line): sum(n for code, n in per_line[op.loc[1]].items() if code.startswith("cp.async.bulk.tensor"))
+            for m in read_ttgir(ttgir) for op in m.operations
+            if op.name.startswith("ttng.async_tma_copy_") and op.loc is not None}
 
 
 def main() -> int:
