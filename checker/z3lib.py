@@ -28,6 +28,7 @@ each call and raises `Z3Error` with Z3's message, as the package's wrappers rais
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib.util
 import os
 import sys
@@ -52,14 +53,10 @@ def _library_path() -> str | None:
     return None
 
 
-_INSTALLED: list[bool] = []
-
-
+@functools.cache
 def installed() -> bool:
     """Whether the z3-solver package can be imported (looked up once; the package is not imported)."""
-    if not _INSTALLED:
-        _INSTALLED.append(importlib.util.find_spec("z3") is not None)
-    return _INSTALLED[0]
+    return importlib.util.find_spec("z3") is not None
 
 
 def require_z3(engine: str) -> None:

@@ -80,7 +80,7 @@ def test_a_missing_second_solver_is_one_line(monkeypatch):
 def without_z3(monkeypatch):
     """A Python where the z3-solver package cannot be found (z3lib looks it up once)."""
     from checker import z3lib
-    monkeypatch.setattr(z3lib, "_INSTALLED", [False])
+    monkeypatch.setattr(z3lib, "installed", lambda: False)
 
 
 MISSING_Z3 = ("--engine both needs Z3 (the z3-solver package), which is not installed: pip install z3-solver, or "
