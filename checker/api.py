@@ -12,7 +12,7 @@ from typing import Any
 from .errors import CheckerError
 from .hardware import resolve
 from .reports.writer import parse_formats, write_reports
-from .run.verification import fewer_collections, load_inputs, split_inputs, verify_inputs
+from .run.verification import collector_paused, load_inputs, split_inputs, verify_inputs
 from .solvers import require
 from .verdict import TIMEOUT_MS
 from .versions import VersionRequest
@@ -20,7 +20,7 @@ from .versions import parse as parse_version
 from .z3lib import require_z3
 
 
-@fewer_collections()        # one scope for reading and proving: the module read is dropped before a collection
+@collector_paused()        # one scope for reading and proving: the module read is dropped before a collection
 def verify(paths_or_text: Any, *, hardware: str | None = None, engine: str = "both", jobs: int | None = 1,
            timeout_ms: int = TIMEOUT_MS, only: Sequence[str] = (), skip: Sequence[str] = (),
            werror: bool = False, report_dir: str | os.PathLike | None = None,

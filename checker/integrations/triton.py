@@ -190,12 +190,12 @@ class Session:
         `relocate_python`)."""
         # lazy: this module loads at the start of every `layoutcheck run` child; the checking, with the first kernel
         from ..reports.run import diagnostics
-        from ..run.verification import fewer_collections, load_inputs, verify_inputs
+        from ..run.verification import collector_paused, load_inputs, verify_inputs
         name = str(metadata.get("name") or os.path.basename(ttgir).rsplit(".", 1)[0])
         kernel = Kernel(name, _target_text(metadata.get("target")), ttgir, key, cache_hit,
                         metadata.get("shared"), {}, tmem_size=metadata.get("tmem_size") or None)
         try:
-            with fewer_collections():       # one scope for reading and proving (`checker.verify`'s)
+            with collector_paused():       # one scope for reading and proving (`checker.verify`'s)
                 inputs = load_inputs([ttgir], werror=self.werror, differential=self.differential,
                                      version=self.version)
                 done = verify_inputs(inputs, only=self.only, engine=self.engine, jobs=1)

@@ -45,7 +45,7 @@ DEFAULT_REASON = "default"
 
 
 class _PausedCollector(contextlib.ContextDecorator):
-    """`fewer_collections`: the collector disabled on entry where it was enabled, enabled again as the last thing
+    """`collector_paused`: the collector disabled on entry where it was enabled, enabled again as the last thing
     the exit does (nothing is allocated after it, so the collection the run's allocations are due is the
     caller's next allocation's)."""
 
@@ -67,7 +67,7 @@ class _PausedCollector(contextlib.ContextDecorator):
         return False
 
 
-def fewer_collections() -> _PausedCollector:
+def collector_paused() -> _PausedCollector:
     """Pause the cyclic collector for the block (decorator or ``with``), then resume it; a collector the caller
     disabled stays disabled."""
     return _PausedCollector()
@@ -110,7 +110,7 @@ class Checked:
         return build_timings(self.outcomes, jobs=self.jobs, wall_seconds=self.wall_seconds)
 
 
-@fewer_collections()
+@collector_paused()
 def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
                 texts: Sequence[tuple[str, str]] = (), differential: bool = False,
                 version: VersionRequest = VersionRequest()) -> Inputs:  # noqa: B008  immutable (frozen)
@@ -151,7 +151,7 @@ def load_inputs(paths: Sequence[str], hardware=None, *, werror: bool = False,
     return out
 
 
-@fewer_collections()
+@collector_paused()
 def verify_inputs(inputs: Inputs, *, only: Sequence[str] = (), skip: Sequence[str] = (), engine: str = "both",
                   timeout_ms: int = TIMEOUT_MS, jobs: int | None = None,
                   progress: Callable[[int], Any] | None = None, layouts: str = "failed",

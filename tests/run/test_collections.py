@@ -1,4 +1,4 @@
-"""The cyclic collector while a run reads and proves (`checker.run.verification.fewer_collections`): paused for the
+"""The cyclic collector while a run reads and proves (`checker.run.verification.collector_paused`): paused for the
 run, resumed afterwards, a caller's disabled collector left alone; and a run leaves no reference cycle for it."""
 
 import gc
@@ -21,7 +21,7 @@ def test_paused_inside_and_resumed(collector):
     gc.enable()
     seen = []
 
-    @verification.fewer_collections()
+    @verification.collector_paused()
     def inside():
         seen.append(gc.isenabled())
 
@@ -32,7 +32,7 @@ def test_paused_inside_and_resumed(collector):
 
 def test_resumed_when_the_run_raises(collector):
     gc.enable()
-    with pytest.raises(checker.CheckerError), verification.fewer_collections():
+    with pytest.raises(checker.CheckerError), verification.collector_paused():
         assert not gc.isenabled()
         raise checker.CheckerError("bad input")
     assert gc.isenabled()
@@ -40,8 +40,8 @@ def test_resumed_when_the_run_raises(collector):
 
 def test_a_callers_disabled_collector_is_left_alone(collector):
     gc.disable()
-    with verification.fewer_collections():
-        with verification.fewer_collections():
+    with verification.collector_paused():
+        with verification.collector_paused():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert not gc.isenabled()
@@ -51,7 +51,7 @@ def test_nested_and_recursive_scopes_resume_once_at_the_outermost(collector):
     gc.enable()
     states = []
 
-    @verification.fewer_collections()
+    @verification.collector_paused()
     def down(n):
         states.append(gc.isenabled())
         if n:
