@@ -341,6 +341,23 @@ def test_the_session_reads_every_printed_value_and_keeps_no_obligation():
     assert session.decide("(assert true)", {}).status == "sat"                   # the contradiction popped
 
 
+def test_the_session_makes_one_call_into_z3_per_unsat_obligation(monkeypatch):
+    """An obligation's push, script and check go to Z3 in one call, with the previous obligation's pop in front;
+    a sat one adds the call that reads its values: 1 call for unsat, 2 for sat with variables, where there were
+    3 and 4."""
+    smt.fresh_context()
+    session = smt._session()
+    calls = []
+    real = session._eval
+    monkeypatch.setattr(session, "_eval", lambda commands: calls.append(commands) or real(commands))
+    contradiction = "(declare-fun y () (_ BitVec 3))(assert (= y #b101))(assert (= y #b011))"
+    assert session.decide(contradiction, {}).status == "unsat"
+    assert len(calls) == 1 and calls[0].startswith("(push)")
+    assert session.decide("(declare-fun y () (_ BitVec 3))(assert (= y #b101))", {"y": ("y", 3)}).values == {"y": 5}
+    assert len(calls) == 3 and calls[1].startswith("(pop)(push)") and calls[2].startswith("(get-value (y))")
+    smt.fresh_context()
+
+
 def test_the_session_leaves_z3s_global_rlimit_alone(monkeypatch):
     """Z3 copies a command session's rlimit into its global parameters; the session puts the global value
     back, so that no solver made later (ours in a fresh context, or a user's) inherits the bound."""
