@@ -186,16 +186,19 @@ def view_consistent(source: Layout, view: Layout, source_shape: Shape = None, vi
 def coalesced(layout: Layout, shape: Shape = None, dtype_bits: Dtype = None, *,
               contiguity: Sequence[int] | None = None, divisibility: Sequence[int] | None = None,
               strides: Sequence[int | None] | None = None, hardware: HardwareLike = "sm90", access: str = "load",
-              mask_alignment: int | None = None, base_offset_bytes: int = 0, engine: str = "both",
-              timeout_ms: int = TIMEOUT_MS) -> Result:
+              mask_alignment: int | None = None, base_offset_bytes: int = 0, l1_cached: bool = True,
+              engine: str = "both", timeout_ms: int = TIMEOUT_MS) -> Result:
     """A global load or store of a tensor in this layout (`checker.properties.coalesced`): is it as wide as the
     layout allows (Triton's vector width from the pointer's AxisInfo) and does every warp request touch its
     minimum 32-byte sectors? ``strides``: elements per coordinate step per dim (default: row-major contiguous;
     None for a dim: an unknown runtime stride); ``contiguity``: the pointer's AxisInfo contiguity per dim
     (default: the dim's size where its stride is 1, else 1); ``divisibility``: its divisibility per dim in bytes
     (default 16 everywhere, Triton's pointer-argument hint); ``mask_alignment``: the mask's constancy along the
-    layout's order[0] (None: unmasked). Details carry ``instruction``, ``vector_bytes``, ``requests``,
-    ``sectors`` and ``min_sectors`` (per CTA); `checker.properties.coalesced.probe` gives them per request."""
+    layout's order[0] (None: unmasked); ``l1_cached``: a load whose lines stay in L1 (False: ``cacheModifier =
+    cg``, volatile), whose threads' two-vector runs are then judged whole (`checker.properties.coalesced.whole_runs`).
+    Details carry ``instruction``, ``vector_bytes``, ``requests``, ``sectors`` and ``min_sectors`` (per CTA; with
+    ``runs`` where the runs are judged); `checker.properties.coalesced.probe` gives them per request."""
     return _coalesced.judge(layout, shape, dtype_bits, contiguity=contiguity, divisibility=divisibility,
                             strides=strides, hardware=hardware, access=access, mask_alignment=mask_alignment,
-                            base_offset_bytes=base_offset_bytes, engines=Engines(engine, timeout_ms))
+                            base_offset_bytes=base_offset_bytes, l1_cached=l1_cached,
+                            engines=Engines(engine, timeout_ms))

@@ -174,12 +174,12 @@ _ENTRIES = (
     Property("coalesced", "a global load or store is as wide as its layout allows and touches its minimum sectors",
              "properties.coalesced:decide", (("layout", "distributed"),), needs_dtype=True, needs_hardware=True,
              params=(("direction", "load"), ("strides", None), ("contiguity", None), ("divisibility", None),
-                     ("mask_alignment", None)),
+                     ("mask_alignment", None), ("l1_cached", None)),
              param_schemas=(("strides", {"type": "array", "minItems": 1, "items": {"anyOf": [
                                  {"type": "integer", "minimum": 0}, {"type": "null"}]}}),
                             ("contiguity", {"type": "array", "minItems": 1, "items": POSITIVE}),
                             ("divisibility", {"type": "array", "minItems": 1, "items": POSITIVE}),
-                            ("mask_alignment", POSITIVE))),
+                            ("mask_alignment", POSITIVE), ("l1_cached", {"type": "boolean"}))),
     Property("matches_triton", "layoutcheck's lowering is the installed Triton's, bit for bit",
              "properties.matches_triton:decide", LAYOUT, in_specs=False, static=True),
 )

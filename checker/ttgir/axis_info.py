@@ -1245,6 +1245,7 @@ class GlobalAccess:
     shared: TypeRef | None = None          # a copy's destination memdesc
     atomic: str | None = None              # an atomic's operation: add, fadd, max, ..., cas
     element: str | None = None             # the element type (f16, bf16, f32, i32, ...)
+    l1_cached: bool = True                 # a load that leaves its lines in L1 (`caches_in_l1`)
 
 
 ACCESSES = {"tt.load": ("load", False), "tt.store": ("store", False),
@@ -1253,6 +1254,24 @@ ACCESSES = {"tt.load": ("load", False), "tt.store": ("store", False),
             "tt.atomic_rmw": ("atomic", False), "tt.atomic_cas": ("atomic", False),
             "amdg.buffer_atomic_rmw": ("atomic", True), "amdg.buffer_atomic_cas": ("atomic", True)}
 _KEYWORD_VALUE = r"\b{}\s*=?\s*(%[\w.#-]+)"
+_CACHE_MODIFIER = re.compile(r"\bcacheModifier\s*=\s*(\w+)")
+# Triton's CacheModifier cases (TritonAttrDefs.td) by the number the generic form prints (``cache = 3 : i32``)
+CACHE_MODIFIERS = {1: "none", 2: "ca", 3: "cg", 4: "wb", 5: "cs", 6: "wt", 7: "cv"}
+L1_BYPASS = ("cg", "cs", "cv")
+
+
+def caches_in_l1(op: Operation) -> bool:
+    """Whether a load leaves the lines it reads in the L1 cache, where a later load of the same thread finds
+    them: not with ``cacheModifier = cg`` (NVIDIA ``ld.global.cg``: L2 only), ``cs`` or ``cv`` (AMD's loads
+    with those modifiers set its streaming / no-reuse bits: third_party/amd/.../Utility.cpp
+    ``getCacheModifierFlagsForLoadStore``; NVIDIA emits plain ``ld.global`` for them, counted as bypassing too,
+    the cautious side), nor a volatile load (``ld.volatile``)."""
+    volatile = op.attributes.get("isVolatile")
+    if volatile is True or re.search(r"\bisVolatile\s*=\s*true\b", op.text):
+        return False
+    m = _CACHE_MODIFIER.search(op.text)
+    modifier = m.group(1) if m else CACHE_MODIFIERS.get(op.attributes.get("cache"), "none")
+    return modifier not in L1_BYPASS
 _RMW = re.compile(r"\b(?:tt\.atomic_rmw|amdg\.buffer_atomic_rmw)\s+(\w+)")
 
 
@@ -1303,7 +1322,8 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
                             contiguity_hint=hint if isinstance(hint, int) else 0, shared=shared,
                             atomic=("cas" if op.name == "amdg.buffer_atomic_cas" else
                                     m_rmw.group(1) if kind == "atomic" and m_rmw else None),
-                            element=m_el.group(1) if m_el else value_type)
+                            element=m_el.group(1) if m_el else value_type,
+                            l1_cached=kind != "load" or caches_in_l1(op))
     ptrs = [t for t in tensors if t.element_type.startswith("!tt.ptr")]
     if not ptrs:
         return f"{op.name} of a scalar pointer or a tensor descriptor (not a tensor of pointers)"
@@ -1329,7 +1349,8 @@ def access_of(op: Operation, a: Analysis) -> GlobalAccess | str:
     rank = len(ptr_type.shape)
     element = ptr_type.element_type[len("!tt.ptr<"):].split(">")[0].split(",")[0].strip()
     return GlobalAccess(op, kind, False, a.of(ptr, rank), mask, ptr_type, bits, a.forms.get(ptr),
-                        contiguity_hint=hint, shared=shared, atomic=atomic, element=element)
+                        contiguity_hint=hint, shared=shared, atomic=atomic, element=element,
+                        l1_cached=kind != "load" or caches_in_l1(op))
 
 
 def _operands_read(op: Operation, kind: str, buffer: bool) -> tuple[str | None, str | None, list[str]]:

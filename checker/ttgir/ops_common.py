@@ -242,6 +242,10 @@ def global_access(b: Builder, op: Operation) -> None:
         operands.append(("shared", mem.encoding))
         params += (("shared_shape", list(layout_shape(mem))),
                    ("access", "cp.async" if op.name == "ttg.async_copy_global_to_local" else "direct_to_lds"))
+    if not acc.l1_cached:
+        params += (("l1_cached", False),)
+    if strides is None and max(acc.ptr.constancy) > 1:    # not affine, but equal over runs (x // 784)
+        params += (("constancy", list(acc.ptr.constancy)),)
     if acc.kind == "atomic":
         params += (("atomic_vec", atomic_vector_cap(b.hw, acc)), ("atomic", acc.atomic),
                    ("atomic_word", atomic_word_instruction(b.hw, acc)))
