@@ -560,9 +560,9 @@ class _Session:
     takes its declarations and assertions back out, so every obligation starts from the same empty assertion
     stack. The pop (with the bound put back) is sent ahead of the next obligation's push, in the same call
     (`_pending`): one call into Z3 per unsat obligation instead of three, the same commands in the same order,
-    so the same answers and models (measured: 54 -> 44 us per obligation, the corpus's kernels). `decide`
-    answers None when Z3 runs out of work (``unknown``) or answers anything it cannot read; the caller then
-    decides the obligation the other way.
+    so the same answers and models (measured on the 100 obligations of three specs/kernels modules: 54 -> 44 us
+    each). `decide` answers None when Z3 runs out of work (``unknown``) or answers anything it cannot read; the
+    caller then decides the obligation the other way.
 
     Z3 puts the work bound on the whole context while a scope is open (its push bounds the context's
     resource limit; its pop lifts the bound again), and writes every ``:rlimit`` the session sets into its
