@@ -47,11 +47,23 @@ def test_a_store_or_an_uncached_load_of_the_same_layout_is_judged_per_request(ac
     assert r.explanation.startswith("warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16)")
 
 
-def test_four_vector_runs_stay_judged_per_request():
+def test_four_vector_runs_stay_judged_per_request_and_say_what_the_runs_fetch():
+    """Runs of four vectors measured up to 8% slower (data in L2): a finding still, whose text says that the runs
+    fetch each sector once and suggests runs of two vectors; a store of the same layout has no such note."""
     r = prove.coalesced(parse_encoding(RUN16), [2048], "f32")
-    assert r.fails and "runs" not in r.details
+    assert r.fails and set(r.verdicts) == {"f2", "z3"}
     assert (r.details["requests"], r.details["sectors"], r.details["min_sectors"]) == (16, 512, 256)
+    assert r.details["runs"] == {"elements": 16, "bytes": 64, "sectors": 256, "min_sectors": 256}
     assert r.counterexample.data["vector_bytes"] == 16 and r.counterexample.replay()
+    assert r.explanation == (
+        "warp 0's request at register 0 touches 32 sectors for 512 bytes (minimum 16): lanes 0 and 1 are 64 bytes "
+        "apart; but each thread's 16-element run along dim0 is 4 vectors, and together they fetch each sector once "
+        "(256, the minimum): the rest are L1 hits (on an H100, such loads ran as fast from DRAM and up to 8% slower "
+        "from L2 than runs of one or two vectors)")
+    assert r.details["suggestion"] == ("at most 8 elements a thread along dim0 (sizePerThread[0] <= 8: runs of two "
+                                       "vectors are read whole)")
+    store = prove.coalesced(parse_encoding(RUN16), [2048], "f32", access="store")
+    assert store.fails and "runs" not in store.details and "L1 hits" not in store.explanation
 
 
 def test_runs_that_straddle_sectors_fail_with_a_run_witness():
@@ -104,12 +116,15 @@ def test_the_run_rule_equals_brute_force(spt, bits, lanes_down, base, far):
     row_stride = None if far else cols
     r = prove.coalesced(parse_encoding(enc), shape, bits, strides=[row_stride, 1], base_offset_bytes=base)
     assert set(r.verdicts) == {"f2", "z3"}
-    two_vectors = spt * bits == 2 * 128
-    assert ("runs" in r.details) == two_vectors
-    if two_vectors and r.details["vec"] == r.details["layout_vec"]:
-        L = lower(parse_encoding(enc), shape)
-        eb = bits // 8
-        assert r.holds == _by_runs(L, bits, [(row_stride or 1 << 20) * eb, eb], base)
+    two_vectors, longer = spt * bits == 2 * 128, spt * bits > 2 * 128
+    L = lower(parse_encoding(enc), shape)
+    by_runs = _by_runs(L, bits, [(row_stride or 1 << 20) * bits // 8, bits // 8], base)
+    if two_vectors:
+        assert "runs" in r.details and r.holds == by_runs
+    elif longer and r.fails and r.counterexample.kind == "split_sectors":
+        assert ("runs" in r.details) == by_runs           # the note: the runs fetch each sector once
+    else:
+        assert "runs" not in r.details
 
 
 def test_the_stored_h100_timings_behind_the_rule():
@@ -125,7 +140,7 @@ def test_the_stored_h100_timings_behind_the_rule():
 
 
 @pytest.mark.parametrize("name, verdict, runs", [("sum_spt4", "holds", False), ("sum_spt8", "holds", True),
-                                                 ("sum_spt16", "fails", False), ("copy_spt8", "holds", True)])
+                                                 ("sum_spt16", "fails", True), ("copy_spt8", "holds", True)])
 def test_the_timed_kernels_as_triton_compiled_them(name, verdict, runs):
     r = checker.verify(str(STORED / f"{name}.ttgir"), triton_version="3.6")
     (load,) = [c for c in r["checks"] if c["property"] == "coalesced" and ":tt.load:" in c["id"]]
