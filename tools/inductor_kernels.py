@@ -62,6 +62,14 @@ def _runner(budget: float):
     return run
 
 
+def _layer_norm(run, r, name: str, rows: int, cols: int, dtype, **options) -> None:
+    """A layer norm over the last dim, forward and backward, with weight and bias."""
+    import torch.nn.functional as F
+
+    run(name, lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b), r(rows, cols, dtype=dtype, grad=True),
+        r(cols, dtype=dtype, grad=True), r(cols, dtype=dtype, grad=True), backward=True, **options)
+
+
 def round1(run):
     import torch
     import torch._inductor.config as ic
@@ -78,14 +86,7 @@ def round1(run):
         run(f"swiglu_{n}", lambda a, b: F.silu(a) * b, r(2048, 2816, dtype=dt), r(2048, 2816, dtype=dt))
         run(f"softmax_last_{n}", lambda x: torch.softmax(x, -1), r(1024, 4096, dtype=dt))
         run(f"softmax_first_{n}", lambda x: torch.softmax(x, 0), r(1024, 512, dtype=dt))
-        run(
-            f"layernorm_{n}",
-            lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b),
-            r(2048, 4096, dtype=dt, grad=True),
-            r(4096, dtype=dt, grad=True),
-            r(4096, dtype=dt, grad=True),
-            backward=True,
-        )
+        _layer_norm(run, r, f"layernorm_{n}", 2048, 4096, dt)
         run(
             f"rmsnorm_{n}",
             lambda x, w: x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6).to(x.dtype) * w,
@@ -290,15 +291,7 @@ def round2(run):
     ):
         for dt in (torch.bfloat16, torch.float32):
             n = str(dt).split(".")[1]
-            run(
-                f"{opts_name}_layernorm_{n}",
-                lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b),
-                r(4096, 2048, dtype=dt, grad=True),
-                r(2048, dtype=dt, grad=True),
-                r(2048, dtype=dt, grad=True),
-                backward=True,
-                opts=opts,
-            )
+            _layer_norm(run, r, f"{opts_name}_layernorm_{n}", 4096, 2048, dt, opts=opts)
             run(f"{opts_name}_softmax_{n}", lambda x: torch.softmax(x, -1), r(512, 8192, dtype=dt), opts=opts)
             run(f"{opts_name}_sum_outer_{n}", lambda x: x.sum(0), r(16384, 512, dtype=dt), opts=opts)
             run(f"{opts_name}_sum_long_{n}", lambda x: x.sum(-1), r(8, 1 << 20, dtype=dt), opts=opts)
