@@ -443,8 +443,26 @@ def whole_runs(v: Vector, plan: Plan, kind: str, l1_cached: bool) -> bool:
     times the 128-byte lines per request) up to 8% slower once the data sits in L2 (1.080x), so runs of more
     vectors stay judged per request. The L1 figures (what Nsight Compute's l1tex sector counters measure) stay
     in ``details``; the runs' own are ``details.runs``. Not measured on AMD, where the same rule is applied."""
-    return (kind == "load" and l1_cached and v.cpt == 2 * v.vec and v.vec == v.layout_vec
+    return _cached_runs(v, plan, kind, l1_cached) and v.cpt == 2 * v.vec
+
+
+def _cached_runs(v: Vector, plan: Plan, kind: str, l1_cached: bool) -> bool:
+    """A load cached in L1, at the layout's full vector, whose threads hold runs of several vectors contiguous in
+    memory (o's stride is one element): what `whole_runs` and `_long_runs_fetched_once` look at."""
+    return (kind == "load" and l1_cached and v.cpt > v.vec == v.layout_vec
             and plan.strides[v.order0] == plan.element_bytes)
+
+
+def _run_plan(v: Vector, plan: Plan) -> Plan:
+    """`plan` with each thread's whole run (cpt elements) as one "request" of its warp."""
+    return Plan(plan.L, plan.bits, v.cpt, plan.strides, plan.kind, plan.base, instruction_vec=v.vec)
+
+
+def _runs_figure(run_plan: Plan) -> dict:
+    """``details.runs``: a run plan's elements, bytes, sectors and their minimum."""
+    counts = run_plan.counts()
+    return {"elements": run_plan.vec, "bytes": run_plan.vector_bytes, "sectors": sum([c[2] for c in counts]),
+            "min_sectors": sum([c[3] for c in counts])}
 
 
 def _long_runs_fetched_once(v: Vector, plan: Plan, kind: str, l1_cached: bool) -> dict | None:
@@ -452,14 +470,10 @@ def _long_runs_fetched_once(v: Vector, plan: Plan, kind: str, l1_cached: bool) -
     per request): the runs' figures (as ``details.runs``) when the whole runs touch their minimum of sectors, i.e.
     every sector a request half-uses is the rest of the same warp's other requests (enumerated: a note on a
     failing check, not a verdict); else None."""
-    if not (kind == "load" and l1_cached and v.cpt > 2 * v.vec and v.vec == v.layout_vec
-            and plan.strides[v.order0] == plan.element_bytes):
+    if not (_cached_runs(v, plan, kind, l1_cached) and v.cpt > 2 * v.vec):
         return None
-    runs = Plan(plan.L, plan.bits, v.cpt, plan.strides, kind, plan.base, instruction_vec=v.vec).counts()
-    sectors, least = sum([c[2] for c in runs]), sum([c[3] for c in runs])
-    if sectors > least:
-        return None
-    return {"elements": v.cpt, "bytes": max(8, plan.bits) * v.cpt // 8, "sectors": sectors, "min_sectors": least}
+    runs = _runs_figure(_run_plan(v, plan))
+    return runs if runs["sectors"] == runs["min_sectors"] else None
 
 
 def stores_skip_repeated_registers() -> bool:
@@ -867,7 +881,7 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     if strides_bytes is not None:
         plan = judged = Plan(L, bits, v.vec, [_stride_bytes(s) for s in strides_bytes], kind, base_offset_bytes)
         if whole_runs(v, plan, kind, l1_cached):
-            judged = Plan(L, bits, v.cpt, plan.strides, kind, base_offset_bytes, instruction_vec=v.vec)
+            judged = _run_plan(v, plan)
     details: dict[str, Any] = {
         "instruction": instruction(hw.vendor, kind, bits, v.vec, buffer, hw.name,
                                    packed=kind == "atomic" and atomic_vec == 2 and v.vec == 2),
@@ -884,9 +898,7 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
     else:
         details.update({"requests": None, "sectors": None, "min_sectors": None})
     if judged is not plan:
-        runs = judged.counts()
-        details["runs"] = {"elements": v.cpt, "bytes": judged.vector_bytes, "sectors": sum([c[2] for c in runs]),
-                           "min_sectors": sum([c[3] for c in runs])}
+        details["runs"] = _runs_figure(judged)
     # a pointer that does not move along the layout's contiguous dim (a splat, a broadcast: stride 0) reads one
     # address there whatever the vector: a narrower one wastes nothing, only the sectors are judged
     broadcast = strides_bytes is not None and strides_bytes[v.order0] == 0
@@ -901,7 +913,7 @@ def coalesced(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibi
         split = r.counterexample is not None and r.counterexample.kind == "split_sectors"
         shape = [s for _, s in L.out_dim_sizes]
         s = suggestion(v, contiguity, bits, shape, split, buffer)
-        long_runs = split and plan is not None and judged is plan and _long_runs_fetched_once(v, plan, kind, l1_cached)
+        long_runs = split and plan is not None and _long_runs_fetched_once(v, plan, kind, l1_cached)
         if long_runs:
             cap = max(1, MAX_VECTOR_BITS // bits)
             r.details["runs"] = long_runs
