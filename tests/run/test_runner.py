@@ -114,6 +114,25 @@ def test_run_keeps_obligation_order_and_reports_each_copy(tmp_path):
     assert [o.record for o in two] == [o.record for o in outcomes]
 
 
+def test_a_kernels_checks_are_proved_property_by_property_after_the_specs(tmp_path, monkeypatch):
+    """`proving_order`: a spec's checks first, in obligation order; a kernel's checks grouped by property (in
+    obligation order within one); the outcomes keep obligation order, with the same records as proved one by one."""
+    kernel = [ob for ob in load_inputs([str(ROOT / "tests/reports/kernel.ttgir")]).obligations]
+    a, same, tri = load_spec(_spec(tmp_path))
+    mixed = [kernel[0], a, *kernel[1:], tri]
+    seen = []
+    outcomes = run(mixed, jobs=1, progress=seen.append)
+    spec_ids = [o.record["id"] for o in seen[:2]]
+    assert spec_ids == ["a", "a-with-triton"]
+    props = [o.record["property"] for o in seen[2:] if o.record is not None]
+    assert props == sorted(props) and len(set(props)) > 3
+    assert [ob.property for ob in kernel] != sorted(ob.property for ob in kernel)    # (so the order did change)
+    assert [o.record["id"] if o.record else o.check.id for o in outcomes] == [ob.id for ob in mixed]
+    monkeypatch.setattr(runner, "proving_order", lambda ob, index: index)
+    in_order = run(mixed, jobs=1)
+    assert [o.record for o in outcomes] == [o.record for o in in_order]
+
+
 def test_guided_chunks_cover_the_tasks_in_order_large_first():
     chunks = guided_chunks(10_080, 2)
     assert [i for r in chunks for i in r] == list(range(10_080))
