@@ -96,10 +96,12 @@ ASYNC = ("cp.async", "direct_to_lds")
 
 
 def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str = "store", access: str = "auto",
-                   places: Any = None, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES) -> Result:
+                   places: Any = None, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES,
+                   max_vector: int | None = None) -> Result:
     """Is every access of the instruction Triton emits for R <-> S aligned to its width (and, in direct-to-LDS
     mode without LDS scattering, where the hardware writes it)? (module docstring) `places`: the view's
-    `padded_access.Placement`s (padded layouts)."""
+    `padded_access.Placement`s (padded layouts); `max_vector`: an asynchronous copy's vector as its global
+    pointer allows it (`checker.properties.bank_conflicts.bank_conflict_free`)."""
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
     if access not in ("auto",) + ASYNC:
@@ -115,7 +117,7 @@ def aligned_access(R: LinearLayout, S: Any, dtype_bits: int, *, direction: str =
                            "pointers of swizzled ones instead)", field="access")
     if mem.padded:
         R, mem = normalize_padded(R, mem)
-        p = padded_plan(R, mem, bits, direction, hw, access)
+        p = padded_plan(R, mem, bits, direction, hw, access, max_vector)
     else:
         R, S2 = normalize(R, mem.linear)
         mem = PaddedLayout(S2)
@@ -204,12 +206,13 @@ def judge(R, S, shape=None, dtype=None, *, direction: str = "store", hardware: A
 
 def decide(check, engines: Engines) -> Result:
     """A check (`checker.registry`): operands ``reg`` and ``shared``, param ``direction``; a TTGIR access
-    through a view is judged in its allocation (`padded_views`), with its ``access`` (cp.async, direct to LDS)."""
+    through a view is judged in its allocation (`padded_views`), with its ``access`` (cp.async, direct to LDS) and
+    ``vector`` (what the copy's global pointer allows, where less than the layouts do)."""
     p = check.param
     if p("padded_view"):
         R, mem, places, hw = padded_view(check)
         return aligned_access(R, mem, check.dtype_bits, direction=p("direction"), access=p("access") or "auto",
-                              places=places, hardware=hw, engines=engines)
+                              places=places, hardware=hw, engines=engines, max_vector=p("vector"))
     R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), hardware=check.hardware, engines=engines)
 

@@ -1009,6 +1009,19 @@ def decide(check, engines: Engines) -> Result:
                      constancy=p("constancy"))
 
 
+def pointer_vector(L: LinearLayout, bits: int, *, contiguity: Sequence[int], divisibility: Sequence[int],
+                   mask_constancy: Sequence[int] | None = None, buffer: bool = False,
+                   base_divisibility_bytes: int | None = None, contiguity_hint: int = 0) -> int:
+    """The elements a lane of a global-to-shared copy moves at most as its global side allows (`vector_width`'s
+    ``copy`` rule without the shared layout's cap): the pointer's AxisInfo contiguity and alignment along the
+    layout's order[0], the mask's constancy there (getMaskAlignment), raised to the op's contiguity hint, at most
+    128 bits. The shared-memory write can be no wider (`smem.plan.async_plan`'s max_vector)."""
+    mask = None if mask_constancy is None else max(1, mask_constancy[layout_order(L)[0]])
+    return vector_width(L, bits, contiguity=contiguity, divisibility=divisibility, mask_alignment=mask, buffer=buffer,
+                        base_divisibility_bytes=base_divisibility_bytes, contiguity_hint=contiguity_hint,
+                        rule="copy").vec
+
+
 def copy_shared_vec(L: LinearLayout, shared, shape, bits: int, hardware, access: str) -> int | None:
     """The elements one vector of a global-to-shared copy writes to consecutive shared offsets, as the layouts
     allow (the shared-memory plan of the bank check: ``lowerLdSt``'s largest vectorisation, at most 16 bytes on

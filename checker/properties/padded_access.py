@@ -200,18 +200,19 @@ def padded_vectorisation(cvt: LinearLayout, max_elems: int) -> int:
 
 
 def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, hw: Hardware,
-                access: str = "auto") -> Plan:
+                access: str = "auto", max_vector: int | None = None) -> Plan:
     """The instruction Triton emits for R <-> M (R, M normalized): ld/st.shared, AMD's transposed reads,
-    or an asynchronous copy's LDS write (module docstring)."""
+    or an asynchronous copy's LDS write (module docstring; ``max_vector``: the copy's vector as its global
+    pointer allows it, `smem.plan.async_plan`)."""
     local, origin = local_conversion(R, mem.linear, bits, hw)
     eb = bits // 8
     if access in ("cp.async", "direct_to_lds"):
-        return _async_plan(local, origin, mem, bits, access, hw)
+        return _async_plan(local, origin, mem, bits, access, hw, max_vector)
     if access == "fill_store":  # the copy's `other` values, stored with its vector at its addresses
         if hw.vendor != "amd":
             raise CheckerError(f"only AMD's asynchronous copies store their `other` values; {hw.name}'s cp.async "
                                f"zero-fills", field="access")
-        return replace(_async_plan(local, origin, mem, bits, "cp.async", hw), instruction="st.shared")
+        return replace(_async_plan(local, origin, mem, bits, "cp.async", hw, max_vector), instruction="st.shared")
     if direction == "load" and access in ("auto", "ds_read_tr") and hw.vendor == "amd":
         params = trans_load_params(bits, hw)
         why = f"{hw.name} has no transposed LDS read of {bits}-bit elements"
@@ -250,12 +251,15 @@ def direct_to_lds_cap(mem: PaddedLayout, hw: Hardware) -> int:
     return max(1, interval if hw.has("lds_scatter") else interval // hw.warp_size)
 
 
-def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access: str, hw: Hardware) -> Plan:
+def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access: str, hw: Hardware,
+                max_vector: int | None = None) -> Plan:
     """An asynchronous copy's LDS write into a padded layout (module docstring): the widest vector the
-    layouts allow (register permutation allowed, as lowerLdSt's largestVectorisation), capped by
-    canLoadDirectToLDS and fitted to the target's direct-to-LDS widths (NVIDIA: cp.async of at most 16
-    bytes, capped at the smallest interval)."""
+    layouts allow (register permutation allowed, as lowerLdSt's largestVectorisation), capped by what the
+    global pointer allows (`max_vector` elements, `smem.plan.async_plan`) and by canLoadDirectToLDS, and fitted
+    to the target's direct-to-LDS widths (NVIDIA: cp.async of at most 16 bytes, capped at the smallest
+    interval)."""
     eb = bits // 8
+    pointer = max(1, max_vector) if max_vector is not None else 1 << 30
     if hw.vendor != "amd":
         if access != "cp.async":
             raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")
@@ -264,20 +268,40 @@ def _async_plan(cvt: LinearLayout, origin, mem: PaddedLayout, bits: int, access:
         widths, cap = [w for w in hw.direct_to_lds if w >= eb], direct_to_lds_cap(mem, hw)
     if not widths:
         raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
-    v, perm = _fitted(cvt, widths, eb, cap)
-    binds = v != _fitted(cvt, widths, eb, max(widths) // eb)[0]
+    v, perm = _fitted(cvt, widths, eb, min(cap, pointer))
+    binds = v != _fitted(cvt, widths, eb, min(max(widths) // eb, pointer))[0]
     if binds:
         require_modelled("padded_direct_to_lds")        # the padding's cap binds: a Triton without it differs
     if v * eb not in widths:
         raise CheckerError(f"Triton cannot lower this copy (canLoadDirectToLDS): {hw.name}'s direct-to-LDS loads "
-                           f"move {sorted(widths)} bytes per lane; the layouts and the padding (smallest "
-                           f"interval {mem.min_interval}, at most {cap} element(s) per lane) allow {v * eb}"
+                           f"move {sorted(widths)} bytes per lane; the layouts"
+                           + (f", the global pointer (at most {pointer} element(s) per lane)" if max_vector else "")
+                           + f" and the padding (smallest interval {mem.min_interval}, at most {cap} element(s) "
+                           f"per lane) allow {v * eb}"
                            + (" (the padding's cap is Triton 3.9's; Triton 3.6 lowers such copies, gap "
                               "padded_direct_to_lds: a module with one comes from an older Triton, give "
                               "--triton-version)" if binds else ""),
                            field="access")
     return Plan(access, "store", bits, v * eb, 0, permute_registers(cvt, perm), tuple(origin[p] for p in perm),
                 tuple(range(log2(v))), (), hw.groups("store", v * eb))
+
+
+def _vector_origin(p: Plan, mem: PaddedLayout, hw: Hardware, access: str, max_vector: int | None) -> str:
+    """What a padded plan's vector comes from, for its explanation: the layouts and the padding's cap (the
+    smallest interval; AMD's direct-to-LDS copies: canLoadDirectToLDS's), or the transposed read's lanes; an
+    asynchronous copy's also the global pointer's (`max_vector`)."""
+    if p.instruction == "ds_read_tr":
+        return "lane addresses of Triton's transposed read"
+    if access == "fill_store":
+        text = ("the copy's vector for its `other` fill, capped by canLoadDirectToLDS at "
+                f"{direct_to_lds_cap(mem, hw)} element(s)")
+    elif p.instruction.endswith("shared"):
+        return f"vector from the linear component capped at the smallest interval {mem.min_interval}"
+    elif hw.vendor == "amd":
+        text = f"vector capped by canLoadDirectToLDS at {direct_to_lds_cap(mem, hw)} element(s)"
+    else:
+        text = f"vector capped at the smallest interval {mem.min_interval}"
+    return text + (f" and by the global pointer at {max_vector}" if max_vector is not None else "")
 
 
 def _fitted(cvt: LinearLayout, widths: Sequence[int], eb: int, cap: int) -> tuple[int, list[int]]:
@@ -457,10 +481,11 @@ PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "
 
 def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: int, direction: str, access: str,
                               model: str, hw: Hardware, engines: Engines,
-                              places: Sequence[Placement] = ORIGIN) -> Result:
+                              places: Sequence[Placement] = ORIGIN, max_vector: int | None = None) -> Result:
     """bank_conflict_free's entry for a padded `PaddedLayout` (module docstring); `places`: the view's
-    placements. An unpadded one is `bank_conflict_free`'s (`checker.properties.bank_conflicts`,
-    `checker.properties.padded_views` dispatch it there)."""
+    placements; `max_vector`: an asynchronous copy's vector as its global pointer allows it. An unpadded one is
+    `bank_conflict_free`'s (`checker.properties.bank_conflicts`, `checker.properties.padded_views` dispatch it
+    there)."""
     if not mem.padded:
         raise InternalError("bank_conflict_free_padded takes a padded layout; bank_conflict_free scores the "
                             "linear ones")
@@ -478,7 +503,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
     places = tuple(places) or ORIGIN
     R, mem = normalize_padded(R, mem)
     bits = element_bits(dtype_bits)
-    p = padded_plan(R, mem, bits, direction, hw, access)
+    p = padded_plan(R, mem, bits, direction, hw, access, max_vector)
     total, hist, worst, pair, pl = enumerate_costs(p, mem, hw, places)
     n = sum(hist.values())
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
@@ -496,13 +521,8 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         details["worst_placement"] = pl.to_dict()
         where = (f"; {len(places)} placement(s) of the view (buffers x subslice starts), the worst: buffer "
                  f"{pl.buffer} at slot {pl.base}, offsets XOR {pl.xor}")
-    vec = ("the copy's vector for its `other` fill, capped by canLoadDirectToLDS at "
-           f"{direct_to_lds_cap(mem, hw)} element(s)" if access == "fill_store"
-           else "vector from the linear component capped at the smallest interval" if p.instruction.endswith("shared")
-           else "lane addresses of Triton's transposed read" if p.instruction == "ds_read_tr"
-           else f"vector capped by canLoadDirectToLDS at {direct_to_lds_cap(mem, hw)} element(s)")
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
-               f"{' at each of two addresses' if paired else ''}, {vec} {mem.min_interval}), "
+               f"{' at each of two addresses' if paired else ''}, {_vector_origin(p, mem, hw, access, max_vector)}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each, padded addresses: "
                f"{total} wavefronts for {n} phases{where}")
 

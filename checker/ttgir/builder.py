@@ -144,6 +144,14 @@ class Builder:
         return Analysis(self.m)
 
     @cached_property
+    def axis_analysis(self):
+        """Triton's AxisInfo of the values the module's global accesses read (`checker.ttgir.axis_info.analyze`),
+        computed once per module: each global access's `coalesced` check and each global-to-shared copy's
+        vector (`checker.ttgir.ops_memory.copy_vector`) read it."""
+        from .axis_info import access_reads, analyze
+        return analyze(self.m, access_reads)
+
+    @cached_property
     def buffer_pairs(self):
         """The module's shared accesses and their pairing (`checker.ttgir.pairing.BufferPairs`), made once per
         module: every shared access asks it for its partner."""

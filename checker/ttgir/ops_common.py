@@ -197,17 +197,6 @@ def gather(b: Builder, op: Operation) -> None:
 # ------------------------------------------------------------ global memory (issue 30)
 
 
-def axis_analysis(b: Builder):
-    """Triton's AxisInfo of the values the module's global accesses read (`checker.ttgir.axis_info.analyze`),
-    computed once."""
-    from .axis_info import access_reads, analyze
-    got = getattr(b, "_axis_analysis", None)
-    if got is None:
-        got = analyze(b.m, access_reads)
-        b._axis_analysis = got          # type: ignore[attr-defined]
-    return got
-
-
 def global_access(b: Builder, op: Operation) -> None:
     """`coalesced` (a warning): the vector Triton's lowering emits for this global access, from the pointer's
     AxisInfo (checker.ttgir.axis_info), against what its layout allows, and the 32-byte sectors each warp request
@@ -216,7 +205,7 @@ def global_access(b: Builder, op: Operation) -> None:
     if b.hw is None:
         b.skip(op, "no hardware target (give --hardware)", "coalesced")
         return
-    acc = access_of(op, axis_analysis(b))
+    acc = access_of(op, b.axis_analysis)
     if isinstance(acc, str):
         b.skip(op, acc, "coalesced")
         return

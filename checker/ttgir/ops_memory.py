@@ -8,9 +8,14 @@ from __future__ import annotations
 import re
 
 from ..encodings import lower
+from ..errors import CheckerError
+from ..hardware import Hardware
 from ..layout import LinearLayout
+from ..properties.coalesced import copy_shared_vec, pointer_vector
+from ..properties.padded_access import normalize_padded, padded_plan
 from ..syntax.mlir_attr import print_attribute
 from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
+from .axis_info import access_of
 from .builder import Builder, _compact, op_check
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
@@ -80,21 +85,62 @@ def shared_access(b: Builder, op: Operation) -> None:
     pair = (_compact(reg.encoding_text), _compact(mem.encoding_text))
     what = " -> ".join(pair if direction == "store" else pair[::-1])
     operands, dims = (("reg", reg.encoding), ("shared", mem.encoding)), tuple(shape)     # (shared by its checks)
+    capped = copy_vector(b, op, mem, access) if op.name in ASYNC_ACCESS else None
+    vector = (("vector", capped),) if capped is not None else ()
     b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
-          params=(("direction", direction), ("access", access), ("model", "hardware")) + view
-          + (() if view else _partner(b, op)))
+          params=(("direction", direction), ("access", access), ("model", "hardware")) + view + vector
+          + (() if view or vector else _partner(b, op)))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"),
               dtype=dtype, bits=bits, params=(("direction", direction),) + view)
     elif padded:  # the direct-to-LDS write: aligned, and where the hardware puts each lane's vector
         b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"), dtype=dtype,
-              bits=bits, params=(("direction", direction), ("access", access)) + view)
+              bits=bits, params=(("direction", direction), ("access", access)) + view + vector)
     if op.name in ASYNC_ACCESS and b.hw.vendor == "amd" and re.search(r"\bother\s+%", op.text):
         # AMD stores the `other` values of masked elements with a plain LDS store after each
         # direct-to-LDS load (`smem.plan`'s fill store): a second access on the line
         b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", operands, dims, severity="warning",
               dtype=dtype, bits=bits,
-              params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view)
+              params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view + vector)
+
+
+def copy_vector(b: Builder, op: Operation, mem: TypeRef, access: str) -> int | None:
+    """The elements per lane a global-to-shared copy moves where its global pointer allows fewer than its layouts
+    (the ``vector`` of its shared-memory checks: `checker.properties.smem.plan.async_plan`), else None: the
+    pointer's AxisInfo (`checker.ttgir.axis_info`, as its `coalesced` check reads it) through
+    `checker.properties.coalesced.pointer_vector`, against `copy_shared_vec` (a padded destination: against its
+    own plan, `padded_copy_vector`). None too where the pointer's AxisInfo is not read (then the layouts' widest
+    vector is scored)."""
+    acc = access_of(op, b.axis_analysis)
+    if isinstance(acc, str) or acc.ptr_type.encoding is None or mem.encoding is None:
+        return None
+    t = acc.ptr_type
+    if not b.lowers(t.encoding, t.shape) or (acc.mask is not None and len(acc.mask.constancy) != len(t.shape)):
+        return None
+    L = lower(t.encoding, t.shape)
+    if not isinstance(L, LinearLayout):
+        return None
+    pointer = pointer_vector(L, acc.bits, contiguity=acc.ptr.contiguity, divisibility=acc.ptr.divisibility,
+                             mask_constancy=acc.mask.constancy if acc.mask is not None else None, buffer=acc.buffer,
+                             base_divisibility_bytes=acc.base_divisibility_bytes,
+                             contiguity_hint=acc.contiguity_hint)
+    widest = copy_shared_vec(L, mem.encoding, layout_shape(mem), acc.bits, b.hw, access)
+    if widest is None:                          # a padded destination: its own plan (the padding caps it too)
+        widest = padded_copy_vector(L, mem, acc.bits, b.hw, access)
+    return pointer if widest is not None and pointer < widest else None
+
+
+def padded_copy_vector(L: LinearLayout, mem: TypeRef, bits: int, hw: Hardware, access: str) -> int | None:
+    """The elements per lane of a global-to-shared copy into a padded layout as its layouts and padding allow
+    (`checker.properties.padded_access.padded_plan`), or None where it is no copy Triton lowers."""
+    S = lower(mem.encoding, layout_shape(mem))
+    if isinstance(S, LinearLayout):
+        return None
+    try:
+        R, P = normalize_padded(L, S)
+        return padded_plan(R, P, bits, "store", hw, access).vector_bytes * 8 // max(8, bits)
+    except CheckerError:
+        return None
 
 
 def _partner(b: Builder, op: Operation) -> tuple:

@@ -413,7 +413,8 @@ def quotient_block(cvt: LinearLayout) -> LinearLayout | None:
     return LinearLayout._of(local, [(OFFSET, cvt.out_dim_size(OFFSET))])
 
 
-def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
+def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
+         max_vector: int | None = None) -> Plan:
     """The instruction that moves R to/from S (R, S normalized) and its phase structure.
 
     ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
@@ -424,12 +425,14 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     ``direct_to_lds`` are the asynchronous global-to-shared copies; ``fill_store`` AMD's store of an
     asynchronous copy's ``other`` values. The phases of the result are the cosets of span(phase register
     bits, the lane group of lane 0) (module docstring). Once per run (`checker.memo`): a buffer's bank checks,
-    its data movement and its access checks ask for the same sides."""
-    return memo.shared("smem.plan", (R, S, bits, direction, access, hw),
-                       lambda: _plan(R, S, bits, direction, access, hw))
+    its data movement and its access checks ask for the same sides. ``max_vector``: an asynchronous copy's
+    vector as its global pointer allows it (`async_plan`)."""
+    return memo.shared("smem.plan", (R, S, bits, direction, access, hw, max_vector),
+                       lambda: _plan(R, S, bits, direction, access, hw, max_vector))
 
 
-def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware) -> Plan:
+def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
+          max_vector: int | None = None) -> Plan:
     local, origin = local_conversion(R, S, bits, hw)
     matrix = "stmatrix" if direction == "store" else "ldmatrix"
     if access in (matrix, matrix + ".trans"):
@@ -443,9 +446,9 @@ def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: s
             raise CheckerError(f"ds_read_tr cannot move this layout pair: {p}", field="access")
         return p
     if access in ("cp.async", "direct_to_lds"):
-        return async_plan(local, origin, bits, access, hw)
+        return async_plan(local, origin, bits, access, hw, max_vector)
     if access == "fill_store":
-        return _fill_plan(local, origin, bits, hw)
+        return _fill_plan(local, origin, bits, hw, max_vector)
     if access == "auto":
         for trans in (False, True):
             p = matrix_plan(local, origin, bits, direction, trans, hw)
@@ -543,24 +546,35 @@ def vector_plan(cvt, origin, bits, direction, hw, name=None, max_bytes=None) -> 
                 tuple(range(log2(v))), (), hw.groups(direction, vb))
 
 
-def async_plan(cvt, origin, bits, access, hw) -> Plan:
+def async_plan(cvt, origin, bits, access, hw, max_vector: int | None = None) -> Plan:
     """A global-to-shared copy: the shared-memory write of cp.async (NVIDIA; Triton's lowerLdSt with
     the widest vector, at most 16 bytes: 4, 8 or 16 bytes) or of AMD's direct-to-LDS loads (the
     widest width the target's direct-to-LDS loads take, `Hardware.direct_to_lds`).
 
-    The vector width Triton uses is also capped by the contiguity of the global pointers (axis
-    analysis), which the IR does not carry; the widest vector the layouts allow is taken. Without
-    LDS scattering (gfx942, gfx950) the hardware writes lane i of an instruction at base + i * width
-    (Triton swizzles the global addresses instead), so the phases are of that flat row: cvt is rebuilt
-    with lane i at offset i * v, the vector registers at 0..v-1 and the other registers and warps above.
-    v = the largest `largest_vectorisation` width whose v * bits / 8 bytes the target's copy takes; the
-    phase bits are its log2(v) registers."""
+    The vector is also capped by what the global pointer allows, ``max_vector`` elements: the lowering
+    (NVIDIA's and AMD's AsyncCopyGlobalToLocalOpConversion, AMD's BufferLoadToLocalOpConversion) takes the
+    pointer's AxisInfo contiguity and alignment, the mask's, raised to the op's contiguity hint, as the most
+    it moves per lane (`checker.properties.coalesced.pointer_vector`; the TTGIR check's ``vector``
+    parameter). None: the widest vector the layouts allow. A cap under 4 bytes on NVIDIA is no copy Triton
+    lowers (cp.async moves 4, 8 or 16 bytes). Without LDS scattering (gfx942, gfx950) the hardware writes
+    lane i of an instruction at base + i * width (Triton swizzles the global addresses instead), so the
+    phases are of that flat row: cvt is rebuilt with lane i at offset i * v, the vector registers at 0..v-1
+    and the other registers and warps above. v = the largest `largest_vectorisation` width whose v * bits / 8
+    bytes the target's copy takes; the phase bits are its log2(v) registers."""
+    cap_bytes = None if max_vector is None else max(1, max_vector) * bits // 8
     if hw.vendor != "amd":
         if access != "cp.async":
             raise CheckerError(f"{access} is an AMD instruction; {hw.name} has cp.async", field="access")
-        return vector_plan(cvt, origin, bits, "store", hw, name="cp.async")
-    widths = [w for w in hw.direct_to_lds if w >= bits // 8]
+        if cap_bytes is not None and cap_bytes < 4:
+            raise CheckerError(f"cp.async moves 4, 8 or 16 bytes a lane; the global pointer allows {cap_bytes} "
+                               f"(Triton does not lower this copy)", field="vector")
+        return vector_plan(cvt, origin, bits, "store", hw, name="cp.async", max_bytes=cap_bytes)
+    widths = [w for w in hw.direct_to_lds if w >= bits // 8 and (cap_bytes is None or w <= cap_bytes)]
     if not widths:
+        if cap_bytes is not None and any(w >= bits // 8 for w in hw.direct_to_lds):
+            raise CheckerError(f"{hw.name}'s direct-to-LDS loads move {sorted(hw.direct_to_lds)} bytes per lane; "
+                               f"the global pointer allows {cap_bytes} (Triton does not lower this copy)",
+                               field="vector")
         raise CheckerError(f"{hw.name} has no direct-to-LDS load of {bits}-bit elements", field="access")
     v, perm = largest_vectorisation(cvt, max(1, max(widths) * 8 // bits))
     while v * bits // 8 not in widths and v > 1:
@@ -583,21 +597,22 @@ def async_plan(cvt, origin, bits, access, hw) -> Plan:
                 hw.groups("store", vb))
 
 
-def _fill_plan(cvt, origin, bits, hw) -> Plan:
+def _fill_plan(cvt, origin, bits, hw, max_vector: int | None = None) -> Plan:
     """The store that fills the masked elements of an AMD asynchronous copy with an ``other`` operand.
 
     Triton 3.9's AMD lowering of ``async_copy_global_to_local`` / ``buffer_load_to_local`` with
     ``other`` follows each direct-to-LDS load with a plain LDS store of the ``other`` values,
     predicated on the lane's mask being false: a vector of the copy's width (the same registers)
     at the lane's own element address (gfx9: the warp's base plus lane * width, plus the source
-    swizzle's lane offset; gfx1250: the per-lane address), so ``ds_write_b128`` next to
+    swizzle's lane offset; gfx1250: the per-lane address; `max_vector`: the copy's cap, `async_plan`), so
+    ``ds_write_b128`` next to
     ``global_load_lds_dwordx4`` in the assembly. NVIDIA's cp.async takes no such store (``other``
     must be zero; cp.async zero-fills through its source size). Scored as ``st.shared`` of that
     width on the real addresses."""
     if hw.vendor != "amd":
         raise CheckerError(f"only AMD's asynchronous copies store their `other` values; {hw.name}'s cp.async "
                            f"zero-fills", field="access")
-    width = async_plan(cvt, origin, bits, "cp.async", hw).vector_bytes
+    width = async_plan(cvt, origin, bits, "cp.async", hw, max_vector).vector_bytes
     return vector_plan(cvt, origin, bits, "store", hw, max_bytes=width)
 
 
