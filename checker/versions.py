@@ -262,6 +262,14 @@ _change("ldst_banks_in_order_64", "3.9", 11169,
         "the bank bases that are registers of the side that filled the 32-bit word (or of the side with more of them) "
         "come first, on every target, so that side's accesses widen over them (Triton 3.8.0's AMDGCN for 456 "
         "conversions: 26 need it on gfx950 / gfx1250)", "checker/properties/conversion_cost.py (ldst_target)")
+_change("reduce_round_store_lanes", "3.9", None,
+        "a tt.reduce's cross-warp rounds are sized on AMD with ds_read_b128's lane order on the round's store side "
+        "(the first lanes on its load side), the other way round from a convert_layout's scratch: a reduce of "
+        "512x8 f32 over 8 warps ([1, 8] per thread, 64 lanes along the axis) takes 128 bytes on gfx942 (Triton "
+        "3.9.0's metadata.shared; lmdeploy's GPTQ GEMV)",
+        "the load side takes that order, as a conversion's does (the same reduce takes 256 bytes in Triton 3.8.0's "
+        "sizing of the same rounds; 300 of 300 random reductions of 64-lane waves agree with 3.8.0 that way)",
+        "checker/properties/conversion_cost.py (reduction_target)")
 _change("tmem_subslice_tile_rules", "3.8", 7777,
         "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
         "its N a multiple of its width inside the source",

@@ -44,7 +44,7 @@ from ..layout import LinearLayout
 from ..verdict import DEFAULT_ENGINES, Engines
 from ..versions import follows
 from . import frame
-from .conversion_cost import LdSt, ldst_target, scratch_elements
+from .conversion_cost import LdSt, reduction_target, scratch_elements
 from .result import Counterexample, EngineVerdict, Result, run_engines
 
 NAME = "reduction"
@@ -198,7 +198,7 @@ def cross_warp_rounds(L: LinearLayout, axis: int) -> list[tuple[LinearLayout, Li
 def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], target: LdSt | None = None) \
         -> tuple[tuple, int]:
     """(`cross_warp_rounds`, as a tuple, and the scratch the allocation gives the reduction of inputs of `bits`:
-    `rounds_scratch_bytes` of them swizzled for the target's banks and phases (`ldst_target`; None: 32 banks),
+    `rounds_scratch_bytes` of them swizzled for the target's banks and phases (`reduction_target`; None: 32 banks),
     before Triton 3.8 `warp_tile_scratch_bytes`), once per run (`checker.memo`): the kernel's shared-memory
     budget and the reduction's check both need them."""
     target = target or LdSt()
@@ -214,7 +214,7 @@ def rounds_and_scratch(L: LinearLayout, axis: int, bits: Sequence[int], target: 
 def scratch_bytes(L: LinearLayout, axis: int, bits: list[int], target: LdSt | None = None) -> int:
     """The scratch the allocation analysis gives a reduction of inputs of these bit widths (each at least 8,
     pointers 64) in layout L (ReduceOpHelper::getScratchSizeInBytes): from Triton 3.8 its largest round, every
-    input's tile side by side (swizzled for `target`: `ldst_target`); before, `warp_tile_scratch_bytes`."""
+    input's tile side by side (swizzled for `target`: `reduction_target`); before, `warp_tile_scratch_bytes`."""
     return rounds_and_scratch(L, axis, bits, target)[1]
 
 
@@ -378,4 +378,4 @@ def decide(check, engines: Engines) -> Result:
     return reduction(lower(enc, check.shape), p("axis"), list(p("bits")), kind=p("kind"),
                      index_layout=lower(index, p("index_shape")) if index is not None else None,
                      layout_kind=getattr(enc, "kind", None), instructions=p("instructions"), engines=engines,
-                     target=ldst_target(check.hardware))
+                     target=reduction_target(check.hardware))

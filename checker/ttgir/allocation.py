@@ -1128,13 +1128,13 @@ def _axis(op: Operation) -> int:
 def _reduce(op: Operation, sizes: dict[tuple, tuple[int, str]] | None = None,
             hw: Hardware | None = None) -> tuple[int, str]:
     """The largest cross-warp round of Triton's reduction (`properties.reduction.scratch_bytes`) on `hw`."""
-    from ..properties.conversion_cost import ldst_target  # lazy: kernels with reductions
+    from ..properties.conversion_cost import reduction_target  # lazy: kernels with reductions
     ins = layout_tensors(op.operand_types)
     if not ins:
         return 0, ""
     axis = _axis(op)
     bits = [_scratch_bits(t) for t in ins]
-    target = ldst_target(hw)
+    target = reduction_target(hw)
     key = ("reduce", ins[0].encoding, tuple(ins[0].shape), axis, tuple(bits), target)
     return _sized(sizes, key, lambda: _reduce_bytes(ins[0], axis, bits, target))
 
