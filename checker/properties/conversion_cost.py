@@ -410,8 +410,9 @@ class LdSt:
 
 # The lane bases ds_read_b128 serves in one phase (Triton's AMD TargetInfo::getSharedLdStTiles for 128-bit
 # vectors: lanes 0, 1, 4 of gfx942's 64 over 32 banks, 0, 1, 3, 4 on gfx950's 64 banks); gfx1250 and the stores
-# take the first lanes. Measured: with them every scratch size of 176 AMD corpus modules, 1,401 AMD modules of
-# five Triton libraries, 72 reductions and 27 conversions equals Triton 3.9.0's metadata.shared.
+# take the first lanes (a reduction's rounds in Triton 3.9 the other way round: `reduction_target`). Measured: with
+# them every scratch size of 176 AMD corpus modules, 1,401 AMD modules of five Triton libraries and 27 conversions
+# equals Triton 3.9.0's metadata.shared.
 _LOAD_LANES_128 = {"gfx942": (0, 1, 4), "gfx950": (0, 1, 3, 4)}
 
 
