@@ -5,8 +5,8 @@
   layout);
 - ``ttg.local_gather`` / ``ttg.local_scatter``: ``local_gather``
   (properties/gather.py);
-- ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``amdg.in_thread_transpose``, ``ttg.fp4_to_fp``:
-  ``data_movement``
+- ``tt.trans``, ``tt.reshape``, ``tt.join``, ``tt.split``, ``amdg.in_thread_transpose``, ``ttg.fp4_to_fp``,
+  ``amdg.scaled_upcast_fp4``: ``data_movement``
   (properties/data_movement.py: no element leaves its thread);
 - ``tt.reduce``, ``tt.scan``, ``tt.gather``: ``reduction`` (properties/reduction.py: the levels crossed
   along the axis, shuffles, redux, cross-warp rounds and scratch);
@@ -103,7 +103,8 @@ def local_gather(b: Builder, op: Operation) -> None:
 
 _ORDER = re.compile(r"\border\s*=\s*array<i32:\s*([\d,\s]+)>")
 SHAPE_OPS = {"tt.trans": "trans", "tt.reshape": "reshape", "tt.join": "join", "tt.split": "split",
-             "amdg.in_thread_transpose": "in_thread_transpose", "ttg.fp4_to_fp": "fp4_to_fp"}
+             "amdg.in_thread_transpose": "in_thread_transpose", "ttg.fp4_to_fp": "fp4_to_fp",
+             "amdg.scaled_upcast_fp4": "fp4_to_fp"}     # (its scale has the result's layout: the verifier's inference)
 # combiners NVIDIA's redux.sync takes (TargetInfo's matchReduxKind): 32-bit-or-narrower integers; f32 max / min
 # on compute capability 100 only
 _REDUX_INT = ("arith.addi", "arith.andi", "arith.ori", "arith.xori", "arith.minsi", "arith.minui", "arith.maxsi",
@@ -134,7 +135,7 @@ def shape_op(b: Builder, op: Operation) -> None:
     if kind == "fp4_to_fp":
         axis = op.attributes.get("axis")
         if not isinstance(axis, int) or isinstance(axis, bool) or not 0 <= axis < len(operand.shape):
-            b.skip(op, "ttg.fp4_to_fp without an axis attribute", "data_movement")
+            b.skip(op, f"{op.name} without an axis attribute", "data_movement")
             return
         params += (("axis", axis),)
     what = f"{_compact(operand.encoding_text)} -> {_compact(result.encoding_text)}"

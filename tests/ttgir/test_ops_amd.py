@@ -44,3 +44,27 @@ def test_direct_to_lds_copies_get_a_coalesced_check_after_their_bank_check():
     assert rs["ttg.async_copy_global_to_local"].details["instruction"] == "global_load_lds_dwordx4"
     assert rs["tt.atomic_rmw"].details["instruction"] == "global_atomic_pk_b16x2"        # f16 pairs
     assert rs["tt.atomic_cas"].details["instruction"] == "global_atomic_b16"             # scalar
+
+
+def test_scaled_upcast_fp4_is_checked_as_an_unpacking_that_moves_no_data():
+    """amdg.scaled_upcast_fp4 (its lowering, ScaledUpcastToLLVM, writes each byte's two fp4 values into two
+    consecutive result registers along `axis`, as ttg.fp4_to_fp does): the corpus's six on gfx942 hold; a result
+    whose kWidth was not doubled along the axis would need data from other threads, and fails with a witness."""
+    from pathlib import Path
+
+    from checker.run.runner import evaluate
+    path = Path(__file__).resolve().parents[1] / "corpus" / "tl_dot_scaled_mxfp4.gfx942.ttgir"
+    text = path.read_text()
+    checks = [ob for ob in run_text(text).obligations if ob.op == "amdg.scaled_upcast_fp4"]
+    assert [(ob.line, ob.property, ob.param("kind"), ob.param("axis")) for ob in checks] == [
+        (158, "data_movement", "fp4_to_fp", 1), (172, "data_movement", "fp4_to_fp", 0),
+        (216, "data_movement", "fp4_to_fp", 1), (235, "data_movement", "fp4_to_fp", 0)]
+    assert [evaluate(ob).status for ob in checks] == ["holds"] * 4
+    lines = text.split("\n")
+    bad = lines[157].replace("-> tensor<128x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>>",
+                             "-> tensor<128x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>>")
+    assert bad != lines[157]
+    (ob,) = [o for o in run_text("\n".join(lines[:157] + [bad] + lines[158:])).obligations
+             if o.op == "amdg.scaled_upcast_fp4" and o.line == 158 and o.property == "data_movement"]
+    r = evaluate(ob)
+    assert r.status == "fails" and r.counterexample is not None and r.counterexample.replay()
