@@ -270,6 +270,13 @@ _change("reduce_round_store_lanes", "3.9", None,
         "the load side takes that order, as a conversion's does (the same reduce takes 256 bytes in Triton 3.8.0's "
         "sizing of the same rounds; 300 of 300 random reductions of 64-lane waves agree with 3.8.0 that way)",
         "checker/properties/conversion_cost.py (reduction_target)")
+_change("lds_reads_single_for_mma", "3.9", None,
+        "on AMD, two LDS reads LLVM would fuse into one ds_read2* / ds_load_2addr* stay two single reads when, in a "
+        "loop of one basic block, each feeds an MFMA/WMMA and together they feed every MFMA/WMMA of it (Triton "
+        "3.9.0's LLVM: the mxfp4 scales of tt.dot_scaled in a gfx1250 K loop are two ds_load_b32 where the "
+        "epilogue's copy of the same read is one ds_load_2addr_stride64_b32)",
+        "they are fused as anywhere else (Triton 3.8.0's LLVM pairs the same hand-written loops on gfx942 and "
+        "gfx950)", "checker/properties/smem/plan.py (paired_plan), checker/ttgir/ops_memory.py (mma_feed)")
 _change("tmem_subslice_tile_rules", "3.8", 7777,
         "ttng.tmem_subslice's result has the source's encoding, element type, allocation shape and rows, rank 2, "
         "its N a multiple of its width inside the source",

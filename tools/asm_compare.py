@@ -43,12 +43,15 @@ Rules found on Triton 3.9's corpus (tests/corpus, tests/verify/test_corpus_asm.p
   it. Such a row is ``agrees in Triton's LLVM IR`` (`LLVM_REWROTE`): compared and agreeing, counted
   apart (``llvm_rewrote``), only when Triton's IR is exactly the scored instruction and the
   assembly moves the same bytes.
-* LLVM's block order may keep some scored AMD pairs single (inside pipelined loops: tl_dot_f16 on
-  gfx942, the mxfp4 scales on gfx1250). Such a row is compared and agreeing, counted apart
-  (``llvm_unpaired``, `LLVM_UNPAIRED`), only when the singles make up exactly the missing pairs.
+* LLVM may keep some scored AMD pairs single where layoutcheck does not model why (tl_dot_f16's epilogue
+  on gfx942: the XOR-formed addresses of a loop's result buffer). Such a row is compared and agreeing,
+  counted apart (``llvm_unpaired``, `LLVM_UNPAIRED`), only when the singles make up exactly the missing
+  pairs. The reads LLVM keeps single for a loop's MFMA/WMMA are scored single (`checker.ttgir.mma_feed`);
+  where LLVM peeled an iteration out of that loop, the peeled copy, outside any loop, pairs: such a row agrees,
+  counted apart (``llvm_peeled``, `LLVM_PEELED`), when the singles are the scored ones and the pairs whole copies.
 * Uncompared rows: several accesses on one line (ambiguous); LLVM put one access's instructions on
-  a neighbouring access's line (`_moved`: ambiguous pairs); no access instruction at the line,
-  because LLVM merged two ops' loads into one instruction with no line (``ds_read2_b64`` under
+  a neighbouring access's line, beside the line's own or in their place (`_moved`: ambiguous); no access
+  instruction at the line, because LLVM merged two ops' loads into one instruction with no line (``ds_read2_b64`` under
   ``.loc`` line 0: the facts' ``unmapped``) or sank them to their user's line (8-bit operand
   reads next to the dot or the conversion that consumes them). Where Triton's own LLVM IR still
   names the line with plain loads, such a row is checked there (`NO_ASM_IR_AGREES`); intrinsics
@@ -267,6 +270,8 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
             else:
                 row.update(scored=d.get("asm"), mnemonic=d.get("mnemonic"), vector_bytes=d.get("vector_bytes"),
                            conflicts=d.get("conflicts"), instructions=d.get("instructions_per_warp"))
+                if d.get("kept_single"):
+                    row["kept_single"] = d["kept_single"]
             fill = fills.get((ob.line, ob.op))
             if fill is not None:  # AMD's store of an async copy's `other` values: the same op, one more instruction
                 try:
@@ -308,6 +313,8 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
                     row["status"] = LLVM_REWROTE
                 elif row["status"] == "MISMATCH" and _llvm_unpaired(row, kind):
                     row["status"] = LLVM_UNPAIRED
+                elif row["status"] == "MISMATCH" and _peeled_pairs(row, kind):
+                    row["status"] = LLVM_PEELED
             rows.append(row)
         _moved(rows[len(rows) - len(accesses):])
     return rows
@@ -337,6 +344,22 @@ def _llvm_unpaired(row: dict, kind: dict) -> bool:
             or not row.get("instructions"):
         return False
     return 2 * kind.get(scored, 0) + kind[single] == 2 * row["instructions"]
+
+
+LLVM_PEELED = "agrees in the loop; LLVM peeled an iteration out of it, whose copy pairs"
+
+
+def _peeled_pairs(row: dict, kind: dict) -> bool:
+    """A read scored single because it feeds every MFMA/WMMA of a loop of one block (``kept_single``), whose line
+    also holds copies of it in the paired form: LLVM peeled the loop's first iteration(s) (fp8 64x128x16 on gfx942:
+    two ds_read_b64 in the loop, one ds_read2st64_b64 before it), and outside the loop the rule does not hold.
+    Agreeing when the singles are exactly the scored instructions and the pairs whole copies of them."""
+    scored, n = row.get("scored") or "", row.get("instructions") or 0
+    pair = [k for k in kind if k != scored]
+    if not row.get("kept_single") or kind.get(scored) != n or len(pair) != 1 or not PAIRED.fullmatch(pair[0]) \
+            or single_of(pair[0]) != scored:
+        return False
+    return 2 * kind[pair[0]] % n == 0
 
 
 def _as_llvm(scored: str) -> str | None:
@@ -384,18 +407,24 @@ def _moved(rows: list[dict]) -> None:
     access left without instructions is farther away (a pipelined loop's operand reads spread over the
     epilogue's lines, one of them a conversion's), only the line that received them is ambiguous."""
     for r in rows:
-        if r["status"] != "MISMATCH" or r["scored"] not in r["emitted"]:
+        if r["status"] != "MISMATCH":
             continue
+        own = r["scored"] in r["emitted"]
         extra = set(r["emitted"]) - {r["scored"]}
-        away = [o for o in rows
-                if o is not r and o["status"].startswith("no asm at this line") and o["scored"] in extra]
+        away = [o for o in rows if o is not r and o["scored"] in extra
+                and (o["status"].startswith("no asm at this line") or o["status"] == DONOR)]
         donors = [o for o in away if abs(o["line"] - r["line"]) <= 3]
         if {o["scored"] for o in donors} == extra:
-            r["status"] = "ambiguous (a neighbouring access's instructions on this line)"
+            r["status"] = RECEIVER if own else ONLY_NEIGHBOURS
             for o in donors:
-                o["status"] = "ambiguous (its instructions on a neighbouring line)"
-        elif {o["scored"] for o in away} == extra:
+                o["status"] = DONOR
+        elif own and {o["scored"] for o in away} == extra:
             r["status"] = MOVED_HERE
+
+
+RECEIVER = "ambiguous (a neighbouring access's instructions on this line)"
+ONLY_NEIGHBOURS = "ambiguous (only a neighbouring access's instructions on this line, none of its own)"
+DONOR = "ambiguous (its instructions on a neighbouring line)"
 
 
 MOVED_HERE = "ambiguous (the instructions of an access without any at its own line are here too)"
@@ -410,13 +439,14 @@ def summary(rows: list[dict], conversions: bool = False) -> dict[str, dict[str, 
         if ("conversion" in r) != conversions:
             continue
         s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0, "llvm_rewrote": 0,
-                                                "paired": 0, "llvm_unpaired": 0})
+                                                "paired": 0, "llvm_unpaired": 0, "llvm_peeled": 0})
         s["accesses"] += 1
-        if r["status"] in ("agrees", "MISMATCH", LLVM_REWROTE, LLVM_UNPAIRED):
+        if r["status"] in ("agrees", "MISMATCH", LLVM_REWROTE, LLVM_UNPAIRED, LLVM_PEELED):
             s["compared"] += 1
             s["agree"] += r["status"] != "MISMATCH"
             s["llvm_rewrote"] += r["status"] == LLVM_REWROTE
             s["llvm_unpaired"] += r["status"] == LLVM_UNPAIRED
+            s["llvm_peeled"] += r["status"] == LLVM_PEELED
             s["paired"] += r["status"] != "MISMATCH" and bool(PAIRED.fullmatch(r.get("scored") or ""))
     return out
 

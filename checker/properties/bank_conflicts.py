@@ -104,6 +104,7 @@ from .smem.plan import (
     element_bits,
     frame_columns,
     free_bits,
+    kept_single,
     normalize,
     pair_details,
     plan,
@@ -118,19 +119,28 @@ MODELS = ("hardware", "triton")
 def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
                        engines: Engines = DEFAULT_ENGINES, triton: bool = False,
-                       max_vector: int | None = None) -> Result:
+                       max_vector: int | None = None, mma_feed: int | None = None) -> Result:
     """Does storing R into S (direction="store") or loading S into R ("load") cost
     only the conflict-free number of wavefronts? See the module docstring. triton: with the hardware
     model, also Triton's own count (``details["triton_conflicts"]``) and, where it differs, why (in the
     explanation); computed only on request (it is a second model run on the same access). max_vector: an
     asynchronous copy's (cp.async, direct_to_lds) vector as its global pointer allows it, in elements (the
-    pointer's AxisInfo: `checker.properties.coalesced.pointer_vector`); None: as wide as the layouts allow."""
+    pointer's AxisInfo: `checker.properties.coalesced.pointer_vector`); None: as wide as the layouts allow.
+    mma_feed: an AMD load whose registers feed every MFMA/WMMA of a loop of one basic block, each instruction
+    reading the registers that agree above their lowest `mma_feed` bits (the TTGIR reader's finding,
+    `checker.ttgir.ops_memory.mma_feed`): the ds_read pairs whose two reads reach every instruction are issued
+    single, as Triton 3.9's LLVM does (`smem.pairs.kept_single_for_mma`); None: paired as LLVM fuses them."""
     if max_vector is not None and (isinstance(max_vector, bool) or not isinstance(max_vector, int)
                                    or max_vector < 1):
         raise CheckerError(f"must be a positive number of elements, got {max_vector!r}", field="vector")
     if max_vector is not None and (access not in ("cp.async", "direct_to_lds", "fill_store") or model != "hardware"):
         raise CheckerError(f"caps the vector of an asynchronous copy (cp.async, direct_to_lds, its fill_store) in "
                            f"the hardware model, not {access} in the {model} model", field="vector")
+    if mma_feed is not None and (isinstance(mma_feed, bool) or not isinstance(mma_feed, int) or mma_feed < 0):
+        raise CheckerError(f"must be a number of register bits (0 or more), got {mma_feed!r}", field="mma_feed")
+    if mma_feed is not None and (direction != "load" or access != "auto" or model != "hardware"):
+        raise CheckerError(f"describes a load (access auto) in the hardware model whose reads feed a loop's "
+                           f"MFMA/WMMA, not a {direction} ({access}, {model} model)", field="mma_feed")
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
     if access not in ACCESSES:
@@ -141,10 +151,10 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     if isinstance(S, PaddedLayout):  # padded shared memory: integer addresses, see padded_access
         if not S.padded:  # no padding: the linear layout, scored without Triton's figure
             return bank_conflict_free(R, S.linear, dtype_bits, direction=direction, access=access, model=model,
-                                      hardware=hw, engines=engines, max_vector=max_vector)
+                                      hardware=hw, engines=engines, max_vector=max_vector, mma_feed=mma_feed)
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engines,
-                                         max_vector=max_vector)
+                                         max_vector=max_vector, mma_feed=mma_feed)
     if model == "triton":  # from the columns: normalize's checks, no intermediate layouts (`frame_columns`)
         fr = frame_columns(R, S)
     else:
@@ -156,23 +166,24 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(_Normalized(R, S), fr, bits, direction, hw, engines)
-    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector)
+    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed)
 
 
 def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
           hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False,
-          max_vector: int | None = None) -> Result:
+          max_vector: int | None = None, mma_feed: int | None = None) -> Result:
     """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
     the width the shared encoding declares (nvmma_shared)."""
     return bank_conflict_free(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
                               direction=direction, access=access, model=model, hardware=hardware, engines=engines,
-                              triton=triton, max_vector=max_vector)
+                              triton=triton, max_vector=max_vector, mma_feed=mma_feed)
 
 
 def decide(check, engines: Engines) -> Result:
     """A check (`checker.registry`): operands ``reg`` and ``shared``, params ``direction``, ``access``,
     ``model``, ``triton``, ``vector`` (an asynchronous copy's vector as its global pointer allows it, where that
-    is less than the layouts allow: `bank_conflict_free`'s max_vector); a TTGIR access through a view is judged
+    is less than the layouts allow: `bank_conflict_free`'s max_vector), ``mma_feed`` (a read that feeds every
+    MFMA/WMMA of a loop of one block: `bank_conflict_free`'s mma_feed); a TTGIR access through a view is judged
     in its allocation (`padded_views`)."""
     p = check.param
     if p("padded_view"):
@@ -180,13 +191,15 @@ def decide(check, engines: Engines) -> Result:
         access, model = p("access") or "auto", p("model") or "hardware"
         if not mem.padded:              # no padding after all: the linear layout's own model
             return bank_conflict_free(R, mem.linear, check.dtype_bits, direction=p("direction"), access=access,
-                                      model=model, hardware=hw, engines=engines, max_vector=p("vector"))
+                                      model=model, hardware=hw, engines=engines, max_vector=p("vector"),
+                                      mma_feed=p("mma_feed"))
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
-                                         places, max_vector=p("vector"))
+                                         places, max_vector=p("vector"), mma_feed=p("mma_feed"))
     R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
-                 hardware=check.hardware, triton=bool(p("triton")), engines=engines, max_vector=p("vector"))
+                 hardware=check.hardware, triton=bool(p("triton")), engines=engines, max_vector=p("vector"),
+                 mma_feed=p("mma_feed"))
 
 
 class _Normalized:
@@ -246,8 +259,8 @@ def _decide_triton(norm: _Normalized, fr: Frame, bits, direction, hw, engines) -
 
 
 def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = False,
-                     max_vector: int | None = None) -> Result:
-    p = plan(R, S, bits, direction, access, hw, max_vector)
+                     max_vector: int | None = None, mma_feed: int | None = None) -> Result:
+    p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed)
     wm = word_map(p, hw)
     free = free_bits(p, wm)
     words = [c for _, _, c in free]
@@ -266,10 +279,11 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
         details["pair"] = pair_details(p)
     if p.merged:
         details["merged_from_bytes"] = p.merged         # LLVM's vectorizer merged accesses of that width
+    single = kept_single(p, details)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
-               f"{cost * phases} wavefronts for {phases} phases")
+               f"{cost * phases} wavefronts for {phases} phases{single}")
     note = _triton_note(R, S, bits, hw, p, cost - 1, details) if triton else ""
 
     def f2_engine() -> EngineVerdict:

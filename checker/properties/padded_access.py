@@ -117,6 +117,7 @@ from .smem.plan import (
     WARP,
     Plan,
     element_bits,
+    kept_single,
     largest_vectorisation,
     local_conversion,
     normalize,
@@ -200,10 +201,11 @@ def padded_vectorisation(cvt: LinearLayout, max_elems: int) -> int:
 
 
 def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, hw: Hardware,
-                access: str = "auto", max_vector: int | None = None) -> Plan:
+                access: str = "auto", max_vector: int | None = None, mma_feed: int | None = None) -> Plan:
     """The instruction Triton emits for R <-> M (R, M normalized): ld/st.shared, AMD's transposed reads,
     or an asynchronous copy's LDS write (module docstring; ``max_vector``: the copy's vector as its global
-    pointer allows it, `smem.plan.async_plan`)."""
+    pointer allows it, `smem.plan.async_plan`; ``mma_feed``: a read that feeds every MFMA/WMMA of a loop of one
+    block, `smem.plan.paired_plan`)."""
     local, origin = local_conversion(R, mem.linear, bits, hw)
     eb = bits // 8
     if access in ("cp.async", "direct_to_lds"):
@@ -230,7 +232,7 @@ def padded_plan(R: LinearLayout, mem: PaddedLayout, bits: int, direction: str, h
     name = "st.shared" if direction == "store" else "ld.shared"
     p = Plan(name, direction, bits, v * eb, 0, local, tuple(origin), tuple(range(log2(v))), (),
              hw.groups(direction, v * eb))
-    return paired_plan(p, hw, mem.phys) if hw.vendor == "amd" else p
+    return paired_plan(p, hw, mem.phys, mma_feed) if hw.vendor == "amd" else p
 
 
 def padded_pair_details(p: Plan) -> dict[str, Any]:
@@ -481,9 +483,11 @@ PADDED_ACCESSES = ("auto", "st.shared", "ld.shared", "ds_read_tr", "cp.async", "
 
 def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: int, direction: str, access: str,
                               model: str, hw: Hardware, engines: Engines,
-                              places: Sequence[Placement] = ORIGIN, max_vector: int | None = None) -> Result:
+                              places: Sequence[Placement] = ORIGIN, max_vector: int | None = None,
+                              mma_feed: int | None = None) -> Result:
     """bank_conflict_free's entry for a padded `PaddedLayout` (module docstring); `places`: the view's
-    placements; `max_vector`: an asynchronous copy's vector as its global pointer allows it. An unpadded one is
+    placements; `max_vector`: an asynchronous copy's vector as its global pointer allows it; `mma_feed`: a read
+    that feeds every MFMA/WMMA of a loop of one block (`bank_conflict_free`'s). An unpadded one is
     `bank_conflict_free`'s (`checker.properties.bank_conflicts`, `checker.properties.padded_views` dispatch it
     there)."""
     if not mem.padded:
@@ -503,7 +507,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
     places = tuple(places) or ORIGIN
     R, mem = normalize_padded(R, mem)
     bits = element_bits(dtype_bits)
-    p = padded_plan(R, mem, bits, direction, hw, access, max_vector)
+    p = padded_plan(R, mem, bits, direction, hw, access, max_vector, mma_feed)
     total, hist, worst, pair, pl = enumerate_costs(p, mem, hw, places)
     n = sum(hist.values())
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
@@ -521,6 +525,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         details["worst_placement"] = pl.to_dict()
         where = (f"; {len(places)} placement(s) of the view (buffers x subslice starts), the worst: buffer "
                  f"{pl.buffer} at slot {pl.base}, offsets XOR {pl.xor}")
+    where += kept_single(p, details)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}, {_vector_origin(p, mem, hw, access, max_vector)}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each, padded addresses: "

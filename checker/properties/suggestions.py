@@ -21,8 +21,8 @@ def shared_layout(check: Any, result: Result) -> None:
     """Adds ``details["suggestion"]`` to a failing bank_conflict_free result of a store/load pair; a pair the
     synthesis cannot lower or score gets none."""
     p = check.param
-    if not p("partner") or p("model") not in (None, "hardware"):
-        return
+    if not p("partner") or p("model") not in (None, "hardware") or result.details.get("kept_single"):
+        return          # (a read LLVM keeps single for a loop's MFMA/WMMA: the synthesis scores fused pairs)
     from ..synthesis import suggestion  # lazy: synthesis loads only when a store/load pair conflicts
     try:
         R = linear_part(lower(check.operand("reg"), check.shape))          # register layouts: linear

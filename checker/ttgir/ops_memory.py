@@ -17,6 +17,7 @@ from ..syntax.mlir_attr import print_attribute
 from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
 from .axis_info import access_of
 from .builder import Builder, _compact, op_check
+from .mma_feed import mma_feed
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
 # serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
@@ -87,9 +88,12 @@ def shared_access(b: Builder, op: Operation) -> None:
     operands, dims = (("reg", reg.encoding), ("shared", mem.encoding)), tuple(shape)     # (shared by its checks)
     capped = copy_vector(b, op, mem, access) if op.name in ASYNC_ACCESS else None
     vector = (("vector", capped),) if capped is not None else ()
+    feed = mma_feed(b, op) if op.name in LOADS else None
+    if feed is not None:      # its reads feed every MFMA/WMMA of a loop of one block (checker.ttgir.mma_feed)
+        vector += (("mma_feed", feed),)
     b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view + vector
-          + (() if view or vector else _partner(b, op)))
+          + (() if view or capped is not None else _partner(b, op)))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"),
               dtype=dtype, bits=bits, params=(("direction", direction),) + view)

@@ -31,8 +31,8 @@ FOLDERS = {**{v: HERE / "corpus" / v for v in OLDER}, "3.9": ROOT / "tests" / "c
 # persistent loop's buffers, scales in TMEM, a reduction's scratch): issue "Real kernel libraries"
 SHARED_ELSEWHERE = {"tl_dot_scaled_mxfp4.cuda100.ttgir", "tl_persistent_tma.cuda100.ttgir",
                     "tl_softmax_rows.cuda90.ttgir", "gl_tcgen05_tmem_a.cuda100.ttgir", "gl_ws_tcgen05.cuda100.ttgir"}
-# LLVM moved the neighbouring operand's ds_read_b64_tr_b8 onto this scale load's line (tests/corpus has the
-# same at line 165, filed there as ambiguous)
+# LLVM moved the neighbouring operand's ds_read_b64_tr_b8 onto this scale load's line, beside its own ds_read_u8
+# (tests/corpus has the same at line 165): ambiguous, as the line before (157) that received the rest of them
 MOVED = {("3.5", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159), ("3.6", "tl_dot_scaled_mxfp4.gfx950.ttgir", 159)}
 # LDS pairs of Triton 3.5 / 3.6: their lowering builds these views' addresses otherwise than 3.7+ (whose lowerLdSt
 # the pairing follows, checker/properties/smem/pairs.py): LLVM fuses other registers (3.6 swz: six ds_read2_b64
@@ -100,6 +100,8 @@ def test_every_unambiguous_access_scores_that_versions_instruction(version):
     finally:
         os.chdir(cwd)
     bad = {(version, r["file"], r["line"]) for r in rows if r["status"] == "MISMATCH"}
-    assert bad == {m for m in MOVED | OLDER_PAIRS if m[0] == version}
+    assert bad == {m for m in OLDER_PAIRS if m[0] == version}
+    moved = {(version, r["file"], r["line"]) for r in rows if r["status"] == asm_compare.RECEIVER}
+    assert {m for m in MOVED if m[0] == version} <= moved
     compared = sum(1 for r in rows if r["status"] in ("agrees", asm_compare.LLVM_REWROTE))
     assert compared >= 210

@@ -17,8 +17,15 @@ mirror, ``offsetsCanBeCombined``, ``collectMergeableInsts``, ``optimizeInstsWith
    basic block with the same address register, collected until an instruction with ordered memory
    references or unmodelled side effects;
 2. each list (one per address register and opcode) is sorted by its immediate offset and walked in
-   order: the current access and the next one are fused when their offsets allow it, the walk then
-   goes on after the pair; otherwise it moves on by one access;
+   order: the current access and the next one are fused when their offsets allow it and the later one can
+   move next to the earlier, the walk then goes on after the pair; otherwise it moves on by one access. A load
+   moves past loads; a store does not move past a store it may alias: one at another address register (LLVM
+   cannot tell the two XOR-formed addresses apart). Triton issues a plan's accesses with its additive registers
+   inside (``lowerLdSt``: the loop over the additive registers' constants is the inner one, the XOR-formed
+   registers' combinations the outer), so two stores of one address register told apart by a register that is
+   not additive have the other address registers' stores between them and stay single (`issue_order`; tl_dot_f16_ta
+   on gfx1100 / gfx1201 and a bf16 64x128x64 matmul's A tile on gfx942: every ds_write_b64 single where the pairs
+   were scored);
 3. two byte offsets o0 < o1, both multiples of E, in units of E (e0, e1), are fused as
    * the stride-64 form when e0 and e1 are multiples of 64 and e/64 fits in 8 bits;
    * the plain form when e0 and e1 fit in 8 bits;
@@ -56,6 +63,19 @@ differ in the same register combination (`Pairing.delta`). The bank model then t
 either inside one phase or as the pass of the instruction, per target (`plan.paired`,
 docs/hardware.md). When some accesses stay single, or the pairs differ in different registers, the
 plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`).
+
+Loops of one block (Triton 3.9's LLVM: change ``lds_reads_single_for_mma``). A paired read gives its two values
+one wide register, so every instruction that uses either waits for both. SILoadStoreOptimizer therefore leaves two
+DS_READs single when they sit in a loop whose body is one basic block, each of them feeds some MFMA/WMMA of that
+block (directly: bitcasts and the packing of an operand vector aside) and the two together feed every MFMA/WMMA
+of it. Measured on that LLVM (hand-written loops on gfx942, gfx950, gfx1250): a third MFMA fed by neither read,
+a read that feeds no MFMA, a VALU op between a read and its MFMA, or a second block in the loop (a branch) each
+bring the pair back; Triton 3.8's LLVM pairs them all. The TTGIR reader decides when a ``ttg.local_load`` is
+such a read (`checker.ttgir.ops_memory.mma_feed`: a loop body without branching ops, every dot of it reading the
+load's result) and passes how many of the result's low register bits one instruction reads together;
+`kept_single_for_mma` then finds the pairs whose two reads cover every instruction. In the corpus: the mxfp4
+scales of ``tt.dot_scaled`` on gfx1250 (two ds_load_b32 where ds_load_2addr_stride64_b32 was scored), in the
+loop only: the epilogue's copy of the same read, outside any loop, pairs.
 
 Assumptions (no AMD GPU measured):
 
@@ -148,14 +168,18 @@ def _most_aligned(lo: int, hi: int) -> int:
     return hi
 
 
-def fuse(offsets: list[tuple[int, int]]) -> tuple[list[tuple[int, int, tuple[int, int, bool]]], list[int]]:
+def fuse(offsets: list[tuple[int, int]], apart: Callable[[int, int], bool] | None = None
+         ) -> tuple[list[tuple[int, int, tuple[int, int, bool]]], list[int]]:
     """LLVM's walk over one address register's accesses: ``offsets`` are (access id, element offset);
-    returns the pairs (id, id, fields) and the ids left single (module docstring, rule 2)."""
+    returns the pairs (id, id, fields) and the ids left single (module docstring, rule 2). ``apart(a, b)``: the
+    two accesses cannot be brought together (a store between them they may alias)."""
     order = sorted(offsets, key=lambda t: t[1])
     pairs, single, i = [], [], 0
     while i < len(order):
         if i + 1 < len(order):
             fields = combine_offsets(order[i][1], order[i + 1][1])
+            if fields is not None and apart is not None and apart(order[i][0], order[i + 1][0]):
+                fields = None
             if fields is not None:
                 pairs.append((order[i][0], order[i + 1][0], fields))
                 i += 2
@@ -201,18 +225,28 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
     return out
 
 
+def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> list[int]:
+    """The plan's register bits in the order of Triton's issue loops, lowest first: the vector's, the additive
+    registers' (the inner loop), then the others (``lowerLdSt`` after ``actionAdditiveStrides``, which keeps each
+    group's order). An access's position in the issue is its register index read in that bit order."""
+    rest = [j for j in range(vector_bits, n_regs) if j not in additive]
+    return list(range(vector_bits)) + [j for j in range(vector_bits, n_regs) if j in additive] + rest
+
+
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
-            elem_bytes: int, pad: Callable[[int], int] | None = None) -> Pairing:
+            elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
-    `elem_bytes`): ``cvt_regs`` are the plan's register offsets in issue order (the first
+    `elem_bytes`): ``cvt_regs`` are the plan's register offsets in order (the first
     `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
-    padded layout's offset -> slot map, which the immediates go through (`address_registers`)."""
+    padded layout's offset -> slot map, which the immediates go through (`address_registers`); ``stores``: the
+    accesses are stores, which do not move past the other address registers' stores (module docstring, rule 2)."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
     by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad)
     if all(len(v) == 1 for v in by_register.values()):
         return Pairing(element_bytes, 0, (), add, "every access has its own address register")
+    apart = _stores_between(by_register, issue_order(len(cvt_regs), vector_bits, add)) if stores else None
     pairs, single = [], []
     for accesses in by_register.values():
         scaled = []
@@ -220,7 +254,7 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
             if off * elem_bytes % element_bytes:
                 return Pairing(element_bytes, 0, (), add, "an offset is not a multiple of the access width")
             scaled.append((m, off * elem_bytes // element_bytes))
-        p, s = fuse(scaled)
+        p, s = fuse(scaled, apart)
         pairs += p
         single += s
     if single:
@@ -230,6 +264,45 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
     if len(deltas) != 1:
         return Pairing(element_bytes, 0, (), add, "the pairs differ in different registers")
     return Pairing(element_bytes, deltas.pop(), tuple(f for _, _, f in pairs), add)
+
+
+def _stores_between(by_register: dict[int, list[tuple[int, int]]], order: list[int]) -> Callable[[int, int], bool]:
+    """apart(a, b) for stores: some store of another address register is issued between accesses a and b."""
+    position = {}
+    register_of = {}
+    for key, accesses in by_register.items():
+        for m, _ in accesses:
+            position[m] = sum(1 << k for k, j in enumerate(order) if m >> j & 1)
+            register_of[m] = key
+    issued = sorted(position, key=position.__getitem__)
+    index = {m: i for i, m in enumerate(issued)}
+
+    def apart(a: int, b: int) -> bool:
+        lo, hi = sorted((index[a], index[b]))
+        return any(register_of[issued[i]] != register_of[a] for i in range(lo + 1, hi))
+    return apart
+
+
+MMA_LOOP_SINGLE = ("LLVM keeps the pairs single: their two reads feed every MFMA/WMMA of a loop of one block "
+                   "(change lds_reads_single_for_mma)")
+
+
+def kept_single_for_mma(registers: list[int], vector_bits: int, delta: int, group_bits: int) -> bool:
+    """Whether every pair of a paired read stays two single reads in a loop of one block whose every MFMA/WMMA
+    reads this value (module docstring, "Loops of one block"). ``registers[i]``: the value's register index (R's
+    numbering) behind the plan's register index i, its lowest `vector_bits` the access's vector; the pairs are the
+    accesses m and m ^ `delta`; an instruction reads the registers r that agree in r >> `group_bits`. A pair stays
+    single when its two accesses hold a register of every instruction's group (each of them holds some, being part
+    of the value every instruction reads from): true when every pair does."""
+    groups = {r >> group_bits for r in registers}
+    low = delta & -delta
+    for m in range(0, len(registers), 1 << vector_bits):
+        if m & low:
+            continue                              # the pair's other access: counted with m ^ delta
+        covered = {registers[i | v] >> group_bits for i in (m, m ^ delta) for v in range(1 << vector_bits)}
+        if covered != groups:
+            return False
+    return True
 
 
 def pair_mnemonic(direction: str, element_bytes: int, stride64: bool, hw: Hardware) -> str:

@@ -36,7 +36,7 @@ from ...hardware import Hardware, coset_basis
 from ...layout import LinearLayout, divide_left, is_power_of_two, log2
 from ...versions import follows
 from .. import frame
-from .pairs import Pairing, amd_generation, pair_mnemonic, pairing
+from .pairs import MMA_LOOP_SINGLE, Pairing, amd_generation, kept_single_for_mma, pair_mnemonic, pairing
 
 REG, LANE, WARP, BLOCK, OFFSET, SUB = "register", "lane", "warp", "block", "offset", "sub"
 ACCESSES = ("auto", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "stmatrix.trans", "ldmatrix.trans",
@@ -414,7 +414,7 @@ def quotient_block(cvt: LinearLayout) -> LinearLayout | None:
 
 
 def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
-         max_vector: int | None = None) -> Plan:
+         max_vector: int | None = None, mma_feed: int | None = None) -> Plan:
     """The instruction that moves R to/from S (R, S normalized) and its phase structure.
 
     ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
@@ -426,13 +426,14 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     asynchronous copy's ``other`` values. The phases of the result are the cosets of span(phase register
     bits, the lane group of lane 0) (module docstring). Once per run (`checker.memo`): a buffer's bank checks,
     its data movement and its access checks ask for the same sides. ``max_vector``: an asynchronous copy's
-    vector as its global pointer allows it (`async_plan`)."""
-    return memo.shared("smem.plan", (R, S, bits, direction, access, hw, max_vector),
-                       lambda: _plan(R, S, bits, direction, access, hw, max_vector))
+    vector as its global pointer allows it (`async_plan`); ``mma_feed``: an AMD read that feeds every MFMA/WMMA of
+    a loop of one block (`paired_plan`)."""
+    return memo.shared("smem.plan", (R, S, bits, direction, access, hw, max_vector, mma_feed),
+                       lambda: _plan(R, S, bits, direction, access, hw, max_vector, mma_feed))
 
 
 def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
-          max_vector: int | None = None) -> Plan:
+          max_vector: int | None = None, mma_feed: int | None = None) -> Plan:
     local, origin = local_conversion(R, S, bits, hw)
     matrix = "stmatrix" if direction == "store" else "ldmatrix"
     if access in (matrix, matrix + ".trans"):
@@ -459,7 +460,7 @@ def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: s
             if not isinstance(p, str):
                 return p
     p = vector_plan(local, origin, bits, direction, hw)
-    return paired_plan(p, hw) if hw.vendor == "amd" else p
+    return paired_plan(p, hw, mma_feed=mma_feed) if hw.vendor == "amd" else p
 
 
 MERGED_BYTES = 16   # the widest LDS access LLVM merges a lane's adjacent accesses into (ds_read/write_b128)
@@ -495,7 +496,7 @@ def _blocks(p: Plan, offsets: list[int]) -> list[int]:
     return [o & -(1 << len(p.phase_regs)) for o in offsets]
 
 
-def paired_plan(p: Plan, hw: Hardware, pad=None) -> Plan:
+def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
     tells the two addresses of one instruction apart either joins the phase bits, with the target's
@@ -506,17 +507,24 @@ def paired_plan(p: Plan, hw: Hardware, pad=None) -> Plan:
     several registers, the plan's register bit ``j`` (its lowest) is re-based onto it and ``source``
     records the R registers each plan register stands for. Unpaired plans come back with the reason
     in ``pair.unpaired``. ``pad``: a padded layout's offset -> slot map for the immediates
-    (`checker.properties.padded_access.padded_plan`; `pairs.address_registers`)."""
+    (`checker.properties.padded_access.padded_plan`; `pairs.address_registers`). ``mma_feed``: the read's
+    registers feed every MFMA/WMMA of a loop of one basic block, each instruction reading the registers that agree
+    above their lowest ``mma_feed`` bits; the pairs whose two reads reach every such instruction stay single
+    (`pairs.kept_single_for_mma`)."""
     lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
     regs = [b[0] for b in p.cvt.in_bases(REG)]
     if p.merged:    # a merged access is the aligned block its vector spans: the rest address blocks
         lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
-    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad)
+    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad, p.direction == "store")
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
     merged = _merged(p, pr, regs, hw, pad)
     if merged is not None:
-        return paired_plan(merged, hw, pad)
+        return paired_plan(merged, hw, pad, mma_feed)
+    if mma_feed is not None and p.direction == "load" and follows("lds_reads_single_for_mma") \
+            and kept_single_for_mma([p.register(i) for i in range(1 << len(regs))], len(p.phase_regs), pr.delta,
+                                    mma_feed):
+        return Plan(**{**p.__dict__, "pair": Pairing(pr.element_bytes, 0, (), pr.additive, MMA_LOOP_SINGLE)})
     together = hw.pair_groups(2 * p.vector_bytes)
     j = (pr.delta & -pr.delta).bit_length() - 1
     if together is not None:  # both addresses of a lane in one phase: the pair register varies inside it
@@ -828,6 +836,16 @@ def free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
         out.append((LANE, v, f2.combine(lane_cols, v)))
     out += [(SUB, 1 << i, 1 << i) for i in range(wm.up)]
     return out
+
+
+def kept_single(p: Plan, details: dict) -> str:
+    """Where LLVM keeps a read's pairs single for the MFMA/WMMA of a loop of one block (`smem.pairs.
+    MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; else nothing."""
+    if p.pair is None or p.pair.unpaired != MMA_LOOP_SINGLE:
+        return ""
+    details["kept_single"] = "mma_loop"
+    return ("; single reads where LLVM would otherwise pair them: each pair's two reads feed every MFMA/WMMA of "
+            "this loop of one block, so Triton 3.9's LLVM keeps them apart")
 
 
 def pair_details(p: Plan) -> dict[str, Any]:

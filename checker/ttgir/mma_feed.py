@@ -1,0 +1,136 @@
+"""Which LDS reads feed every MFMA/WMMA of a loop of one basic block (AMD; Triton 3.9's LLVM keeps their pairs
+single: change ``lds_reads_single_for_mma``, `checker.properties.smem.pairs`, "Loops of one block").
+
+A ``ttg.local_load`` is such a read when
+
+* it sits directly in the body of an ``scf.for`` that lowers to one basic block: no op of the body branches
+  (`branches`: nested control flow, assertions and prints, atomics, masked global loads and stores, and on
+  gfx9 masked asynchronous copies: each is a conditional block in Triton's AMD lowering; measured on Triton
+  3.9.0's AMDGCN, tools/compile_lds_pairs.py), and
+* every dot of the body that runs on the matrix cores (``tt.dot`` / ``tt.dot_scaled`` with an ``amd_mfma`` or
+  ``amd_wmma`` result) reads its result directly, as operand A or B or as a scale.
+
+`mma_feed` then gives how many of the result's low register bits one instruction reads together (the fewest over
+its readers): log2 of the elements one MFMA/WMMA takes per lane from that operand (its tile's non-K dim times K
+over the lanes that hold distinct elements: 64 for MFMA, 32 for WMMA v2/v3, 16 for WMMA v1, whose lane halves
+repeat the operand; over 2 for an fp4 operand packed two to a byte), or for a scale the 32-bit word each
+instruction takes (its K over the scale block). An operand's low register bits are its elements along K in
+the order the instruction consumes them (the dot_op layouts' kWidth runs first; a scale layout's word).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..encodings.amd_mfma import AmdMfmaEncoding
+from ..encodings.amd_wmma import AmdWmmaEncoding
+from ..layout import is_power_of_two, log2
+from ..properties.smem.pairs import amd_generation
+from ..syntax.ttgir import Operation, TypeRef, split_top
+from ..versions import follows
+from .builder import Builder
+
+DOT_OPS = ("tt.dot", "tt.dot_scaled")
+# ops whose AMD lowering is a conditional block (or holds one): the loop around them is no longer one block
+BRANCHING = frozenset({"scf.if", "scf.for", "scf.while", "scf.index_switch", "scf.execute_region", "cf.br",
+                       "cf.cond_br", "tt.assert", "tt.print", "tt.call", "tt.atomic_rmw", "tt.atomic_cas",
+                       "amdg.cond_barrier"})
+# ops with regions that lower to straight-line code (their bodies are inlined per element)
+STRAIGHT_REGIONS = frozenset({"tt.reduce", "tt.scan", "tt.map_elementwise"})
+_SCALED = re.compile(r"\btt\.dot_scaled\s+(.*?)\s+lhs\s*=\s*(\w+)\s+rhs\s*=\s*(\w+)")
+
+
+def mma_feed(b: Builder, op: Operation) -> int | None:
+    """The ``mma_feed`` of a ``ttg.local_load`` (module docstring), None where its pairs are fused as anywhere
+    else: another target, an older Triton, no loop of one block, a matrix-core dot of the loop that does not
+    read it, or a reader whose instruction this module does not size."""
+    if b.hw is None or b.hw.vendor != "amd" or not follows("lds_reads_single_for_mma") or not op.results \
+            or op.parent is None:
+        return None
+    loop = b.m.operations[op.parent]
+    if loop.name != "scf.for" or op.region != 0:
+        return None
+    body = [o for o in b.held.get(id(loop), ()) if o.region == 0]
+    if any(branches(b, o) for o in body):
+        return None
+    value = op.results[0]
+    bits = []
+    for dot in body:
+        if dot.name not in DOT_OPS or not _on_matrix_cores(dot):
+            continue
+        roles = [role for v, role in operand_roles(dot) if v == value]
+        if not roles:
+            return None                     # an MFMA/WMMA of the loop this read does not feed
+        for role in roles:
+            g = instruction_register_bits(dot, role)
+            if g is None:
+                return None
+            bits.append(g)
+    return min(bits) if bits else None
+
+
+def branches(b: Builder, o: Operation) -> bool:
+    """Whether `o` makes its block a conditional one in Triton's AMD lowering (module docstring)."""
+    if o.name in BRANCHING:
+        return True
+    if o.name == "tt.load":
+        return len(o.operands) >= 2 or "boundaryCheck" in o.text        # a mask (and other), or a block pointer's
+    if o.name == "tt.store":
+        return len(o.operands) >= 3 or "boundaryCheck" in o.text
+    if o.name == "ttg.async_copy_global_to_local":   # gfx9 guards the masked copy; gfx1250's copy takes the mask
+        return bool(re.search(r"\bmask\s+%", o.text)) and amd_generation(b.hw) < 12
+    return o.name not in STRAIGHT_REGIONS and bool(b.held.get(id(o)))
+
+
+def _on_matrix_cores(dot: Operation) -> bool:
+    results = [t for t in dot.result_types if t.kind == "tensor"]
+    return bool(results) and isinstance(results[0].encoding, (AmdMfmaEncoding, AmdWmmaEncoding))
+
+
+def operand_roles(dot: Operation) -> list[tuple[str, str]]:
+    """(SSA value, role) of a dot's operands: ``a``, ``b``, ``acc``, and for tt.dot_scaled ``a_scale``,
+    ``b_scale`` where it has them."""
+    return [(v, role) for v, (role, _) in zip(dot.operands, _roles(dot))]
+
+
+def _roles(dot: Operation) -> list[tuple[str, TypeRef | None]]:
+    """Each operand's role and type, in the order of the op's operands (the accumulator's type: None)."""
+    tensors = [t for t in dot.operand_types if t.kind == "tensor"]
+    if dot.name == "tt.dot":
+        names = ["a", "b"]
+    else:
+        m = _SCALED.search(dot.text)
+        parts = split_top(m.group(1)) if m else []
+        if len(parts) != 3:
+            return []
+        names = ["a"] + (["a_scale"] if re.search(r"\bscale\b", parts[0]) else []) + ["b"] \
+            + (["b_scale"] if re.search(r"\bscale\b", parts[1]) else [])
+    if len(tensors) < len(names):
+        return []
+    return [(n, t) for n, t in zip(names, tensors)] + [("acc", None)]
+
+
+def instruction_register_bits(dot: Operation, role: str) -> int | None:
+    """log2 of the registers of operand `role` one MFMA/WMMA instruction of `dot` reads per lane (module
+    docstring); None for the accumulator, a parent without K in its instrShape, or a count that is no power
+    of two."""
+    parent = dot.result_types[0].encoding
+    shape = tuple(getattr(parent, "instr_shape", ()))
+    types = dict(_roles(dot))
+    if role not in ("a", "b", "a_scale", "b_scale") or len(shape) < 3 or role not in types:
+        return None
+    k = shape[2]
+    formats = _SCALED.search(dot.text).groups()[1:] if dot.name == "tt.dot_scaled" else ("", "")
+    side = role[0]
+    packed = 2 if formats[side == "b"] == "e2m1" else 1      # fp4, two to an i8 along K
+    if role in ("a", "b"):
+        lanes = 64 if isinstance(parent, AmdMfmaEncoding) else 16 if parent.version == 1 else 32
+        elements = shape[0 if side == "a" else 1] * k // lanes // packed
+    else:                                   # a scale: the K its word covers over the scale block
+        data, scale = types.get(side), types[role]
+        if data is None or not scale.shape[-1]:
+            return None
+        k_full = (data.shape[-1] if side == "a" else data.shape[-2]) * packed
+        block = k_full // scale.shape[-1]
+        elements = k // block if block else 0
+    return log2(elements) if elements >= 1 and is_power_of_two(elements) else None

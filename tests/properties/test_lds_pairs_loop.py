@@ -1,0 +1,185 @@
+"""LDS reads that feed every MFMA/WMMA of a loop of one basic block: Triton 3.9's LLVM keeps their ds_read pairs
+single (change ``lds_reads_single_for_mma``; checker/ttgir/mma_feed.py, checker/properties/smem/pairs.py), Triton
+3.8's fuses them. Fixtures: tools/compile_lds_pairs.py's pipelined matmul loops for gfx942, gfx950 and gfx1250,
+compiled by Triton 3.9.0 and 3.8.0 (``triton38/``), each with the shared-memory instructions of its AMDGCN per
+TTGIR line (asm.json); tools/asm_compare.py puts them beside what layoutcheck scores."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import pytest
+
+import checker
+from checker.encodings import lower
+from checker.errors import CheckerError
+from checker.properties.bank_conflicts import bank_conflict_free
+from checker.properties.smem.pairs import issue_order, kept_single_for_mma, pairing
+from checker.syntax.mlir_attr import parse_attribute
+from checker.versions import parse, using
+
+ROOT = pathlib.Path(__file__).parents[2]
+FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "lds_pairs_loop"
+sys.path.insert(0, str(ROOT / "tools"))
+import asm_compare  # noqa: E402
+
+# (fixture, TTGIR line) -> the instruction scored for a read inside the K loop, under Triton 3.9 and 3.8
+LOOP_READS = {
+    ("pairs_mm_bf16_64x16x16_w2_s1.gfx942.ttgir", 69): ("ds_read_b64", "ds_read2st64_b64"),
+    ("pairs_mm_bf16_64x16x16_w2_s1.gfx950.ttgir", 68): ("ds_read_b64", "ds_read2st64_b64"),
+    ("pairs_mm_fp8_64x128x16_w4.gfx942.ttgir", 85): ("ds_read_b64", "ds_read2st64_b64"),
+    ("pairs_mm_fp8_64x128x16_w4.gfx950.ttgir", 94): ("ds_read_b64", "ds_read2st64_b64"),
+    ("pairs_mm_fp8_16x64x128_w4.gfx1250.ttgir", 93): ("ds_load_b64", "ds_load_2addr_b64"),
+    ("pairs_scaled_e2m1_64x64x128_w2.gfx1250.ttgir", 141): ("ds_load_b32", "ds_load_2addr_b32"),
+    ("pairs_scaled_e4m3_128x128x128_w4.gfx1250.ttgir", 142): ("ds_load_b32", "ds_load_2addr_stride64_b32"),
+    ("pairs_scaled_e4m3_128x128x128_w4.gfx1250.ttgir", 145): ("ds_load_b32", "ds_load_2addr_stride64_b32"),
+    # the rule's conditions fail: a branch in the loop (a masked tt.load on gfx942, a masked async copy on
+    # gfx950, masked scale loads on gfx1250), or pairs that each feed only part of the WMMAs
+    ("pairs_masked_64x16x16_w2_s1.gfx942.ttgir", 73): ("ds_read2st64_b64", "ds_read2st64_b64"),
+    ("pairs_masked_64x16x16_w2_s1.gfx950.ttgir", 72): ("ds_read2st64_b64", "ds_read2st64_b64"),
+    ("pairs_scaled_masked_64x64x128_w2.gfx1250.ttgir", 148): ("ds_load_2addr_b32", "ds_load_2addr_b32"),
+    ("pairs_mm_fp8_64x128x16_w4.gfx1250.ttgir", 93): ("ds_load_2addr_b64", "ds_load_2addr_b64"),
+    ("pairs_mm_fp8_32x32x64_w1.gfx1250.ttgir", 92): ("ds_load_2addr_b64", "ds_load_2addr_b64"),
+}
+
+
+def _rows(folder: pathlib.Path, version: str) -> list[dict]:
+    facts = json.loads((folder / "asm.json").read_text())
+    files = sorted(folder.glob("*.ttgir"))
+    return asm_compare.compare([str(f) for f in files], {str(f): facts[f.name] for f in files},
+                               triton_version=version)
+
+
+@pytest.fixture(scope="module", params=["3.9", "3.8"])
+def compared(request):
+    folder = FIXTURES if request.param == "3.9" else FIXTURES / "triton38"
+    return request.param, {(pathlib.Path(r["file"]).name, r["line"]): r for r in _rows(folder, request.param)}
+
+
+def test_every_compared_read_is_scored_as_emitted(compared):
+    """Every compared access agrees; under 3.8 one read of the 64x128x64 bf16 matmul has LLVM leave 14 of its 16
+    scored pairs single (its address arithmetic, not modelled: `asm_compare.LLVM_UNPAIRED`)."""
+    version, rows = compared
+    assert not [k for k, r in rows.items() if r["status"] == "MISMATCH"]
+    unpaired = {k: (r["scored"], r["emitted"]) for k, r in rows.items() if r["status"] == asm_compare.LLVM_UNPAIRED}
+    assert unpaired == ({} if version == "3.9" else {("pairs_mm_bf16_64x128x64_w1_s1.gfx942.ttgir", 73): (
+        "ds_read2st64_b64", {"ds_read2st64_b64": 2, "ds_read_b64": 28})})
+    assert sum(r["status"] == "agrees" for r in rows.values()) == {"3.9": 99, "3.8": 98}[version]
+
+
+def test_loop_reads_single_under_39_paired_under_38(compared):
+    version, rows = compared
+    for key, scored in LOOP_READS.items():
+        r = rows[key]
+        want = scored[0] if version == "3.9" else scored[1]
+        assert (r["scored"], bool(r.get("kept_single"))) == (want, want != scored[1]), key
+        assert r["status"] in ("agrees", asm_compare.LLVM_PEELED), (key, r["emitted"])
+
+
+def test_a_peeled_iteration_keeps_its_pair():
+    """fp8 64x128x16 on gfx942: LLVM peels the first iteration out of the K loop; the peeled copy of the A read,
+    outside any loop, is one ds_read2st64_b64, the loop's copy two ds_read_b64 (as scored)."""
+    (r,) = [r for r in _rows(FIXTURES, "3.9") if r["file"].endswith("pairs_mm_fp8_64x128x16_w4.gfx942.ttgir")
+            and r["line"] == 85]
+    assert (r["scored"], r["instructions"], r["emitted"], r["status"]) == (
+        "ds_read_b64", 2, {"ds_read2st64_b64": 1, "ds_read_b64": 2}, asm_compare.LLVM_PEELED)
+
+
+def test_the_reader_finds_the_loops_reads():
+    """mma_feed: the scale reads of a gfx1250 K loop (each WMMA_SCALE takes one 32-bit word: 2 bits of i8
+    registers); not the epilogue's copies (no loop), not the masked loop's (a branch), not under Triton 3.8."""
+    name = "pairs_scaled_e2m1_64x64x128_w2.gfx1250.ttgir"
+    report = checker.verify(str(FIXTURES / name))
+    feeds = {c["source"]["line"]: c["parameters"].get("mma_feed") for c in report["checks"]
+             if c["property"] == "bank_conflict_free" and c["source"]["op"] == "ttg.local_load"}
+    assert feeds == {124: 5, 133: 5, 141: 2, 144: 2, 156: None, 157: None, 158: None, 159: None}
+    (sa,) = [c for c in report["checks"] if c["property"] == "bank_conflict_free" and c["source"]["line"] == 141]
+    assert (sa["verdict"], sa["details"]["mnemonic"], sa["details"]["kept_single"]) == ("holds", "ds_load_b32",
+                                                                                         "mma_loop")
+    assert "keeps them apart" in sa["explanation"]
+    masked = checker.verify(str(FIXTURES / "pairs_scaled_masked_64x64x128_w2.gfx1250.ttgir"))
+    assert not [c for c in masked["checks"] if c["parameters"].get("mma_feed") is not None and c["source"]["line"]
+                in (148, 151)]
+    older = checker.verify(str(FIXTURES / "triton38" / name), triton_version="3.8")
+    assert not [c for c in older["checks"] if c["parameters"].get("mma_feed") is not None]
+
+
+SCALES = ("#ttg.linear<{register = [[0, 1], [0, 2], [64, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [32, 0]], "
+          "warp = [[0, 0], [16, 0]], block = []}>")
+
+
+def test_the_scales_conflict_only_as_a_pair():
+    """tl_dot_scaled_mxfp4's A scales on gfx1250 (128x4 i8, two words per lane 64 rows apart, unswizzled): as one
+    ds_load_2addr_stride64_b32 both words of a lane share a phase and a bank (8 wavefronts where 4 would do: the
+    corpus's warning before); as the two ds_load_b32 of the loop, 8 wavefronts for 8 phases, no conflict."""
+    R = lower(parse_attribute(SCALES), [128, 4])
+    S = lower(parse_attribute("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"),
+              [128, 4])
+    paired = bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250")
+    single = bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250", mma_feed=2)
+    assert (paired.status, paired.details["mnemonic"], paired.details["wavefronts"],
+            paired.details["min_wavefronts"]) == ("fails", "ds_load_2addr_stride64_b32", 8, 4)
+    assert (single.status, single.details["mnemonic"], single.details["wavefronts"],
+            single.details["min_wavefronts"], single.details["kept_single"]) == ("holds", "ds_load_b32", 8, 8,
+                                                                                 "mma_loop")
+    # the value is one pair: whatever the instructions' grouping (one reading all 8 registers, mma_feed 3, or one
+    # per register, mma_feed 0), its two reads hold a register of each
+    assert bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250", mma_feed=3).details["mnemonic"] \
+        == "ds_load_b32"
+    assert bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250", mma_feed=0).details["mnemonic"] \
+        == "ds_load_b32"
+    with using(parse("3.8")):
+        older = bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250", mma_feed=2)
+    assert (older.details["mnemonic"], older.details.get("kept_single")) == ("ds_load_2addr_stride64_b32", None)
+
+
+def test_mma_feed_is_validated():
+    R = lower(parse_attribute(SCALES), [128, 4])
+    S = lower(parse_attribute("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"),
+              [128, 4])
+    for bad in (-1, True, 1.5):
+        with pytest.raises(CheckerError, match="number of register bits") as e:
+            bank_conflict_free(R, S, 8, direction="load", hardware="gfx1250", mma_feed=bad)
+        assert e.value.field == "mma_feed"
+    with pytest.raises(CheckerError, match="not a store") as e:
+        bank_conflict_free(R, S, 8, direction="store", hardware="gfx1250", mma_feed=2)
+    assert e.value.field == "mma_feed"
+
+
+def test_stores_of_one_address_register_apart_stay_single():
+    """bf16 64x128x64, one warp, on gfx942: the A tile's local_alloc stores 8-byte vectors whose two accesses at one
+    address register are told apart by registers Triton XORs in (not additive: its outer issue loop), so the other
+    address registers' stores come between them and LLVM, which does not move a store past a store it may alias,
+    leaves all 32 single (the pairs of both forms were scored before)."""
+    rows = {(pathlib.Path(r["file"]).name, r["line"]): r for r in _rows(FIXTURES, "3.9")}
+    r = rows[("pairs_mm_bf16_64x128x64_w1_s1.gfx942.ttgir", 73)]
+    assert (r["scored"], r["instructions"], r["emitted"], r["status"]) == ("ds_write_b64", 32, {"ds_write_b64": 32},
+                                                                          "agrees")
+
+
+def test_a_store_pair_fuses_only_with_nothing_aliasing_between():
+    """Four 8-byte accesses: registers at elements 257 and 129 over lanes spanning elements 0..63, both XORed in
+    (their low bit is a lane's), so accesses 0 and 3 (257 ^ 129 = 384) share the lanes' base register, 384 elements
+    apart, and 1 and 2 the other, at 256 and 128. Loads pair both (stride 64: offsets 0, 6 and 2, 4); as stores 1
+    and 2 are adjacent in the issue but 0 and 3 have 1 and 2 between them, another address register: two of the
+    four stay single, and the plan is scored single."""
+    lanes = [1, 2, 4, 8, 16, 32]
+    loads = pairing([257, 129], lanes, 0, 8, 8)
+    assert (loads.delta, loads.fields) == (3, ((0, 6, True), (2, 4, True)))
+    stores = pairing([257, 129], lanes, 0, 8, 8, stores=True)
+    assert (stores.delta, stores.unpaired) == (0, "2 of 4 accesses stay single")
+    assert issue_order(3, 1, (2,)) == [0, 2, 1]
+
+
+@pytest.mark.parametrize("registers,vector_bits,delta,group_bits,want", [
+    ([0, 1], 0, 1, 0, True),               # one pair, two instructions: each read feeds one, the pair both
+    ([0, 1, 2, 3], 0, 1, 0, False),        # two pairs, four instructions: a pair feeds two of them
+    ([0, 1, 2, 3], 0, 2, 1, True),         # the pairs {0, 2}, {1, 3} each reach both 2-register instructions
+    ([0, 1, 2, 3], 0, 1, 1, False),        # {0, 1} and {2, 3} each feed one instruction of two
+    ([0, 1, 2, 3], 1, 2, 1, True),         # 2-register vectors, one pair of them, two instructions
+    ([0, 2, 1, 3], 0, 1, 1, True),         # the plan's registers permuted: its accesses 0, 1 are R's 0 and 2
+])
+def test_kept_single_for_mma(registers, vector_bits, delta, group_bits, want):
+    assert kept_single_for_mma(registers, vector_bits, delta, group_bits) is want

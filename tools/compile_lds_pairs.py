@@ -1,0 +1,206 @@
+"""Compile pipelined AMD matmul loops whose LDS reads LLVM may or may not pair: TTGIR fixtures + assembly facts.
+
+    SET='pairs_scaled_e2m1_64x64x128_w2.gfx1250 pairs_scaled_e4m3_128x128x128_w4.gfx1250
+         pairs_scaled_masked_64x64x128_w2.gfx1250 pairs_mm_fp8_32x32x64_w1.gfx1250 pairs_mm_fp8_16x64x128_w4.gfx1250
+         pairs_mm_bf16_64x16x16_w2_s1.gfx9* pairs_masked_64x16x16_w2_s1.gfx9* pairs_mm_fp8_64x128x16_w4
+         pairs_mm_bf16_64x128x64_w1_s1'
+    FIX=tests/properties/fixtures/lds_pairs_loop                                # the test's fixtures:
+    .venv/bin/python tools/compile_lds_pairs.py --out $FIX --only $SET                  # Triton 3.9.0
+    <a Triton 3.8.0 venv>/bin/python tools/compile_lds_pairs.py --out $FIX/triton38 --only $SET
+    .venv/bin/python tools/compile_lds_pairs.py --out /tmp/lds_pairs --random 200 --seed 7   # a wider sweep
+
+LLVM's SILoadStoreOptimizer (Triton 3.9's LLVM) leaves two DS_READs single when, in a loop of one basic block,
+each of the two feeds some MFMA/WMMA and together they feed every MFMA/WMMA of the block
+(`checker.properties.smem.pairs`, "Loops of one block"). Which TTGIR produces such a loop is what these kernels
+probe: small tiles (one pair per operand), larger tiles (several pairs, each feeding a part of the dots),
+masked global loads (a branch in the loop on AMD), two dots in one loop, the mxfp scales of ``tt.dot_scaled``.
+
+The cases are the corpus's own kernels (tools/corpus_kernels/tl_dots.py: ``mm_loop``, ``scaled_mm``) and two of
+this file at chosen tiles, warps and stages, for gfx942, gfx950 and gfx1250; ``--random N`` adds N random
+(tile, warps, stages, dtype) picks of ``mm_loop``. Outputs as tools/compile_corpus.py writes them: one
+``<case>.<target>.ttgir`` per compile (TTGIR with locations) and ``asm.json``, the shared-memory instructions of
+Triton's AMDGCN per TTGIR line. tools/asm_compare.py compares them with what layoutcheck scores
+(tests/properties/test_lds_pairs_loop.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from compile_corpus import ROOT, run_isolated  # noqa: E402
+from corpus_kernels import case  # noqa: E402
+from corpus_kernels.tl_dots import mm_loop, scaled_mm  # noqa: E402
+
+TARGETS = ("gfx942", "gfx950", "gfx1250")
+
+
+@triton.jit
+def mm_masked(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """A K loop whose global loads are masked at the K edge (a branch per load on AMD without buffer ops)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=(k + rk)[None, :] < K, other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * 1024 + rn[None, :], mask=(k + rk)[:, None] < K, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * 1024 + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def two_dots(a_ptr, b_ptr, d_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """Two dots per iteration on different operands: no operand feeds every MFMA of the loop."""
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    acc2 = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        d = tl.load(d_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+        acc2 = tl.dot(a, d, acc2)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc + acc2)
+
+
+@triton.jit
+def scaled_masked(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr):
+    """mxfp4 x mxfp4 whose scale loads are masked at the K edge."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rka = tl.arange(0, BK // 2)
+    rs = tl.arange(0, BK // 32)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * (K // 2) + (k // 2 + rka)[None, :])
+        b = tl.load(b_ptr + (k // 2 + rka)[:, None] * 1024 + rn[None, :])
+        ks = (k // 32 + rs)[None, :]
+        sa = tl.load(a_scale_ptr + rm[:, None] * (K // 32) + ks, mask=ks < K // 32, other=127)
+        sb = tl.load(b_scale_ptr + rn[:, None] * (K // 32) + ks, mask=ks < K // 32, other=127)
+        acc = tl.dot_scaled(a, sa, "e2m1", b, sb, "e2m1", acc)
+    tl.store(c_ptr + rm[:, None] * 1024 + rn[None, :], acc)
+
+
+def _mm_types(dtype: str):
+    def types(target):
+        t = {"fp8": "*fp8e4b8" if target.arch == "gfx942" else "*fp8e4nv"}.get(dtype, f"*{dtype}")
+        return {"a_ptr": t, "b_ptr": t, "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"}
+    return types
+
+
+def _mm_case(name, BM, BN, BK, dtype="fp16", num_warps=4, num_stages=2, targets=TARGETS):
+    return case(name, mm_loop, _mm_types(dtype),
+                {"BM": BM, "BN": BN, "BK": BK, "TRANS_A": False, "TRANS_B": False, "PRECISION": "ieee",
+                 "ACC_INT": False},
+                targets=targets, doc=f"{dtype} K loop {BM}x{BN}x{BK}", num_warps=num_warps, num_stages=num_stages)
+
+
+def curated():
+    cases = [
+        _mm_case("pairs_mm_16x16x32_w1", 16, 16, 32, num_warps=1),
+        _mm_case("pairs_mm_32x32x16_w1", 32, 32, 16, num_warps=1),
+        _mm_case("pairs_mm_32x32x32_w1", 32, 32, 32, num_warps=1),
+        _mm_case("pairs_mm_32x32x32_w4", 32, 32, 32, num_warps=4),
+        _mm_case("pairs_mm_64x64x32_w4", 64, 64, 32, num_warps=4),
+        _mm_case("pairs_mm_128x128x32_w4", 128, 128, 32, num_warps=4),
+        _mm_case("pairs_mm_bf16_32x64x64_w2", 32, 64, 64, dtype="bf16", num_warps=2),
+        _mm_case("pairs_mm_fp8_32x32x64_w1", 32, 32, 64, dtype="fp8", num_warps=1),
+        _mm_case("pairs_mm_16x16x32_w1_s1", 16, 16, 32, num_warps=1, num_stages=1),
+        _mm_case("pairs_mm_bf16_64x16x16_w2_s1", 64, 16, 16, dtype="bf16", num_warps=2, num_stages=1),
+        _mm_case("pairs_mm_fp8_64x128x16_w4", 64, 128, 16, dtype="fp8", num_warps=4),
+        _mm_case("pairs_mm_fp8_16x64x128_w4", 16, 64, 128, dtype="fp8", num_warps=4),
+        _mm_case("pairs_mm_bf16_64x128x64_w1_s1", 64, 128, 64, dtype="bf16", num_warps=1, num_stages=1,
+                 targets=("gfx942",)),    # stores of one address register with others' stores between them
+        case("pairs_masked_64x16x16_w2_s1", mm_masked, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16",
+                                                        "K": "i32"},
+             {"BM": 64, "BN": 16, "BK": 16}, targets=TARGETS, doc="masked K loop", num_warps=2, num_stages=1),
+        case("pairs_masked_32x32x32_w1", mm_masked, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32"},
+             {"BM": 32, "BN": 32, "BK": 32}, targets=TARGETS, doc="masked K loop", num_warps=1, num_stages=2),
+        case("pairs_two_dots_32x32x32_w1", two_dots,
+             {"a_ptr": "*fp16", "b_ptr": "*fp16", "d_ptr": "*fp16", "c_ptr": "*fp32", "K": "i32"},
+             {"BM": 32, "BN": 32, "BK": 32}, targets=TARGETS, doc="two dots per iteration", num_warps=1,
+             num_stages=2),
+    ]
+    for BM, BN, BK, w in ((32, 32, 128, 1), (64, 64, 128, 2), (128, 128, 128, 4)):
+        for fmt in ("e2m1", "e4m3"):
+            a = "*u8" if fmt == "e2m1" else "*fp8e4nv"
+            cases.append(case(f"pairs_scaled_{fmt}_{BM}x{BN}x{BK}_w{w}", scaled_mm,
+                              {"a_ptr": a, "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
+                               "c_ptr": "*fp32", "K": "i32"},
+                              {"BM": BM, "BN": BN, "BK": BK, "A_FMT": fmt, "B_FMT": "e2m1"},
+                              targets=("gfx950", "gfx1250"), doc=f"dot_scaled {fmt} x e2m1", num_warps=w,
+                              num_stages=2))
+    for BM, BN, w in ((64, 64, 2), (128, 128, 4)):
+        cases.append(case(f"pairs_scaled_masked_{BM}x{BN}x128_w{w}", scaled_masked,
+                          {"a_ptr": "*u8", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
+                           "c_ptr": "*fp32", "K": "i32"}, {"BM": BM, "BN": BN, "BK": 128},
+                          targets=("gfx1250",), doc="dot_scaled with masked scale loads", num_warps=w, num_stages=2))
+    return cases
+
+
+def randomized(n: int, seed: int):
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        BM, BN = rng.choice((16, 32, 64, 128)), rng.choice((16, 32, 64, 128))
+        BK = rng.choice((16, 32, 64, 128))
+        dtype = rng.choice(("fp16", "bf16", "fp8"))
+        w = rng.choice((1, 2, 4, 8))
+        s = rng.choice((1, 2, 3))
+        target = rng.choice(TARGETS)
+        out.append(_mm_case(f"rand{i:03d}_{dtype}_{BM}x{BN}x{BK}_w{w}_s{s}", BM, BN, BK, dtype, w, s, (target,)))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--random", type=int, default=0, help="also N random mm_loop configurations")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-curated", action="store_true")
+    ap.add_argument("--only", nargs="*", help="case or <case>.<target> names, fnmatch patterns (default: all)")
+    ap.add_argument("--targets", nargs="*", choices=TARGETS, help="target tags (default: each case's own)")
+    args = ap.parse_args(argv)
+    cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    asm_path = os.path.join(args.out, "asm.json")
+    asm = json.load(open(asm_path)) if os.path.exists(asm_path) else {}
+    hint = os.path.relpath(os.path.abspath(args.out), ROOT)
+    for c in cases:
+        for tag in c["targets"]:
+            name = f"{c['name']}.{tag}.ttgir"
+            if args.only and not any(fnmatch.fnmatch(name[:-len(".ttgir")], p) or fnmatch.fnmatch(c["name"], p)
+                                     for p in args.only) or args.targets and tag not in args.targets:
+                continue
+            t0 = time.time()
+            fixture, fact, reason = run_isolated(c, tag, hint)
+            if fixture is None:
+                print(f"SKIP {name}: {reason}", file=sys.stderr)
+                continue
+            fixture = fixture.replace("tools/compile_corpus.py", "tools/compile_lds_pairs.py", 1)
+            asm[name] = fact
+            with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
+                f.write(fixture)
+            print(f"{name}: shared={fact['shared']} [{time.time() - t0:.1f}s]", file=sys.stderr)
+    with open(asm_path, "w", encoding="utf-8") as f:
+        json.dump(dict(sorted(asm.items())), f, indent=1)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
