@@ -128,7 +128,7 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     pointer's AxisInfo: `checker.properties.coalesced.pointer_vector`); None: as wide as the layouts allow.
     mma_feed: an AMD load whose registers feed every MFMA/WMMA of a loop of one basic block, each instruction
     reading the registers that agree above their lowest `mma_feed` bits (the TTGIR reader's finding,
-    `checker.ttgir.ops_memory.mma_feed`): the ds_read pairs whose two reads reach every instruction are issued
+    `checker.ttgir.mma_feed`): the ds_read pairs whose two reads reach every instruction are issued
     single, as Triton 3.9's LLVM does (`smem.pairs.kept_single_for_mma`); None: paired as LLVM fuses them."""
     if max_vector is not None and (isinstance(max_vector, bool) or not isinstance(max_vector, int)
                                    or max_vector < 1):

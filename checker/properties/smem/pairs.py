@@ -71,7 +71,7 @@ block (directly: bitcasts and the packing of an operand vector aside) and the tw
 of it. Measured on that LLVM (hand-written loops on gfx942, gfx950, gfx1250): a third MFMA fed by neither read,
 a read that feeds no MFMA, a VALU op between a read and its MFMA, or a second block in the loop (a branch) each
 bring the pair back; Triton 3.8's LLVM pairs them all. The TTGIR reader decides when a ``ttg.local_load`` is
-such a read (`checker.ttgir.ops_memory.mma_feed`: a loop body without branching ops, every dot of it reading the
+such a read (`checker.ttgir.mma_feed`: a loop body without branching ops, every dot of it reading the
 load's result) and passes how many of the result's low register bits one instruction reads together;
 `kept_single_for_mma` then finds the pairs whose two reads cover every instruction. In the corpus: the mxfp4
 scales of ``tt.dot_scaled`` on gfx1250 (two ds_load_b32 where ds_load_2addr_stride64_b32 was scored), in the
@@ -293,7 +293,8 @@ def kept_single_for_mma(registers: list[int], vector_bits: int, delta: int, grou
     numbering) behind the plan's register index i, its lowest `vector_bits` the access's vector; the pairs are the
     accesses m and m ^ `delta`; an instruction reads the registers r that agree in r >> `group_bits`. A pair stays
     single when its two accesses hold a register of every instruction's group (each of them holds some, being part
-    of the value every instruction reads from): true when every pair does."""
+    of the value every instruction reads from): true when every pair does (where only some do, the plan is scored
+    as fused, a case none of the measured kernels has)."""
     groups = {r >> group_bits for r in registers}
     low = delta & -delta
     for m in range(0, len(registers), 1 << vector_bits):
