@@ -169,6 +169,28 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed)
 
 
+def splits_for_mma(check: Any, mma_feed: int) -> bool:
+    """Whether `mma_feed` changes how a check's load is issued: a ds_read plan LLVM would pair whose pairs it keeps
+    single for a loop's MFMA/WMMA (`bank_conflict_free`'s mma_feed), the check's operands read as `decide` reads
+    them. The TTGIR reader gives a check the parameter only then, so that the reads it does not change keep
+    sharing their proofs with their copies outside the loop (`checker.run.runner.proof_key`)."""
+    hw, bits = resolve(check.hardware), element_bits(check.dtype_bits)
+    if hw.vendor != "amd" or check.param("direction") != "load":
+        return False
+    if check.param("padded_view"):
+        R, S, _, _ = padded_view(check)
+    else:
+        R, S, shape = access_operands(check)
+        R, S = linear(R, shape, "R"), lowered(S, shape, "S")
+    if isinstance(S, PaddedLayout) and S.padded:
+        from .padded_access import normalize_padded, padded_plan  # lazy, as in bank_conflict_free
+        Rp, mem = normalize_padded(R, S)
+        return padded_plan(Rp, mem, bits, "load", hw, mma_feed=mma_feed).pair != \
+            padded_plan(Rp, mem, bits, "load", hw).pair
+    Rn, Sn = normalize(R, S.linear if isinstance(S, PaddedLayout) else S)
+    return plan(Rn, Sn, bits, "load", "auto", hw, None, mma_feed).pair != plan(Rn, Sn, bits, "load", "auto", hw).pair
+
+
 def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
           hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False,
           max_vector: int | None = None, mma_feed: int | None = None) -> Result:

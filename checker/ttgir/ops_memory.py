@@ -5,12 +5,14 @@ the memdesc views and `tt.dot` / `ttng.warp_group_dot` are checked for (the modu
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..encodings import lower
 from ..errors import CheckerError
 from ..hardware import Hardware
 from ..layout import LinearLayout
+from ..properties.bank_conflicts import splits_for_mma
 from ..properties.coalesced import copy_shared_vec, pointer_vector
 from ..properties.padded_access import normalize_padded, padded_plan
 from ..syntax.mlir_attr import print_attribute
@@ -88,12 +90,12 @@ def shared_access(b: Builder, op: Operation) -> None:
     operands, dims = (("reg", reg.encoding), ("shared", mem.encoding)), tuple(shape)     # (shared by its checks)
     capped = copy_vector(b, op, mem, access) if op.name in ASYNC_ACCESS else None
     vector = (("vector", capped),) if capped is not None else ()
-    feed = mma_feed(b, op) if op.name in LOADS else None
-    if feed is not None:      # its reads feed every MFMA/WMMA of a loop of one block (checker.ttgir.mma_feed)
-        vector += (("mma_feed", feed),)
     b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view + vector
-          + (() if view or capped is not None else _partner(b, op)))
+          + (() if view or vector else _partner(b, op)))
+    feed = mma_feed(b, op) if op.name in LOADS else None
+    if feed is not None:      # its reads feed every MFMA/WMMA of a loop of one block (checker.ttgir.mma_feed)
+        _feed_mma(b, feed)
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"),
               dtype=dtype, bits=bits, params=(("direction", direction),) + view)
@@ -106,6 +108,19 @@ def shared_access(b: Builder, op: Operation) -> None:
         b.add(op, "bank_conflict_free", f"{what} (fill store of `other`)", operands, dims, severity="warning",
               dtype=dtype, bits=bits,
               params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view + vector)
+
+
+def _feed_mma(b: Builder, feed: int) -> None:
+    """Give the bank check just added the ``mma_feed`` of its read where that changes how LLVM issues it
+    (`checker.properties.bank_conflicts.splits_for_mma`); an access the model refuses takes it too, and its check
+    says why."""
+    check = b.out.obligations[-1]
+    try:
+        splits = splits_for_mma(check, feed)
+    except CheckerError:
+        splits = True
+    if splits:
+        b.out.obligations[-1] = dataclasses.replace(check, params=check.params + (("mma_feed", feed),))
 
 
 def copy_vector(b: Builder, op: Operation, mem: TypeRef, access: str) -> int | None:
