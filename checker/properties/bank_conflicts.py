@@ -183,7 +183,7 @@ def splits_for_mma(check: Any, mma_feed: int) -> bool:
         R, S, shape = access_operands(check)
         R, S = linear(R, shape, "R"), lowered(S, shape, "S")
     if isinstance(S, PaddedLayout) and S.padded:
-        from .padded_access import normalize_padded, padded_plan  # lazy, as in bank_conflict_free
+        from .padded_access import normalize_padded, padded_plan  # lazy: only padded layouts need it
         Rp, mem = normalize_padded(R, S)
         return padded_plan(Rp, mem, bits, "load", hw, mma_feed=mma_feed).pair != \
             padded_plan(Rp, mem, bits, "load", hw).pair
