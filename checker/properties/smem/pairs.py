@@ -85,7 +85,18 @@ Assumptions (no AMD GPU measured):
 * LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
-  four pairs). tools/asm_compare.py reports such rows apart.
+  four pairs). tools/asm_compare.py reports such rows apart. Two more such cases, found in library kernels
+  (Triton 3.9.0's LLVM, by editing its IR until the pair came back) and not modelled, as they leave some pairs
+  of a plan fused and others single, which a plan does not express:
+  - broadcast lanes: where the lanes' offsets are one shift of the thread id with holes (lanes that repeat
+    data), LLVM builds the base as (tid << s) & M; an immediate that sets every hole bit lets InstCombine drop
+    the mask for that access, which then has an address register of its own (OpenAI triton_kernels' MX scale
+    reads on gfx950, 8x256 i8, lanes 4 and 5 broadcast: the reads at bytes 192, 704, 1216 and 1728 stay
+    single, the others pair; zero warp offsets make no such hole);
+  - a read sunk into a loop: LLVM's IR sink pass moves loads used only inside the next loop into its
+    preheader, but not their addresses when another access of the block shares them, so each read arrives
+    with an address register of its own (flash-attention's ROCm backward on gfx942: a dot operand read before
+    an inner loop, reading the buffer another read of the block reads).
 """
 
 from __future__ import annotations
