@@ -1,8 +1,11 @@
-"""LDS reads that feed every MFMA/WMMA of a loop of one basic block: Triton 3.9's LLVM keeps their ds_read pairs
-single (change ``lds_reads_single_for_mma``; checker/ttgir/mma_feed.py, checker/properties/smem/pairs.py), Triton
-3.8's fuses them. Fixtures: tools/compile_lds_pairs.py's pipelined matmul loops for gfx942, gfx950 and gfx1250,
-compiled by Triton 3.9.0 and 3.8.0 (``triton38/``), each with the shared-memory instructions of its AMDGCN per
-TTGIR line (asm.json); tools/asm_compare.py puts them beside what layoutcheck scores."""
+"""AMD LDS pairs where LLVM does not fuse what the offsets allow. LDS reads that feed every MFMA/WMMA of a loop of one
+basic block: Triton 3.9's LLVM keeps their ds_read pairs single (change ``lds_reads_single_for_mma``;
+checker/ttgir/mma_feed.py), Triton 3.8's fuses them; stores of one address register with other stores between them;
+reads whose immediate fills the holes of broadcast lanes (checker/properties/smem/pairs.py). Fixtures:
+tools/compile_lds_pairs.py's pipelined matmul loops for gfx942, gfx950 and gfx1250, compiled by Triton 3.9.0 and
+3.8.0 (``triton38/``), and one MXFP4 matmul of OpenAI's triton_kernels for gfx950, each with the shared-memory
+instructions of its AMDGCN per TTGIR line (asm.json); tools/asm_compare.py puts them beside what layoutcheck
+scores."""
 
 from __future__ import annotations
 
@@ -16,7 +19,13 @@ import checker
 from checker.encodings import lower
 from checker.errors import CheckerError
 from checker.properties.bank_conflicts import bank_conflict_free
-from checker.properties.smem.pairs import issue_order, kept_single_for_mma, pairing
+from checker.properties.smem.pairs import (
+    address_registers,
+    issue_order,
+    kept_single_for_mma,
+    pairing,
+    shift_holes,
+)
 from checker.syntax.mlir_attr import parse_attribute
 from checker.versions import parse, using
 
@@ -66,7 +75,7 @@ def test_every_compared_read_is_scored_as_emitted(compared):
     unpaired = {k: (r["scored"], r["emitted"]) for k, r in rows.items() if r["status"] == asm_compare.LLVM_UNPAIRED}
     assert unpaired == ({} if version == "3.9" else {("pairs_mm_bf16_64x128x64_w1_s1.gfx942.ttgir", 73): (
         "ds_read2st64_b64", {"ds_read2st64_b64": 2, "ds_read_b64": 28})})
-    assert sum(r["status"] == "agrees" for r in rows.values()) == {"3.9": 99, "3.8": 98}[version]
+    assert sum(r["status"] == "agrees" for r in rows.values()) == {"3.9": 107, "3.8": 98}[version]
 
 
 def test_loop_reads_single_under_39_paired_under_38(compared):
@@ -173,6 +182,29 @@ def test_a_store_pair_fuses_only_with_nothing_aliasing_between():
     stores = pairing([257, 129], lanes, 0, 8, 8, stores=True)
     assert (stores.delta, stores.unpaired) == (0, "2 of 4 accesses stay single")
     assert issue_order(3, 1, (2,)) == [0, 2, 1]
+
+
+def test_broadcast_lanes_give_some_reads_their_own_address():
+    """OpenAI triton_kernels' MX scale read on gfx950 (8x256 i8, lanes 4 and 5 repeat data): LLVM builds the base as
+    (tid << 2) & 316; a read whose immediate sets both holes (64 and 128: 192, 704, 1216, 1728) has InstCombine drop
+    the mask and its own address register, so of its 16 reads LLVM pairs 12 and leaves 4 single, in the K loop
+    (line 193) and in the epilogue (215): the plan is scored as its single reads (on gfx950 a pair costs its two
+    passes) and named as the mix."""
+    rows = {(pathlib.Path(r["file"]).name, r["line"]): r for r in _rows(FIXTURES, "3.9")}
+    for line in (193, 215):
+        r = rows[("triton_kernels_mxfp4_dec_m16.gfx950.ttgir", line)]
+        assert (r["scored"], r["instructions"], r["emitted"], r["status"]) == (
+            "ds_read2_b32+ds_read_b32", 16, {"ds_read2_b32": 6, "ds_read_b32": 4}, "agrees")
+    lanes = [4, 8, 16, 32, 0, 0, 256]                  # 6 lanes (two repeat), one warp, in elements of 1 byte
+    assert shift_holes(lanes, 6) == 192
+    assert shift_holes([4, 8, 16, 32, 64, 128, 0], 6) == 0          # a warp that repeats makes no hole
+    assert shift_holes([4, 8, 16, 32, 0, 0, 512], 6) == 0           # the warp off the shift: not this form
+    regs = [1, 2, 64, 128, 512, 1024]                   # the 4-byte vector, then 64, 128, 512, 1024
+    by = address_registers(regs, lanes, 2, lane_bits=6)
+    assert sorted(imm for key, acc in by.items() if key != 0 for _, imm in acc) == [192, 704, 1216, 1728]
+    pr = pairing(regs, lanes, 2, 4, 1, lane_bits=6)
+    assert (pr.paired, pr.singles, len(pr.fields)) == (False, 4, 6)
+    assert pairing(regs, lanes, 2, 4, 1).paired          # without the lane count (a conversion): all paired
 
 
 @pytest.mark.parametrize("registers,vector_bits,delta,group_bits,want", [

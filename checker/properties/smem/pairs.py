@@ -85,14 +85,8 @@ Assumptions (no AMD GPU measured):
 * LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
-  four pairs). tools/asm_compare.py reports such rows apart. Two more such cases, found in library kernels
-  (Triton 3.9.0's LLVM, by editing its IR until the pair came back) and not modelled, as they leave some pairs
-  of a plan fused and others single, which a plan does not express:
-  - broadcast lanes: where the lanes' offsets are one shift of the thread id with holes (lanes that repeat
-    data), LLVM builds the base as (tid << s) & M; an immediate that sets every hole bit lets InstCombine drop
-    the mask for that access, which then has an address register of its own (OpenAI triton_kernels' MX scale
-    reads on gfx950, 8x256 i8, lanes 4 and 5 broadcast: the reads at bytes 192, 704, 1216 and 1728 stay
-    single, the others pair; zero warp offsets make no such hole);
+  four pairs). tools/asm_compare.py reports such rows apart. One more such case, found in library kernels
+  (Triton 3.9.0's LLVM, by editing its IR until the pair came back), is not modelled:
   - a read sunk into a loop: LLVM's IR sink pass moves loads used only inside the next loop into its
     preheader, but not their addresses when another access of the block shares them, so each read arrives
     with an address register of its own (flash-attention's ROCm backward on gfx942: a dot operand read before
@@ -104,6 +98,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ...hardware import Hardware
 
@@ -116,13 +111,15 @@ class Pairing:
     registers in issue order) whose values one paired instruction moves together, 0 when the plan is
     not paired (``unpaired`` says why); ``fields``: each paired instruction's ``(offset0, offset1,
     stride64)`` (units of E, or of 64 E when stride64); ``additive``: the registers Triton adds as
-    constants."""
+    constants; ``singles``: where LLVM pairs some accesses and leaves others single (delta 0: the plan is
+    scored as single accesses, `fields` the pairs it does make), how many stay single."""
 
     element_bytes: int
     delta: int
     fields: tuple[tuple[int, int, bool], ...]
     additive: tuple[int, ...]
     unpaired: str = ""
+    singles: int = 0
 
     @property
     def paired(self) -> bool:
@@ -201,7 +198,8 @@ def fuse(offsets: list[tuple[int, int]], apart: Callable[[int, int], bool] | Non
 
 
 def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int,
-                      pad: Callable[[int], int] | None = None) -> dict[int, list[tuple[int, int]]]:
+                      pad: Callable[[int], int] | None = None, lane_bits: int | None = None
+                      ) -> dict[Any, list[tuple[int, int]]]:
     """The plan's accesses by address register: {XOR part: [(register index, immediate offset)]}
     (offsets in elements; register index over the plan's registers, vector bits 0).
 
@@ -217,12 +215,21 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
     ``regIdxAddI8 = applyPadding(regIdxAddI8, paddingShifts)``, the constant bitwise disjoint from the
     base), and phys(a | b) = phys(a) + phys(b) for disjoint a, b (a shift distributes over a disjoint OR).
     So the immediate is pad(additive part) + pad(XOR part outside the lanes' and warps' bits): the slot
-    distance between the access and its address register's base."""
+    distance between the access and its address register's base.
+
+    Broadcast lanes (``lane_bits``: how many of `lane_offsets` are lanes; Triton 3.9.0's LLVM, found by editing
+    its IR until the pair came back): where the lanes' and warps' offsets are one shift of the thread id with
+    holes at lanes that repeat data (`shift_holes`), LLVM builds the base as (tid << s) & M, M without the
+    holes; an immediate that sets every hole overwrites all the bits the mask clears, so InstCombine drops the
+    mask for that access, whose address, (tid << s) | imm, is a register of its own. OpenAI triton_kernels' MX
+    scale reads on gfx950 (8x256 i8, lanes 4 and 5 broadcast, holes at 64 and 128): the reads at 192, 704,
+    1216 and 1728 stay single ds_read_b32 and the others pair."""
     span = 0
     for o in lane_offsets:
         span |= o
+    holes = shift_holes(lane_offsets, lane_bits) if pad is None and lane_bits is not None else 0
     front = set(additive_registers(cvt_regs, lane_offsets, vector_bits))
-    out: dict[int, list[tuple[int, int]]] = {}
+    out: dict[Any, list[tuple[int, int]]] = {}
     for m in range(0, 1 << len(cvt_regs), 1 << vector_bits):
         add = xor = 0
         for j in range(vector_bits, len(cvt_regs)):
@@ -232,8 +239,23 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
                 else:
                     xor ^= cvt_regs[j]
         imm = add ^ (xor & ~span) if pad is None else pad(add) + pad(xor & ~span)
-        out.setdefault(xor & span, []).append((m, imm))
+        key: Any = ("own", m) if holes and imm & holes == holes else xor & span
+        out.setdefault(key, []).append((m, imm))
     return out
+
+
+def shift_holes(lane_offsets: list[int], lane_bits: int) -> int:
+    """The holes of a lane and warp map that is one shift of the thread id: where every non-zero offset i (the
+    `lane_bits` lanes', then the warps') is 2^(i+s) for one s, the positions 2^(i+s) of the lanes whose offset is
+    0 (they repeat another lane's data); 0 where the map is no such shift or no lane repeats. A warp that repeats
+    makes no hole: the warp id enters the address only through the warps that move it."""
+    nonzero = [(i, o) for i, o in enumerate(lane_offsets) if o]
+    if not nonzero or any(o & (o - 1) for _, o in nonzero):
+        return 0
+    s = nonzero[0][1].bit_length() - 1 - nonzero[0][0]
+    if s < 0 or any(o != 1 << (i + s) for i, o in nonzero):
+        return 0
+    return sum(1 << (i + s) for i, o in enumerate(lane_offsets[:lane_bits]) if not o)
 
 
 def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> list[int]:
@@ -245,16 +267,18 @@ def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> lis
 
 
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
-            elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False) -> Pairing:
+            elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False,
+            lane_bits: int | None = None) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
     `elem_bytes`): ``cvt_regs`` are the plan's register offsets in order (the first
     `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
     padded layout's offset -> slot map, which the immediates go through (`address_registers`); ``stores``: the
-    accesses are stores, which do not move past the other address registers' stores (module docstring, rule 2)."""
+    accesses are stores, which do not move past the other address registers' stores (module docstring, rule 2);
+    ``lane_bits``: how many of `lane_offsets` are lanes (`address_registers`' broadcast lanes)."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
-    by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad)
+    by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad, lane_bits)
     if all(len(v) == 1 for v in by_register.values()):
         return Pairing(element_bytes, 0, (), add, "every access has its own address register")
     apart = _stores_between(by_register, issue_order(len(cvt_regs), vector_bits, add)) if stores else None
@@ -269,15 +293,15 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
         pairs += p
         single += s
     if single:
-        return Pairing(element_bytes, 0, (), add, f"{len(single)} of {len(single) + 2 * len(pairs)} accesses "
-                                                  f"stay single")
+        return Pairing(element_bytes, 0, tuple(f for _, _, f in pairs), add,
+                       f"{len(single)} of {len(single) + 2 * len(pairs)} accesses stay single", len(single))
     deltas = {a ^ b for a, b, _ in pairs}
     if len(deltas) != 1:
         return Pairing(element_bytes, 0, (), add, "the pairs differ in different registers")
     return Pairing(element_bytes, deltas.pop(), tuple(f for _, _, f in pairs), add)
 
 
-def _stores_between(by_register: dict[int, list[tuple[int, int]]], order: list[int]) -> Callable[[int, int], bool]:
+def _stores_between(by_register: dict[Any, list[tuple[int, int]]], order: list[int]) -> Callable[[int, int], bool]:
     """apart(a, b) for stores: some store of another address register is issued between accesses a and b."""
     position = {}
     register_of = {}

@@ -326,7 +326,13 @@ class Plan:
         if hw.vendor == "amd":
             if self.pair is not None and self.pair.paired:
                 return "+".join(pair_mnemonic(self.direction, vb, st64, hw) for st64 in sorted(self.pair.forms))
-            return amd_mnemonic(self.instruction, vb, self.bits, hw)
+            single = amd_mnemonic(self.instruction, vb, self.bits, hw)
+            if self.pair is not None and self.pair.singles and self.pair.fields and hw.pair_groups(2 * vb) is None:
+                # some accesses paired, others single: where a pair is two passes of the single access's groups
+                # (gfx942 / gfx950) the plan's single accesses cost what LLVM's mix costs; the mix is named
+                return "+".join([pair_mnemonic(self.direction, vb, st64, hw) for st64 in sorted(self.pair.forms)]
+                                + [single])
+            return single
         suffix = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}[vb]
         if self.instruction == "cp.async":
             return "LDGSTS" + suffix
@@ -460,7 +466,7 @@ def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: s
             if not isinstance(p, str):
                 return p
     p = vector_plan(local, origin, bits, direction, hw)
-    return paired_plan(p, hw, mma_feed=mma_feed) if hw.vendor == "amd" else p
+    return paired_plan(p, hw, mma_feed=mma_feed, lane_holes=True) if hw.vendor == "amd" else p
 
 
 MERGED_BYTES = 16   # the widest LDS access LLVM merges a lane's adjacent accesses into (ds_read/write_b128)
@@ -496,7 +502,7 @@ def _blocks(p: Plan, offsets: list[int]) -> list[int]:
     return [o & -(1 << len(p.phase_regs)) for o in offsets]
 
 
-def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None) -> Plan:
+def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, lane_holes: bool = False) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
     tells the two addresses of one instruction apart either joins the phase bits, with the target's
@@ -510,17 +516,22 @@ def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None) ->
     (`checker.properties.padded_access.padded_plan`; `pairs.address_registers`). ``mma_feed``: the read's
     registers feed every MFMA/WMMA of a loop of one basic block, each instruction reading the registers that agree
     above their lowest ``mma_feed`` bits; the pairs whose two reads reach every such instruction stay single
-    (`pairs.kept_single_for_mma`)."""
+    (`pairs.kept_single_for_mma`). ``lane_holes``: the addresses are lowerLdSt's (a local_load / local_store),
+    whose broadcast lanes give some accesses an address register of their own on 64-lane waves
+    (`pairs.address_registers`; measured on gfx950); a conversion's scratch, addressed otherwise, pairs them
+    (fbgemm's jagged attention on gfx1250), and so do RDNA's 32-lane waves (tl_dot_fp32_ieee's operand, its lane
+    halves repeated, on gfx1100 / gfx1201: every pair fused)."""
     lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
     regs = [b[0] for b in p.cvt.in_bases(REG)]
     if p.merged:    # a merged access is the aligned block its vector spans: the rest address blocks
         lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
-    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad, p.direction == "store")
+    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad, p.direction == "store",
+                 p.cvt.in_dim_size_log2(LANE) if lane_holes and hw.warp_size == 64 else None)
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
     merged = _merged(p, pr, regs, hw, pad)
     if merged is not None:
-        return paired_plan(merged, hw, pad, mma_feed)
+        return paired_plan(merged, hw, pad, mma_feed, lane_holes)
     if mma_feed is not None and p.direction == "load" and follows("lds_reads_single_for_mma") \
             and kept_single_for_mma([p.register(i) for i in range(1 << len(regs))], len(p.phase_regs), pr.delta,
                                     mma_feed):
