@@ -62,7 +62,9 @@ it is regular: every access of every address register is fused, and the two acce
 differ in the same register combination (`Pairing.delta`). The bank model then takes that combination
 either inside one phase or as the pass of the instruction, per target (`plan.paired`,
 docs/hardware.md). When some accesses stay single, or the pairs differ in different registers, the
-plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`).
+plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`); where some pairs are made and
+a pair costs its two single passes (gfx942 / gfx950), the instruction is named as the mix LLVM emits
+(``ds_read2_b32+ds_read_b32``: `Pairing.singles`).
 
 Loops of one block (Triton 3.9's LLVM: change ``lds_reads_single_for_mma``). A paired read gives its two values
 one wide register, so every instruction that uses either waits for both. SILoadStoreOptimizer therefore leaves two
