@@ -119,7 +119,8 @@ MODELS = ("hardware", "triton")
 def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, direction: str = "store",
                        access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
                        engines: Engines = DEFAULT_ENGINES, triton: bool = False,
-                       max_vector: int | None = None, mma_feed: int | None = None) -> Result:
+                       max_vector: int | None = None, mma_feed: int | None = None,
+                       offset_phi: bool = False) -> Result:
     """Does storing R into S (direction="store") or loading S into R ("load") cost
     only the conflict-free number of wavefronts? See the module docstring. triton: with the hardware
     model, also Triton's own count (``details["triton_conflicts"]``) and, where it differs, why (in the
@@ -129,7 +130,10 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     mma_feed: an AMD load whose registers feed every MFMA/WMMA of a loop of one basic block, each instruction
     reading the registers that agree above their lowest `mma_feed` bits (the TTGIR reader's finding,
     `checker.ttgir.mma_feed`): the ds_read pairs whose two reads reach every instruction are issued
-    single, as Triton 3.9's LLVM does (`smem.pairs.kept_single_for_mma`); None: paired as LLVM fuses them."""
+    single, as Triton 3.9's LLVM does (`smem.pairs.kept_single_for_mma`); None: paired as LLVM fuses them.
+    offset_phi: an AMD load after a loop whose lanes' offset LLVM merges with the loop's own read of that buffer
+    into a phi (the TTGIR reader's finding, `checker.ttgir.mma_feed.offset_phi`): its XOR constants with lane bits
+    keep their address registers (`smem.pairs.address_registers`)."""
     if max_vector is not None and (isinstance(max_vector, bool) or not isinstance(max_vector, int)
                                    or max_vector < 1):
         raise CheckerError(f"must be a positive number of elements, got {max_vector!r}", field="vector")
@@ -138,6 +142,9 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                            f"the hardware model, not {access} in the {model} model", field="vector")
     if mma_feed is not None and (isinstance(mma_feed, bool) or not isinstance(mma_feed, int) or mma_feed < 0):
         raise CheckerError(f"must be a number of register bits (0 or more), got {mma_feed!r}", field="mma_feed")
+    if offset_phi and (direction != "load" or access != "auto" or model != "hardware"):
+        raise CheckerError(f"describes a load (access auto) in the hardware model after a loop, not a {direction} "
+                           f"({access}, {model} model)", field="offset_phi")
     if mma_feed is not None and (direction != "load" or access != "auto" or model != "hardware"):
         raise CheckerError(f"describes a load (access auto) in the hardware model whose reads feed a loop's "
                            f"MFMA/WMMA, not a {direction} ({access}, {model} model)", field="mma_feed")
@@ -151,7 +158,8 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     if isinstance(S, PaddedLayout):  # padded shared memory: integer addresses, see padded_access
         if not S.padded:  # no padding: the linear layout, scored without Triton's figure
             return bank_conflict_free(R, S.linear, dtype_bits, direction=direction, access=access, model=model,
-                                      hardware=hw, engines=engines, max_vector=max_vector, mma_feed=mma_feed)
+                                      hardware=hw, engines=engines, max_vector=max_vector, mma_feed=mma_feed,
+                                      offset_phi=offset_phi)
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engines,
                                          max_vector=max_vector, mma_feed=mma_feed)
@@ -166,14 +174,14 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(_Normalized(R, S), fr, bits, direction, hw, engines)
-    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed)
+    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed, offset_phi)
 
 
-def splits_for_mma(check: Any, mma_feed: int) -> bool:
-    """Whether `mma_feed` changes how a check's load is issued: a ds_read plan LLVM would pair whose pairs it keeps
-    single for a loop's MFMA/WMMA (`bank_conflict_free`'s mma_feed), the check's operands read as `decide` reads
-    them. The TTGIR reader gives a check the parameter only then, so that the reads it does not change keep
-    sharing their proofs with their copies outside the loop (`checker.run.runner.proof_key`)."""
+def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = False) -> bool:
+    """Whether `mma_feed` / `offset_phi` change how a check's load is issued: a ds_read plan whose pairs LLVM then
+    fuses otherwise (`bank_conflict_free`'s parameters), the check's operands read as `decide` reads them. The
+    TTGIR reader gives a check such a parameter only then, so that the reads it does not change keep sharing their
+    proofs with their copies (`checker.run.runner.proof_key`)."""
     hw, bits = resolve(check.hardware), element_bits(check.dtype_bits)
     if hw.vendor != "amd" or check.param("direction") != "load":
         return False
@@ -188,17 +196,18 @@ def splits_for_mma(check: Any, mma_feed: int) -> bool:
         return padded_plan(Rp, mem, bits, "load", hw, mma_feed=mma_feed).pair != \
             padded_plan(Rp, mem, bits, "load", hw).pair
     Rn, Sn = normalize(R, S.linear if isinstance(S, PaddedLayout) else S)
-    return plan(Rn, Sn, bits, "load", "auto", hw, None, mma_feed).pair != plan(Rn, Sn, bits, "load", "auto", hw).pair
+    return plan(Rn, Sn, bits, "load", "auto", hw, None, mma_feed, offset_phi).pair != \
+        plan(Rn, Sn, bits, "load", "auto", hw).pair
 
 
 def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
           hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False,
-          max_vector: int | None = None, mma_feed: int | None = None) -> Result:
+          max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Result:
     """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
     the width the shared encoding declares (nvmma_shared)."""
     return bank_conflict_free(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
                               direction=direction, access=access, model=model, hardware=hardware, engines=engines,
-                              triton=triton, max_vector=max_vector, mma_feed=mma_feed)
+                              triton=triton, max_vector=max_vector, mma_feed=mma_feed, offset_phi=offset_phi)
 
 
 def decide(check, engines: Engines) -> Result:
@@ -214,14 +223,14 @@ def decide(check, engines: Engines) -> Result:
         if not mem.padded:              # no padding after all: the linear layout's own model
             return bank_conflict_free(R, mem.linear, check.dtype_bits, direction=p("direction"), access=access,
                                       model=model, hardware=hw, engines=engines, max_vector=p("vector"),
-                                      mma_feed=p("mma_feed"))
+                                      mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")))
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
                                          places, max_vector=p("vector"), mma_feed=p("mma_feed"))
     R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
                  hardware=check.hardware, triton=bool(p("triton")), engines=engines, max_vector=p("vector"),
-                 mma_feed=p("mma_feed"))
+                 mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")))
 
 
 class _Normalized:
@@ -281,8 +290,8 @@ def _decide_triton(norm: _Normalized, fr: Frame, bits, direction, hw, engines) -
 
 
 def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = False,
-                     max_vector: int | None = None, mma_feed: int | None = None) -> Result:
-    p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed)
+                     max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Result:
+    p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi)
     wm = word_map(p, hw)
     free = free_bits(p, wm)
     words = [c for _, _, c in free]

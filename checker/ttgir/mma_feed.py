@@ -16,6 +16,16 @@ over the lanes that hold distinct elements: 64 for MFMA, 32 for WMMA v2/v3, 16 f
 repeat the operand; over 2 for an fp4 operand packed two to a byte), or for a scale the 32-bit word each
 instruction takes (its K over the scale block). An operand's low register bits are its elements along K in
 the order the instruction consumes them (the dot_op layouts' kWidth runs first; a scale layout's word).
+
+`offset_phi`: a ``ttg.local_load`` after an ``scf.for`` of runtime bounds (a loop that may not run) whose body
+reads a buffer of the same type into the same layout, with at least two such reads after the loop (a pipeline of
+three stages or more). Triton computes the lanes' offset for every read; LLVM hoists the loop's copy into the
+guarded preheader and merges the reads after the loop with it through a phi (GVN), through which its known-bits
+analysis does not see, so those reads cannot fold the lane-overlapping XOR constants into immediates
+(`checker.properties.smem.pairs.address_registers`; found by editing Triton 3.9.0's LLVM IR: tl_dot_f16's
+epilogue on gfx942; change ``lds_offset_phi_unfolded``). With one read after the loop (two stages: a random
+fp16 32x64x64 matmul) every pair forms, so that case is left out; the condition is what the measured kernels
+tell apart, not LLVM's own.
 """
 
 from __future__ import annotations
@@ -67,6 +77,44 @@ def mma_feed(b: Builder, op: Operation) -> int | None:
                 return None
             bits.append(g)
     return min(bits) if bits else None
+
+
+def offset_phi(b: Builder, op: Operation) -> bool:
+    """Whether a ``ttg.local_load``'s lanes' offset reaches it through a phi (module docstring; Triton 3.9's LLVM:
+    change ``lds_offset_phi_unfolded``)."""
+    if b.hw is None or b.hw.vendor != "amd" or op.parent is None or not follows("lds_offset_phi_unfolded"):
+        return False
+    if _read_type(op) is None:
+        return False
+    same = _read_type(op)
+    block = [o for o in b.held.get(id(b.m.operations[op.parent]), ()) if o.region == op.region]
+    for i, o in enumerate(block):
+        if o is op:
+            return False
+        if o.name != "scf.for" or not _runtime_bounds(b, o):
+            continue
+        inside = any(_read_type(inner) == same for inner in b.held.get(id(o), ()) if inner.region == 0)
+        after = sum(_read_type(x) == same for x in block[i + 1:])
+        if inside and after >= 2:
+            return True
+    return False
+
+
+def _read_type(op: Operation) -> tuple | None:
+    """A local_load's (memdesc encoding, shape, result encoding, shape, element type); None for other ops."""
+    if op.name != "ttg.local_load":
+        return None
+    m = [t for t in op.operand_types if t.kind == "memdesc"]
+    t = [t for t in op.result_types if t.kind == "tensor"]
+    if len(m) != 1 or len(t) != 1:
+        return None
+    return m[0].encoding_text, tuple(m[0].shape), t[0].encoding_text, tuple(t[0].shape), t[0].element_type
+
+
+def _runtime_bounds(b: Builder, loop: Operation) -> bool:
+    """An scf.for whose lower or upper bound is not an arith.constant (it may run zero times)."""
+    bounds = loop.operands[:2]
+    return len(bounds) == 2 and any((d := b.defining_op(v)) is None or d.name != "arith.constant" for v in bounds)
 
 
 def branches(b: Builder, o: Operation) -> bool:

@@ -12,14 +12,14 @@ from ..encodings import lower
 from ..errors import CheckerError
 from ..hardware import Hardware
 from ..layout import LinearLayout
-from ..properties.bank_conflicts import splits_for_mma
+from ..properties.bank_conflicts import changes_pairs
 from ..properties.coalesced import copy_shared_vec, pointer_vector
 from ..properties.padded_access import normalize_padded, padded_plan
 from ..syntax.mlir_attr import print_attribute
 from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
 from .axis_info import access_of
 from .builder import Builder, _compact, op_check
-from .mma_feed import mma_feed
+from .mma_feed import mma_feed, offset_phi
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
 # serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
@@ -93,9 +93,8 @@ def shared_access(b: Builder, op: Operation) -> None:
     b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view + vector
           + (() if view or vector else _partner(b, op)))
-    feed = mma_feed(b, op) if op.name in LOADS else None
-    if feed is not None:      # its reads feed every MFMA/WMMA of a loop of one block (checker.ttgir.mma_feed)
-        _feed_mma(b, feed)
+    if op.name in LOADS:      # how LLVM pairs its reads where the loops around it decide (checker.ttgir.mma_feed)
+        _llvm_pairing(b, mma_feed(b, op), offset_phi(b, op))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
         b.add(op, "aligned_access", what, operands, dims, severity=MISALIGNED.get(b.hw.vendor, "error"),
               dtype=dtype, bits=bits, params=(("direction", direction),) + view)
@@ -110,17 +109,21 @@ def shared_access(b: Builder, op: Operation) -> None:
               params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view + vector)
 
 
-def _feed_mma(b: Builder, feed: int) -> None:
-    """Give the bank check just added the ``mma_feed`` of its read where that changes how LLVM issues it
-    (`checker.properties.bank_conflicts.splits_for_mma`); an access the model refuses takes it too, and its check
+def _llvm_pairing(b: Builder, feed: int | None, phi: bool) -> None:
+    """Give the bank check just added its read's ``mma_feed`` (it feeds every MFMA/WMMA of a loop of one block) and
+    ``offset_phi`` (its lanes' offset comes through a phi) where they change how LLVM issues it
+    (`checker.properties.bank_conflicts.changes_pairs`); an access the model refuses takes them too, and its check
     says why."""
+    if feed is None and not phi:
+        return
     check = b.out.obligations[-1]
     try:
-        splits = splits_for_mma(check, feed)
+        changes = changes_pairs(check, feed, phi)
     except CheckerError:
-        splits = True
-    if splits:
-        b.out.obligations[-1] = dataclasses.replace(check, params=check.params + (("mma_feed", feed),))
+        changes = True
+    if changes:
+        extra = ((("mma_feed", feed),) if feed is not None else ()) + ((("offset_phi", True),) if phi else ())
+        b.out.obligations[-1] = dataclasses.replace(check, params=check.params + extra)
 
 
 def copy_vector(b: Builder, op: Operation, mem: TypeRef, access: str) -> int | None:

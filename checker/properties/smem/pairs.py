@@ -87,7 +87,8 @@ Assumptions (no AMD GPU measured):
 * LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
-  four pairs). tools/asm_compare.py reports such rows apart. One more such case, found in library kernels
+  four pairs: the base through a phi, `address_registers`' ``phi_base``, now modelled for Triton 3.9).
+  tools/asm_compare.py reports the rows still left so apart. One more such case, found in library kernels
   (Triton 3.9.0's LLVM, by editing its IR until the pair came back), is not modelled:
   - a read sunk into a loop: LLVM's IR sink pass moves loads used only inside the next loop into its
     preheader, but not their addresses when another access of the block shares them, so each read arrives
@@ -200,8 +201,8 @@ def fuse(offsets: list[tuple[int, int]], apart: Callable[[int, int], bool] | Non
 
 
 def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int,
-                      pad: Callable[[int], int] | None = None, lane_bits: int | None = None
-                      ) -> dict[Any, list[tuple[int, int]]]:
+                      pad: Callable[[int], int] | None = None, lane_bits: int | None = None,
+                      phi_base: bool = False) -> dict[Any, list[tuple[int, int]]]:
     """The plan's accesses by address register: {XOR part: [(register index, immediate offset)]}
     (offsets in elements; register index over the plan's registers, vector bits 0).
 
@@ -225,7 +226,15 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
     holes; an immediate that sets every hole overwrites all the bits the mask clears, so InstCombine drops the
     mask for that access, whose address, (tid << s) | imm, is a register of its own. OpenAI triton_kernels' MX
     scale reads on gfx950 (8x256 i8, lanes 4 and 5 broadcast, holes at 64 and 128): the reads at 192, 704,
-    1216 and 1728 stay single ds_read_b32 and the others pair."""
+    1216 and 1728 stay single ds_read_b32 and the others pair.
+
+    A base through a phi (``phi_base``; Triton 3.9.0's LLVM, found by editing its IR): LLVM splits the XOR's
+    part outside the lanes' bits off into the immediate (SeparateConstOffsetFromGEP) only where it proves those
+    bits zero in the base, and it cannot see through a phi. Where the lanes' offset of a read after a loop comes
+    through one (GVN merging it with the same read's in a loop that may not run), an XOR that has bits inside the
+    lanes' span keeps its outside part: each such access has an address register of its own (tl_dot_f16's
+    epilogue on gfx942, amd_rotating_shared: of the B read's four pairs only the one without lane bits, 0 and
+    0x1000, is fused). An XOR entirely outside the span was made an OR before the phi existed and still folds."""
     span = 0
     for o in lane_offsets:
         span |= o
@@ -242,6 +251,8 @@ def address_registers(cvt_regs: list[int], lane_offsets: list[int], vector_bits:
                     xor ^= cvt_regs[j]
         imm = add ^ (xor & ~span) if pad is None else pad(add) + pad(xor & ~span)
         key: Any = ("own", m) if holes and imm & holes == holes else xor & span
+        if phi_base and pad is None and xor & span and xor & ~span:
+            key, imm = ("xor", xor), add
         out.setdefault(key, []).append((m, imm))
     return out
 
@@ -270,17 +281,18 @@ def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> lis
 
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
             elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False,
-            lane_bits: int | None = None) -> Pairing:
+            lane_bits: int | None = None, phi_base: bool = False) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
     `elem_bytes`): ``cvt_regs`` are the plan's register offsets in order (the first
     `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
     padded layout's offset -> slot map, which the immediates go through (`address_registers`); ``stores``: the
     accesses are stores, which do not move past the other address registers' stores (module docstring, rule 2);
-    ``lane_bits``: how many of `lane_offsets` are lanes (`address_registers`' broadcast lanes)."""
+    ``lane_bits``: how many of `lane_offsets` are lanes (`address_registers`' broadcast lanes); ``phi_base``: the
+    lanes' offset reaches the accesses through a phi (`address_registers`)."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
-    by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad, lane_bits)
+    by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad, lane_bits, phi_base)
     if all(len(v) == 1 for v in by_register.values()):
         return Pairing(element_bytes, 0, (), add, "every access has its own address register")
     apart = _stores_between(by_register, issue_order(len(cvt_regs), vector_bits, add)) if stores else None
