@@ -207,6 +207,29 @@ def test_broadcast_lanes_give_some_reads_their_own_address():
     assert pairing(regs, lanes, 2, 4, 1).paired          # without the lane count (a conversion): all paired
 
 
+def test_reads_after_the_loop_through_an_offset_phi():
+    """tl_dot_f16 on gfx942 (tests/corpus): its epilogue's two reads of the amd_rotating_shared B tile get the
+    parameter offset_phi (a loop of runtime bounds reads it the same way; two such reads after it) and are scored as
+    LLVM's mix, one ds_read2st64_b64 and six ds_read_b64; the loop's own read, the A reads and the same module under
+    Triton 3.8 keep their four pairs."""
+    path = str(ROOT / "tests" / "corpus" / "tl_dot_f16.gfx942.ttgir")
+    for version, want in (("3.9", {142: "ds_read2st64_b64+ds_read_b64", 151: "ds_read2st64_b64+ds_read_b64"}),
+                          ("3.8", {})):
+        report = checker.verify(path, triton_version=version)
+        loads = {c["source"]["line"]: c for c in report["checks"] if c["property"] == "bank_conflict_free"
+                 and c["source"]["op"] == "ttg.local_load"}
+        assert {n: c["details"]["mnemonic"] for n, c in loads.items() if c["parameters"].get("offset_phi")} == want
+        assert {c["details"]["mnemonic"] for n, c in loads.items() if n not in want} == {"ds_read2st64_b64"}
+    # tl_dot_f16's shape in bytes: XOR-formed registers 0x10, 0x20 and 0x1020 (a lane bit and one above the lanes'
+    # span 0x3f8): without the phi the eight 8-byte reads are four ds_read2st64 (0x1000 apart); through it only the
+    # pair whose XOR has no lane bits (0 and 0x1000) forms, six reads stay single
+    lanes = [0x18, 0x30, 0x60, 0xC0, 0x180, 0x300]
+    plain = pairing([0x10, 0x20, 0x1020], lanes, 0, 8, 1)
+    assert (plain.delta, plain.fields) == (6, ((0, 8, True),) * 4)
+    phi = pairing([0x10, 0x20, 0x1020], lanes, 0, 8, 1, phi_base=True)
+    assert (phi.paired, phi.fields, phi.singles) == (False, ((0, 8, True),), 6)
+
+
 @pytest.mark.parametrize("registers,vector_bits,delta,group_bits,want", [
     ([0, 1], 0, 1, 0, True),               # one pair, two instructions: each read feeds one, the pair both
     ([0, 1, 2, 3], 0, 1, 0, False),        # two pairs, four instructions: a pair feeds two of them
