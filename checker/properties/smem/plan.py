@@ -854,7 +854,13 @@ def free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
 
 def kept_single(p: Plan, details: dict) -> str:
     """Where LLVM keeps a read's pairs single for the MFMA/WMMA of a loop of one block (`smem.pairs.
-    MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; else nothing."""
+    MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; where it fuses some
+    accesses and not others (`Pairing.singles`): ``details["pairs_fused"]`` and its clause; else nothing."""
+    if p.pair is not None and p.pair.singles and p.pair.fields:
+        fused = len(p.pair.fields)
+        details["pairs_fused"] = fused
+        return (f"; LLVM fuses {fused} pair(s) of these accesses into paired instructions and leaves "
+                f"{p.pair.singles} single ({p.pair.unpaired}); the figures count single accesses")
     if p.pair is None or p.pair.unpaired != MMA_LOOP_SINGLE:
         return ""
     details["kept_single"] = "mma_loop"
