@@ -89,9 +89,11 @@ ACCESSES = {
         (128, 'ttg.local_store', 'ds_write2st64_b64:0'),
         (131, 'ttg.local_store', 'ds_write2_b32:1'),
         (136, 'ttg.local_load', 'ds_read2st64_b64:0'),
-        (137, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        # the epilogue's B reads: their lanes' offset comes through a phi (Triton 3.9's LLVM), so one pair and six
+        # single reads, as the kernel's AMDGCN has them (change lds_offset_phi_unfolded)
+        (137, 'ttg.local_load', 'ds_read2st64_b64+ds_read_b64:0'),
         (145, 'ttg.local_load', 'ds_read2st64_b64:0'),
-        (146, 'ttg.local_load', 'ds_read2st64_b64:0'),
+        (146, 'ttg.local_load', 'ds_read2st64_b64+ds_read_b64:0'),
     ],
 }
 COUNTS = {  # checks (aligned_access: one per local_alloc/local_store/local_load; fits: one per kernel;
