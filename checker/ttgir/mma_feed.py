@@ -1,7 +1,9 @@
-"""Which LDS reads feed every MFMA/WMMA of a loop of one basic block (AMD; Triton 3.9's LLVM keeps their pairs
-single: change ``lds_reads_single_for_mma``, `checker.properties.smem.pairs`, "Loops of one block").
+"""How the loops around an AMD LDS read decide how Triton 3.9's LLVM pairs it: reads that feed every MFMA/WMMA of a
+loop of one basic block (`mma_feed`: LLVM keeps their pairs single, change ``lds_reads_single_for_mma``,
+`checker.properties.smem.pairs`, "Loops of one block"), and reads after a loop whose lanes' offset comes through
+a phi (`offset_phi`).
 
-A ``ttg.local_load`` is such a read when
+A ``ttg.local_load`` feeds every MFMA/WMMA of its loop when
 
 * it sits directly in the body of an ``scf.for`` that lowers to one basic block: no op of the body branches
   (`branches`: nested control flow, assertions and prints, atomics, masked global loads and stores, and on
