@@ -104,9 +104,9 @@ from .smem.plan import (
     element_bits,
     frame_columns,
     free_bits,
-    kept_single,
     normalize,
     pair_details,
+    pairing_clause,
     plan,
     word_map,
 )
@@ -142,12 +142,10 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                            f"the hardware model, not {access} in the {model} model", field="vector")
     if mma_feed is not None and (isinstance(mma_feed, bool) or not isinstance(mma_feed, int) or mma_feed < 0):
         raise CheckerError(f"must be a number of register bits (0 or more), got {mma_feed!r}", field="mma_feed")
-    if offset_phi and (direction != "load" or access != "auto" or model != "hardware"):
-        raise CheckerError(f"describes a load (access auto) in the hardware model after a loop, not a {direction} "
-                           f"({access}, {model} model)", field="offset_phi")
-    if mma_feed is not None and (direction != "load" or access != "auto" or model != "hardware"):
-        raise CheckerError(f"describes a load (access auto) in the hardware model whose reads feed a loop's "
-                           f"MFMA/WMMA, not a {direction} ({access}, {model} model)", field="mma_feed")
+    for name, given in (("mma_feed", mma_feed is not None), ("offset_phi", offset_phi)):
+        if given and (direction != "load" or access != "auto" or model != "hardware"):
+            raise CheckerError(f"describes how LLVM pairs a load (access auto) in the hardware model, not a "
+                               f"{direction} ({access}, {model} model)", field=name)
     if direction not in DIRECTIONS:
         raise CheckerError(f"must be one of {list(DIRECTIONS)}, got {direction!r}", field="direction")
     if access not in ACCESSES:
@@ -310,7 +308,7 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
         details["pair"] = pair_details(p)
     if p.merged:
         details["merged_from_bytes"] = p.merged         # LLVM's vectorizer merged accesses of that width
-    single = kept_single(p, details)
+    single = pairing_clause(p, details)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "

@@ -117,12 +117,12 @@ from .smem.plan import (
     WARP,
     Plan,
     element_bits,
-    kept_single,
     largest_vectorisation,
     local_conversion,
     normalize,
     pair_details,
     paired_plan,
+    pairing_clause,
     permute_registers,
     trans_load_params,
     trans_load_plan,
@@ -525,7 +525,7 @@ def bank_conflict_free_padded(R: LinearLayout, mem: PaddedLayout, dtype_bits: in
         details["worst_placement"] = pl.to_dict()
         where = (f"; {len(places)} placement(s) of the view (buffers x subslice starts), the worst: buffer "
                  f"{pl.buffer} at slot {pl.base}, offsets XOR {pl.xor}")
-    where += kept_single(p, details)
+    where += pairing_clause(p, details)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}, {_vector_origin(p, mem, hw, access, max_vector)}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each, padded addresses: "

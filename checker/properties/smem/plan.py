@@ -852,7 +852,7 @@ def free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
     return out
 
 
-def kept_single(p: Plan, details: dict) -> str:
+def pairing_clause(p: Plan, details: dict) -> str:
     """Where LLVM keeps a read's pairs single for the MFMA/WMMA of a loop of one block (`smem.pairs.
     MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; where it fuses some
     accesses and not others (`Pairing.singles`): ``details["pairs_fused"]`` and its clause; else nothing."""
