@@ -170,6 +170,7 @@ def dense_random_injective(widths) -> list[dict]:
     import random
 
     from checker.properties.injective import injective
+    from checker.verdict import Engines
     rng = random.Random(1)
     out = []
     for n in widths:
@@ -177,7 +178,7 @@ def dense_random_injective(widths) -> list[dict]:
         row = {"bits": n}
         for engine in ("f2", "z3"):
             t = time.perf_counter()
-            row["verdict"] = injective(L, engine=engine).status
+            row["verdict"] = injective(L, engines=Engines(engine)).status
             row[engine] = round((time.perf_counter() - t) * 1e3, 3)
         out.append(row)
     return out
