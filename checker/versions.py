@@ -278,10 +278,11 @@ _change("lds_reads_single_for_mma", "3.9", None,
         "they are fused as anywhere else (Triton 3.8.0's LLVM pairs the same hand-written loops on gfx942 and "
         "gfx950)", "checker/properties/smem/plan.py (paired_plan), checker/ttgir/ops_memory.py (mma_feed)")
 _change("lds_offset_phi_unfolded", "3.9", None,
-        "on AMD, a local_load after a loop that may not run, of a buffer the loop reads the same way and read so "
-        "again after it, gets the lanes' offset through a phi, and LLVM folds none of its XOR constants with lane "
-        "bits into immediates: tl_dot_f16's epilogue reads of its amd_rotating_shared B tile on gfx942 are one "
-        "ds_read2st64_b64 and six ds_read_b64 (Triton 3.9.0's AMDGCN)",
+        "on AMD, a local_load after a loop that may not run, of a buffer the loop reads the same way, whose lanes' "
+        "offset stays in the loop's exit block, may get it through a phi, and LLVM then folds none of its XOR "
+        "constants with lane bits into immediates: tl_dot_f16's epilogue reads of its amd_rotating_shared B tile on "
+        "gfx942 are one ds_read2st64_b64 and six ds_read_b64 (Triton 3.9.0's AMDGCN); whether the phi forms is "
+        "partly LLVM's code placement, and the check names the other form too",
         "those reads pair as the loop's do (four ds_read2st64_b64: Triton 3.5.1, 3.6.0, 3.7.0 and 3.8.0's AMDGCN of "
         "the same kernel)", "checker/ttgir/mma_feed.py (offset_phi), checker/properties/smem/pairs.py")
 _change("tmem_subslice_tile_rules", "3.8", 7777,

@@ -43,12 +43,15 @@ Rules found on Triton 3.9's corpus (tests/corpus, tests/verify/test_corpus_asm.p
   it. Such a row is ``agrees in Triton's LLVM IR`` (`LLVM_REWROTE`): compared and agreeing, counted
   apart (``llvm_rewrote``), only when Triton's IR is exactly the scored instruction and the
   assembly moves the same bytes.
-* LLVM may keep some scored AMD pairs single where layoutcheck does not model why (tl_dot_f16's epilogue
-  on gfx942: the XOR-formed addresses of a loop's result buffer). Such a row is compared and agreeing,
-  counted apart (``llvm_unpaired``, `LLVM_UNPAIRED`), only when the singles make up exactly the missing
-  pairs. The reads LLVM keeps single for a loop's MFMA/WMMA are scored single (`checker.ttgir.mma_feed`);
-  where LLVM peeled an iteration out of that loop, the peeled copy, outside any loop, pairs: such a row agrees,
-  counted apart (``llvm_peeled``, `LLVM_PEELED`), when the singles are the scored ones and the pairs whole copies.
+* LLVM may keep some scored AMD pairs single where layoutcheck does not model why (a flash-attention backward
+  read on gfx942 that LLVM's sink pass moves away from the addresses it shares). Such a row is compared and
+  agreeing, counted apart (``llvm_unpaired``, `LLVM_UNPAIRED`), only when the singles make up exactly the missing
+  pairs. A read after a loop whose lanes' offset may reach it through a phi, as LLVM's code placement decides,
+  names the other instruction it may be (``details.alternative``): a row whose assembly is that one, pair for
+  pair, is compared and agreeing, counted apart (``llvm_alternative``, `LLVM_ALTERNATIVE`). The reads LLVM
+  keeps single for a loop's MFMA/WMMA are scored single (`checker.ttgir.mma_feed`); where LLVM peeled an
+  iteration out of that loop, the peeled copy, outside any loop, pairs: such a row agrees, counted apart
+  (``llvm_peeled``, `LLVM_PEELED`), when the singles are the scored ones and the pairs whole copies.
 * Uncompared rows: several accesses on one line (ambiguous); LLVM put one access's instructions on
   a neighbouring access's line, beside the line's own or in their place (`_moved`: ambiguous); no access
   instruction at the line, because LLVM merged two ops' loads into one instruction with no line (``ds_read2_b64`` under
@@ -272,6 +275,8 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
                            conflicts=d.get("conflicts"), instructions=d.get("instructions_per_warp"))
                 if d.get("kept_single"):
                     row["kept_single"] = d["kept_single"]
+                if d.get("alternative"):
+                    row["alternative"] = d["alternative"]
             fill = fills.get((ob.line, ob.op))
             if fill is not None:  # AMD's store of an async copy's `other` values: the same op, one more instruction
                 try:
@@ -309,7 +314,9 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
                 # a plan whose pairs take both forms scores "plain+stride64" (checker/properties/smem/pairs.py)
                 want = set(scored.split("+")) | ({row["fill"]} if row.get("fill") else set())
                 row["status"] = "agrees" if set(kind) == want else "MISMATCH"
-                if row["status"] == "MISMATCH" and _llvm_rewrote(row, kind, fx, ob.line):
+                if row["status"] != "agrees" and _alternative_agrees(row, kind):
+                    row["status"] = LLVM_ALTERNATIVE
+                elif row["status"] == "MISMATCH" and _llvm_rewrote(row, kind, fx, ob.line):
                     row["status"] = LLVM_REWROTE
                 elif row["status"] == "MISMATCH" and _llvm_unpaired(row, kind):
                     row["status"] = LLVM_UNPAIRED
@@ -326,6 +333,22 @@ NO_ASM_IR_DIFFERS = "no asm at this line; DIFFERS in Triton's LLVM IR"
 
 
 LLVM_UNPAIRED = "agrees; LLVM left some of the scored pairs single"
+LLVM_ALTERNATIVE = "agrees with the alternative the check names (LLVM's code placement decides)"
+
+
+def _alternative_agrees(row: dict, kind: dict) -> bool:
+    """The emitted instructions are the check's ``alternative`` (a read after a loop whose lanes' offset may come
+    through a phi: `bank_conflict_free`'s offset_phi_alternative), instruction by instruction: its kinds, and where
+    LLVM fuses only some pairs, that many paired ones and the rest single."""
+    alt = row.get("alternative")
+    if not alt or set(kind) != set(alt["asm"].split("+")):
+        return False
+    fused = alt.get("pairs_fused")
+    if fused is None:
+        return True
+    paired = [k for k in kind if PAIRED.fullmatch(k)]
+    return len(paired) == 1 and kind[paired[0]] == fused and \
+        sum(kind.values()) - fused == alt["instructions_per_warp"] - 2 * fused
 
 
 def _llvm_unpaired(row: dict, kind: dict) -> bool:
@@ -439,14 +462,16 @@ def summary(rows: list[dict], conversions: bool = False) -> dict[str, dict[str, 
         if ("conversion" in r) != conversions:
             continue
         s = out.setdefault(r["target"] or "?", {"accesses": 0, "compared": 0, "agree": 0, "llvm_rewrote": 0,
-                                                "paired": 0, "llvm_unpaired": 0, "llvm_peeled": 0})
+                                                "paired": 0, "llvm_unpaired": 0, "llvm_peeled": 0,
+                                                "llvm_alternative": 0})
         s["accesses"] += 1
-        if r["status"] in ("agrees", "MISMATCH", LLVM_REWROTE, LLVM_UNPAIRED, LLVM_PEELED):
+        if r["status"] in ("agrees", "MISMATCH", LLVM_REWROTE, LLVM_UNPAIRED, LLVM_PEELED, LLVM_ALTERNATIVE):
             s["compared"] += 1
             s["agree"] += r["status"] != "MISMATCH"
             s["llvm_rewrote"] += r["status"] == LLVM_REWROTE
             s["llvm_unpaired"] += r["status"] == LLVM_UNPAIRED
             s["llvm_peeled"] += r["status"] == LLVM_PEELED
+            s["llvm_alternative"] += r["status"] == LLVM_ALTERNATIVE
             s["paired"] += r["status"] != "MISMATCH" and bool(PAIRED.fullmatch(r.get("scored") or ""))
     return out
 

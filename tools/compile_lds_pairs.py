@@ -42,6 +42,7 @@ from corpus_kernels import case  # noqa: E402
 from corpus_kernels.tl_dots import mm_loop, scaled_mm  # noqa: E402
 
 TARGETS = ("gfx942", "gfx950", "gfx1250")
+SCALED_TARGETS = TARGETS + ("gfx1100", "gfx1201")   # tt.dot_scaled is decomposed (upcasts) where no MFMA takes it
 
 
 @triton.jit
@@ -144,6 +145,15 @@ def curated():
                               {"BM": BM, "BN": BN, "BK": BK, "A_FMT": fmt, "B_FMT": "e2m1"},
                               targets=("gfx950", "gfx1250"), doc=f"dot_scaled {fmt} x e2m1", num_warps=w,
                               num_stages=2))
+    # after the loop: a read sunk into the epilogue's scf.if (no phi), and reads that feed dot_scaled's upcasts on
+    # RDNA outside it (the phi is LLVM's placement: the first keeps four pairs of its B read, the second fuses one)
+    cases.append(_mm_case("pairs_mm_32x64x64_w4", 32, 64, 64, num_warps=4, targets=("gfx942",)))
+    for BM, BK in ((64, 64), (32, 128)):
+        cases.append(case(f"pairs_scaled_rdna_e4m3_{BM}x32x{BK}_w1", scaled_mm,
+                          {"a_ptr": "*fp8e4nv", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
+                           "c_ptr": "*fp32", "K": "i32"},
+                          {"BM": BM, "BN": 32, "BK": BK, "A_FMT": "e4m3", "B_FMT": "e2m1"}, targets=("gfx1100",),
+                          doc="dot_scaled e4m3 x e2m1, decomposed on RDNA3", num_warps=1, num_stages=2))
     for BM, BN, w in ((64, 64, 2), (128, 128, 4)):
         cases.append(case(f"pairs_scaled_masked_{BM}x{BN}x128_w{w}", scaled_masked,
                           {"a_ptr": "*u8", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
@@ -166,16 +176,38 @@ def randomized(n: int, seed: int):
     return out
 
 
+def randomized_scaled(n: int, seed: int):
+    """N random ``scaled_mm`` configurations (tile, formats, warps, stages), each for one random AMD target:
+    the decomposed dot_scaled's operand reads after the loop feed the upcasts outside the epilogue's scf.if."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        BM, BN, BK = rng.choice((32, 64, 128)), rng.choice((32, 64, 128)), rng.choice((64, 128))
+        if BM * BN * BK > 128 * 64 * 128:             # LLVM takes minutes on the upcasts of larger tiles
+            BM = BN = 64
+        fa, fb = rng.choice(("e2m1", "e4m3", "e5m2")), rng.choice(("e2m1", "e4m3"))
+        w, s, target = rng.choice((1, 2, 4, 8)), rng.choice((2, 3)), rng.choice(SCALED_TARGETS)
+        ptr = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
+        out.append(case(f"rscaled{i:03d}_{fa}_{fb}_{BM}x{BN}x{BK}_w{w}_s{s}", scaled_mm,
+                        {"a_ptr": ptr[fa], "a_scale_ptr": "*u8", "b_ptr": ptr[fb], "b_scale_ptr": "*u8",
+                         "c_ptr": "*fp32", "K": "i32"},
+                        {"BM": BM, "BN": BN, "BK": BK, "A_FMT": fa, "B_FMT": fb}, targets=(target,),
+                        doc=f"dot_scaled {fa} x {fb}", num_warps=w, num_stages=s))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--random", type=int, default=0, help="also N random mm_loop configurations")
+    ap.add_argument("--random-scaled", type=int, default=0, help="also N random scaled_mm configurations")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-curated", action="store_true")
     ap.add_argument("--only", nargs="*", help="case or <case>.<target> names, fnmatch patterns (default: all)")
-    ap.add_argument("--targets", nargs="*", choices=TARGETS, help="target tags (default: each case's own)")
+    ap.add_argument("--targets", nargs="*", choices=SCALED_TARGETS, help="target tags (default: each case's own)")
     args = ap.parse_args(argv)
-    cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed)
+    cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed) \
+        + randomized_scaled(args.random_scaled, args.seed)
     os.makedirs(args.out, exist_ok=True)
     asm_path = os.path.join(args.out, "asm.json")
     asm = json.load(open(asm_path)) if os.path.exists(asm_path) else {}

@@ -86,7 +86,7 @@ from typing import Any
 
 from .. import f2, smt
 from ..errors import CheckerError
-from ..hardware import resolve
+from ..hardware import Hardware, resolve
 from ..layout import LinearLayout
 from ..padded import PaddedLayout
 from ..verdict import DEFAULT_ENGINES, Engines
@@ -120,7 +120,7 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                        access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
                        engines: Engines = DEFAULT_ENGINES, triton: bool = False,
                        max_vector: int | None = None, mma_feed: int | None = None,
-                       offset_phi: bool = False) -> Result:
+                       offset_phi: bool = False, offset_phi_alternative: bool = False) -> Result:
     """Does storing R into S (direction="store") or loading S into R ("load") cost
     only the conflict-free number of wavefronts? See the module docstring. triton: with the hardware
     model, also Triton's own count (``details["triton_conflicts"]``) and, where it differs, why (in the
@@ -133,7 +133,10 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     single, as Triton 3.9's LLVM does (`smem.pairs.kept_single_for_mma`); None: paired as LLVM fuses them.
     offset_phi: an AMD load after a loop whose lanes' offset LLVM merges with the loop's own read of that buffer
     into a phi (the TTGIR reader's finding, `checker.ttgir.mma_feed.offset_phi`): its XOR constants with lane bits
-    keep their address registers (`smem.pairs.address_registers`)."""
+    keep their address registers (`smem.pairs.address_registers`). offset_phi_alternative: whether the phi forms is
+    LLVM's code placement, not the TTGIR: the load is also planned with the other choice of `offset_phi`; the
+    costlier of the two is scored (the first where they cost the same) and the other is ``details["alternative"]``
+    (its instruction and figures, named in the explanation)."""
     if max_vector is not None and (isinstance(max_vector, bool) or not isinstance(max_vector, int)
                                    or max_vector < 1):
         raise CheckerError(f"must be a positive number of elements, got {max_vector!r}", field="vector")
@@ -142,7 +145,8 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                            f"the hardware model, not {access} in the {model} model", field="vector")
     if mma_feed is not None and (isinstance(mma_feed, bool) or not isinstance(mma_feed, int) or mma_feed < 0):
         raise CheckerError(f"must be a number of register bits (0 or more), got {mma_feed!r}", field="mma_feed")
-    for name, given in (("mma_feed", mma_feed is not None), ("offset_phi", offset_phi)):
+    for name, given in (("mma_feed", mma_feed is not None), ("offset_phi", offset_phi),
+                        ("offset_phi_alternative", offset_phi_alternative)):
         if given and (direction != "load" or access != "auto" or model != "hardware"):
             raise CheckerError(f"describes how LLVM pairs a load (access auto) in the hardware model, not a "
                                f"{direction} ({access}, {model} model)", field=name)
@@ -157,7 +161,7 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if not S.padded:  # no padding: the linear layout, scored without Triton's figure
             return bank_conflict_free(R, S.linear, dtype_bits, direction=direction, access=access, model=model,
                                       hardware=hw, engines=engines, max_vector=max_vector, mma_feed=mma_feed,
-                                      offset_phi=offset_phi)
+                                      offset_phi=offset_phi, offset_phi_alternative=offset_phi_alternative)
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engines,
                                          max_vector=max_vector, mma_feed=mma_feed)
@@ -172,7 +176,8 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if access not in ("auto", "st.shared", "ld.shared", "cp.async"):
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(_Normalized(R, S), fr, bits, direction, hw, engines)
-    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed, offset_phi)
+    return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed, offset_phi,
+                            offset_phi_alternative)
 
 
 def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = False) -> bool:
@@ -200,20 +205,23 @@ def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = Fa
 
 def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
           hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False,
-          max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Result:
+          max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
+          offset_phi_alternative: bool = False) -> Result:
     """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
     the width the shared encoding declares (nvmma_shared)."""
     return bank_conflict_free(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
                               direction=direction, access=access, model=model, hardware=hardware, engines=engines,
-                              triton=triton, max_vector=max_vector, mma_feed=mma_feed, offset_phi=offset_phi)
+                              triton=triton, max_vector=max_vector, mma_feed=mma_feed, offset_phi=offset_phi,
+                              offset_phi_alternative=offset_phi_alternative)
 
 
 def decide(check, engines: Engines) -> Result:
     """A check (`checker.registry`): operands ``reg`` and ``shared``, params ``direction``, ``access``,
     ``model``, ``triton``, ``vector`` (an asynchronous copy's vector as its global pointer allows it, where that
     is less than the layouts allow: `bank_conflict_free`'s max_vector), ``mma_feed`` (a read that feeds every
-    MFMA/WMMA of a loop of one block: `bank_conflict_free`'s mma_feed); a TTGIR access through a view is judged
-    in its allocation (`padded_views`)."""
+    MFMA/WMMA of a loop of one block: `bank_conflict_free`'s mma_feed), ``offset_phi`` and
+    ``offset_phi_alternative`` (a read after a loop: its lanes' offset through a phi); a TTGIR access through a
+    view is judged in its allocation (`padded_views`)."""
     p = check.param
     if p("padded_view"):
         R, mem, places, hw = padded_view(check)
@@ -221,14 +229,16 @@ def decide(check, engines: Engines) -> Result:
         if not mem.padded:              # no padding after all: the linear layout's own model
             return bank_conflict_free(R, mem.linear, check.dtype_bits, direction=p("direction"), access=access,
                                       model=model, hardware=hw, engines=engines, max_vector=p("vector"),
-                                      mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")))
+                                      mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")),
+                                      offset_phi_alternative=bool(p("offset_phi_alternative")))
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
                                          places, max_vector=p("vector"), mma_feed=p("mma_feed"))
     R, S, shape = access_operands(check)
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
                  hardware=check.hardware, triton=bool(p("triton")), engines=engines, max_vector=p("vector"),
-                 mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")))
+                 mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")),
+                 offset_phi_alternative=bool(p("offset_phi_alternative")))
 
 
 class _Normalized:
@@ -288,15 +298,19 @@ def _decide_triton(norm: _Normalized, fr: Frame, bits, direction, hw, engines) -
 
 
 def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = False,
-                     max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Result:
+                     max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
+                     offset_phi_alternative: bool = False) -> Result:
     p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi)
-    wm = word_map(p, hw)
-    free = free_bits(p, wm)
+    wm, free, cost, phases = _figures(p, hw)
+    other = None
+    if offset_phi_alternative:      # LLVM's placement decides the phi: score the costlier plan, name the other
+        q = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, not offset_phi)
+        if q.pair != p.pair:
+            other = (q, *_figures(q, hw), not offset_phi)
+            if other[3] * other[4] > cost * phases:
+                (p, wm, free, cost, phases, _), other = other, (p, wm, free, cost, phases, offset_phi)
     words = [c for _, _, c in free]
     mask = hw.banks - 1
-    log_cost = f2.rank(words) - f2.rank([w & mask for w in words])
-    cost = 1 << log_cost
-    phases = (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
                "mnemonic": p.mnemonic(hw), "asm": p.asm(hw), "vector_bytes": p.vector_bytes,
                "matrices": p.matrices,
@@ -312,7 +326,7 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
                f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
-               f"{cost * phases} wavefronts for {phases} phases{single}")
+               f"{cost * phases} wavefronts for {phases} phases{single}{_alternative(other, hw, details)}")
     note = _triton_note(R, S, bits, hw, p, cost - 1, details) if triton else ""
 
     def f2_engine() -> EngineVerdict:
@@ -345,6 +359,33 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
 
     return run_engines("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
                        certified=True)
+
+
+def _figures(p: Plan, hw: Hardware) -> tuple:
+    """A plan's word map, its free bits, the words one phase's bank-equal accesses touch at most (cost) and its
+    phases per CTA (the module docstring's count)."""
+    wm = word_map(p, hw)
+    free = free_bits(p, wm)
+    words = [c for _, _, c in free]
+    mask = hw.banks - 1
+    cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
+    return wm, free, cost, (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
+
+
+def _alternative(other: tuple | None, hw: Hardware, details: dict) -> str:
+    """``details["alternative"]`` and the explanation's clause for the plan not scored (`offset_phi_alternative`)."""
+    if other is None:
+        return ""
+    q, _, _, cost, phases, phi = other
+    alt = {"mnemonic": q.mnemonic(hw), "asm": q.asm(hw), "instructions_per_warp": q.instructions_per_warp,
+           "conflicts": cost - 1, "wavefronts": cost * phases, "offset_phi": phi}
+    if q.pair is not None and q.pair.singles and q.pair.fields:
+        alt["pairs_fused"] = len(q.pair.fields)
+    details["alternative"] = alt
+    same = alt["wavefronts"] == details["wavefronts"]
+    return (f"; LLVM may issue it as {alt['mnemonic']} instead (whether this read's lanes' offset reaches it "
+            f"through a phi after the loop is LLVM's code placement, not the TTGIR's), "
+            + ("at the same wavefronts" if same else f"{alt['wavefronts']} wavefronts"))
 
 
 def _triton_note(R, S, bits, hw, p: Plan, conflicts: int, details: dict) -> str:

@@ -119,6 +119,16 @@ class Builder:
         return {r: op for op in self.m.operations for r in op.results}
 
     @cached_property
+    def users(self) -> dict[str, list[Operation]]:
+        """Each SSA value's users, in module order (operands outside their regions), made when a rule first
+        asks."""
+        out: dict[str, list[Operation]] = {}
+        for op in self.m.operations:
+            for v in op.operands:
+                out.setdefault(v, []).append(op)
+        return out
+
+    @cached_property
     def held(self) -> dict[int, list[Operation]]:
         """id of an operation -> the operations its regions hold directly, in order (a rule reading an op's body
         finds it here, not by a pass over the module)."""

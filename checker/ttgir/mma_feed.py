@@ -20,14 +20,22 @@ instruction takes (its K over the scale block). An operand's low register bits a
 the order the instruction consumes them (the dot_op layouts' kWidth runs first; a scale layout's word).
 
 `offset_phi`: a ``ttg.local_load`` after an ``scf.for`` of runtime bounds (a loop that may not run) whose body
-reads a buffer of the same type into the same layout, with at least two such reads after the loop (a pipeline of
-three stages or more). Triton computes the lanes' offset for every read; LLVM hoists the loop's copy into the
-guarded preheader and merges the reads after the loop with it through a phi (GVN), through which its known-bits
-analysis does not see, so those reads cannot fold the lane-overlapping XOR constants into immediates
-(`checker.properties.smem.pairs.address_registers`; found by editing Triton 3.9.0's LLVM IR: tl_dot_f16's
-epilogue on gfx942; change ``lds_offset_phi_unfolded``). With one read after the loop (two stages: a random
-fp16 32x64x64 matmul) every pair forms, so that case is left out; the condition is what the measured kernels
-tell apart, not LLVM's own.
+reads a buffer of the same type into the same layout. Triton computes the lanes' offset for every read; LLVM hoists
+the loop's copy into the guarded preheader and GVN merges the read after the loop with it through a phi, through
+which known-bits analysis does not see, so the read cannot fold the lane-overlapping XOR constants into immediates
+(`checker.properties.smem.pairs.address_registers`; found by editing Triton 3.9.0's LLVM IR: tl_dot_f16's epilogue
+on gfx942; change ``lds_offset_phi_unfolded``). From Triton 3.9.0's optimized IR:
+
+* no phi where every such read after the loop is used only in one branch of the ``scf.if`` that ends the loop's
+  exit block (through ops of registers only, with nothing after it in the block that writes memory): InstCombine
+  sinks the loads and their offset into that branch, which computes it afresh (`_sunk_into`);
+* a phi, likely (`PHI_LIKELY`), where each such read sinks into a branch of its own: the offset, shared by them,
+  stays in the exit block (a 3-stage epilogue; 8 of 8 measured reads);
+* a phi or not (`PHI_POSSIBLE`), where some read stays in the exit block: SimplifyCFG may hoist the identical
+  copies on both sides of the loop's guard above it, and the phi goes; whether it does follows the order of
+  LLVM's instructions, which the TTGIR does not fix (9 of 30 measured reads took the phi).
+
+The first read after the loop must be in its exit block (no branching op before it), else no phi is merged.
 """
 
 from __future__ import annotations
@@ -81,25 +89,71 @@ def mma_feed(b: Builder, op: Operation) -> int | None:
     return min(bits) if bits else None
 
 
-def offset_phi(b: Builder, op: Operation) -> bool:
-    """Whether a ``ttg.local_load``'s lanes' offset reaches it through a phi (module docstring; Triton 3.9's LLVM:
-    change ``lds_offset_phi_unfolded``)."""
+PHI_LIKELY, PHI_POSSIBLE = "likely", "possible"
+
+
+def offset_phi(b: Builder, op: Operation) -> str | None:
+    """Whether a ``ttg.local_load``'s lanes' offset may reach it through a phi (module docstring; Triton 3.9's LLVM:
+    change ``lds_offset_phi_unfolded``): None where it cannot, `PHI_LIKELY` where every read of that type after the
+    loop sinks into a branch of its own (the offset stays in the loop's exit block, shared), `PHI_POSSIBLE` where
+    some stays in the exit block (LLVM's code placement decides)."""
     if b.hw is None or b.hw.vendor != "amd" or op.parent is None or not follows("lds_offset_phi_unfolded"):
-        return False
-    if _read_type(op) is None:
-        return False
+        return None
     same = _read_type(op)
+    if same is None:
+        return None
     block = [o for o in b.held.get(id(b.m.operations[op.parent]), ()) if o.region == op.region]
-    for i, o in enumerate(block):
-        if o is op:
-            return False
-        if o.name != "scf.for" or not _runtime_bounds(b, o):
-            continue
-        inside = any(_read_type(inner) == same for inner in b.held.get(id(o), ()) if inner.region == 0)
-        after = sum(_read_type(x) == same for x in block[i + 1:])
-        if inside and after >= 2:
-            return True
-    return False
+    at = block.index(op)
+    loops = [i for i, o in enumerate(block[:at]) if o.name == "scf.for"]
+    if not loops:
+        return None
+    loop = block[loops[-1]]
+    if not _runtime_bounds(b, loop) or not any(_read_type(inner) == same for inner in b.held.get(id(loop), ())
+                                                if inner.region == 0):
+        return None
+    after = block[loops[-1] + 1:]
+    reads = [i for i, o in enumerate(after) if _read_type(o) == same and b.users.get(o.results[0])]
+    if not reads or any(branches(b, o) for o in after[:reads[0]]):
+        return None              # the first such read is not in the loop's exit block: no phi to merge with
+    sites = [_sunk_into(b, after, i) for i in reads]
+    if None in sites:
+        return PHI_POSSIBLE
+    return PHI_LIKELY if len(set(sites)) > 1 else None
+
+
+# ops that lower to register arithmetic only: InstCombine may sink them (and the loads they read) into the one
+# successor block that holds all their users
+PURE_PREFIXES = ("arith.", "math.")
+PURE = frozenset({"tt.bitcast", "tt.reshape", "tt.broadcast", "tt.expand_dims", "tt.trans", "tt.splat", "tt.join",
+                  "tt.split", "tt.fp_to_fp", "amdg.scaled_upcast_fp4", "amdg.scaled_upcast_fp8", "ttg.local_load"})
+
+
+def _pure(b: Builder, o: Operation) -> bool:
+    return (o.name.startswith(PURE_PREFIXES) or o.name in PURE) and not b.held.get(id(o))
+
+
+def _sunk_into(b: Builder, after: list[Operation], at: int) -> tuple[int, int] | None:
+    """The scf.if region (id of the op, region index) LLVM sinks the read ``after[at]`` into, or None where it
+    stays in its block: InstCombine moves a load and the pure ops fed by it into the block's one successor when
+    every use lies there (the first region of the scf.if that ends the block, taken only from it) and nothing
+    after the load in the block writes memory."""
+    nxt = next((j for j in range(at + 1, len(after)) if branches(b, after[j])), None)
+    if nxt is None or after[nxt].name != "scf.if" or not all(_pure(b, o) for o in after[at + 1:nxt]):
+        return None
+    target = after[nxt]
+    inside = {id(o): o.region for o in b.held.get(id(target), ())}
+    between = {id(o) for o in after[at + 1:nxt]}
+    regions = set()
+    work = list(after[at].results)
+    while work:
+        for user in b.users.get(work.pop(), ()):
+            if id(user) in between:
+                work.extend(user.results)
+            elif id(user) in inside:
+                regions.add(inside[id(user)])
+            else:
+                return None
+    return (id(target), regions.pop()) if len(regions) == 1 else None
 
 
 def _read_type(op: Operation) -> tuple | None:

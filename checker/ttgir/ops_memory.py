@@ -19,7 +19,7 @@ from ..syntax.mlir_attr import print_attribute
 from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
 from .axis_info import access_of
 from .builder import Builder, _compact, op_check
-from .mma_feed import mma_feed, offset_phi
+from .mma_feed import PHI_LIKELY, mma_feed, offset_phi
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
 # serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
@@ -109,21 +109,29 @@ def shared_access(b: Builder, op: Operation) -> None:
               params=(("direction", "store"), ("access", "fill_store"), ("model", "hardware")) + view + vector)
 
 
-def _llvm_pairing(b: Builder, feed: int | None, phi: bool) -> None:
-    """Give the bank check just added its read's ``mma_feed`` (it feeds every MFMA/WMMA of a loop of one block) and
-    ``offset_phi`` (its lanes' offset comes through a phi) where they change how LLVM issues it
-    (`checker.properties.bank_conflicts.changes_pairs`); an access the model refuses takes them too, and its check
-    says why."""
-    if feed is None and not phi:
+def _llvm_pairing(b: Builder, feed: int | None, phi: str | None) -> None:
+    """Give the bank check just added its read's ``mma_feed`` (it feeds every MFMA/WMMA of a loop of one block), and
+    where its lanes' offset may come through a phi (`checker.ttgir.mma_feed.offset_phi`) ``offset_phi`` (LLVM
+    likely merges it so) and ``offset_phi_alternative`` (the other choice is LLVM's too), each only where it
+    changes how LLVM issues the read (`checker.properties.bank_conflicts.changes_pairs`); an access the model
+    refuses takes them too, and its check says why."""
+    if feed is None and phi is None:
         return
     check = b.out.obligations[-1]
-    try:
-        changes = changes_pairs(check, feed, phi)
-    except CheckerError:
-        changes = True
-    if changes:
-        extra = ((("mma_feed", feed),) if feed is not None else ()) + ((("offset_phi", True),) if phi else ())
+    extra: tuple = ()
+    if feed is not None and _changes(check, mma_feed=feed):
+        extra += (("mma_feed", feed),)
+    if phi is not None and _changes(check, offset_phi=True):
+        extra += ((("offset_phi", True),) if phi == PHI_LIKELY else ()) + (("offset_phi_alternative", True),)
+    if extra:
         b.out.obligations[-1] = dataclasses.replace(check, params=check.params + extra)
+
+
+def _changes(check, **given) -> bool:
+    try:
+        return changes_pairs(check, **given)
+    except CheckerError:
+        return True
 
 
 def copy_vector(b: Builder, op: Operation, mem: TypeRef, access: str) -> int | None:

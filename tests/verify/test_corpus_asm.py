@@ -32,17 +32,17 @@ CORPUS = ROOT / "tests" / "corpus"
 # phi) are scored as the mix LLVM emits since checker/ttgir/mma_feed.py's offset_phi (paired 78 -> 76).
 COUNTS = {
     "cuda:80": {"accesses": 180, "compared": 174, "agree": 174, "llvm_rewrote": 0, "paired": 0,
-                "llvm_unpaired": 0, "llvm_peeled": 0},
+                "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "cuda:90": {"accesses": 154, "compared": 151, "agree": 151, "llvm_rewrote": 1, "paired": 0,
-                "llvm_unpaired": 0, "llvm_peeled": 0},
+                "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "cuda:100": {"accesses": 176, "compared": 176, "agree": 176, "llvm_rewrote": 1, "paired": 0,
-                 "llvm_unpaired": 0, "llvm_peeled": 0},
+                 "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx942": {"accesses": 214, "compared": 202, "agree": 202, "llvm_rewrote": 0, "paired": 76,
-                   "llvm_unpaired": 0, "llvm_peeled": 0},
+                   "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx950": {"accesses": 233, "compared": 211, "agree": 211, "llvm_rewrote": 0, "paired": 32,
-                   "llvm_unpaired": 0, "llvm_peeled": 0},
+                   "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx1250": {"accesses": 214, "compared": 196, "agree": 196, "llvm_rewrote": 0, "paired": 36,
-                    "llvm_unpaired": 0, "llvm_peeled": 0},
+                    "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
 }
 
 # Accesses to padded shared memory (checker/properties/padded_access.py) where the assembly differs from the scored
@@ -137,17 +137,17 @@ def conversion_rows(all_rows):
 # conversion_cost models AMD's lowering: ld/st-only swizzle, LLVM's merged and paired LDS accesses)
 CONVERSION_COUNTS = {
     "cuda:80": {"accesses": 106, "compared": 104, "agree": 104, "llvm_rewrote": 0, "paired": 0,
-                "llvm_unpaired": 0, "llvm_peeled": 0},
+                "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "cuda:90": {"accesses": 105, "compared": 102, "agree": 102, "llvm_rewrote": 0, "paired": 0,
-                "llvm_unpaired": 0, "llvm_peeled": 0},
+                "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "cuda:100": {"accesses": 111, "compared": 108, "agree": 108, "llvm_rewrote": 0, "paired": 0,
-                 "llvm_unpaired": 0, "llvm_peeled": 0},
+                 "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx942": {"accesses": 92, "compared": 91, "agree": 91, "llvm_rewrote": 0, "paired": 20,
-                   "llvm_unpaired": 0, "llvm_peeled": 0},
+                   "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx950": {"accesses": 66, "compared": 66, "agree": 66, "llvm_rewrote": 0, "paired": 17,
-                   "llvm_unpaired": 0, "llvm_peeled": 0},
+                   "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
     "hip:gfx1250": {"accesses": 72, "compared": 72, "agree": 72, "llvm_rewrote": 0, "paired": 21,
-                    "llvm_unpaired": 0, "llvm_peeled": 0},
+                    "llvm_unpaired": 0, "llvm_peeled": 0, "llvm_alternative": 0},
 }
 
 
