@@ -154,6 +154,12 @@ def curated():
                            "c_ptr": "*fp32", "K": "i32"},
                           {"BM": BM, "BN": 32, "BK": BK, "A_FMT": "e4m3", "B_FMT": "e2m1"}, targets=("gfx1100",),
                           doc="dot_scaled e4m3 x e2m1, decomposed on RDNA3", num_warps=1, num_stages=2))
+    # one warp on gfx950: the A scale read's lanes repeat at lane 5, the top lane, so no address register of its own
+    cases.append(case("pairs_scaled_e4m3_128x32x128_w1", scaled_mm,
+                      {"a_ptr": "*fp8e4nv", "a_scale_ptr": "*u8", "b_ptr": "*fp8e4nv", "b_scale_ptr": "*u8",
+                       "c_ptr": "*fp32", "K": "i32"},
+                      {"BM": 128, "BN": 32, "BK": 128, "A_FMT": "e4m3", "B_FMT": "e4m3"}, targets=("gfx950",),
+                      doc="dot_scaled e4m3 x e4m3, one warp", num_warps=1, num_stages=2))
     for BM, BN, w in ((64, 64, 2), (128, 128, 4)):
         cases.append(case(f"pairs_scaled_masked_{BM}x{BN}x128_w{w}", scaled_masked,
                           {"a_ptr": "*u8", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",

@@ -261,14 +261,18 @@ def shift_holes(lane_offsets: list[int], lane_bits: int) -> int:
     """The holes of a lane and warp map that is one shift of the thread id: where every non-zero offset i (the
     `lane_bits` lanes', then the warps') is 2^(i+s) for one s, the positions 2^(i+s) of the lanes whose offset is
     0 (they repeat another lane's data); 0 where the map is no such shift or no lane repeats. A warp that repeats
-    makes no hole: the warp id enters the address only through the warps that move it."""
+    makes no hole: the warp id enters the address only through the warps that move it. Nor do holes above every
+    non-zero offset count (the top lanes repeat, no warp above them): the mask is then the low run of bits, which
+    LLVM writes as (tid & m) << s, and an immediate setting the holes does not undo it (Triton 3.9.0's AMDGCN: a
+    128x4 i8 scale read on gfx950 with one warp, lane 5 repeated, is two ds_read2_b32)."""
     nonzero = [(i, o) for i, o in enumerate(lane_offsets) if o]
     if not nonzero or any(o & (o - 1) for _, o in nonzero):
         return 0
     s = nonzero[0][1].bit_length() - 1 - nonzero[0][0]
     if s < 0 or any(o != 1 << (i + s) for i, o in nonzero):
         return 0
-    return sum(1 << (i + s) for i, o in enumerate(lane_offsets[:lane_bits]) if not o)
+    holes = sum(1 << (i + s) for i, o in enumerate(lane_offsets[:lane_bits]) if not o)
+    return holes if holes & ~-(1 << nonzero[-1][1].bit_length()) else 0
 
 
 def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> list[int]:
