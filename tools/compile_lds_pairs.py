@@ -154,6 +154,15 @@ def curated():
                            "c_ptr": "*fp32", "K": "i32"},
                           {"BM": BM, "BN": 32, "BK": BK, "A_FMT": "e4m3", "B_FMT": "e2m1"}, targets=("gfx1100",),
                           doc="dot_scaled e4m3 x e2m1, decomposed on RDNA3", num_warps=1, num_stages=2))
+    # one warp on RDNA3: the A tile's stores into swizzled_shared pair with the allocation's offset in their
+    # immediates (a plain pair past 255 elements goes stride-64 on a shifted base)
+    for BM, BN, BK, stages in ((32, 64, 64, 2), (128, 32, 128, 3)):
+        cases.append(case(f"pairs_scaled_rdna_e2m1_{BM}x{BN}x{BK}_w1_s{stages}", scaled_mm,
+                          {"a_ptr": "*u8", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
+                           "c_ptr": "*fp32", "K": "i32"},
+                          {"BM": BM, "BN": BN, "BK": BK, "A_FMT": "e2m1", "B_FMT": "e2m1"}, targets=("gfx1100",),
+                          doc="dot_scaled e2m1 x e2m1, decomposed on RDNA3, one warp", num_warps=1,
+                          num_stages=stages))
     # one warp on gfx950: the A scale read's lanes repeat at lane 5, the top lane, so no address register of its own
     cases.append(case("pairs_scaled_e4m3_128x32x128_w1", scaled_mm,
                       {"a_ptr": "*fp8e4nv", "a_scale_ptr": "*u8", "b_ptr": "*fp8e4nv", "b_scale_ptr": "*u8",
@@ -168,7 +177,7 @@ def curated():
     return cases
 
 
-def randomized(n: int, seed: int):
+def randomized(n: int, seed: int, targets: tuple[str, ...] = TARGETS):
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -177,7 +186,7 @@ def randomized(n: int, seed: int):
         dtype = rng.choice(("fp16", "bf16", "fp8"))
         w = rng.choice((1, 2, 4, 8))
         s = rng.choice((1, 2, 3))
-        target = rng.choice(TARGETS)
+        target = rng.choice(targets)
         out.append(_mm_case(f"rand{i:03d}_{dtype}_{BM}x{BN}x{BK}_w{w}_s{s}", BM, BN, BK, dtype, w, s, (target,)))
     return out
 
@@ -207,12 +216,14 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--random", type=int, default=0, help="also N random mm_loop configurations")
     ap.add_argument("--random-scaled", type=int, default=0, help="also N random scaled_mm configurations")
+    ap.add_argument("--random-targets", nargs="*", choices=SCALED_TARGETS, default=list(TARGETS),
+                    help="the targets --random picks from (default: gfx942 gfx950 gfx1250)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-curated", action="store_true")
     ap.add_argument("--only", nargs="*", help="case or <case>.<target> names, fnmatch patterns (default: all)")
     ap.add_argument("--targets", nargs="*", choices=SCALED_TARGETS, help="target tags (default: each case's own)")
     args = ap.parse_args(argv)
-    cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed) \
+    cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed, tuple(args.random_targets)) \
         + randomized_scaled(args.random_scaled, args.seed)
     os.makedirs(args.out, exist_ok=True)
     asm_path = os.path.join(args.out, "asm.json")

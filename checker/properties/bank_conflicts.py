@@ -120,7 +120,8 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                        access: str = "auto", model: str = "hardware", hardware: Any = "sm90",
                        engines: Engines = DEFAULT_ENGINES, triton: bool = False,
                        max_vector: int | None = None, mma_feed: int | None = None,
-                       offset_phi: bool = False, offset_phi_alternative: bool = False) -> Result:
+                       offset_phi: bool = False, offset_phi_alternative: bool = False,
+                       base_bytes: int = 0) -> Result:
     """Does storing R into S (direction="store") or loading S into R ("load") cost
     only the conflict-free number of wavefronts? See the module docstring. triton: with the hardware
     model, also Triton's own count (``details["triton_conflicts"]``) and, where it differs, why (in the
@@ -136,7 +137,9 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
     keep their address registers (`smem.pairs.address_registers`). offset_phi_alternative: whether the phi forms is
     LLVM's code placement, not the TTGIR: the load is also planned with the other choice of `offset_phi`; the
     costlier of the two is scored (the first where they cost the same) and the other is ``details["alternative"]``
-    (its instruction and figures, named in the explanation)."""
+    (its instruction and figures, named in the explanation). base_bytes: the constant part of an AMD access's
+    address (its buffer's offset in the kernel's shared memory, as the TTGIR reader places it), which LLVM folds
+    into the immediates: the paired forms are those its fields allow (`smem.pairs.pairing`)."""
     if max_vector is not None and (isinstance(max_vector, bool) or not isinstance(max_vector, int)
                                    or max_vector < 1):
         raise CheckerError(f"must be a positive number of elements, got {max_vector!r}", field="vector")
@@ -145,6 +148,11 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
                            f"the hardware model, not {access} in the {model} model", field="vector")
     if mma_feed is not None and (isinstance(mma_feed, bool) or not isinstance(mma_feed, int) or mma_feed < 0):
         raise CheckerError(f"must be a number of register bits (0 or more), got {mma_feed!r}", field="mma_feed")
+    if isinstance(base_bytes, bool) or not isinstance(base_bytes, int) or base_bytes < 0:
+        raise CheckerError(f"must be a number of bytes (0 or more), got {base_bytes!r}", field="base_bytes")
+    if base_bytes and (access != "auto" or model != "hardware"):
+        raise CheckerError(f"places an ld/st access (access auto) in the hardware model, not {access} in the {model} "
+                           "model", field="base_bytes")
     for name, given in (("mma_feed", mma_feed is not None), ("offset_phi", offset_phi),
                         ("offset_phi_alternative", offset_phi_alternative)):
         if given and (direction != "load" or access != "auto" or model != "hardware"):
@@ -161,7 +169,8 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
         if not S.padded:  # no padding: the linear layout, scored without Triton's figure
             return bank_conflict_free(R, S.linear, dtype_bits, direction=direction, access=access, model=model,
                                       hardware=hw, engines=engines, max_vector=max_vector, mma_feed=mma_feed,
-                                      offset_phi=offset_phi, offset_phi_alternative=offset_phi_alternative)
+                                      offset_phi=offset_phi, offset_phi_alternative=offset_phi_alternative,
+                                      base_bytes=base_bytes)
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, S, dtype_bits, direction, access, model, hw, engines,
                                          max_vector=max_vector, mma_feed=mma_feed)
@@ -177,16 +186,18 @@ def bank_conflict_free(R: LinearLayout, S: LinearLayout, dtype_bits: int, *, dir
             raise CheckerError(f"Triton's bank_conflicts scores ld/st.shared only, not {access}", field="access")
         return _decide_triton(_Normalized(R, S), fr, bits, direction, hw, engines)
     return _decide_hardware(R, S, bits, direction, access, hw, engines, triton, max_vector, mma_feed, offset_phi,
-                            offset_phi_alternative)
+                            offset_phi_alternative, base_bytes)
 
 
-def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = False) -> bool:
-    """Whether `mma_feed` / `offset_phi` change how a check's load is issued: a ds_read plan whose pairs LLVM then
-    fuses otherwise (`bank_conflict_free`'s parameters), the check's operands read as `decide` reads them. The
-    TTGIR reader gives a check such a parameter only then, so that the reads it does not change keep sharing their
-    proofs with their copies (`checker.run.runner.proof_key`)."""
+def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = False, base_bytes: int = 0) -> bool:
+    """Whether `mma_feed` / `offset_phi` change how a check's load is issued (a ds_read plan whose pairs LLVM then
+    fuses otherwise), or `base_bytes` the forms of a load's or store's pairs (`bank_conflict_free`'s parameters),
+    the check's operands read as `decide` reads them. The TTGIR reader gives a check such a parameter only then,
+    so that the accesses it does not change keep sharing their proofs with their copies
+    (`checker.run.runner.proof_key`)."""
     hw, bits = resolve(check.hardware), element_bits(check.dtype_bits)
-    if hw.vendor != "amd" or check.param("direction") != "load":
+    direction = check.param("direction")
+    if hw.vendor != "amd" or direction != "load" and not base_bytes or check.param("access") not in (None, "auto"):
         return False
     if check.param("padded_view"):
         R, S, _, _ = padded_view(check)
@@ -194,25 +205,33 @@ def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = Fa
         R, S, shape = access_operands(check)
         R, S = linear(R, shape, "R"), lowered(S, shape, "S")
     if isinstance(S, PaddedLayout) and S.padded:
+        if base_bytes:
+            return False                # the padded plan's immediates are slots: no constant base modelled there
         from .padded_access import normalize_padded, padded_plan  # lazy: only padded layouts need it
         Rp, mem = normalize_padded(R, S)
         return padded_plan(Rp, mem, bits, "load", hw, mma_feed=mma_feed).pair != \
             padded_plan(Rp, mem, bits, "load", hw).pair
     Rn, Sn = normalize(R, S.linear if isinstance(S, PaddedLayout) else S)
-    return plan(Rn, Sn, bits, "load", "auto", hw, None, mma_feed, offset_phi).pair != \
-        plan(Rn, Sn, bits, "load", "auto", hw).pair
+    given = plan(Rn, Sn, bits, direction, "auto", hw, None, mma_feed, offset_phi, base_bytes).pair
+    plain = plan(Rn, Sn, bits, direction, "auto", hw).pair
+    return _forms(given) != _forms(plain) if base_bytes else given != plain
+
+
+def _forms(pair: Any) -> Any:
+    """What of a pairing names its instructions: which accesses fuse and in which forms (not their fields)."""
+    return None if pair is None else (pair.delta, pair.singles, pair.unpaired, sorted(f[2] for f in pair.fields))
 
 
 def judge(R, S, shape=None, dtype=None, *, direction: str = "store", access: str = "auto", model: str = "hardware",
           hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES, triton: bool = False,
           max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
-          offset_phi_alternative: bool = False) -> Result:
+          offset_phi_alternative: bool = False, base_bytes: int = 0) -> Result:
     """R and S as layouts, or encodings lowered at `shape`; `dtype` (a name or a number of bits) defaults to
     the width the shared encoding declares (nvmma_shared)."""
     return bank_conflict_free(linear(R, shape, "R"), lowered(S, shape, "S"), element_width(dtype, S),
                               direction=direction, access=access, model=model, hardware=hardware, engines=engines,
                               triton=triton, max_vector=max_vector, mma_feed=mma_feed, offset_phi=offset_phi,
-                              offset_phi_alternative=offset_phi_alternative)
+                              offset_phi_alternative=offset_phi_alternative, base_bytes=base_bytes)
 
 
 def decide(check, engines: Engines) -> Result:
@@ -220,8 +239,9 @@ def decide(check, engines: Engines) -> Result:
     ``model``, ``triton``, ``vector`` (an asynchronous copy's vector as its global pointer allows it, where that
     is less than the layouts allow: `bank_conflict_free`'s max_vector), ``mma_feed`` (a read that feeds every
     MFMA/WMMA of a loop of one block: `bank_conflict_free`'s mma_feed), ``offset_phi`` and
-    ``offset_phi_alternative`` (a read after a loop: its lanes' offset through a phi); a TTGIR access through a
-    view is judged in its allocation (`padded_views`)."""
+    ``offset_phi_alternative`` (a read after a loop: its lanes' offset through a phi), ``base_bytes`` (the
+    constant part of the buffer's address); a TTGIR access through a view is judged in its allocation
+    (`padded_views`)."""
     p = check.param
     if p("padded_view"):
         R, mem, places, hw = padded_view(check)
@@ -230,7 +250,8 @@ def decide(check, engines: Engines) -> Result:
             return bank_conflict_free(R, mem.linear, check.dtype_bits, direction=p("direction"), access=access,
                                       model=model, hardware=hw, engines=engines, max_vector=p("vector"),
                                       mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")),
-                                      offset_phi_alternative=bool(p("offset_phi_alternative")))
+                                      offset_phi_alternative=bool(p("offset_phi_alternative")),
+                                      base_bytes=p("base_bytes") or 0)
         from .padded_access import bank_conflict_free_padded  # lazy: only padded layouts need it
         return bank_conflict_free_padded(R, mem, check.dtype_bits, p("direction"), access, model, hw, engines,
                                          places, max_vector=p("vector"), mma_feed=p("mma_feed"))
@@ -238,7 +259,7 @@ def decide(check, engines: Engines) -> Result:
     return judge(R, S, shape, check.dtype_bits, direction=p("direction"), access=p("access"), model=p("model"),
                  hardware=check.hardware, triton=bool(p("triton")), engines=engines, max_vector=p("vector"),
                  mma_feed=p("mma_feed"), offset_phi=bool(p("offset_phi")),
-                 offset_phi_alternative=bool(p("offset_phi_alternative")))
+                 offset_phi_alternative=bool(p("offset_phi_alternative")), base_bytes=p("base_bytes") or 0)
 
 
 class _Normalized:
@@ -299,12 +320,12 @@ def _decide_triton(norm: _Normalized, fr: Frame, bits, direction, hw, engines) -
 
 def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = False,
                      max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
-                     offset_phi_alternative: bool = False) -> Result:
-    p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi)
+                     offset_phi_alternative: bool = False, base_bytes: int = 0) -> Result:
+    p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi, base_bytes)
     wm, free, cost, phases = _figures(p, hw)
     other = None
     if offset_phi_alternative:      # LLVM's placement decides the phi: score the costlier plan, name the other
-        q = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, not offset_phi)
+        q = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, not offset_phi, base_bytes)
         if q.pair != p.pair:
             other = (q, *_figures(q, hw), not offset_phi)
             if other[3] * other[4] > cost * phases:

@@ -169,6 +169,29 @@ class Builder:
         return BufferPairs(self.m.operations, self.analysis)
 
     @cached_property
+    def allocation(self):
+        """The kernel's shared memory as Triton places it (`checker.ttgir.allocation.budget`), made once per module:
+        `kernel_budget` reports it, `buffer_offsets` reads where each buffer starts."""
+        from .allocation import budget
+        return budget(self.m, self.hw, self.analysis)
+
+    @cached_property
+    def buffer_offsets(self) -> dict[int, int]:
+        """id of a ``ttg.local_alloc`` -> the byte offset of its buffer in the kernel's shared memory, where the
+        allocation is exact and the operation has one buffer (not inlined twice, not partitioned)."""
+        b = self.allocation
+        if not b.exact:
+            return {}
+        origin = self.analysis.inlined.origin
+        found: dict[int, list[int]] = {}
+        for x in b.buffers:
+            if x.kind == "explicit" and x.op == "ttg.local_alloc" and 0 <= x.owner < len(origin) \
+                    and not x.neighbours:
+                found.setdefault(origin[x.owner], []).append(x.offset)
+        ops = self.m.operations
+        return {id(ops[i]): offs[0] for i, offs in found.items() if len(offs) == 1}
+
+    @cached_property
     def unallocated(self) -> set[int]:
         """ids of the operations Triton erases before allocating shared memory (`allocation.unallocated`)."""
         from .allocation import unallocated
@@ -221,12 +244,10 @@ class Builder:
         """The whole kernel's shared memory (`checker.ttgir.allocation.budget`: every allocation with its
         buffering, every conversion, reduction and scan scratch, placed as Triton places them) against
         the target's capacity: one ``fits`` check per module, at its function (severity error)."""
-        from .allocation import budget
         func = next((op for op in self.m.operations if op.name == "tt.func"), None)
         if func is None or self.hw is None:
             return
-        b = self._budget_across_conversion_rules(self._budget_of_any_allowed_version(
-            budget(self.m, self.hw, self.analysis)))
+        b = self._budget_across_conversion_rules(self._budget_of_any_allowed_version(self.allocation))
         entries = tuple(x.to_tuple() for x in sorted(b.buffers, key=lambda x: (x.offset, x.line)))
         params = (("capacity_bytes", self.hw.smem_bytes_per_block), ("kernel_bytes", b.total),
                   ("breakdown", entries)) + ((("uncertain", tuple(b.uncertain)),) if b.uncertain else ())

@@ -6,6 +6,7 @@ the memdesc views and `tt.dot` / `ttng.warp_group_dot` are checked for (the modu
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 from ..encodings import lower
@@ -93,6 +94,9 @@ def shared_access(b: Builder, op: Operation) -> None:
     b.add(op, "bank_conflict_free", what, operands, dims, severity="warning", dtype=dtype, bits=bits,
           params=(("direction", direction), ("access", access), ("model", "hardware")) + view + vector
           + (() if view or vector else _partner(b, op)))
+    if b.hw.vendor == "amd" and not view and not vector and access == "auto":
+        _constant_base(b, op.results[0] if op.name == "ttg.local_alloc" else
+                       op.operands[1 if op.name in STORES else 0] if op.operands else None)
     if op.name in LOADS:      # how LLVM pairs its reads where the loops around it decide (checker.ttgir.mma_feed)
         _llvm_pairing(b, mma_feed(b, op), offset_phi(b, op))
     if op.name not in ASYNC_ACCESS:  # the ld/st.shared (or ld/stmatrix) Triton emits: aligned to its width?
@@ -125,6 +129,66 @@ def _llvm_pairing(b: Builder, feed: int | None, phi: str | None) -> None:
         extra += ((("offset_phi", True),) if phi == PHI_LIKELY else ()) + (("offset_phi_alternative", True),)
     if extra:
         b.out.obligations[-1] = dataclasses.replace(check, params=check.params + extra)
+
+
+def _constant_base(b: Builder, value: str | None) -> None:
+    """Give the bank check just added ``base_bytes``, the constant part of its buffer's address, where LLVM folds it
+    into the instructions' immediates and it changes the forms of their pairs
+    (`checker.properties.bank_conflicts.changes_pairs`): `constant_base`."""
+    base = constant_base(b, value) if value else None
+    if base:
+        check = b.out.obligations[-1]
+        if _changes(check, base_bytes=base):
+            b.out.obligations[-1] = dataclasses.replace(check, params=check.params + (("base_bytes", base),))
+
+
+MEMDESC_SAME_ADDRESS = ("ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret")
+
+
+def constant_base(b: Builder, value: str) -> int | None:
+    """The constant part of a shared memdesc's address, in bytes: its allocation's offset in the kernel's shared
+    memory (`Builder.buffer_offsets`, Triton's placement) plus a constant ``memdesc_index``'s buffers, as LLVM sees
+    it: a constant wherever the pointer is formed in straight-line code (a runtime buffer index stays in the
+    register, the allocation's offset does not). Through a loop's iter_arg or result (a phi) only when the
+    allocation has one buffer, every path then the same constant. None where it is not known: a subslice, a
+    function or partition argument, an allocation the model does not place exactly."""
+    extra, through_phi, seen = 0, False, set()
+    v: str | None = value
+    while v and v not in seen:
+        seen.add(v)
+        op = b.defining_op(v)
+        if op is None or op.name == "scf.for" and v in op.results:
+            v, through_phi = (_iter_init(b, v) if op is None else
+                              _loop_init(op, v)), True
+            continue
+        if op.name == "ttg.local_alloc":
+            offset = b.buffer_offsets.get(id(op))
+            return None if offset is None else offset + extra
+        if op.name == "ttg.memdesc_index":
+            src = op.operand_types[0] if op.operand_types else None
+            if src is None or len(src.shape) < 2 or src.element_bits is None or len(op.operands) < 2 \
+                    or through_phi and src.shape[0] != 1:
+                return None
+            k = _integer_constant(b, op.operands[1])
+            extra += (k or 0) * math.prod(src.shape[1:]) * src.element_bits // 8
+            v = op.operands[0]
+        elif op.name in MEMDESC_SAME_ADDRESS and op.operands:
+            v = op.operands[0]
+        else:
+            return None
+    return None
+
+
+def _loop_init(loop: Operation, result: str) -> str | None:
+    k = loop.results.index(result)
+    return loop.operands[3 + k] if 3 + k < len(loop.operands) else None
+
+
+def _integer_constant(b: Builder, value: str) -> int | None:
+    op = b.defining_op(value)
+    m = re.match(r"\s*arith\.constant\s+(-?\d+)\s*:", op.text[op.text.index("arith.constant"):]) \
+        if op is not None and op.name == "arith.constant" else None
+    return int(m.group(1)) if m else None
 
 
 def _changes(check, **given) -> bool:

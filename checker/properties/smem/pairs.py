@@ -81,8 +81,13 @@ loop only: the epilogue's copy of the same read, outside any loop, pairs.
 
 Assumptions (no AMD GPU measured):
 
-* the allocation's base offset is a multiple of 64 elements, so the immediates are Triton's constants
-  (an allocation at an odd small offset may turn a stride-64 pair into the plain form, not the count);
+* the immediates are Triton's constants plus, where the TTGIR reader knows it (``base_bytes``), the constant
+  part of the buffer's address: its allocation's offset in the kernel's shared memory (Triton's placement,
+  `checker.ttgir.allocation`) and a constant buffer index's bytes, which LLVM folds into them; where the fields
+  then overflow 8 bits, LLVM shifts the base register and the difference picks the form (`combine_offsets`: a
+  one-warp gfx1100 store at offset 2048 is two stride-64 pairs where its local offsets were one of each). A
+  pointer through a loop's phi (a multi-buffered iter_arg) keeps the allocation's offset in its register: no
+  constant part. Elsewhere (a subslice, a function's argument) the constant part is taken as zero;
 * Triton's affine offset (a memdesc subslice's constant offset) is taken as zero;
 * LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
@@ -285,14 +290,17 @@ def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> lis
 
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
             elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False,
-            lane_bits: int | None = None, phi_base: bool = False) -> Pairing:
+            lane_bits: int | None = None, phi_base: bool = False, base_bytes: int = 0) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
     `elem_bytes`): ``cvt_regs`` are the plan's register offsets in order (the first
     `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
     padded layout's offset -> slot map, which the immediates go through (`address_registers`); ``stores``: the
     accesses are stores, which do not move past the other address registers' stores (module docstring, rule 2);
     ``lane_bits``: how many of `lane_offsets` are lanes (`address_registers`' broadcast lanes); ``phi_base``: the
-    lanes' offset reaches the accesses through a phi (`address_registers`)."""
+    lanes' offset reaches the accesses through a phi (`address_registers`); ``base_bytes``: the constant part of
+    the buffer's address (its allocation's offset in the kernel's shared memory, and a constant buffer index's),
+    which LLVM folds into every immediate: the fields are the instruction's, and where they do not fit, LLVM's
+    shifted base decides the form (`combine_offsets`)."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
@@ -306,7 +314,7 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
         for m, off in accesses:
             if off * elem_bytes % element_bytes:
                 return Pairing(element_bytes, 0, (), add, "an offset is not a multiple of the access width")
-            scaled.append((m, off * elem_bytes // element_bytes))
+            scaled.append((m, off * elem_bytes // element_bytes + base_bytes // element_bytes))
         p, s = fuse(scaled, apart)
         pairs += p
         single += s

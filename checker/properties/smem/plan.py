@@ -420,7 +420,8 @@ def quotient_block(cvt: LinearLayout) -> LinearLayout | None:
 
 
 def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
-         max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Plan:
+         max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
+         base_bytes: int = 0) -> Plan:
     """The instruction that moves R to/from S (R, S normalized) and its phase structure.
 
     ``access="auto"`` picks what Triton 3.9 emits for a local_load / local_store /
@@ -433,13 +434,15 @@ def plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: st
     bits, the lane group of lane 0) (module docstring). Once per run (`checker.memo`): a buffer's bank checks,
     its data movement and its access checks ask for the same sides. ``max_vector``: an asynchronous copy's
     vector as its global pointer allows it (`async_plan`); ``mma_feed``: an AMD read that feeds every MFMA/WMMA of
-    a loop of one block; ``offset_phi``: an AMD access whose lanes' offset comes through a phi (`paired_plan`)."""
-    return memo.shared("smem.plan", (R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi),
-                       lambda: _plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi))
+    a loop of one block; ``offset_phi``: an AMD access whose lanes' offset comes through a phi; ``base_bytes``:
+    the constant part of an AMD access's address, in its immediates (`paired_plan`)."""
+    return memo.shared("smem.plan", (R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi, base_bytes),
+                       lambda: _plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi, base_bytes))
 
 
 def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: str, hw: Hardware,
-          max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False) -> Plan:
+          max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
+          base_bytes: int = 0) -> Plan:
     local, origin = local_conversion(R, S, bits, hw)
     matrix = "stmatrix" if direction == "store" else "ldmatrix"
     if access in (matrix, matrix + ".trans"):
@@ -466,7 +469,8 @@ def _plan(R: LinearLayout, S: LinearLayout, bits: int, direction: str, access: s
             if not isinstance(p, str):
                 return p
     p = vector_plan(local, origin, bits, direction, hw)
-    return paired_plan(p, hw, mma_feed=mma_feed, lane_holes=True, offset_phi=offset_phi) if hw.vendor == "amd" else p
+    return paired_plan(p, hw, mma_feed=mma_feed, lane_holes=True, offset_phi=offset_phi, base_bytes=base_bytes) \
+        if hw.vendor == "amd" else p
 
 
 MERGED_BYTES = 16   # the widest LDS access LLVM merges a lane's adjacent accesses into (ds_read/write_b128)
@@ -503,7 +507,7 @@ def _blocks(p: Plan, offsets: list[int]) -> list[int]:
 
 
 def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, lane_holes: bool = False,
-                offset_phi: bool = False) -> Plan:
+                offset_phi: bool = False, base_bytes: int = 0) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
     tells the two addresses of one instruction apart either joins the phase bits, with the target's
@@ -523,18 +527,19 @@ def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, la
     (fbgemm's jagged attention on gfx1250), and so do RDNA's 32-lane waves (tl_dot_fp32_ieee's operand, its lane
     halves repeated, on gfx1100 / gfx1201: every pair fused). ``offset_phi``: the lanes' offset reaches the
     accesses through a phi, so LLVM folds no XOR that has lane bits into the immediate (`pairs.address_registers`'
-    ``phi_base``)."""
+    ``phi_base``). ``base_bytes``: the constant part of the address, which LLVM folds into the immediates
+    (`pairs.pairing`)."""
     lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
     regs = [b[0] for b in p.cvt.in_bases(REG)]
     if p.merged:    # a merged access is the aligned block its vector spans: the rest address blocks
         lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
     pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad, p.direction == "store",
-                 p.cvt.in_dim_size_log2(LANE) if lane_holes and hw.warp_size == 64 else None, offset_phi)
+                 p.cvt.in_dim_size_log2(LANE) if lane_holes and hw.warp_size == 64 else None, offset_phi, base_bytes)
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
     merged = _merged(p, pr, regs, hw, pad)
     if merged is not None:
-        return paired_plan(merged, hw, pad, mma_feed, lane_holes, offset_phi)
+        return paired_plan(merged, hw, pad, mma_feed, lane_holes, offset_phi, base_bytes)
     if mma_feed is not None and p.direction == "load" and follows("lds_reads_single_for_mma") \
             and kept_single_for_mma([p.register(i) for i in range(1 << len(regs))], len(p.phase_regs), pr.delta,
                                     mma_feed):
