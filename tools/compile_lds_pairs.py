@@ -148,6 +148,9 @@ def curated():
     # after the loop: a read sunk into the epilogue's scf.if (no phi), and reads that feed dot_scaled's upcasts on
     # RDNA outside it (the phi is LLVM's placement: the first keeps four pairs of its B read, the second fuses one)
     cases.append(_mm_case("pairs_mm_32x64x64_w4", 32, 64, 64, num_warps=4, targets=("gfx942",)))
+    # three stages on RDNA4: each epilogue read sinks into its own branch, and LLVM merges no phi there
+    cases.append(_mm_case("pairs_mm_fp8_32x128x64_w2_s3", 32, 128, 64, dtype="fp8", num_warps=2, num_stages=3,
+                          targets=("gfx1201",)))
     for BM, BK in ((64, 64), (32, 128)):
         cases.append(case(f"pairs_scaled_rdna_e4m3_{BM}x32x{BK}_w1", scaled_mm,
                           {"a_ptr": "*fp8e4nv", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",

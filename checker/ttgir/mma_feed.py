@@ -29,11 +29,12 @@ on gfx942; change ``lds_offset_phi_unfolded``). From Triton 3.9.0's optimized IR
 * no phi where every such read after the loop is used only in one branch of the ``scf.if`` that ends the loop's
   exit block (through ops of registers only, with nothing after it in the block that writes memory): InstCombine
   sinks the loads and their offset into that branch, which computes it afresh (`_sunk_into`);
-* a phi, likely (`PHI_LIKELY`), where each such read sinks into a branch of its own: the offset, shared by them,
-  stays in the exit block (a 3-stage epilogue; 8 of 8 measured reads);
+* where each such read sinks into a branch of its own, the offset, shared by them, stays in the exit block: a phi,
+  likely (`PHI_LIKELY`) on gfx942 / gfx950 (a 3-stage epilogue: 8 of 8 measured reads), possible on RDNA and
+  gfx1250 (0 of 6 measured reads on gfx1201);
 * a phi or not (`PHI_POSSIBLE`), where some read stays in the exit block: SimplifyCFG may hoist the identical
   copies on both sides of the loop's guard above it, and the phi goes; whether it does follows the order of
-  LLVM's instructions, which the TTGIR does not fix (9 of 30 measured reads took the phi).
+  LLVM's instructions, which the TTGIR does not fix (9 of 30 measured reads took the phi, all on RDNA).
 
 The first read after the loop must be in its exit block (no branching op before it), else no phi is merged.
 """
@@ -95,8 +96,8 @@ PHI_LIKELY, PHI_POSSIBLE = "likely", "possible"
 def offset_phi(b: Builder, op: Operation) -> str | None:
     """Whether a ``ttg.local_load``'s lanes' offset may reach it through a phi (module docstring; Triton 3.9's LLVM:
     change ``lds_offset_phi_unfolded``): None where it cannot, `PHI_LIKELY` where every read of that type after the
-    loop sinks into a branch of its own (the offset stays in the loop's exit block, shared), `PHI_POSSIBLE` where
-    some stays in the exit block (LLVM's code placement decides)."""
+    loop sinks into a branch of its own (the offset stays in the loop's exit block, shared) on 64-lane targets,
+    `PHI_POSSIBLE` where some stays in the exit block or on the others (LLVM's code placement decides)."""
     if b.hw is None or b.hw.vendor != "amd" or op.parent is None or not follows("lds_offset_phi_unfolded"):
         return None
     same = _read_type(op)
@@ -118,7 +119,9 @@ def offset_phi(b: Builder, op: Operation) -> str | None:
     sites = [_sunk_into(b, after, i) for i in reads]
     if None in sites:
         return PHI_POSSIBLE
-    return PHI_LIKELY if len(set(sites)) > 1 else None
+    if len(set(sites)) == 1:
+        return None
+    return PHI_LIKELY if b.hw.warp_size == 64 else PHI_POSSIBLE
 
 
 # ops that lower to register arithmetic only: InstCombine may sink them (and the loads they read) into the one

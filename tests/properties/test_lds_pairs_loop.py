@@ -77,7 +77,7 @@ def test_every_compared_read_is_scored_as_emitted(compared):
     unpaired = {k: (r["scored"], r["emitted"]) for k, r in rows.items() if r["status"] == asm_compare.LLVM_UNPAIRED}
     assert unpaired == ({} if version == "3.9" else {("pairs_mm_bf16_64x128x64_w1_s1.gfx942.ttgir", 73): (
         "ds_read2st64_b64", {"ds_read2st64_b64": 2, "ds_read_b64": 28})})
-    assert sum(r["status"] == "agrees" for r in rows.values()) == {"3.9": 190, "3.8": 98}[version]
+    assert sum(r["status"] == "agrees" for r in rows.values()) == {"3.9": 202, "3.8": 98}[version]
     assert [k for k, r in rows.items() if r["status"] == asm_compare.LLVM_ALTERNATIVE] == \
         ([("pairs_scaled_rdna_e4m3_32x32x128_w1.gfx1100.ttgir", 199)] if version == "3.9" else [])
 
@@ -308,6 +308,21 @@ def test_reads_after_the_loop_sunk_into_the_epilogue_or_left_to_llvms_placement(
     assert (merged["emitted"], merged["status"]) == ({"ds_load_2addr_stride64_b64": 1, "ds_load_b64": 14},
                                                      asm_compare.LLVM_ALTERNATIVE)
     assert merged["alternative"]["pairs_fused"] == 1 and merged["alternative"]["instructions_per_warp"] == 16
+
+
+def test_three_stage_epilogue_reads_merge_their_offset_on_gfx9_and_may_not_on_rdna():
+    """A 3-stage epilogue's two B reads each sink into a branch of their own, so their shared lanes' offset stays
+    in the loop's exit block: on gfx942 LLVM merged it through a phi in every measured kernel (tl_dot_f16:
+    one pair and six singles, scored so, the pairs named), on gfx1201 in none (an fp8 32x128x64 matmul: eight
+    pairs, scored so, the phi's mix named)."""
+    report = checker.verify(str(FIXTURES / "pairs_mm_fp8_32x128x64_w2_s3.gfx1201.ttgir"))
+    loads = {c["source"]["line"]: c for c in report["checks"] if c["property"] == "bank_conflict_free"
+             and c["source"]["op"] == "ttg.local_load" and "alternative" in c["details"]}
+    assert {n: (c["details"]["mnemonic"], c["details"]["alternative"]["mnemonic"], c["parameters"].get("offset_phi"))
+            for n, c in loads.items()} == {n: ("ds_load_2addr_stride64_b64", "ds_load_2addr_stride64_b64+ds_load_b64",
+                                               None) for n in (136, 145)}
+    facts = json.loads((FIXTURES / "asm.json").read_text())["pairs_mm_fp8_32x128x64_w2_s3.gfx1201.ttgir"]
+    assert {n: facts["lines"][str(n)] for n in (136, 145)} == {n: {"ds_load_2addr_stride64_b64": 8} for n in (136, 145)}
 
 
 @pytest.mark.parametrize("registers,vector_bits,delta,group_bits,want", [
