@@ -87,8 +87,8 @@ Assumptions (no AMD GPU measured):
   then overflow 8 bits, LLVM shifts the base register and the difference picks the form (`combine_offsets`: a
   one-warp gfx1100 store at offset 2048 is two stride-64 pairs where its local offsets were one of each). A
   pointer through a loop's phi (a multi-buffered iter_arg) keeps the allocation's offset in its register: no
-  constant part. Elsewhere (a subslice, a function's argument) the constant part is taken as zero;
-* Triton's affine offset (a memdesc subslice's constant offset) is taken as zero;
+  constant part. Elsewhere (Triton's affine offset of a memdesc subslice, a function's or partition's argument)
+  the constant part is taken as zero;
 * LLVM keeps Triton's additive constants as immediates. It may instead fold an additive constant into
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
