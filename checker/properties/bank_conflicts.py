@@ -212,8 +212,10 @@ def changes_pairs(check: Any, mma_feed: int | None = None, offset_phi: bool = Fa
         return padded_plan(Rp, mem, bits, "load", hw, mma_feed=mma_feed).pair != \
             padded_plan(Rp, mem, bits, "load", hw).pair
     Rn, Sn = normalize(R, S.linear if isinstance(S, PaddedLayout) else S)
-    given = plan(Rn, Sn, bits, direction, "auto", hw, None, mma_feed, offset_phi, base_bytes).pair
     plain = plan(Rn, Sn, bits, direction, "auto", hw).pair
+    if base_bytes and (plain is None or not plain.fields):
+        return False                    # nothing fused: the base moves no access into or out of a pair
+    given = plan(Rn, Sn, bits, direction, "auto", hw, None, mma_feed, offset_phi, base_bytes).pair
     return _forms(given) != _forms(plain) if base_bytes else given != plain
 
 
