@@ -406,9 +406,9 @@ def _alternative(other: tuple | None, hw: Hardware, details: dict) -> str:
         alt["pairs_fused"] = len(q.pair.fields)
     details["alternative"] = alt
     same = alt["wavefronts"] == details["wavefronts"]
-    return (f"; LLVM may issue it as {alt['mnemonic']} instead (whether this read's lanes' offset reaches it "
-            f"through a phi after the loop is LLVM's code placement, not the TTGIR's), "
-            + ("at the same wavefronts" if same else f"{alt['wavefronts']} wavefronts"))
+    return (f"; LLVM may issue it as {alt['mnemonic']} instead (its code placement, not the TTGIR, decides whether "
+            f"this read's lanes' offset comes through a phi after the loop), "
+            + ("at the same wavefronts" if same else f"at {alt['wavefronts']} wavefronts"))
 
 
 def _triton_note(R, S, bits, hw, p: Plan, conflicts: int, details: dict) -> str:
