@@ -93,12 +93,17 @@ Assumptions (no AMD GPU measured):
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
   four pairs: the base through a phi, `address_registers`' ``phi_base``, now modelled for Triton 3.9).
-  tools/asm_compare.py reports the rows still left so apart. One more such case, found in library kernels
-  (Triton 3.9.0's LLVM, by editing its IR until the pair came back), is not modelled:
+  tools/asm_compare.py reports the rows still left so apart. Two more such cases, found in library kernels
+  (Triton 3.9.0's LLVM), are not modelled:
   - a read sunk into a loop: LLVM's IR sink pass moves loads used only inside the next loop into its
     preheader, but not their addresses when another access of the block shares them, so each read arrives
     with an address register of its own (flash-attention's ROCm backward on gfx942: a dot operand read before
-    an inner loop, reading the buffer another read of the block reads).
+    an inner loop, reading the buffer another read of the block reads; found by editing its IR until the pair
+    came back);
+  - reads sunk into a masked store's branch: a conversion whose result feeds a masked ``tt.store`` (a branch per
+    store vector on AMD) has the loads that feed only the first vector moved into its branch, away from their
+    pair partners (FlagGems' ``t_copy_2d_kernel``, a 64x64 f16 transpose on gfx1250: 4 ``ds_load_2addr_b32``
+    and 8 ``ds_load_b32`` where 8 pairs were scored; read from its AMDGCN, 4 of the singles in the branch).
 """
 
 from __future__ import annotations
