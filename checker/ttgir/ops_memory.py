@@ -180,6 +180,7 @@ def constant_base(b: Builder, value: str) -> int | None:
 
 
 def _loop_init(loop: Operation, result: str) -> str | None:
+    """The initial value of an scf.for result's iter_arg."""
     k = loop.results.index(result)
     return loop.operands[3 + k] if 3 + k < len(loop.operands) else None
 
@@ -279,8 +280,7 @@ def padded_view(b: Builder, value: str | None, mem: TypeRef, alloc: list[int], s
                 buffers = src.shape[len(src.shape) - rank - 1] if len(src.shape) > rank else 1
             v = op.operands[0] if op.operands else None
         elif op.name == "scf.for" and v in op.results:
-            k = op.results.index(v)
-            v = op.operands[3 + k] if 3 + k < len(op.operands) else None
+            v = _loop_init(op, v)
         else:
             rooted = op.name == "ttg.local_alloc"
             break
