@@ -52,6 +52,10 @@ Rules found on Triton 3.9's corpus (tests/corpus, tests/verify/test_corpus_asm.p
   keeps single for a loop's MFMA/WMMA are scored single (`checker.ttgir.mma_feed`); where LLVM peeled an
   iteration out of that loop, the peeled copy, outside any loop, pairs: such a row agrees, counted apart
   (``llvm_peeled``, `LLVM_PEELED`), when the singles are the scored ones and the pairs whole copies.
+* A conversion whose reads LLVM sinks into the first branch of the masked store its result feeds (the check's
+  ``sunk_registers``, `checker.ttgir.store_branch`): the sunk reads may carry the store's line (InstCombine gives a
+  sunk instruction its user's location), so the load row counts the loads at that line too (``sunk_line``; a 32x64
+  bf16 transpose on gfx1250: the two ``ds_load_2addr_stride64_b32`` of the first branch at the store's line).
 * Uncompared rows: several accesses on one line (ambiguous); LLVM put one access's instructions on
   a neighbouring access's line, beside the line's own or in their place (`_moved`: ambiguous); no access
   instruction at the line, because LLVM merged two ops' loads into one instruction with no line (``ds_read2_b64`` under
@@ -289,6 +293,11 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
                     emitted[normalize(ins)] += n
             want_load = side == "load" if side is not None else ob.params and dict(ob.params).get("direction") == "load"
             kind = {k: n for k, n in emitted.items() if is_access(k) and is_load(k) == bool(want_load)}
+            if side == "load" and dict(ob.params or ()).get("sunk_registers") and fx is not None:
+                row["sunk_line"] = _store_line(path, ob.line)  # the reads sunk into the store's branch may take its line
+                for ins, n in (fx.get("lines", {}).get(str(row["sunk_line"])) or {}).items():
+                    if is_access(normalize(ins)) and is_load(normalize(ins)):
+                        kind[normalize(ins)] = kind.get(normalize(ins), 0) + n
             row["emitted"] = dict(kind)
             others = {k: n for k, n in emitted.items() if not is_access(k)}
             if others:
@@ -325,6 +334,21 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
             rows.append(row)
         _moved(rows[len(rows) - len(accesses):])
     return rows
+
+
+def _store_line(path: str, line: int) -> int | None:
+    """The line of the masked tt.store the convert_layout at `line` feeds (`checker.ttgir.store_branch.store_of`)."""
+    from checker.limits import read_text
+    from checker.syntax.ttgir import read_ttgir
+    from checker.ttgir.builder import Builder, KernelChecks
+    from checker.ttgir.store_branch import store_of
+    for module in read_ttgir(read_text(path), path):
+        b = Builder(module, path, None, KernelChecks(path))
+        for op in module.operations:
+            if op.line == line and op.name == "ttg.convert_layout":
+                store = store_of(b, op)
+                return store.line if store is not None else None
+    return None
 
 
 LLVM_REWROTE = "agrees in Triton's LLVM IR (LLVM's optimizer re-vectorized it)"

@@ -95,6 +95,31 @@ def scaled_masked(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, K, BM: tl.const
     tl.store(c_ptr + rm[:, None] * 1024 + rn[None, :], acc)
 
 
+@triton.jit
+def t_copy(in_ptr, out_ptr, in_stride_0, in_stride_1, out_stride_0, out_stride_1, M, N, BLOCK_M: tl.constexpr,
+           BLOCK_N: tl.constexpr, MASKED: tl.constexpr):
+    """A tile copied to its transpose (FlagGems' ``t_copy_2d_kernel``, its unit strides specialized): the load
+    coalesced along one axis, the store along the other, a conversion between them whose result feeds the store,
+    masked at both edges (a branch per store vector on AMD) or not."""
+    i = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)).to(tl.int64)[None, :]
+    j = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)).to(tl.int64)[:, None]
+    if MASKED:
+        mask = (i < N) & (j < M)
+        x = tl.load(in_ptr + j * in_stride_0 + i * in_stride_1, mask=mask)
+        tl.store(out_ptr + i * out_stride_0 + j * out_stride_1, x, mask=mask)
+    else:
+        x = tl.load(in_ptr + j * in_stride_0 + i * in_stride_1)
+        tl.store(out_ptr + i * out_stride_0 + j * out_stride_1, x)
+
+
+def _copy_case(name, BM, BN, dtype, num_warps, masked=True, targets=SCALED_TARGETS):
+    return case(name, t_copy, {"in_ptr": f"*{dtype}", "out_ptr": f"*{dtype}", "in_stride_0": "i32",
+                               "out_stride_0": "i32", "M": "i32", "N": "i32"},
+                {"in_stride_1": 1, "out_stride_1": 1, "BLOCK_M": BM, "BLOCK_N": BN, "MASKED": masked},
+                targets=targets, doc=f"{'masked ' if masked else ''}{dtype} transpose copy {BM}x{BN}",
+                num_warps=num_warps)
+
+
 def _mm_types(dtype: str):
     def types(target):
         t = {"fp8": "*fp8e4b8" if target.arch == "gfx942" else "*fp8e4nv"}.get(dtype, f"*{dtype}")
@@ -177,6 +202,17 @@ def curated():
                           {"a_ptr": "*u8", "a_scale_ptr": "*u8", "b_ptr": "*u8", "b_scale_ptr": "*u8",
                            "c_ptr": "*fp32", "K": "i32"}, {"BM": BM, "BN": BN, "BK": 128},
                           targets=("gfx1250",), doc="dot_scaled with masked scale loads", num_warps=w, num_stages=2))
+    # a masked transpose copy (FlagGems' t_copy_2d_kernel): the conversion's reads that feed only the first store
+    # vector sink into that store's branch, away from their pair partners
+    cases.append(_copy_case("pairs_tcopy_masked_64x64_w4", 64, 64, "fp16", 4, targets=("gfx1250",)))
+    # ... two vectors per branch (a mask of constancy 16): the sunk reads pair among themselves, stride-64
+    cases.append(_copy_case("pairs_tcopy_masked_f32_64x32_w2", 64, 32, "fp32", 2, targets=("gfx1250",)))
+    # ... the sunk pairs at the store's line
+    cases.append(_copy_case("pairs_tcopy_masked_bf16_128x16_w2", 128, 16, "bf16", 2, targets=("gfx1250",)))
+    # ... one warp, some partners apart: 12 pairs and 8 single reads
+    cases.append(_copy_case("pairs_tcopy_masked_i8_128x32_w1", 128, 32, "i8", 1, targets=("gfx1250",)))
+    # no mask, no branch: every pair fused
+    cases.append(_copy_case("pairs_tcopy_64x64_w4", 64, 64, "fp16", 4, masked=False, targets=("gfx1250",)))
     return cases
 
 
@@ -214,11 +250,26 @@ def randomized_scaled(n: int, seed: int):
     return out
 
 
+def randomized_copies(n: int, seed: int):
+    """N random ``t_copy`` configurations (tile, element type, warps, masked or not), each for one random AMD
+    target: the conversion's reads that feed only a masked store's first vector sink into its branch."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        BM, BN = rng.choice((16, 32, 64, 128)), rng.choice((16, 32, 64, 128))
+        dtype, w = rng.choice(("fp16", "bf16", "fp32", "i8", "fp64")), rng.choice((1, 2, 4, 8))
+        masked, target = rng.random() < 0.75, rng.choice(SCALED_TARGETS)
+        out.append(_copy_case(f"rcopy{i:03d}_{dtype}_{BM}x{BN}_w{w}{'_m' if masked else ''}", BM, BN, dtype, w,
+                              masked, (target,)))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--random", type=int, default=0, help="also N random mm_loop configurations")
     ap.add_argument("--random-scaled", type=int, default=0, help="also N random scaled_mm configurations")
+    ap.add_argument("--random-copies", type=int, default=0, help="also N random t_copy configurations")
     ap.add_argument("--random-targets", nargs="*", choices=SCALED_TARGETS, default=list(TARGETS),
                     help="the targets --random picks from (default: gfx942 gfx950 gfx1250)")
     ap.add_argument("--seed", type=int, default=0)
@@ -227,7 +278,7 @@ def main(argv=None) -> int:
     ap.add_argument("--targets", nargs="*", choices=SCALED_TARGETS, help="target tags (default: each case's own)")
     args = ap.parse_args(argv)
     cases = ([] if args.no_curated else curated()) + randomized(args.random, args.seed, tuple(args.random_targets)) \
-        + randomized_scaled(args.random_scaled, args.seed)
+        + randomized_scaled(args.random_scaled, args.seed) + randomized_copies(args.random_copies, args.seed)
     os.makedirs(args.out, exist_ok=True)
     asm_path = os.path.join(args.out, "asm.json")
     asm = json.load(open(asm_path)) if os.path.exists(asm_path) else {}

@@ -82,6 +82,7 @@ bank, and that both lie in the phase's lanes and registers, on integers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .. import f2, smt
@@ -104,6 +105,7 @@ from .smem.plan import (
     element_bits,
     frame_columns,
     free_bits,
+    mix_groups,
     normalize,
     pair_details,
     pairing_clause,
@@ -324,85 +326,131 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
                      max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
                      offset_phi_alternative: bool = False, base_bytes: int = 0) -> Result:
     p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi, base_bytes)
-    wm, free, cost, phases = _figures(p, hw)
+    kinds = _figures(p, hw)
     other = None
     if offset_phi_alternative:      # LLVM's placement decides the phi: score the costlier plan, name the other
         q = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, not offset_phi, base_bytes)
         if q.pair != p.pair:
-            other = (q, *_figures(q, hw), not offset_phi)
-            if other[3] * other[4] > cost * phases:
-                (p, wm, free, cost, phases, _), other = other, (p, wm, free, cost, phases, offset_phi)
-    words = [c for _, _, c in free]
+            other = (q, _figures(q, hw), not offset_phi)
+            if _wavefronts(other[1]) > _wavefronts(kinds):
+                (p, kinds, _), other = other, (p, kinds, offset_phi)
     mask = hw.banks - 1
+    cost, phases, wavefronts = max(k.cost for k in kinds), sum(k.phases for k in kinds), _wavefronts(kinds)
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
                "mnemonic": p.mnemonic(hw), "asm": p.asm(hw), "vector_bytes": p.vector_bytes,
                "matrices": p.matrices,
-               "instructions_per_warp": p.instructions_per_warp,
+               "instructions_per_warp": sum(k.count for k in kinds),
                "phases_per_instruction": p.phases_per_instruction, "cost_per_phase": cost,
-               "conflicts": cost - 1, "wavefronts": cost * phases, "min_wavefronts": phases}
+               "conflicts": cost - 1, "wavefronts": wavefronts, "min_wavefronts": phases}
     paired = p.pair is not None and p.pair.paired
     if paired:
         details["pair"] = pair_details(p)
     if p.merged:
         details["merged_from_bytes"] = p.merged         # LLVM's vectorizer merged accesses of that width
-    single = pairing_clause(p, details)
+    if len(kinds) > 1 or kinds[0].plan is not p:
+        details["issued"] = [k.to_dict(hw) for k in kinds]
+    single = pairing_clause(p, details, len(kinds) > 1 or kinds[0].plan is not p)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
-               f"{p.instructions_per_warp} per warp, {p.phases_per_instruction} phase(s) each: "
-               f"{cost * phases} wavefronts for {phases} phases{single}{_alternative(other, hw, details)}")
+               f"{details['instructions_per_warp']} per warp, {_phases_each(kinds)}: "
+               f"{wavefronts} wavefronts for {phases} phases{single}{_alternative(other, hw, details)}")
     note = _triton_note(R, S, bits, hw, p, cost - 1, details) if triton else ""
 
     def f2_engine() -> EngineVerdict:
-        if cost == 1:
+        worst = next((k for k in kinds if k.cost > 1), None)
+        if worst is None:
             return EngineVerdict("f2", "holds", explanation=(
                 f"{summary}; every phase touches at most one word per bank{note}"),
-                certificate=certify.rank_preserved(words, mask))
+                certificate=certify.all_of(*(certify.rank_preserved([c for _, _, c in k.free], mask) for k in kinds))
+                if len(kinds) > 1 else certify.rank_preserved([c for _, _, c in kinds[0].free], mask))
+        words = [c for _, _, c in worst.free]
         kernel = f2.nullspace([w & mask for w in words])
         k = next(v for v in kernel if f2.combine(words, v))
         y: dict[str, int] = {}
-        for i, (d, val, _) in enumerate(free):
+        for i, (d, val, _) in enumerate(worst.free):
             if k >> i & 1:
                 y[d] = y.get(d, 0) ^ val
-        cx = hardware_witness(R, S, p, hw, wm, {}, y)
+        cx = hardware_witness(R, S, worst.plan, hw, worst.wm, {}, y)
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
-            f"{summary}: each phase touches up to {cost} distinct words in one bank "
-            f"(conflicts {cost - 1}); e.g. {describe(cx)}{note}"))
+            f"{summary}: each phase{_of_kind(worst, kinds, hw)} touches up to {worst.cost} distinct words in one "
+            f"bank (conflicts {worst.cost - 1}); e.g. {describe(cx)}{note}"))
 
     def z3_engine() -> EngineVerdict:
-        L = wm.layout
-        ob = smt.Obligation("bank_conflicts.hardware")
-        same_phase_bank_pair(ob, L, p, mask)
-        def on_sat(values):
-            cx = hardware_witness(R, S, p, hw, wm, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
-                                  {d: values.get(f"b.{d}", 0) for d in L.in_dims})
-            return cx, f"{smt.solver_name()} model: {describe(cx)}"
+        for kind in kinds:
+            L = kind.wm.layout
+            ob = smt.Obligation("bank_conflicts.hardware")
+            same_phase_bank_pair(ob, L, kind.plan, mask)
+            answer = ob.solve()
+            if answer.status == "unsat":
+                continue
 
-        return smt.verdict(ob.solve(), holds="no two accesses of one phase share a bank (unsat)",
-                           on_sat=on_sat)
+            def on_sat(values, kind=kind, L=L):
+                cx = hardware_witness(R, S, kind.plan, hw, kind.wm, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
+                                      {d: values.get(f"b.{d}", 0) for d in L.in_dims})
+                return cx, f"{smt.solver_name()} model: {describe(cx)}"
+
+            return smt.verdict(answer, holds="", on_sat=on_sat)
+        return EngineVerdict("z3", "holds", explanation="no two accesses of one phase share a bank (unsat)")
 
     return run_engines("bank_conflict_free", engines, {"f2": f2_engine, "z3": z3_engine}, details=details,
                        certified=True)
 
 
-def _figures(p: Plan, hw: Hardware) -> tuple:
-    """A plan's word map, its free bits, the words one phase's bank-equal accesses touch at most (cost) and its
-    phases per CTA (the module docstring's count)."""
-    wm = word_map(p, hw)
-    free = free_bits(p, wm)
-    words = [c for _, _, c in free]
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of instruction of a plan as LLVM issues it (`smem.plan.mix_groups`): its plan, how many per warp,
+    its word map and free bits, the words one phase's bank-equal accesses touch at most (cost), its phases per
+    CTA."""
+
+    plan: Plan
+    count: int
+    wm: Any
+    free: list
+    cost: int
+    phases: int
+
+    def to_dict(self, hw: Hardware) -> dict[str, Any]:
+        return {"mnemonic": self.plan.mnemonic(hw), "instructions_per_warp": self.count,
+                "phases_per_instruction": self.plan.phases_per_instruction, "conflicts": self.cost - 1,
+                "wavefronts": self.cost * self.phases, "min_wavefronts": self.phases}
+
+
+def _figures(p: Plan, hw: Hardware) -> list[_Kind]:
+    """A plan's kinds of instruction (`smem.plan.mix_groups`; one for a plan LLVM issues as it is) and their
+    figures (the module docstring's count, per kind)."""
+    out = []
     mask = hw.banks - 1
-    cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
-    return wm, free, cost, (p.phases_per_instruction * p.instructions_per_warp) << p.cvt.in_dim_size_log2(WARP)
+    for q, count in mix_groups(p, hw):
+        wm = word_map(q, hw)
+        free = free_bits(q, wm)
+        words = [c for _, _, c in free]
+        cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
+        out.append(_Kind(q, count, wm, free, cost, (q.phases_per_instruction * count) << q.cvt.in_dim_size_log2(WARP)))
+    return out
+
+
+def _wavefronts(kinds: list[_Kind]) -> int:
+    return sum(k.cost * k.phases for k in kinds)
+
+
+def _phases_each(kinds: list[_Kind]) -> str:
+    if len(kinds) == 1:
+        return f"{kinds[0].plan.phases_per_instruction} phase(s) each"
+    return ", ".join(f"{k.count} with {k.plan.phases_per_instruction} phase(s)" for k in kinds)
+
+
+def _of_kind(worst: _Kind, kinds: list[_Kind], hw: Hardware) -> str:
+    return f" of its {worst.plan.mnemonic(hw)}" if len(kinds) > 1 else ""
 
 
 def _alternative(other: tuple | None, hw: Hardware, details: dict) -> str:
     """``details["alternative"]`` and the explanation's clause for the plan not scored (`offset_phi_alternative`)."""
     if other is None:
         return ""
-    q, _, _, cost, phases, phi = other
-    alt = {"mnemonic": q.mnemonic(hw), "asm": q.asm(hw), "instructions_per_warp": q.instructions_per_warp,
-           "conflicts": cost - 1, "wavefronts": cost * phases, "offset_phi": phi}
-    if q.pair is not None and q.pair.singles and q.pair.fields:
+    q, kinds, phi = other
+    alt = {"mnemonic": q.mnemonic(hw), "asm": q.asm(hw), "instructions_per_warp": sum(k.count for k in kinds),
+           "conflicts": max(k.cost for k in kinds) - 1, "wavefronts": _wavefronts(kinds), "offset_phi": phi}
+    if q.pair is not None and q.pair.fields and not q.pair.paired:
         alt["pairs_fused"] = len(q.pair.fields)
     details["alternative"] = alt
     same = alt["wavefronts"] == details["wavefronts"]

@@ -97,6 +97,7 @@ from .smem.plan import (
     drop_broadcast_registers,
     free_bits,
     matrix_plan,
+    mix_groups,
     paired_plan,
     permute_registers,
     quotient_block,
@@ -472,23 +473,40 @@ def _trivial_over_block(L: LinearLayout) -> bool:
 # ----------------------------------------------------------------- one side of the round trip
 
 
+@dataclass(frozen=True)
+class Kind:
+    """One kind of instruction a side issues (`smem.plan.mix_groups`): its plan, how many per warp and rep, the
+    words one phase's bank-equal accesses touch at most (cost) and the phase's word vectors."""
+
+    plan: Plan
+    count: int
+    cost: int
+    words: list[int] = field(repr=False)
+
+
 @dataclass
 class Side:
-    """One side (store or load) of the round trip: the instruction and what it costs per CTA."""
+    """One side (store or load) of the round trip: the instruction and what it costs per CTA. ``kinds``: the
+    instructions LLVM issues, by kind (one for a plan issued as it is; a mix of paired and single reads on a
+    target whose pairs serve both addresses in one phase, `smem.plan.mix_groups`); ``cost`` their worst."""
 
     direction: str
     plan: Plan
     reps: int
     warps: int
-    cost: int                           # wavefronts per phase (1: conflict-free)
-    words: list[int] = field(repr=False)
+    kinds: list[Kind] = field(repr=False)
     mask: int = 0
     tile: LinearLayout | None = field(default=None, repr=False)      # the distributed slice (reg, lane, warp, block)
     scratch: LinearLayout | None = field(default=None, repr=False)   # the scratch slice (offset, block)
 
     @property
+    def cost(self) -> int:
+        """Wavefronts per phase of its worst kind (1: conflict-free)."""
+        return max(k.cost for k in self.kinds)
+
+    @property
     def instructions_per_warp(self) -> int:
-        return self.plan.instructions_per_warp * self.reps
+        return sum(k.count for k in self.kinds) * self.reps
 
     @property
     def instructions(self) -> int:
@@ -496,25 +514,35 @@ class Side:
 
     @property
     def min_wavefronts(self) -> int:
-        return self.plan.phases_per_instruction * self.instructions
+        return sum(k.plan.phases_per_instruction * k.count for k in self.kinds) * self.reps * self.warps
 
     @property
     def wavefronts(self) -> int:
-        return self.cost * self.min_wavefronts
+        return sum(k.cost * k.plan.phases_per_instruction * k.count for k in self.kinds) * self.reps * self.warps
 
     def to_dict(self, hw: Hardware, triton_conflicts: int) -> dict[str, Any]:
         p = self.plan
-        return {"instruction": p.instruction, "asm": p.asm(hw), "mnemonic": p.mnemonic(hw),
-                "vector_bytes": p.vector_bytes, "matrices": p.matrices,
-                "instructions": self.instructions, "instructions_per_warp": self.instructions_per_warp,
-                "phases_per_instruction": p.phases_per_instruction, "wavefronts": self.wavefronts,
-                "min_wavefronts": self.min_wavefronts, "conflicts": self.cost - 1,
-                "triton_conflicts": triton_conflicts}
+        out = {"instruction": p.instruction, "asm": p.asm(hw), "mnemonic": p.mnemonic(hw),
+               "vector_bytes": p.vector_bytes, "matrices": p.matrices,
+               "instructions": self.instructions, "instructions_per_warp": self.instructions_per_warp,
+               "phases_per_instruction": p.phases_per_instruction, "wavefronts": self.wavefronts,
+               "min_wavefronts": self.min_wavefronts, "conflicts": self.cost - 1,
+               "triton_conflicts": triton_conflicts}
+        if p.pair is not None and p.pair.fields and not p.pair.paired:
+            out["pairs_fused"] = len(p.pair.fields)
+        if len(self.kinds) > 1 or self.kinds[0].plan is not p:
+            out["issued"] = [{"mnemonic": k.plan.mnemonic(hw), "instructions_per_warp": k.count * self.reps,
+                              "phases_per_instruction": k.plan.phases_per_instruction, "conflicts": k.cost - 1}
+                             for k in self.kinds]
+        return out
 
 
 def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: str, bits: int,
-          hw: Hardware) -> Side:
-    """L (broadcast-free) moved to/from the scratch: Triton's per-rep cvt, the instruction's plan, the cost."""
+          hw: Hardware, sunk: frozenset[int] | None = None) -> Side:
+    """L (broadcast-free) moved to/from the scratch: Triton's per-rep cvt, the instruction's plan, the cost.
+    ``sunk``: L's registers whose reads LLVM sinks into a masked store's first branch (`lower_conversion`); taken
+    where the round trip is one rep (with more, a barrier precedes each rep's reads: only the last rep's could
+    move, which one plan for every rep does not describe)."""
     reps = scratch.in_dim_size(REPS)
     total = L.invert_and_compose(scratch)
     want = [tuple((1 << i) if o == REPS else 0 for o in total.out_dims) for i in range(log2(reps))]
@@ -540,16 +568,20 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     if instruction == "shared":     # AMD: as LLVM merges and pairs the lane's accesses (`paired_plan`)
         p = vector_plan(local, origin, bits, direction, hw)
         if hw.vendor == "amd":
-            p = paired_plan(p, hw)
+            moved = None if sunk is None or reps != 1 else frozenset(
+                i for i in range(1 << len(origin)) if sum(1 << perm[j] for j in range(len(origin)) if i >> j & 1)
+                in sunk)
+            p = paired_plan(p, hw, sunk_registers=moved)
     else:
         p = matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
         if isinstance(p, str):
             raise InternalError(f"conversion_cost: Triton picked {instruction} for the {direction} but its "
                                 f"lowering declines: {p}")
-    wm = word_map(p, hw)
-    words = [c for _, _, c in free_bits(p, wm)]
     mask = hw.banks - 1
-    cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
+    kinds = []
+    for q, count in mix_groups(p, hw):
+        words = [c for _, _, c in free_bits(q, word_map(q, hw))]
+        kinds.append(Kind(q, count, 1 << (f2.rank(words) - f2.rank([w & mask for w in words])), words))
     # the slices one rep moves, in tensor coordinates (the witness replays on them)
     tile = permute_registers(L, perm[:len(regs) - len(back)])
     flat = scratch.sublayout([VEC, BANK, SEGMENT, BLOCK], scratch.out_dims)
@@ -557,7 +589,7 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     sl = flat.reshape_ins([(OFFSET, flat.total_in_size // nb), (BLOCK, nb)])
     if tile.invert_and_compose(sl) != cvt:
         raise InternalError(f"conversion_cost: the {direction} slice does not reproduce Triton's per-rep map")
-    return Side(direction, p, reps, local.in_dim_size(WARP), cost, words, mask, tile, sl)
+    return Side(direction, p, reps, local.in_dim_size(WARP), kinds, mask, tile, sl)
 
 
 def _divide_reps(total: LinearLayout, reps: int) -> LinearLayout | None:
@@ -575,31 +607,32 @@ def _divide_reps(total: LinearLayout, reps: int) -> LinearLayout | None:
                             [(o, 1 if o == REPS else size) for o, size in total.out_dim_sizes])
 
 
-def _witness(side: Side, hw: Hardware, x: dict, y: dict):
-    return hardware_witness(side.tile, side.scratch, side.plan, hw, word_map(side.plan, hw), x, y)
+def _witness(side: Side, kind: Kind, hw: Hardware, x: dict, y: dict):
+    return hardware_witness(side.tile, side.scratch, kind.plan, hw, word_map(kind.plan, hw), x, y)
 
 
 def _f2_side(side: Side, hw: Hardware):
-    """None when the side is conflict-free, else a witness (two accesses of one phase, one bank)."""
-    if side.cost == 1:
+    """None when the side is conflict-free, else a witness (two accesses of one phase, one bank) of its first
+    conflicting kind of instruction."""
+    kind = next((k for k in side.kinds if k.cost > 1), None)
+    if kind is None:
         return None
-    wm = word_map(side.plan, hw)
-    free = free_bits(side.plan, wm)
-    kernel = f2.nullspace([w & side.mask for w in side.words])
-    k = next(v for v in kernel if f2.combine(side.words, v))
+    free = free_bits(kind.plan, word_map(kind.plan, hw))
+    kernel = f2.nullspace([w & side.mask for w in kind.words])
+    k = next(v for v in kernel if f2.combine(kind.words, v))
     y: dict[str, int] = {}
     for i, (d, val, _) in enumerate(free):
         if k >> i & 1:
             y[d] = y.get(d, 0) ^ val
-    return _witness(side, hw, {}, y)
+    return _witness(side, kind, hw, {}, y)
 
 
-def _z3_side(side: Side, hw: Hardware):
-    """The Z3 query of `bank_conflicts`' hardware model on this side's plan: (answer, witness or None)."""
-    p = side.plan
-    L = word_map(p, hw).layout
+def _z3_side(side: Side, kind: Kind, hw: Hardware):
+    """The Z3 query of `bank_conflicts`' hardware model on one kind of this side's instructions: (answer, the
+    word map's layout)."""
+    L = word_map(kind.plan, hw).layout
     ob = smt.Obligation(f"conversion_cost.{side.direction}")
-    same_phase_bank_pair(ob, L, p, side.mask)
+    same_phase_bank_pair(ob, L, kind.plan, side.mask)
     return ob.solve(), L
 
 
@@ -663,13 +696,27 @@ class Lowering:
                 f"{ld.wavefronts} wavefronts (min {ld.min_wavefronts})")
 
 
+def _sunk_registers(given: Any, kept: list[int], registers: int) -> frozenset[int]:
+    """The broadcast-free registers (bit j standing for dst's register bit kept[j]) among dst's `given` ones."""
+    if not isinstance(given, (list, tuple, set, frozenset)) or not all(
+            isinstance(r, int) and not isinstance(r, bool) and 0 <= r < registers for r in given):
+        raise CheckerError(f"must be a list of dst's register indices (0 to {registers - 1})", field="sunk_registers")
+    wanted = set(given)
+    return frozenset(k for k in range(1 << len(kept)) if sum(1 << kept[j] for j in range(len(kept)) if k >> j & 1)
+                     in wanted)
+
+
 def _full(L: LinearLayout) -> LinearLayout:
     return LinearLayout([(d, L.in_bases(d) if L.has_in_dim(d) else ()) for d in (REG, LANE, WARP, BLOCK)],
                         L.out_dim_sizes)
 
 
-def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = "sm90") -> Lowering:
-    """What Triton 3.9 emits for convert_layout src -> dst of `bits`-bit elements (module docstring)."""
+def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any = "sm90",
+                     sunk_registers: Any = None) -> Lowering:
+    """What Triton 3.9 emits for convert_layout src -> dst of `bits`-bit elements (module docstring).
+    ``sunk_registers``: dst's registers (indices of its register dim) whose reads LLVM sinks into the first branch
+    of the masked store the result feeds on AMD (`checker.ttgir.store_branch`): the load side pairs them apart
+    (`smem.pairs.sunk_apart`)."""
     hw = resolve(hardware)
     if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1 or bits > 64 or bits & (bits - 1):
         raise CheckerError(f"must be a power of two up to 64, got {bits!r}", field="dtype_bits")
@@ -700,14 +747,15 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
         raise CheckerError(f"src has {src.in_dim_size(LANE)} lanes; {hw.name} has warps of {hw.warp_size}",
                            field="src")
     s, _ = drop_broadcast_registers(src)
-    d, _ = drop_broadcast_registers(dst)
+    d, kept = drop_broadcast_registers(dst)
+    sunk = None if sunk_registers is None else _sunk_registers(sunk_registers, kept, dst.in_dim_size(REG))
     sc = optimal_swizzling(s, d, work, hw)
     # one CTA's buffer: the scratch layout spans the tensor, split over the CTAs by its non-zero block
     # bases (a tensor broadcast over CTAs is whole in each); Triton allocates per CTA
     split = 1 << sum(1 for b in sc.layout.in_bases(BLOCK) if any(b)) if follows("cvt_scratch_per_cta") else 1
     size = sc.layout.total_out_size // sc.reps // split * work // 8
     store = _side("store", s, sc.layout, sc.store, work, hw)
-    load = _side("load", d, sc.layout, sc.load, work, hw)
+    load = _side("load", d, sc.layout, sc.load, work, hw, sunk)
     # Triton's isCvtDimSync: a warp-level barrier when no data crosses warps and neither side broadcasts over them
     comp = dst.invert_and_compose(src)
     warp_sync = (_trivial_over_block(comp) and comp.is_trivial_over([WARP])
@@ -715,14 +763,27 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed, "warp" if warp_sync else "cta")
 
 
+def sunk_changes_pairs(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any, sunk_registers: Any) -> bool:
+    """Whether `lower_conversion`'s ``sunk_registers`` change how LLVM pairs the load side's reads (the TTGIR
+    reader gives the parameter only then, so that every other conversion of the pair keeps sharing its proofs);
+    False where the conversion is no round trip Triton lowers here."""
+    try:
+        plain = lower_conversion(src, dst, bits, hardware).load
+        if plain is None or plain.plan.pair is None or not plain.plan.pair.fields:
+            return False            # nothing fused: sinking moves no read out of a pair
+        return lower_conversion(src, dst, bits, hardware, sunk_registers).load.plan.pair != plain.plan.pair
+    except (CheckerError, NotModelled):
+        return False
+
+
 # ----------------------------------------------------------------- the property
 
 
 def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, hardware: Any = "sm90",
-                    engines: Engines = DEFAULT_ENGINES) -> Result:
+                    engines: Engines = DEFAULT_ENGINES, sunk_registers: Any = None) -> Result:
     """How Triton lowers convert_layout src -> dst and what it costs; holds when every shared-memory side
-    costs its conflict-free wavefronts (module docstring)."""
-    lw = lower_conversion(src, dst, dtype_bits, hardware)
+    costs its conflict-free wavefronts (module docstring). ``sunk_registers``: `lower_conversion`'s."""
+    lw = lower_conversion(src, dst, dtype_bits, hardware, sunk_registers)
     hw = lw.hardware
     details = lw.details()
     sides = [s for s in (lw.store, lw.load) if s is not None]
@@ -739,13 +800,13 @@ def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, ha
             "; both sides cost their minimum" if sides else ""))
 
     def z3_engine() -> EngineVerdict:
-        for s in sides:
-            answer, L = _z3_side(s, hw)
+        for s, kind in [(side, kind) for side in sides for kind in side.kinds]:
+            answer, L = _z3_side(s, kind, hw)
             if answer.status == "unknown":
                 return EngineVerdict("z3", "unknown", explanation=f"z3 gave up on the {s.direction}")
             if answer.status == "sat":
-                def on_sat(values, s=s, L=L):
-                    cx = _witness(s, hw, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
+                def on_sat(values, s=s, kind=kind, L=L):
+                    cx = _witness(s, kind, hw, {d: values.get(f"a.{d}", 0) for d in L.in_dims},
                                   {d: values.get(f"b.{d}", 0) for d in L.in_dims})
                     return cx, f"{smt.solver_name()} model ({s.direction}): {describe(cx)}"
                 return smt.verdict(answer, holds="", on_sat=on_sat)
@@ -755,14 +816,16 @@ def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, ha
     return run_engines("conversion_cost", engines, {"f2": f2_engine, "z3": z3_engine}, details=details)
 
 
-def judge(src, dst, shape=None, dtype=None, *, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES) -> Result:
+def judge(src, dst, shape=None, dtype=None, *, hardware: Any = "sm90", engines: Engines = DEFAULT_ENGINES,
+          sunk_registers: Any = None) -> Result:
     """The two distributed layouts, or encodings lowered at `shape`; `dtype`: a name or a number of bits."""
     return conversion_cost(linear(src, shape, "src"), linear(dst, shape, "dst"), element_width(dtype),
-                           hardware=hardware, engines=engines)
+                           hardware=hardware, engines=engines, sunk_registers=sunk_registers)
 
 
 def decide(check, engines: Engines) -> Result:
     """A spec's or a TTGIR op's check (`checker.registry`): operands ``src`` and ``dst``, its element type and
-    target."""
+    target; param ``sunk_registers`` (the TTGIR reader's: dst's registers whose reads LLVM sinks into a masked
+    store's first branch, `checker.ttgir.store_branch`)."""
     return judge(check.operand("src"), check.operand("dst"), check.shape, check.dtype_bits, hardware=check.hardware,
-                 engines=engines)
+                 engines=engines, sunk_registers=check.param("sunk_registers"))

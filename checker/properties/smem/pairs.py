@@ -125,7 +125,9 @@ class Pairing:
     not paired (``unpaired`` says why); ``fields``: each paired instruction's ``(offset0, offset1,
     stride64)`` (units of E, or of 64 E when stride64); ``additive``: the registers Triton adds as
     constants; ``singles``: where LLVM pairs some accesses and leaves others single (delta 0: the plan is
-    scored as single accesses, `fields` the pairs it does make), how many stay single."""
+    scored as single accesses, `fields` the pairs it does make), how many stay single; ``pair_deltas``: where the
+    pairing is not regular (delta 0) but LLVM fuses some pairs, each fused pair's register combination (aligned with
+    `fields`): `checker.properties.smem.plan.mix_groups` scores each kind of instruction apart."""
 
     element_bytes: int
     delta: int
@@ -133,6 +135,7 @@ class Pairing:
     additive: tuple[int, ...]
     unpaired: str = ""
     singles: int = 0
+    pair_deltas: tuple[int, ...] = ()
 
     @property
     def paired(self) -> bool:
@@ -295,7 +298,8 @@ def issue_order(n_regs: int, vector_bits: int, additive: tuple[int, ...]) -> lis
 
 def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, element_bytes: int,
             elem_bytes: int, pad: Callable[[int], int] | None = None, stores: bool = False,
-            lane_bits: int | None = None, phi_base: bool = False, base_bytes: int = 0) -> Pairing:
+            lane_bits: int | None = None, phi_base: bool = False, base_bytes: int = 0,
+            sunk: Callable[[int], bool] | None = None) -> Pairing:
     """How LLVM issues a vector plan's accesses of `element_bytes` per lane (4 or 8; elements of
     `elem_bytes`): ``cvt_regs`` are the plan's register offsets in order (the first
     `vector_bits` are the vector), ``lane_offsets`` the lane and warp offsets (elements); ``pad``: a
@@ -305,11 +309,14 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
     lanes' offset reaches the accesses through a phi (`address_registers`); ``base_bytes``: the constant part of
     the buffer's address (its allocation's offset in the kernel's shared memory, and a constant buffer index's),
     which LLVM folds into every immediate: the fields are the instruction's, and where they do not fit, LLVM's
-    shifted base decides the form (`combine_offsets`)."""
+    shifted base decides the form (`combine_offsets`); ``sunk(m)``: access m (its register index) is a read LLVM
+    moves into another block than the rest (`sunk_apart`): the two groups are paired apart."""
     add = tuple(additive_registers(cvt_regs, lane_offsets, vector_bits))
     if element_bytes not in PAIRABLE_BYTES:
         return Pairing(element_bytes, 0, (), add, f"{element_bytes}-byte accesses are not paired")
     by_register = address_registers(cvt_regs, lane_offsets, vector_bits, pad, lane_bits, phi_base)
+    if sunk is not None:
+        by_register = sunk_apart(by_register, sunk)
     if all(len(v) == 1 for v in by_register.values()):
         return Pairing(element_bytes, 0, (), add, "every access has its own address register")
     apart = _stores_between(by_register, issue_order(len(cvt_regs), vector_bits, add)) if stores else None
@@ -323,13 +330,26 @@ def pairing(cvt_regs: list[int], lane_offsets: list[int], vector_bits: int, elem
         p, s = fuse(scaled, apart)
         pairs += p
         single += s
+    fields, deltas = tuple(f for _, _, f in pairs), tuple(a ^ b for a, b, _ in pairs)
     if single:
-        return Pairing(element_bytes, 0, tuple(f for _, _, f in pairs), add,
-                       f"{len(single)} of {len(single) + 2 * len(pairs)} accesses stay single", len(single))
-    deltas = {a ^ b for a, b, _ in pairs}
-    if len(deltas) != 1:
-        return Pairing(element_bytes, 0, (), add, "the pairs differ in different registers")
-    return Pairing(element_bytes, deltas.pop(), tuple(f for _, _, f in pairs), add)
+        return Pairing(element_bytes, 0, fields, add,
+                       f"{len(single)} of {len(single) + 2 * len(pairs)} accesses stay single", len(single), deltas)
+    if len(set(deltas)) != 1:
+        return Pairing(element_bytes, 0, fields, add, "the pairs differ in different registers", 0, deltas)
+    return Pairing(element_bytes, deltas[0], fields, add)
+
+
+def sunk_apart(by_register: dict[Any, list[tuple[int, int]]], sunk: Callable[[int], bool]
+               ) -> dict[Any, list[tuple[int, int]]]:
+    """The accesses by address register and by block: SILoadStoreOptimizer pairs the accesses of one basic block, so
+    where LLVM sinks some reads into a branch (``sunk(m)``: access m is one of them; a conversion's reads that feed
+    only a masked store's first branch, `checker.ttgir.store_branch`), an address register's reads that stay and
+    those that move are two lists, each walked on its own (module docstring, rule 2)."""
+    out: dict[Any, list[tuple[int, int]]] = {}
+    for key, accesses in by_register.items():
+        for m, off in accesses:
+            out.setdefault((key, sunk(m)), []).append((m, off))
+    return out
 
 
 def _stores_between(by_register: dict[Any, list[tuple[int, int]]], order: list[int]) -> Callable[[int, int], bool]:

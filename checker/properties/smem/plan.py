@@ -327,11 +327,11 @@ class Plan:
             if self.pair is not None and self.pair.paired:
                 return "+".join(pair_mnemonic(self.direction, vb, st64, hw) for st64 in sorted(self.pair.forms))
             single = amd_mnemonic(self.instruction, vb, self.bits, hw)
-            if self.pair is not None and self.pair.singles and self.pair.fields and hw.pair_groups(2 * vb) is None:
-                # some accesses paired, others single: where a pair is two passes of the single access's groups
-                # (gfx942 / gfx950) the plan's single accesses cost what LLVM's mix costs; the mix is named
+            if self.pair is not None and self.pair.fields:
+                # LLVM fuses some accesses (or all, along different registers): the mix it issues is named, its
+                # cost is `mix_groups`'
                 return "+".join([pair_mnemonic(self.direction, vb, st64, hw) for st64 in sorted(self.pair.forms)]
-                                + [single])
+                                + ([single] if self.pair.singles else []))
             return single
         suffix = {1: ".U8", 2: ".U16", 4: "", 8: ".64", 16: ".128"}[vb]
         if self.instruction == "cp.async":
@@ -507,7 +507,7 @@ def _blocks(p: Plan, offsets: list[int]) -> list[int]:
 
 
 def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, lane_holes: bool = False,
-                offset_phi: bool = False, base_bytes: int = 0) -> Plan:
+                offset_phi: bool = False, base_bytes: int = 0, sunk_registers: frozenset[int] | None = None) -> Plan:
     """An AMD ds_read/ds_write plan as LLVM issues it (`pairs`): where the accesses of every address
     register fuse two by two into ds_read2* / ds_write2* / ds_*_2addr*, the register combination that
     tells the two addresses of one instruction apart either joins the phase bits, with the target's
@@ -528,22 +528,41 @@ def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, la
     halves repeated, on gfx1100 / gfx1201: every pair fused). ``offset_phi``: the lanes' offset reaches the
     accesses through a phi, so LLVM folds no XOR that has lane bits into the immediate (`pairs.address_registers`'
     ``phi_base``). ``base_bytes``: the constant part of the address, which LLVM folds into the immediates
-    (`pairs.pairing`)."""
-    lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
-    regs = [b[0] for b in p.cvt.in_bases(REG)]
-    if p.merged:    # a merged access is the aligned block its vector spans: the rest address blocks
-        lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
-    pr = pairing(regs, lanes, len(p.phase_regs), p.vector_bytes, p.bits // 8, pad, p.direction == "store",
-                 p.cvt.in_dim_size_log2(LANE) if lane_holes and hw.warp_size == 64 else None, offset_phi, base_bytes)
+    (`pairs.pairing`). ``sunk_registers``: R's registers (`Plan.register`) whose reads LLVM sinks into a branch, away
+    from the others (`checker.ttgir.store_branch`): a read all of whose registers are there is paired only with
+    such reads (`pairs.sunk_apart`)."""
+    lanes, regs = _pair_offsets(p)
+    v = len(p.phase_regs)
+    sunk = None if sunk_registers is None or p.direction != "load" else \
+        (lambda m: all(p.register(m | i) in sunk_registers for i in range(1 << v)))
+    pr = pairing(regs, lanes, v, p.vector_bytes, p.bits // 8, pad, p.direction == "store",
+                 p.cvt.in_dim_size_log2(LANE) if lane_holes and hw.warp_size == 64 else None, offset_phi, base_bytes,
+                 sunk)
     if not pr.paired:
         return Plan(**{**p.__dict__, "pair": pr})
     merged = _merged(p, pr, regs, hw, pad)
     if merged is not None:
-        return paired_plan(merged, hw, pad, mma_feed, lane_holes, offset_phi, base_bytes)
+        return paired_plan(merged, hw, pad, mma_feed, lane_holes, offset_phi, base_bytes, sunk_registers)
     if mma_feed is not None and p.direction == "load" and follows("lds_reads_single_for_mma") \
             and kept_single_for_mma([p.register(i) for i in range(1 << len(regs))], len(p.phase_regs), pr.delta,
                                     mma_feed):
         return Plan(**{**p.__dict__, "pair": Pairing(pr.element_bytes, 0, (), pr.additive, MMA_LOOP_SINGLE)})
+    return _fused(p, pr, hw)
+
+
+def _pair_offsets(p: Plan) -> tuple[list[int], list[int]]:
+    """The lane and warp offsets, and the register offsets, `pairs.pairing` reads of a plan: a merged access is the
+    aligned block its vector spans, so the registers above its vector and the lanes address blocks."""
+    lanes = [b[0] for b in p.cvt.in_bases(LANE)] + [b[0] for b in p.cvt.in_bases(WARP)]
+    regs = [b[0] for b in p.cvt.in_bases(REG)]
+    if p.merged:
+        lanes, regs = _blocks(p, lanes), regs[:len(p.phase_regs)] + _blocks(p, regs[len(p.phase_regs):])
+    return lanes, regs
+
+
+def _fused(p: Plan, pr: Pairing, hw: Hardware) -> Plan:
+    """The plan p (of single accesses) with every access fused with the one `pr.delta` away (`paired_plan`)."""
+    regs = _pair_offsets(p)[1]
     together = hw.pair_groups(2 * p.vector_bytes)
     j = (pr.delta & -pr.delta).bit_length() - 1
     if together is not None:  # both addresses of a lane in one phase: the pair register varies inside it
@@ -559,6 +578,26 @@ def paired_plan(p: Plan, hw: Hardware, pad=None, mma_feed: int | None = None, la
         fields.update(cvt=cvt, source=tuple((r, 0) for r in r_of) + tuple(
             (0, 1 << i) for i in range(p.cvt.in_dim_size_log2(LANE))))
     return Plan(**fields)
+
+
+def mix_groups(p: Plan, hw: Hardware) -> list[tuple[Plan, int]]:
+    """The instructions LLVM issues for a plan, by kind, each kind a plan of its own whose every instruction costs
+    the same (its phases and words are one coset structure): [(plan, instructions per warp)]. A plan is one kind,
+    its own count; so is a mix of paired and single accesses (`Pairing.fields` without a regular pairing) where a
+    pair costs its two single passes (no pair rule for its width: gfx942 / gfx950), counted as its single
+    accesses. Where a pair serves both addresses in one phase (gfx1250), a mix is its single accesses and, per
+    register combination its pairs differ in (`Pairing.pair_deltas`), the plan of those pairs (`_fused`), each
+    with the number LLVM issues."""
+    pr = p.pair
+    if pr is None or pr.paired or not pr.fields or hw.pair_groups(2 * p.vector_bytes) is None or p.source:
+        return [(p, p.instructions_per_warp)]
+    single = Plan(**{**p.__dict__, "pair": None})
+    out = [(single, pr.singles)] if pr.singles else []
+    for delta in sorted(set(pr.pair_deltas)):
+        fused = Pairing(pr.element_bytes, delta, tuple(f for f, d in zip(pr.fields, pr.pair_deltas) if d == delta),
+                        pr.additive)
+        out.append((_fused(single, fused, hw), pr.pair_deltas.count(delta)))
+    return out
 
 
 def vector_plan(cvt, origin, bits, direction, hw, name=None, max_bytes=None) -> Plan:
@@ -857,15 +896,20 @@ def free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
     return out
 
 
-def pairing_clause(p: Plan, details: dict) -> str:
+def pairing_clause(p: Plan, details: dict, scored_as_issued: bool = False) -> str:
     """Where LLVM keeps a read's pairs single for the MFMA/WMMA of a loop of one block (`smem.pairs.
     MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; where it fuses some
-    accesses and not others (`Pairing.singles`): ``details["pairs_fused"]`` and its clause; else nothing."""
-    if p.pair is not None and p.pair.singles and p.pair.fields:
+    accesses and not others, or all along different registers (`Pairing.fields` of a pairing that is not regular):
+    ``details["pairs_fused"]`` and its clause, which says how the figures count them: as the single accesses (a
+    pair costing its two passes), or with `scored_as_issued` each instruction as LLVM issues it (`mix_groups`);
+    else nothing."""
+    if p.pair is not None and p.pair.fields and not p.pair.paired:
         fused = len(p.pair.fields)
         details["pairs_fused"] = fused
-        return (f"; LLVM fuses {fused} pair(s) of these accesses into paired instructions and leaves "
-                f"{p.pair.singles} single ({p.pair.unpaired}); the figures count single accesses")
+        left = f" and leaves {p.pair.singles} single" if p.pair.singles else ""
+        how = "each instruction as LLVM issues it" if scored_as_issued else "the figures count single accesses"
+        return (f"; LLVM fuses {fused} pair(s) of these accesses into paired instructions{left} "
+                f"({p.pair.unpaired}); {how}")
     if p.pair is None or p.pair.unpaired != MMA_LOOP_SINGLE:
         return ""
     details["kept_single"] = "mma_loop"
