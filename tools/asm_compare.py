@@ -294,7 +294,7 @@ def compare(paths: list[str], asm_facts: dict, engine: str = "f2", triton_versio
             want_load = side == "load" if side is not None else ob.params and dict(ob.params).get("direction") == "load"
             kind = {k: n for k, n in emitted.items() if is_access(k) and is_load(k) == bool(want_load)}
             if side == "load" and dict(ob.params or ()).get("sunk_registers") and fx is not None:
-                row["sunk_line"] = _store_line(path, ob.line)  # the reads sunk into the store's branch may take its line
+                row["sunk_line"] = _store_line(path, ob.line)  # reads sunk into the store's branch may take its line
                 for ins, n in (fx.get("lines", {}).get(str(row["sunk_line"])) or {}).items():
                     if is_access(normalize(ins)) and is_load(normalize(ins)):
                         kind[normalize(ins)] = kind.get(normalize(ins), 0) + n

@@ -99,6 +99,7 @@ from .smem.plan import (
     matrix_plan,
     mix_groups,
     paired_plan,
+    pairing_clause,
     permute_registers,
     quotient_block,
     vector_plan,
@@ -655,6 +656,7 @@ class Lowering:
     sync: str = "cta"                   # the barrier between the sides: "warp" (bar.warp.sync) or "cta" (bar.sync)
     shuffles: int = 0                   # shfl.sync per warp (the shuffle lowering)
     selected_lanes: dict = field(default_factory=dict)  # shuffle: source lane bits read through warp / block bits
+    sunk: list[int] | None = None       # dst registers whose reads LLVM sinks into a masked store's first branch
 
     @property
     def barriers(self) -> int:
@@ -690,10 +692,26 @@ class Lowering:
         if self.lowering == "shuffle":
             return f"warp shuffles: {self.shuffles} shfl.sync per warp (no shared memory)"
         s, ld = self.store, self.load
+        sunk = "" if self.sunk is None else (
+            f"; LLVM moves the reads of dst registers {_ranges(self.sunk)} (the masked store's first branch) into "
+            f"that branch, where they pair apart from the others")
+        clauses = "".join(pairing_clause(side.plan, {}, len(side.kinds) > 1 or side.kinds[0].plan is not side.plan)
+                          for side in (s, ld))
         return (f"through {self.scratch_bytes} B of scratch x{self.scratch.reps} rep(s): "
                 f"{s.plan.mnemonic(self.hardware)} {s.instructions} per CTA, {s.wavefronts} wavefronts "
                 f"(min {s.min_wavefronts}); {ld.plan.mnemonic(self.hardware)} {ld.instructions} per CTA, "
-                f"{ld.wavefronts} wavefronts (min {ld.min_wavefronts})")
+                f"{ld.wavefronts} wavefronts (min {ld.min_wavefronts}){sunk}{clauses}")
+
+
+def _ranges(registers: list[int]) -> str:
+    """Sorted register indices as runs: 0-7, 16-23."""
+    runs: list[list[int]] = []
+    for r in sorted(registers):
+        if runs and r == runs[-1][1] + 1:
+            runs[-1][1] = r
+        else:
+            runs.append([r, r])
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
 
 
 def _sunk_registers(given: Any, kept: list[int], registers: int) -> frozenset[int]:
@@ -760,7 +778,8 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     comp = dst.invert_and_compose(src)
     warp_sync = (_trivial_over_block(comp) and comp.is_trivial_over([WARP])
                  and src.get_free_variable_masks()[WARP] == 0 and dst.get_free_variable_masks()[WARP] == 0)
-    return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed, "warp" if warp_sync else "cta")
+    return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed, "warp" if warp_sync else "cta",
+                    sunk=sorted(sunk_registers) if sunk_registers is not None and load.plan.pair is not None else None)
 
 
 def sunk_changes_pairs(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any, sunk_registers: Any) -> bool:
