@@ -57,14 +57,15 @@ Before that pass, LLVM's load/store vectorizer merges a lane's adjacent accesses
 wider access where it proves it aligned (two 8-byte accesses: ds_write_b128); `plan._merged` takes those first.
 
 This module simulates step 2 and 3 on those constants (`address_registers` also folds the part of an
-XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is modelled when
-it is regular: every access of every address register is fused, and the two accesses of every pair
-differ in the same register combination (`Pairing.delta`). The bank model then takes that combination
-either inside one phase or as the pass of the instruction, per target (`plan.paired`,
-docs/hardware.md). When some accesses stay single, or the pairs differ in different registers, the
-plan is left as single accesses (`pairing` returns why in `Pairing.unpaired`); where some pairs are made and
-a pair costs its two single passes (gfx942 / gfx950), the instruction is named as the mix LLVM emits
-(``ds_read2_b32+ds_read_b32``: `Pairing.singles`).
+XOR outside the lanes' and warps' bits into the immediate, as LLVM does). The pairing is regular when every
+access of every address register is fused, and the two accesses of every pair differ in the same register
+combination (`Pairing.delta`). The bank model then takes that combination either inside one phase or as the
+pass of the instruction, per target (`plan.paired_plan`, docs/hardware.md). When some accesses stay single, or
+the pairs differ in different registers, the plan is a mix (`pairing` says why in `Pairing.unpaired`, the pairs
+made in `Pairing.fields` and `Pairing.pair_deltas`, the singles in `Pairing.singles`), named as LLVM emits it
+(``ds_read2_b32+ds_read_b32``) and scored kind by kind (`plan.mix_groups`: as its single accesses where a pair
+costs its two single passes, gfx942 / gfx950; single accesses and the pairs of each register combination apart
+on gfx1250).
 
 Loops of one block (Triton 3.9's LLVM: change ``lds_reads_single_for_mma``). A paired read gives its two values
 one wide register, so every instruction that uses either waits for both. SILoadStoreOptimizer therefore leaves two
@@ -93,17 +94,18 @@ Assumptions (no AMD GPU measured):
   the XOR of another address register when it proves the bits disjoint (InstCombine): those accesses
   then stay single (tl_dot_f16 on gfx942: one pair and six singles where eight loads were scored as
   four pairs: the base through a phi, `address_registers`' ``phi_base``, now modelled for Triton 3.9).
-  tools/asm_compare.py reports the rows still left so apart. Two more such cases, found in library kernels
-  (Triton 3.9.0's LLVM), are not modelled:
-  - a read sunk into a loop: LLVM's IR sink pass moves loads used only inside the next loop into its
-    preheader, but not their addresses when another access of the block shares them, so each read arrives
-    with an address register of its own (flash-attention's ROCm backward on gfx942: a dot operand read before
-    an inner loop, reading the buffer another read of the block reads; found by editing its IR until the pair
-    came back);
-  - reads sunk into a masked store's branch: a conversion whose result feeds a masked ``tt.store`` (a branch per
-    store vector on AMD) has the loads that feed only the first vector moved into its branch, away from their
-    pair partners (FlagGems' ``t_copy_2d_kernel``, a 64x64 f16 transpose on gfx1250: 4 ``ds_load_2addr_b32``
-    and 8 ``ds_load_b32`` where 8 pairs were scored; read from its AMDGCN, 4 of the singles in the branch).
+  tools/asm_compare.py reports the rows still left so apart. One more such case, found in library kernels
+  (Triton 3.9.0's LLVM), is not modelled: a read sunk into a loop. LLVM's IR sink pass moves loads used only
+  inside the next loop into its preheader, but not their addresses when another access of the block shares
+  them, so each read arrives with an address register of its own (flash-attention's ROCm backward on gfx942: a
+  dot operand read before an inner loop, reading the buffer another read of the block reads; found by editing
+  its IR until the pair came back).
+
+Reads sunk into a masked store's branch (modelled: `sunk_apart`; measured on Triton 3.9.0 and 3.8.0). A conversion
+whose result feeds a masked ``tt.store`` (on AMD a branch per run of store vectors with one predicate) has the reads
+that feed only the first branch moved into it, away from their pair partners: each side is paired on its own
+(`checker.ttgir.store_branch` finds the registers; FlagGems' ``t_copy_2d_kernel``, a 64x64 f16 transpose on
+gfx1250: 4 ``ds_load_2addr_b32`` and 8 ``ds_load_b32``, the 4 reads of the first vector in its branch).
 """
 
 from __future__ import annotations
