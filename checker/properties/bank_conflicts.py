@@ -82,7 +82,6 @@ bank, and that both lie in the phase's lanes and registers, on integers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .. import f2, smt
@@ -101,16 +100,16 @@ from .smem.plan import (
     LANE,
     WARP,
     Frame,
+    Kind,
     Plan,
     element_bits,
     frame_columns,
-    free_bits,
-    mix_groups,
+    issued,
     normalize,
     pair_details,
     pairing_clause,
     plan,
-    word_map,
+    scored_as_issued,
 )
 from .smem.triton_count import triton_count, triton_count_columns
 from .smem.witness import describe, first_common, hardware_witness, same_phase_bank_pair, triton_witness
@@ -326,16 +325,16 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
                      max_vector: int | None = None, mma_feed: int | None = None, offset_phi: bool = False,
                      offset_phi_alternative: bool = False, base_bytes: int = 0) -> Result:
     p = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, offset_phi, base_bytes)
-    kinds = _figures(p, hw)
+    kinds = issued(p, hw)
     other = None
     if offset_phi_alternative:      # LLVM's placement decides the phi: score the costlier plan, name the other
         q = plan(R, S, bits, direction, access, hw, max_vector, mma_feed, not offset_phi, base_bytes)
         if q.pair != p.pair:
-            other = (q, _figures(q, hw), not offset_phi)
-            if _wavefronts(other[1]) > _wavefronts(kinds):
+            other = (q, issued(q, hw), not offset_phi)
+            if _wavefronts(other[1], q) > _wavefronts(kinds, p):
                 (p, kinds, _), other = other, (p, kinds, offset_phi)
     mask = hw.banks - 1
-    cost, phases, wavefronts = max(k.cost for k in kinds), sum(k.phases for k in kinds), _wavefronts(kinds)
+    cost, phases, wavefronts = max(k.cost for k in kinds), _phases(kinds, p), _wavefronts(kinds, p)
     details = {"model": "hardware", "hardware": hw.name, "direction": direction, "instruction": p.instruction,
                "mnemonic": p.mnemonic(hw), "asm": p.asm(hw), "vector_bytes": p.vector_bytes,
                "matrices": p.matrices,
@@ -347,9 +346,10 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
         details["pair"] = pair_details(p)
     if p.merged:
         details["merged_from_bytes"] = p.merged         # LLVM's vectorizer merged accesses of that width
-    if len(kinds) > 1 or kinds[0].plan is not p:
+    as_issued = scored_as_issued(p, kinds)
+    if as_issued:
         details["issued"] = [k.to_dict(hw) for k in kinds]
-    single = pairing_clause(p, details, len(kinds) > 1 or kinds[0].plan is not p)
+    single = pairing_clause(p, details, as_issued)
     summary = (f"{p.mnemonic(hw)} ({p.instruction}, {p.vector_bytes} B per lane"
                f"{' at each of two addresses' if paired else ''}), "
                f"{details['instructions_per_warp']} per warp, {_phases_each(kinds)}: "
@@ -361,9 +361,9 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
         if worst is None:
             return EngineVerdict("f2", "holds", explanation=(
                 f"{summary}; every phase touches at most one word per bank{note}"),
-                certificate=certify.all_of(*(certify.rank_preserved([c for _, _, c in k.free], mask) for k in kinds))
-                if len(kinds) > 1 else certify.rank_preserved([c for _, _, c in kinds[0].free], mask))
-        words = [c for _, _, c in worst.free]
+                certificate=certify.all_of(*(certify.rank_preserved(k.words, mask) for k in kinds))
+                if len(kinds) > 1 else certify.rank_preserved(kinds[0].words, mask))
+        words = worst.words
         kernel = f2.nullspace([w & mask for w in words])
         k = next(v for v in kernel if f2.combine(words, v))
         y: dict[str, int] = {}
@@ -396,50 +396,22 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
                        certified=True)
 
 
-@dataclass(frozen=True)
-class _Kind:
-    """One kind of instruction of a plan as LLVM issues it (`smem.plan.mix_groups`): its plan, how many per warp,
-    its word map and free bits, the words one phase's bank-equal accesses touch at most (cost), its phases per
-    CTA."""
-
-    plan: Plan
-    count: int
-    wm: Any
-    free: list
-    cost: int
-    phases: int
-
-    def to_dict(self, hw: Hardware) -> dict[str, Any]:
-        return {"mnemonic": self.plan.mnemonic(hw), "instructions_per_warp": self.count,
-                "phases_per_instruction": self.plan.phases_per_instruction, "conflicts": self.cost - 1,
-                "wavefronts": self.cost * self.phases, "min_wavefronts": self.phases}
+def _phases(kinds: list[Kind], p: Plan) -> int:
+    """Phases per CTA of every kind (the module docstring's count)."""
+    return sum(k.phases(1 << p.cvt.in_dim_size_log2(WARP)) for k in kinds)
 
 
-def _figures(p: Plan, hw: Hardware) -> list[_Kind]:
-    """A plan's kinds of instruction (`smem.plan.mix_groups`; one for a plan LLVM issues as it is) and their
-    figures (the module docstring's count, per kind)."""
-    out = []
-    mask = hw.banks - 1
-    for q, count in mix_groups(p, hw):
-        wm = word_map(q, hw)
-        free = free_bits(q, wm)
-        words = [c for _, _, c in free]
-        cost = 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))
-        out.append(_Kind(q, count, wm, free, cost, (q.phases_per_instruction * count) << q.cvt.in_dim_size_log2(WARP)))
-    return out
+def _wavefronts(kinds: list[Kind], p: Plan) -> int:
+    return sum(k.cost * k.phases(1 << p.cvt.in_dim_size_log2(WARP)) for k in kinds)
 
 
-def _wavefronts(kinds: list[_Kind]) -> int:
-    return sum(k.cost * k.phases for k in kinds)
-
-
-def _phases_each(kinds: list[_Kind]) -> str:
+def _phases_each(kinds: list[Kind]) -> str:
     if len(kinds) == 1:
         return f"{kinds[0].plan.phases_per_instruction} phase(s) each"
     return ", ".join(f"{k.count} with {k.plan.phases_per_instruction} phase(s)" for k in kinds)
 
 
-def _of_kind(worst: _Kind, kinds: list[_Kind], hw: Hardware) -> str:
+def _of_kind(worst: Kind, kinds: list[Kind], hw: Hardware) -> str:
     return f" of its {worst.plan.mnemonic(hw)}" if len(kinds) > 1 else ""
 
 
@@ -449,7 +421,7 @@ def _alternative(other: tuple | None, hw: Hardware, details: dict) -> str:
         return ""
     q, kinds, phi = other
     alt = {"mnemonic": q.mnemonic(hw), "asm": q.asm(hw), "instructions_per_warp": sum(k.count for k in kinds),
-           "conflicts": max(k.cost for k in kinds) - 1, "wavefronts": _wavefronts(kinds), "offset_phi": phi}
+           "conflicts": max(k.cost for k in kinds) - 1, "wavefronts": _wavefronts(kinds, q), "offset_phi": phi}
     if q.pair is not None and q.pair.fields and not q.pair.paired:
         alt["pairs_fused"] = len(q.pair.fields)
     details["alternative"] = alt

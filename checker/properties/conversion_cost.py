@@ -93,17 +93,17 @@ from .smem.plan import (
     OFFSET,
     REG,
     WARP,
+    Kind,
     Plan,
     drop_broadcast_registers,
-    free_bits,
+    issued,
     matrix_plan,
-    mix_groups,
     paired_plan,
     pairing_clause,
     permute_registers,
     quotient_block,
+    scored_as_issued,
     vector_plan,
-    word_map,
 )
 from .smem.witness import describe, hardware_witness, same_phase_bank_pair
 
@@ -474,17 +474,6 @@ def _trivial_over_block(L: LinearLayout) -> bool:
 # ----------------------------------------------------------------- one side of the round trip
 
 
-@dataclass(frozen=True)
-class Kind:
-    """One kind of instruction a side issues (`smem.plan.mix_groups`): its plan, how many per warp and rep, the
-    words one phase's bank-equal accesses touch at most (cost) and the phase's word vectors."""
-
-    plan: Plan
-    count: int
-    cost: int
-    words: list[int] = field(repr=False)
-
-
 @dataclass
 class Side:
     """One side (store or load) of the round trip: the instruction and what it costs per CTA. ``kinds``: the
@@ -531,10 +520,8 @@ class Side:
                "triton_conflicts": triton_conflicts}
         if p.pair is not None and p.pair.fields and not p.pair.paired:
             out["pairs_fused"] = len(p.pair.fields)
-        if len(self.kinds) > 1 or self.kinds[0].plan is not p:
-            out["issued"] = [{"mnemonic": k.plan.mnemonic(hw), "instructions_per_warp": k.count * self.reps,
-                              "phases_per_instruction": k.plan.phases_per_instruction, "conflicts": k.cost - 1}
-                             for k in self.kinds]
+        if scored_as_issued(p, self.kinds):
+            out["issued"] = [k.to_dict(hw, self.reps) for k in self.kinds]
         return out
 
 
@@ -579,10 +566,7 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
             raise InternalError(f"conversion_cost: Triton picked {instruction} for the {direction} but its "
                                 f"lowering declines: {p}")
     mask = hw.banks - 1
-    kinds = []
-    for q, count in mix_groups(p, hw):
-        words = [c for _, _, c in free_bits(q, word_map(q, hw))]
-        kinds.append(Kind(q, count, 1 << (f2.rank(words) - f2.rank([w & mask for w in words])), words))
+    kinds = issued(p, hw)
     # the slices one rep moves, in tensor coordinates (the witness replays on them)
     tile = permute_registers(L, perm[:len(regs) - len(back)])
     flat = scratch.sublayout([VEC, BANK, SEGMENT, BLOCK], scratch.out_dims)
@@ -609,7 +593,7 @@ def _divide_reps(total: LinearLayout, reps: int) -> LinearLayout | None:
 
 
 def _witness(side: Side, kind: Kind, hw: Hardware, x: dict, y: dict):
-    return hardware_witness(side.tile, side.scratch, kind.plan, hw, word_map(kind.plan, hw), x, y)
+    return hardware_witness(side.tile, side.scratch, kind.plan, hw, kind.wm, x, y)
 
 
 def _f2_side(side: Side, hw: Hardware):
@@ -618,20 +602,19 @@ def _f2_side(side: Side, hw: Hardware):
     kind = next((k for k in side.kinds if k.cost > 1), None)
     if kind is None:
         return None
-    free = free_bits(kind.plan, word_map(kind.plan, hw))
     kernel = f2.nullspace([w & side.mask for w in kind.words])
     k = next(v for v in kernel if f2.combine(kind.words, v))
     y: dict[str, int] = {}
-    for i, (d, val, _) in enumerate(free):
+    for i, (d, val, _) in enumerate(kind.free):
         if k >> i & 1:
             y[d] = y.get(d, 0) ^ val
     return _witness(side, kind, hw, {}, y)
 
 
-def _z3_side(side: Side, kind: Kind, hw: Hardware):
+def _z3_side(side: Side, kind: Kind):
     """The Z3 query of `bank_conflicts`' hardware model on one kind of this side's instructions: (answer, the
     word map's layout)."""
-    L = word_map(kind.plan, hw).layout
+    L = kind.wm.layout
     ob = smt.Obligation(f"conversion_cost.{side.direction}")
     same_phase_bank_pair(ob, L, kind.plan, side.mask)
     return ob.solve(), L
@@ -695,8 +678,7 @@ class Lowering:
         sunk = "" if self.sunk is None else (
             f"; LLVM moves the reads of dst registers {_ranges(self.sunk)} (the masked store's first branch) into "
             f"that branch, where they pair apart from the others")
-        clauses = "".join(pairing_clause(side.plan, {}, len(side.kinds) > 1 or side.kinds[0].plan is not side.plan)
-                          for side in (s, ld))
+        clauses = "".join(pairing_clause(side.plan, {}, scored_as_issued(side.plan, side.kinds)) for side in (s, ld))
         return (f"through {self.scratch_bytes} B of scratch x{self.scratch.reps} rep(s): "
                 f"{s.plan.mnemonic(self.hardware)} {s.instructions} per CTA, {s.wavefronts} wavefronts "
                 f"(min {s.min_wavefronts}); {ld.plan.mnemonic(self.hardware)} {ld.instructions} per CTA, "
@@ -820,7 +802,7 @@ def conversion_cost(src: LinearLayout, dst: LinearLayout, dtype_bits: int, *, ha
 
     def z3_engine() -> EngineVerdict:
         for s, kind in [(side, kind) for side in sides for kind in side.kinds]:
-            answer, L = _z3_side(s, kind, hw)
+            answer, L = _z3_side(s, kind)
             if answer.status == "unknown":
                 return EngineVerdict("z3", "unknown", explanation=f"z3 gave up on the {s.direction}")
             if answer.status == "sat":

@@ -896,6 +896,50 @@ def free_bits(p: Plan, wm: WordMap) -> list[tuple[str, int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class Kind:
+    """One kind of instruction of a plan as LLVM issues it (`mix_groups`): its plan, how many per warp, its word
+    map and the phase's free directions (`free_bits`), and the words one phase's bank-equal accesses touch at most,
+    ``cost`` = 2^(rank W - rank b∘W) (1: conflict-free)."""
+
+    plan: Plan
+    count: int
+    wm: WordMap
+    free: list[tuple[str, int, int]]
+    cost: int
+
+    @property
+    def words(self) -> list[int]:
+        return [c for _, _, c in self.free]
+
+    def phases(self, warps: int = 1) -> int:
+        """Its phases over `warps` warps (count x phases per instruction x warps)."""
+        return self.plan.phases_per_instruction * self.count * warps
+
+    def to_dict(self, hw: Hardware, reps: int = 1) -> dict[str, Any]:
+        return {"mnemonic": self.plan.mnemonic(hw), "instructions_per_warp": self.count * reps,
+                "phases_per_instruction": self.plan.phases_per_instruction, "conflicts": self.cost - 1}
+
+
+def issued(p: Plan, hw: Hardware) -> list[Kind]:
+    """The kinds of instruction LLVM issues for plan p (`mix_groups`), each with its word map and cost (`free_bits`'
+    count)."""
+    mask = hw.banks - 1
+    out = []
+    for q, count in mix_groups(p, hw):
+        wm = word_map(q, hw)
+        free = free_bits(q, wm)
+        words = [c for _, _, c in free]
+        out.append(Kind(q, count, wm, free, 1 << (f2.rank(words) - f2.rank([w & mask for w in words]))))
+    return out
+
+
+def scored_as_issued(p: Plan, kinds: list[Kind]) -> bool:
+    """Whether `issued` scores p otherwise than as the plan itself (a mix on a target whose pairs serve both
+    addresses in one phase)."""
+    return len(kinds) > 1 or kinds[0].plan is not p
+
+
 def pairing_clause(p: Plan, details: dict, scored_as_issued: bool = False) -> str:
     """Where LLVM keeps a read's pairs single for the MFMA/WMMA of a loop of one block (`smem.pairs.
     MMA_LOOP_SINGLE`): sets ``details["kept_single"]`` and gives the explanation's clause; where it fuses some
