@@ -22,7 +22,7 @@ from ..syntax.ttgir import Operation, TypeRef, layout_shape, layout_tensors
 from .axis_info import access_of
 from .builder import Builder, _compact, op_check
 from .mma_feed import PHI_LIKELY, mma_feed, offset_phi
-from .store_branch import first_branch
+from .store_branch import sunk_registers
 
 # A misaligned vector access faults on NVIDIA (cudaErrorMisalignedAddress, measured on an H100); AMD's LDS
 # serves it in the unaligned access mode ROCm runs kernels in (LLVM selects ds_read/write_b128 at 8-byte
@@ -49,7 +49,7 @@ def convert(b: Builder, op: Operation) -> None:
     b.add(op, "conversion", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
           params=(("triton", True),))         # the note says what Triton emits (details.triton_lowering)
     if b.hw is not None and src.element_bits:   # what Triton's lowering costs
-        sunk = first_branch(b, op)              # reads LLVM moves into a masked store's first branch (AMD)
+        sunk = sunk_registers(b, op)            # reads LLVM moves into a masked store's first branch (AMD)
         params = (("sunk_registers", sunk),) if sunk is not None and sunk_changes_pairs(
             lower(src.encoding, src.shape), lower(dst.encoding, dst.shape), src.element_bits, b.hw, sunk) else ()
         b.add(op, "conversion_cost", what, [("src", src.encoding), ("dst", dst.encoding)], dst.shape,
