@@ -102,10 +102,11 @@ Assumptions (no AMD GPU measured):
   its IR until the pair came back).
 
 Reads sunk into a masked store's branch (modelled: `sunk_apart`; measured on Triton 3.9.0 and 3.8.0). A conversion
-whose result feeds a masked ``tt.store`` (on AMD a branch per run of store vectors with one predicate) has the reads
-that feed only the first branch moved into it, away from their pair partners: each side is paired on its own
-(`checker.ttgir.store_branch` finds the registers; FlagGems' ``t_copy_2d_kernel``, a 64x64 f16 transpose on
-gfx1250: 4 ``ds_load_2addr_b32`` and 8 ``ds_load_b32``, the 4 reads of the first vector in its branch).
+whose result feeds a masked ``tt.store`` (on AMD a branch per run of store vectors with one predicate), directly or
+through register arithmetic, has the reads whose values reach only the first branch moved into it, away from their
+pair partners: each side is paired on its own (`checker.ttgir.store_branch` finds the registers; FlagGems'
+``t_copy_2d_kernel``, a 64x64 f16 transpose on gfx1250: 4 ``ds_load_2addr_b32`` and 8 ``ds_load_b32``, the 4 reads
+of the first vector in its branch).
 """
 
 from __future__ import annotations
