@@ -47,6 +47,12 @@ REG = "register"
 ELEMENTWISE_PREFIXES = ("arith.", "math.")
 # a mask built by these keeps one value per run of its constancy (maybeDeduplicate, or the broadcast's own copies)
 DEDUPLICATED = ("tt.broadcast", "tt.splat")
+# ops that neither write memory nor branch in Triton's AMD lowering: between the conversion and its store they keep
+# the reads in the store's block and let them move (a masked tt.load is a branch; a conversion, a store or a barrier
+# writes memory; an op with regions may branch)
+QUIET = frozenset({"tt.addptr", "tt.splat", "tt.make_range", "tt.expand_dims", "tt.broadcast", "tt.bitcast",
+                   "tt.reshape", "tt.trans", "tt.join", "tt.split", "tt.fp_to_fp", "tt.int_to_ptr", "tt.ptr_to_int",
+                   "tt.get_program_id", "tt.get_num_programs", "ttg.local_load", "amdg.buffer_load"})
 
 
 def sunk_registers(b: Builder, op: Operation) -> list[int] | None:
@@ -116,7 +122,7 @@ def _flow(b: Builder, op: Operation) -> tuple[Operation, list[set[int]]] | None:
         if user.name == "tt.store":
             ok = len(user.operands) > 2 and user.operands[1] == value and value not in (user.operands[0],
                                                                                       user.operands[2])
-            return (user, reach) if ok else None
+            return (user, reach) if ok and _quiet_between(b, op, user) else None
         if len(user.results) != 1:
             return None
         out = _result_type(user)
@@ -130,6 +136,24 @@ def _flow(b: Builder, op: Operation) -> tuple[Operation, list[set[int]]] | None:
         elif not user.name.startswith(ELEMENTWISE_PREFIXES) or out.shape != typ.shape:
             return None
         value, typ = user.results[0], out
+
+
+def _quiet_between(b: Builder, first: Operation, last: Operation) -> bool:
+    """Every op of the block strictly between `first` and `last` neither writes memory nor branches (`QUIET`, an
+    elementwise op, a tt.load without a mask): InstCombine sinks a load only past such code, into the block's one
+    successor."""
+    if first.parent is None:
+        return False
+    block = [o for o in b.held.get(id(b.m.operations[first.parent]), ()) if o.region == first.region]
+    if first not in block or last not in block:
+        return False
+    for o in block[block.index(first) + 1:block.index(last)]:
+        if b.held.get(id(o)):
+            return False
+        if not (o.name.startswith(ELEMENTWISE_PREFIXES) or o.name in QUIET
+                or o.name == "tt.load" and len(o.operands) == 1):
+            return False
+    return True
 
 
 def _result_type(op: Operation) -> TypeRef | None:

@@ -119,6 +119,26 @@ def _conversion_at(report: dict, line: int) -> dict:
     return c
 
 
+def test_no_parameter_where_a_write_or_a_branch_comes_between(tmp_path):
+    """InstCombine sinks a load only past code that neither writes memory nor branches: a barrier or a masked load
+    between the conversion and its store keeps every read in the conversion's block, as without a mask."""
+    text = (FIXTURES / "pairs_tcopy_masked_64x64_w4.gfx1250.ttgir").read_text()
+    convert = "    %8 = ttg.convert_layout %x_44 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1> loc(#loc15)\n"
+    assert convert in text
+    between = {"barrier": "    gpu.barrier loc(#loc15)\n",
+               "masked load": "    %y = tt.load %7, %mask_36 : tensor<64x64x!tt.ptr<f16>, #blocked1> loc(#loc15)\n"}
+    for what, line in between.items():
+        path = tmp_path / f"between_{what.replace(' ', '_')}.gfx1250.ttgir"
+        path.write_text(text.replace(convert, convert + line))
+        c = _conversion(checker.verify(str(path)))
+        assert "sunk_registers" not in c["parameters"], what
+        assert (c["details"]["load"]["mnemonic"], c["details"]["load"]["wavefronts"]) == ("ds_load_2addr_b32", 32)
+    path = tmp_path / "between_arith.gfx1250.ttgir"          # register arithmetic between: the reads still move
+    path.write_text(text.replace(convert, convert + "    %z = arith.addi %6, %6 : tensor<64x64xi64, #blocked1> "
+                                 "loc(#loc15)\n"))
+    assert _conversion(checker.verify(str(path)))["parameters"]["sunk_registers"] == list(range(8))
+
+
 def test_no_parameter_where_nothing_moves_apart():
     """No mask, no branch: nothing sinks. Where the reads fuse nothing (gfx950 reads these 2-byte elements one at a
     time), the parameter would change nothing, so the reader leaves it out and the check keeps sharing its proof."""
