@@ -112,6 +112,19 @@ def t_copy(in_ptr, out_ptr, in_stride_0, in_stride_1, out_stride_0, out_stride_1
         tl.store(out_ptr + i * out_stride_0 + j * out_stride_1, x)
 
 
+@triton.jit
+def t_copy2(a_ptr, b_ptr, oa_ptr, ob_ptr, s0, t0, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """Two tiles copied to their transposes, one after the other: the second conversion's reads follow the first
+    store's branches and sink into the second store's first branch."""
+    i = (tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)).to(tl.int64)[None, :]
+    j = (tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)).to(tl.int64)[:, None]
+    mask = (i < N) & (j < M)
+    x = tl.load(a_ptr + j * s0 + i, mask=mask)
+    y = tl.load(b_ptr + j * s0 + i, mask=mask)
+    tl.store(oa_ptr + i * t0 + j, x, mask=mask)
+    tl.store(ob_ptr + i * t0 + j, y, mask=mask)
+
+
 def _copy_case(name, BM, BN, dtype, num_warps, masked=True, targets=SCALED_TARGETS):
     return case(name, t_copy, {"in_ptr": f"*{dtype}", "out_ptr": f"*{dtype}", "in_stride_0": "i32",
                                "out_stride_0": "i32", "M": "i32", "N": "i32"},
@@ -211,6 +224,12 @@ def curated():
     cases.append(_copy_case("pairs_tcopy_masked_bf16_128x16_w2", 128, 16, "bf16", 2, targets=("gfx1250",)))
     # ... one warp, some partners apart: 12 pairs and 8 single reads
     cases.append(_copy_case("pairs_tcopy_masked_i8_128x32_w1", 128, 32, "i8", 1, targets=("gfx1250",)))
+    # two copies in a row: each conversion's reads sink into its own store's first branch
+    cases.append(case("pairs_tcopy2_masked_f32_64x32_w2", t_copy2,
+                      {p: "*fp32" for p in ("a_ptr", "b_ptr", "oa_ptr", "ob_ptr")} | {a: "i32" for a in
+                                                                                      ("s0", "t0", "M", "N")},
+                      {"BLOCK_M": 64, "BLOCK_N": 32}, targets=("gfx1250",), doc="two masked fp32 transpose copies",
+                      num_warps=2))
     # no mask, no branch: every pair fused
     cases.append(_copy_case("pairs_tcopy_64x64_w4", 64, 64, "fp16", 4, masked=False, targets=("gfx1250",)))
     return cases

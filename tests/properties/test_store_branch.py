@@ -73,7 +73,7 @@ def test_every_copy_is_scored_as_emitted(folder, version):
     """Each load as Triton 3.9.0's (and 3.8.0's) AMDGCN has it, the reads LLVM gave the store's line included; the
     unmasked copy (no branch) fuses every pair."""
     facts = json.loads((folder / "asm.json").read_text())
-    files = sorted(folder.glob("pairs_tcopy*.gfx1250.ttgir"))
+    files = sorted(folder.glob("pairs_tcopy_*.gfx1250.ttgir"))
     rows = asm_compare.compare([str(f) for f in files], {str(f): facts[f.name] for f in files}, triton_version=version)
     loads = {pathlib.Path(r["file"]).name.split(".")[0]: r for r in rows if r.get("conversion") == "load"}
     assert {n: r["status"] for n, r in loads.items()} == {n: "agrees" for n in list(COPIES) + ["pairs_tcopy_64x64_w4"]}
@@ -117,6 +117,21 @@ def test_library_kernels_are_scored_as_emitted():
 def _conversion_at(report: dict, line: int) -> dict:
     (c,) = [c for c in report["checks"] if c["property"] == "conversion_cost" and c["source"]["line"] == line]
     return c
+
+
+@pytest.mark.parametrize("folder,version", [(FIXTURES, "3.9"), (FIXTURES / "triton38", "3.8")])
+def test_two_copies_in_a_row_each_sink_into_their_own_store(folder, version):
+    """The second conversion's reads follow the first store's branches, in the join of its last one, whose one
+    successor is the second store's first branch: they sink there too."""
+    name = "pairs_tcopy2_masked_f32_64x32_w2.gfx1250.ttgir"
+    facts = json.loads((folder / "asm.json").read_text())
+    rows = asm_compare.compare([str(folder / name)], {str(folder / name): facts[name]}, triton_version=version)
+    loads = [r for r in rows if r.get("conversion") == "load"]
+    assert [(r["status"], r["emitted"]) for r in loads] == [
+        ("agrees", {"ds_load_2addr_b32": 12, "ds_load_2addr_stride64_b32": 4})] * 2
+    report = checker.verify(str(folder / name), triton_version=version)
+    assert [c["parameters"].get("sunk_registers") for c in report["checks"] if c["property"] == "conversion_cost"] \
+        == [list(range(8))] * 2
 
 
 def test_no_parameter_where_a_write_or_a_branch_comes_between(tmp_path):
