@@ -138,7 +138,8 @@ def test_no_parameter_where_a_write_or_a_branch_comes_between(tmp_path):
     """InstCombine sinks a load only past code that neither writes memory nor branches: a barrier or a masked load
     between the conversion and its store keeps every read in the conversion's block, as without a mask."""
     text = (FIXTURES / "pairs_tcopy_masked_64x64_w4.gfx1250.ttgir").read_text()
-    convert = "    %8 = ttg.convert_layout %x_44 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1> loc(#loc15)\n"
+    convert = ("    %8 = ttg.convert_layout %x_44 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1> "
+               "loc(#loc15)\n")
     assert convert in text
     between = {"barrier": "    gpu.barrier loc(#loc15)\n",
                "masked load": "    %y = tt.load %7, %mask_36 : tensor<64x64x!tt.ptr<f16>, #blocked1> loc(#loc15)\n"}
