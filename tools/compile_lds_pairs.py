@@ -8,12 +8,15 @@
     .venv/bin/python tools/compile_lds_pairs.py --out $FIX --only $SET                  # Triton 3.9.0
     <a Triton 3.8.0 venv>/bin/python tools/compile_lds_pairs.py --out $FIX/triton38 --only $SET
     .venv/bin/python tools/compile_lds_pairs.py --out /tmp/lds_pairs --random 200 --seed 7   # a wider sweep
+    .venv/bin/python tools/compile_lds_pairs.py --out /tmp/copies --random-copies 200 --seed 17 --no-curated
 
 LLVM's SILoadStoreOptimizer (Triton 3.9's LLVM) leaves two DS_READs single when, in a loop of one basic block,
 each of the two feeds some MFMA/WMMA and together they feed every MFMA/WMMA of the block
 (`checker.properties.smem.pairs`, "Loops of one block"). Which TTGIR produces such a loop is what these kernels
 probe: small tiles (one pair per operand), larger tiles (several pairs, each feeding a part of the dots),
 masked global loads (a branch in the loop on AMD), two dots in one loop, the mxfp scales of ``tt.dot_scaled``.
+Transpose copies (``t_copy``, FlagGems' ``t_copy_2d_kernel``; ``--random-copies N``) probe a conversion whose reads
+LLVM sinks into a masked store's first branch (checker/ttgir/store_branch.py).
 
 The cases are the corpus's own kernels (tools/corpus_kernels/tl_dots.py: ``mm_loop``, ``scaled_mm``) and two of
 this file at chosen tiles, warps and stages, for gfx942, gfx950 and gfx1250; ``--random N`` adds N random
