@@ -84,7 +84,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import f2, smt
+from .. import smt
 from ..errors import CheckerError
 from ..hardware import Hardware, resolve
 from ..layout import LinearLayout
@@ -363,14 +363,7 @@ def _decide_hardware(R, S, bits, direction, access, hw, engines, triton: bool = 
                 f"{summary}; every phase touches at most one word per bank{note}"),
                 certificate=certify.all_of(*(certify.rank_preserved(k.words, mask) for k in kinds))
                 if len(kinds) > 1 else certify.rank_preserved(kinds[0].words, mask))
-        words = worst.words
-        kernel = f2.nullspace([w & mask for w in words])
-        k = next(v for v in kernel if f2.combine(words, v))
-        y: dict[str, int] = {}
-        for i, (d, val, _) in enumerate(worst.free):
-            if k >> i & 1:
-                y[d] = y.get(d, 0) ^ val
-        cx = hardware_witness(R, S, worst.plan, hw, worst.wm, {}, y)
+        cx = hardware_witness(R, S, worst.plan, hw, worst.wm, {}, worst.conflict(mask))
         return EngineVerdict("f2", "fails", counterexample=cx, explanation=(
             f"{summary}: each phase{_of_kind(worst, kinds, hw)} touches up to {worst.cost} distinct words in one "
             f"bank (conflicts {worst.cost - 1}); e.g. {describe(cx)}{note}"))

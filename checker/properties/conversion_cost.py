@@ -556,9 +556,9 @@ def _side(direction: str, L: LinearLayout, scratch: LinearLayout, instruction: s
     if instruction == "shared":     # AMD: as LLVM merges and pairs the lane's accesses (`paired_plan`)
         p = vector_plan(local, origin, bits, direction, hw)
         if hw.vendor == "amd":
+            to_L = [1 << perm[j] for j in range(len(origin))]      # plan register bit j is L's bit perm[j]
             moved = None if sunk is None or reps != 1 else frozenset(
-                i for i in range(1 << len(origin)) if sum(1 << perm[j] for j in range(len(origin)) if i >> j & 1)
-                in sunk)
+                i for i in range(1 << len(origin)) if f2.combine(to_L, i) in sunk)
             p = paired_plan(p, hw, sunk_registers=moved)
     else:
         p = matrix_plan(local, origin, bits, direction, instruction.endswith(".trans"), hw)
@@ -602,13 +602,7 @@ def _f2_side(side: Side, hw: Hardware):
     kind = next((k for k in side.kinds if k.cost > 1), None)
     if kind is None:
         return None
-    kernel = f2.nullspace([w & side.mask for w in kind.words])
-    k = next(v for v in kernel if f2.combine(kind.words, v))
-    y: dict[str, int] = {}
-    for i, (d, val, _) in enumerate(kind.free):
-        if k >> i & 1:
-            y[d] = y.get(d, 0) ^ val
-    return _witness(side, kind, hw, {}, y)
+    return _witness(side, kind, hw, {}, kind.conflict(side.mask))
 
 
 def _z3_side(side: Side, kind: Kind):
@@ -701,9 +695,8 @@ def _sunk_registers(given: Any, kept: list[int], registers: int) -> frozenset[in
     if not isinstance(given, (list, tuple, set, frozenset)) or not all(
             isinstance(r, int) and not isinstance(r, bool) and 0 <= r < registers for r in given):
         raise CheckerError(f"must be a list of dst's register indices (0 to {registers - 1})", field="sunk_registers")
-    wanted = set(given)
-    return frozenset(k for k in range(1 << len(kept)) if sum(1 << kept[j] for j in range(len(kept)) if k >> j & 1)
-                     in wanted)
+    wanted, to_dst = set(given), [1 << b for b in kept]
+    return frozenset(k for k in range(1 << len(kept)) if f2.combine(to_dst, k) in wanted)
 
 
 def _full(L: LinearLayout) -> LinearLayout:

@@ -912,6 +912,18 @@ class Kind:
     def words(self) -> list[int]:
         return [c for _, _, c in self.free]
 
+    def conflict(self, mask: int) -> dict[str, int]:
+        """A direction inside one phase (in-dim -> value, `free_bits`' directions combined) that keeps the bank
+        (the word's bits under `mask`) and changes the word: two accesses of a phase that conflict, from lane 0's
+        first. Only for a kind that conflicts (cost > 1): a null vector of b∘W outside the null space of W."""
+        words = self.words
+        k = next(v for v in f2.nullspace([w & mask for w in words]) if f2.combine(words, v))
+        y: dict[str, int] = {}
+        for i, (d, val, _) in enumerate(self.free):
+            if k >> i & 1:
+                y[d] = y.get(d, 0) ^ val
+        return y
+
     def phases(self, warps: int = 1) -> int:
         """Its phases over `warps` warps (count x phases per instruction x warps)."""
         return self.plan.phases_per_instruction * self.count * warps
