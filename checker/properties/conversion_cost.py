@@ -754,7 +754,8 @@ def lower_conversion(src: LinearLayout, dst: LinearLayout, bits: int, hardware: 
     warp_sync = (_trivial_over_block(comp) and comp.is_trivial_over([WARP])
                  and src.get_free_variable_masks()[WARP] == 0 and dst.get_free_variable_masks()[WARP] == 0)
     return Lowering("shared", tl, bits, hw, sc, size, store, load, mixed, "warp" if warp_sync else "cta",
-                    sunk=sorted(sunk_registers) if sunk_registers is not None and load.plan.pair is not None else None)
+                    sunk=sorted(sunk_registers) if sunk is not None and load.reps == 1 and load.plan.pair is not None
+                    else None)
 
 
 def sunk_changes_pairs(src: LinearLayout, dst: LinearLayout, bits: int, hardware: Any, sunk_registers: Any) -> bool:
