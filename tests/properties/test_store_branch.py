@@ -208,6 +208,16 @@ def test_a_gfx9_mix_is_named_as_issued_and_costs_its_single_reads():
     assert apart.to_dict(hw, 0)["pairs_fused"] == 6 and "issued" not in apart.to_dict(hw, 0)
 
 
+def test_several_reps_take_no_sink():
+    """A round trip of two reps (a 256x128 f32 transpose on gfx1250): a barrier precedes each rep's reads, so the
+    sink is not applied; the plan is the one without it, and the explanation names no sunk registers."""
+    src, dst = (lower(parse_attribute(e), [256, 128]) for e in (SRC, DST))
+    with_sink, plain = lower_conversion(src, dst, 32, "gfx1250", list(range(8))), lower_conversion(src, dst, 32,
+                                                                                                     "gfx1250")
+    assert (with_sink.load.reps, with_sink.sunk) == (2, None)
+    assert with_sink.load.plan == plain.load.plan and "dst registers" not in with_sink.summary()
+
+
 def test_bad_sunk_registers_name_the_parameter():
     for bad in ([64], [-1], "0-7", [True], 3):
         with pytest.raises(CheckerError) as e:
